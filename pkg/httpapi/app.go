@@ -1,0 +1,175 @@
+// Package httpapi serves the gusset HTTP interface (/api/v1) with Fiber.
+//
+// It is the edge of the service: it decodes and validates requests, maps
+// errors to ErrorResponse bodies through one table (errors.go), converts
+// between job units and SI (later resources), and documents every route in
+// the OpenAPI document it serves. It holds no state of its own: every
+// request reads and writes the store, so any replica can serve any request.
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/gusset/gusset/pkg/session"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// apiPrefix is the path prefix of interface version 1.
+const apiPrefix = "/api/v1"
+
+// Version is the service version reported by /service/info.
+const Version = "0.1.0"
+
+// DefaultBodyLimit is the largest request body accepted by default: large
+// enough for bulk batches of 10,000 rows and for job file uploads.
+const DefaultBodyLimit = 64 << 20
+
+// Config holds what the API needs.
+type Config struct {
+	Session *session.Service
+	// Ready checks the dependencies for /readyz (Redis reachable).
+	Ready func(ctx context.Context) error
+	// Registry receives the HTTP metrics; nil makes a private one.
+	Registry *prometheus.Registry
+	Log      *slog.Logger
+	// BodyLimit is the request body limit in bytes; zero means DefaultBodyLimit.
+	BodyLimit int
+	// RequestTimeout bounds the work of one request; zero means 60 s.
+	RequestTimeout time.Duration
+}
+
+// API is the HTTP interface.
+type API struct {
+	app     *fiber.App
+	sess    *session.Service
+	ready   func(ctx context.Context) error
+	log     *slog.Logger
+	reg     *prometheus.Registry
+	metrics *httpMetrics
+	routes  []route
+	known   map[string]bool // "METHOD path" of registered routes
+	timeout time.Duration
+}
+
+// New builds the API and registers every route.
+func New(cfg Config) *API {
+	a := &API{sess: cfg.Session, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
+		known: map[string]bool{}, timeout: cfg.RequestTimeout}
+	if a.log == nil {
+		a.log = slog.Default()
+	}
+	if a.reg == nil {
+		a.reg = prometheus.NewRegistry()
+	}
+	if a.timeout == 0 {
+		a.timeout = 60 * time.Second
+	}
+	limit := cfg.BodyLimit
+	if limit <= 0 {
+		limit = DefaultBodyLimit
+	}
+	a.metrics = newHTTPMetrics(a.reg)
+	a.app = fiber.New(fiber.Config{
+		// Fiber reuses request buffers; Immutable copies every string taken
+		// from a request so none of them changes under a handler.
+		Immutable:             true,
+		BodyLimit:             limit,
+		DisableStartupMessage: true,
+		ErrorHandler: func(c *fiber.Ctx, err error) error {
+			a.writeError(c, err)
+			return nil
+		},
+	})
+	a.app.Use(a.observe, a.recoverPanic, a.setWorkspace)
+	a.registerRoutes()
+	return a
+}
+
+// App is the Fiber application, for serving and for tests.
+func (a *API) App() *fiber.App { return a.app }
+
+// observe is the outermost middleware: it turns handler errors into
+// responses, then logs the request and records its metrics with the final
+// status.
+func (a *API) observe(c *fiber.Ctx) error {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), a.timeout)
+	defer cancel()
+	c.SetUserContext(ctx)
+	if err := c.Next(); err != nil {
+		a.writeError(c, err)
+	}
+	status := c.Response().StatusCode()
+	routePath := c.Route().Path
+	if !a.known[c.Method()+" "+routePath] {
+		routePath = "unmatched"
+	}
+	elapsed := time.Since(start)
+	a.metrics.observe(c.Method(), routePath, status, elapsed)
+	a.log.Info("request", "method", c.Method(), "path", c.Path(), "route", routePath,
+		"status", status, "ms", float64(elapsed.Microseconds())/1000)
+	return nil
+}
+
+// recoverPanic turns a panic in a handler into a logged 500 that leaks
+// nothing about its cause.
+func (a *API) recoverPanic(c *fiber.Ctx) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.log.Error("panic in handler", "method", c.Method(), "path", c.Path(),
+				"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return c.Next()
+}
+
+const localWorkspace = "workspace"
+
+// setWorkspace picks the workspace of the request. In open mode (no API
+// keys) every request works in the default workspace.
+func (a *API) setWorkspace(c *fiber.Ctx) error {
+	c.Locals(localWorkspace, store.DefaultWorkspace)
+	return c.Next()
+}
+
+func workspace(c *fiber.Ctx) string {
+	if ws, ok := c.Locals(localWorkspace).(string); ok {
+		return ws
+	}
+	return store.DefaultWorkspace
+}
+
+// httpMetrics are the Prometheus series of the HTTP edge.
+type httpMetrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
+	m := &httpMetrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gusset_http_requests_total", Help: "HTTP requests by method, route template and status.",
+		}, []string{"method", "route", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "gusset_http_request_duration_seconds", Help: "HTTP request duration by method, route template and status.",
+			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
+		}, []string{"method", "route", "status"}),
+	}
+	reg.MustRegister(m.requests, m.duration)
+	return m
+}
+
+func (m *httpMetrics) observe(method, route string, status int, d time.Duration) {
+	s := strconv.Itoa(status)
+	m.requests.WithLabelValues(method, route, s).Inc()
+	m.duration.WithLabelValues(method, route, s).Observe(d.Seconds())
+}

@@ -1,0 +1,132 @@
+package httpapi
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// ErrorResponse is the body of every error (wire-names.md).
+type ErrorResponse struct {
+	Title     string       `json:"title"`
+	Status    int          `json:"status"`
+	Detail    string       `json:"detail"`
+	Instance  string       `json:"instance"`
+	ErrorCode string       `json:"errorCode"`
+	Source    string       `json:"source"`
+	Errors    []ErrorEntry `json:"errors"`
+	Timestamp time.Time    `json:"timestamp"`
+}
+
+// ErrorEntry is one problem in an ErrorResponse, usually about one field.
+type ErrorEntry struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+	Code    string `json:"code"`
+}
+
+// errorClass is what a kind of error looks like on the wire.
+type errorClass struct {
+	status int
+	code   string
+	source string
+}
+
+// kindTable is the one place that maps error kinds to HTTP. model.Kind is
+// append-only, and so is this table.
+var kindTable = map[model.Kind]errorClass{
+	model.KindInternal:           {http.StatusInternalServerError, "INTERNAL_ERROR", "Unknown"},
+	model.KindValidation:         {http.StatusBadRequest, "VALIDATION_FAILED", "Validation"},
+	model.KindNotFound:           {http.StatusNotFound, "NOT_FOUND", "Api"},
+	model.KindDuplicate:          {http.StatusConflict, "DUPLICATE_ENTITY", "Api"},
+	model.KindNoJobOpen:          {http.StatusConflict, "NO_JOB_OPEN", "Api"},
+	model.KindJobAlreadyOpen:     {http.StatusConflict, "JOB_ALREADY_OPEN", "Api"},
+	model.KindConflict:           {http.StatusConflict, "CONFLICT", "Api"},
+	model.KindAnalysisInProgress: {http.StatusConflict, "ANALYSIS_IN_PROGRESS", "Api"},
+	model.KindUnauthorized:       {http.StatusUnauthorized, "UNAUTHORIZED", "Api"},
+	model.KindMalformed:          {http.StatusBadRequest, "MALFORMED_REQUEST", "Validation"},
+	model.KindUnsupportedMedia:   {http.StatusUnsupportedMediaType, "UNSUPPORTED_MEDIA_TYPE", "Validation"},
+	model.KindTooLarge:           {http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", "Validation"},
+	model.KindMethodNotAllowed:   {http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "Api"},
+	model.KindUnavailable:        {http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Infrastructure"},
+}
+
+// internalMessage is all a client learns about an unexpected failure.
+const internalMessage = "internal error"
+
+// fromFiber turns the framework's own errors (unknown route, wrong method,
+// body too large) into model errors with a message a person can act on.
+func fromFiber(c *fiber.Ctx, fe *fiber.Error) *model.Error {
+	switch fe.Code {
+	case fiber.StatusNotFound:
+		return model.E(model.KindNotFound, "no such endpoint: %s %s (see GET /api/v1/openapi.json)", c.Method(), c.Path())
+	case fiber.StatusMethodNotAllowed:
+		return model.E(model.KindMethodNotAllowed, "%s is not allowed on %s (see GET /api/v1/openapi.json)", c.Method(), c.Path())
+	case fiber.StatusRequestEntityTooLarge:
+		return model.E(model.KindTooLarge, "the request body is larger than the limit of %d bytes", c.App().Config().BodyLimit)
+	case fiber.StatusUnsupportedMediaType:
+		return model.E(model.KindUnsupportedMedia, "%s", fe.Message)
+	}
+	if fe.Code >= 400 && fe.Code < 500 {
+		return model.E(model.KindMalformed, "%s", fe.Message)
+	}
+	return &model.Error{Kind: model.KindInternal, Err: fe}
+}
+
+// buildError turns any error into its response. Unknown errors become a
+// 500 that says only "internal error"; the cause is logged, never sent.
+func buildError(c *fiber.Ctx, err error, log *slog.Logger) ErrorResponse {
+	var me *model.Error
+	var fe *fiber.Error
+	switch {
+	case errors.As(err, &me):
+	case errors.As(err, &fe):
+		me = fromFiber(c, fe)
+	default:
+		me = &model.Error{Kind: model.KindInternal, Err: err}
+	}
+	cls, ok := kindTable[me.Kind]
+	if !ok {
+		cls = kindTable[model.KindInternal]
+	}
+	msg := me.Msg
+	if cls.status >= 500 {
+		log.Error("request failed", "method", c.Method(), "path", c.Path(), "status", cls.status, "err", err)
+		if me.Kind == model.KindInternal || msg == "" {
+			msg = internalMessage
+		}
+	}
+	resp := ErrorResponse{Title: http.StatusText(cls.status), Status: cls.status, Detail: msg,
+		Instance: c.OriginalURL(), ErrorCode: cls.code, Source: cls.source, Timestamp: time.Now().UTC()}
+	for _, f := range me.Fields {
+		resp.Errors = append(resp.Errors, ErrorEntry{Field: f.Field, Message: f.Message, Code: cls.code})
+	}
+	if len(resp.Errors) == 0 {
+		resp.Errors = []ErrorEntry{{Message: msg, Code: cls.code}}
+	}
+	return resp
+}
+
+// writeError sends the ErrorResponse for err and records it in the open
+// job's error log when the request was about the job.
+func (a *API) writeError(c *fiber.Ctx, err error) {
+	resp := buildError(c, err, a.log)
+	c.Status(resp.Status)
+	if jerr := c.JSON(resp); jerr != nil {
+		a.log.Error("write error response", "err", jerr)
+	}
+	if strings.HasPrefix(c.Path(), apiPrefix+"/job") && resp.ErrorCode != "NO_JOB_OPEN" {
+		rec := store.ErrorRecord{Timestamp: resp.Timestamp, Status: resp.Status, ErrorCode: resp.ErrorCode,
+			Message: resp.Detail, Method: c.Method(), Path: c.Path()}
+		if lerr := a.sess.LogError(c.UserContext(), workspace(c), rec); lerr != nil {
+			a.log.Warn("record job error", "err", lerr)
+		}
+	}
+}

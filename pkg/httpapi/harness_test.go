@@ -1,0 +1,177 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gusset/gusset/pkg/httpapi"
+	"github.com/gusset/gusset/pkg/jobfile"
+	"github.com/gusset/gusset/pkg/session"
+	"github.com/gusset/gusset/pkg/store"
+	"github.com/gusset/gusset/pkg/store/redisstore"
+	"github.com/gusset/gusset/pkg/testutil/redistest"
+)
+
+// env is one API served over real HTTP on a free loopback port, backed by
+// its own redis-server and jobs directory.
+type env struct {
+	t    *testing.T
+	base string
+	dir  string
+	api  *httpapi.API
+	jobs *redisstore.Jobs
+	rdb  *redistest.Server
+	logs *syncBuffer
+}
+
+// syncBuffer collects the API's log lines for tests to inspect.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type envOptions struct {
+	bodyLimit     int
+	recoveryDelay time.Duration
+	// beforeServe may add routes (e.g. one that panics) to the app.
+	beforeServe func(a *httpapi.API)
+}
+
+func newEnv(t *testing.T, opt envOptions) *env {
+	t.Helper()
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	dir, err := jobfile.OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := redisstore.NewJobs(rdb, store.ModelCollections)
+	sess := session.New(jobs, dir, session.Options{RecoveryDelay: opt.recoveryDelay, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	api := httpapi.New(httpapi.Config{Session: sess, Ready: jobs.Ping, BodyLimit: opt.bodyLimit, Log: log})
+	if opt.beforeServe != nil {
+		opt.beforeServe(api)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = api.App().Listener(ln) }()
+	t.Cleanup(func() {
+		_ = api.App().ShutdownWithTimeout(5 * time.Second)
+		sess.Flush()
+	})
+	return &env{t: t, base: "http://" + ln.Addr().String() + "/api/v1", dir: dir.Root(), api: api, jobs: jobs, rdb: srv, logs: logs}
+}
+
+// resp is a finished HTTP exchange.
+type resp struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// decode unmarshals the body into v, failing the test on error.
+func (r resp) decode(t *testing.T, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+// errBody decodes the body as an ErrorResponse and checks its invariants.
+func (r resp) errBody(t *testing.T) httpapi.ErrorResponse {
+	t.Helper()
+	var e httpapi.ErrorResponse
+	r.decode(t, &e)
+	if e.Status != r.status || e.ErrorCode == "" || e.Detail == "" || len(e.Errors) == 0 || e.Title == "" || e.Source == "" {
+		t.Fatalf("not a complete ErrorResponse for status %d: %s", r.status, r.body)
+	}
+	return e
+}
+
+// raw sends a request with an explicit body and content type.
+func (e *env) raw(method, path, contentType string, body []byte) resp {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	url := e.base + path
+	if len(path) > 0 && path[0] != '/' {
+		url = path
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return resp{status: res.StatusCode, header: res.Header, body: b}
+}
+
+// do sends v as JSON (no body when v is nil).
+func (e *env) do(method, path string, v any) resp {
+	e.t.Helper()
+	if v == nil {
+		return e.raw(method, path, "", nil)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return e.raw(method, path, "application/json", b)
+}
+
+// must sends the request and fails unless the status is want.
+func (e *env) must(want int, method, path string, v any) resp {
+	e.t.Helper()
+	r := e.do(method, path, v)
+	if r.status != want {
+		e.t.Fatalf("%s %s: status %d, want %d: %s", method, path, r.status, want, r.body)
+	}
+	return r
+}
+
+// wantError sends the request and checks the status and errorCode.
+func (e *env) wantError(status int, code, method, path string, v any) httpapi.ErrorResponse {
+	e.t.Helper()
+	r := e.do(method, path, v)
+	if r.status != status {
+		e.t.Fatalf("%s %s: status %d, want %d: %s", method, path, r.status, status, r.body)
+	}
+	er := r.errBody(e.t)
+	if er.ErrorCode != code {
+		e.t.Fatalf("%s %s: errorCode %s, want %s: %s", method, path, er.ErrorCode, code, r.body)
+	}
+	return er
+}

@@ -1,0 +1,254 @@
+package httpapi
+
+import (
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// param documents a query parameter.
+type param struct {
+	name, typ, desc string
+	required        bool
+}
+
+// route is one endpoint: how it is served and how it is documented. Every
+// route goes through add, so the OpenAPI document cannot miss one.
+type route struct {
+	method, path string // path is relative to apiPrefix unless root is set
+	root         bool   // served outside /api/v1 (health, metrics)
+	summary      string
+	desc         string
+	tag          string
+	query        []param
+	body         any  // request body type (a zero value), nil for none
+	bodyRequired bool // whether the body may be left out
+	fileParts    []string
+	responses    map[int]any // success status → body type; nil value for no body
+	rawResponse  string      // media type of a non-JSON success body
+	errors       []int
+	handler      fiber.Handler
+}
+
+func (r route) fullPath() string {
+	if r.root {
+		return r.path
+	}
+	return apiPrefix + r.path
+}
+
+// add registers a route with Fiber and keeps it for the document.
+func (a *API) add(r route) {
+	a.routes = append(a.routes, r)
+	a.known[r.method+" "+r.fullPath()] = true
+	a.app.Add(r.method, r.fullPath(), r.handler)
+	if r.method == fiber.MethodGet {
+		// Fiber answers HEAD for every GET route.
+		a.known[fiber.MethodHead+" "+r.fullPath()] = true
+		a.app.Add(fiber.MethodHead, r.fullPath(), r.handler)
+	}
+}
+
+// openAPI builds the OpenAPI 3.0 document of every registered route.
+func (a *API) openAPI() map[string]any {
+	sg := newSchemaGen()
+	sg.ref(reflect.TypeOf(ErrorResponse{}))
+	paths := map[string]map[string]any{}
+	for _, r := range a.routes {
+		p := openAPIPath(r.fullPath())
+		if paths[p] == nil {
+			paths[p] = map[string]any{}
+		}
+		paths[p][strings.ToLower(r.method)] = sg.operation(r)
+	}
+	return map[string]any{
+		"openapi": "3.0.3",
+		"info": map[string]any{
+			"title":   "gusset structural analysis job service",
+			"version": Version,
+			"description": "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
+				"spec/interface-v1.md with the names of spec/wire-names.md. Decisions where the spec is silent " +
+				"are written into the descriptions of the operations concerned.",
+		},
+		"servers":    []any{map[string]any{"url": "/"}},
+		"paths":      paths,
+		"components": map[string]any{"schemas": sg.schemas},
+	}
+}
+
+// openAPIPath turns Fiber's ":id" parameters into OpenAPI's "{id}".
+func openAPIPath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		if strings.HasPrefix(s, ":") {
+			parts[i] = "{" + strings.TrimSuffix(strings.TrimPrefix(s, ":"), "?") + "}"
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+type schemaGen struct {
+	schemas map[string]any
+}
+
+func newSchemaGen() *schemaGen { return &schemaGen{schemas: map[string]any{}} }
+
+func (g *schemaGen) operation(r route) map[string]any {
+	op := map[string]any{
+		"summary":     r.summary,
+		"operationId": operationID(r),
+		"tags":        []string{r.tag},
+	}
+	if r.desc != "" {
+		op["description"] = r.desc
+	}
+	var params []any
+	for _, s := range strings.Split(r.fullPath(), "/") {
+		if strings.HasPrefix(s, ":") {
+			params = append(params, map[string]any{"name": strings.TrimPrefix(s, ":"), "in": "path", "required": true,
+				"schema": map[string]any{"type": "string"}})
+		}
+	}
+	for _, q := range r.query {
+		params = append(params, map[string]any{"name": q.name, "in": "query", "required": q.required,
+			"description": q.desc, "schema": map[string]any{"type": q.typ}})
+	}
+	if params != nil {
+		op["parameters"] = params
+	}
+	switch {
+	case r.body != nil:
+		op["requestBody"] = map[string]any{"required": r.bodyRequired, "content": map[string]any{
+			"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(r.body))}}}
+	case len(r.fileParts) > 0:
+		props := map[string]any{}
+		for _, p := range r.fileParts {
+			props[p] = map[string]any{"type": "string", "format": "binary"}
+		}
+		op["requestBody"] = map[string]any{"required": true, "content": map[string]any{
+			"multipart/form-data": map[string]any{"schema": map[string]any{"type": "object", "properties": props, "required": r.fileParts}}}}
+	}
+	resps := map[string]any{}
+	for status, body := range r.responses {
+		resp := map[string]any{"description": statusText(status)}
+		switch {
+		case r.rawResponse != "":
+			resp["content"] = map[string]any{r.rawResponse: map[string]any{"schema": map[string]any{"type": "string"}}}
+		case body != nil:
+			resp["content"] = map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(body))}}
+		}
+		resps[strconv.Itoa(status)] = resp
+	}
+	for _, status := range r.errors {
+		resps[strconv.Itoa(status)] = map[string]any{"description": statusText(status), "content": map[string]any{
+			"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorResponse"}}}}
+	}
+	op["responses"] = resps
+	return op
+}
+
+func operationID(r route) string {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(r.method))
+	for _, s := range strings.FieldsFunc(r.fullPath(), func(c rune) bool { return c == '/' || c == '-' || c == ':' || c == '.' }) {
+		if s == "api" || s == "v1" {
+			continue
+		}
+		b.WriteString(strings.ToUpper(s[:1]) + s[1:])
+	}
+	return b.String()
+}
+
+var timeType = reflect.TypeOf(time.Time{})
+
+// schema returns the JSON schema of t; named struct types become shared
+// components referenced by name.
+func (g *schemaGen) schema(t reflect.Type) map[string]any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t == timeType:
+		return map[string]any{"type": "string", "format": "date-time"}
+	case t.Kind() == reflect.Struct && t.Name() != "":
+		return g.ref(t)
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return map[string]any{"type": "string", "format": "byte"}
+		}
+		return map[string]any{"type": "array", "items": g.schema(t.Elem())}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem())}
+	case reflect.Struct:
+		return g.object(t)
+	}
+	return map[string]any{}
+}
+
+func (g *schemaGen) ref(t reflect.Type) map[string]any {
+	name := t.Name()
+	if _, ok := g.schemas[name]; !ok {
+		g.schemas[name] = map[string]any{} // placeholder breaks recursion
+		g.schemas[name] = g.object(t)
+	}
+	return map[string]any{"$ref": "#/components/schemas/" + name}
+}
+
+func (g *schemaGen) object(t reflect.Type) map[string]any {
+	props := map[string]any{}
+	g.fields(t, props)
+	return map[string]any{"type": "object", "properties": props}
+}
+
+// fields collects the JSON properties of t, flattening embedded structs as
+// encoding/json does.
+func (g *schemaGen) fields(t reflect.Type, props map[string]any) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		name := strings.Split(tag, ",")[0]
+		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
+		}
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				g.fields(ft, props)
+				continue
+			}
+		}
+		if name == "" {
+			name = f.Name
+		}
+		s := g.schema(f.Type)
+		if d := f.Tag.Get("doc"); d != "" {
+			s = map[string]any{"allOf": []any{s}, "description": d}
+		}
+		props[name] = s
+	}
+}
+
+func statusText(status int) string {
+	if t := http.StatusText(status); t != "" {
+		return t
+	}
+	return "status " + strconv.Itoa(status)
+}

@@ -1,0 +1,309 @@
+package httpapi
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/session"
+)
+
+// Error statuses most job routes can return.
+var (
+	errsJob       = []int{http.StatusConflict, http.StatusInternalServerError}
+	errsJobBody   = []int{http.StatusBadRequest, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusInternalServerError}
+	errsJobLoader = []int{http.StatusBadRequest, http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusInternalServerError}
+)
+
+func (a *API) registerJobRoutes() {
+	const tag = "Job"
+	a.add(route{method: "POST", path: "/job/new", tag: tag, summary: "Create a blank job",
+		desc:      "Opens a new job with the default units (m, mm, MPa, Tperm3, degC, kN, kNm, T, gs, mm, MPa) and vertical axis YAxis. isNew is true until the first save.",
+		responses: map[int]any{200: JobWithState{}}, errors: errsJob, handler: a.newJob})
+	a.add(route{method: "POST", path: "/job/new-from-template", tag: tag, summary: "Create a job from an uploaded job file",
+		desc:      "multipart/form-data with a file part named template holding a .gsj job file. The job opens with isNew true and no file path.",
+		fileParts: []string{"template"}, responses: map[int]any{200: JobWithState{}}, errors: errsJobLoader, handler: a.newFromTemplate})
+	a.add(route{method: "POST", path: "/job/open", tag: tag, summary: "Open a job file from the jobs directory",
+		desc: "filePath is relative to the jobs directory (JOBS_DIR); a path leading outside it is a 400. When a recovery file newer than the job file exists, " +
+			"forceOption None answers 409 naming the options; OpenPreviousSaved deletes the recovery file and opens the saved file; OpenUnsavedMostRecent opens the recovery file (isModified true).",
+		body: OpenRequest{}, bodyRequired: true, responses: map[int]any{200: JobWithState{}}, errors: errsJobLoader, handler: a.openJob})
+	a.add(route{method: "POST", path: "/job/open-sample", tag: tag, summary: "Open a bundled sample job",
+		body: OpenSampleRequest{}, bodyRequired: true, responses: map[int]any{200: JobWithState{}}, errors: errsJobLoader, handler: a.openSample})
+	a.add(route{method: "POST", path: "/job/save", tag: tag, summary: "Save the open job",
+		desc: "Saves to filePath when given (save as), else to the job's own file. 201 on the first save of a new job, 200 afterwards; 409 when the job was never saved and no filePath is given. " +
+			"The file is written to a temporary file and renamed into place; folders are created. Saving removes the recovery file.",
+		body: SaveRequest{}, responses: map[int]any{200: model.State{}, 201: model.State{}}, errors: errsJobLoader, handler: a.saveJob})
+	a.add(route{method: "POST", path: "/job/close", tag: tag, summary: "Close the open job",
+		desc:      "Discards unsaved changes and the recovery file; the job file on disk is untouched. Closing with no job open is not an error (idempotent).",
+		responses: map[int]any{200: model.State{}}, errors: []int{http.StatusInternalServerError}, handler: a.closeJob})
+	a.add(route{method: "DELETE", path: "/job/data", tag: tag, summary: "Clear all model data of the open job",
+		desc:  "Removes every model row and result; headings, units and settings stay. Requires force=true, else 400.",
+		query: []param{{name: "force", typ: "boolean", required: true, desc: "must be true to confirm"}},
+		responses: map[int]any{200: Status{}}, errors: errsJobBody, handler: a.clearJob})
+	a.add(route{method: "GET", path: "/job", tag: tag, summary: "Get the job record (headings, settings, units)",
+		responses: map[int]any{200: model.Job{}}, errors: errsJob, handler: a.getJob})
+	a.add(route{method: "GET", path: "/job/status", tag: tag, summary: "Get the job's state, model counts and result flags",
+		responses: map[int]any{200: Status{}}, errors: errsJob, handler: a.getStatus})
+	a.add(route{method: "GET", path: "/job/headings", tag: tag, summary: "Get the job headings",
+		responses: map[int]any{200: model.Headings{}}, errors: errsJob, handler: a.getHeadings})
+	a.add(route{method: "PATCH", path: "/job/headings", tag: tag, summary: "Update the job headings",
+		desc: "Omitted fields stay unchanged. Maximum lengths: projectHeading 50, heading 50, designerInitials 3, notes 1024 characters.",
+		body: model.HeadingsPatch{}, bodyRequired: true, responses: map[int]any{200: model.Headings{}}, errors: errsJobBody, handler: a.patchHeadings})
+	a.add(route{method: "GET", path: "/job/settings", tag: tag, summary: "Get the job settings",
+		responses: map[int]any{200: model.Settings{}}, errors: errsJob, handler: a.getSettings})
+	a.add(route{method: "PATCH", path: "/job/settings", tag: tag, summary: "Update the job settings",
+		desc: "Extension: the spec only shows GET. verticalAxis is YAxis (default) or ZAxis; it sets the default member orientation and the direction of gravity.",
+		body: model.SettingsPatch{}, bodyRequired: true, responses: map[int]any{200: model.Settings{}}, errors: errsJobBody, handler: a.patchSettings})
+	a.add(route{method: "GET", path: "/job/units", tag: tag, summary: "Get the job units",
+		responses: map[int]any{200: model.Units{}}, errors: errsJob, handler: a.getUnits})
+	a.add(route{method: "PATCH", path: "/job/units", tag: tag, summary: "Update the job units",
+		desc: "Omitted fields stay unchanged. Changing units changes how values are presented and read, never the physical model (stored in SI).",
+		body: model.UnitsPatch{}, bodyRequired: true, responses: map[int]any{200: model.Units{}}, errors: errsJobBody, handler: a.patchUnits})
+	a.add(route{method: "GET", path: "/job/units/metadata", tag: tag, summary: "Describe the job units and their allowed values",
+		responses: map[int]any{200: Metadata{}}, errors: []int{http.StatusInternalServerError}, handler: a.unitsMetadata})
+	a.add(route{method: "GET", path: "/job/errors", tag: tag, summary: "List the errors of requests on the open job",
+		desc:      "The job keeps the last 100 failed requests on /job paths (oldest first); closing the job empties the log.",
+		responses: map[int]any{200: ErrorsResponse{}}, errors: errsJob, handler: a.getErrors})
+	a.add(route{method: "GET", path: "/job/errors/last", tag: tag, summary: "Get the most recent error of the open job",
+		responses: map[int]any{200: LastErrorResponse{}}, errors: errsJob, handler: a.getLastError})
+	a.add(route{method: "DELETE", path: "/job/errors", tag: tag, summary: "Empty the job's error log",
+		responses: map[int]any{204: nil}, errors: errsJob, handler: a.clearErrors})
+}
+
+func withState(o session.Opened) JobWithState { return JobWithState{Job: o.Job, State: o.State} }
+
+func (a *API) newJob(c *fiber.Ctx) error {
+	o, err := a.sess.NewJob(c.UserContext(), workspace(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(withState(o))
+}
+
+func (a *API) newFromTemplate(c *fiber.Ctx) error {
+	if !strings.HasPrefix(strings.ToLower(c.Get(fiber.HeaderContentType)), fiber.MIMEMultipartForm) {
+		return model.E(model.KindUnsupportedMedia, "send the template as multipart/form-data with a file part named template")
+	}
+	fh, err := c.FormFile("template")
+	if err != nil {
+		return model.Invalid("template", "the multipart body has no file part named template: %v", err)
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return fmt.Errorf("read uploaded template: %w", err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return fmt.Errorf("read uploaded template: %w", err)
+	}
+	o, err := a.sess.NewFromTemplate(c.UserContext(), workspace(c), b, fh.Filename)
+	if err != nil {
+		return err
+	}
+	return c.JSON(withState(o))
+}
+
+func (a *API) openJob(c *fiber.Ctx) error {
+	var req OpenRequest
+	if err := decodeJSON(c, &req, true); err != nil {
+		return err
+	}
+	if req.FilePath == "" {
+		return model.Invalid("filePath", "filePath is required: a job file path relative to the jobs directory")
+	}
+	o, err := a.sess.Open(c.UserContext(), workspace(c), req.FilePath, session.ForceOption(req.ForceOption))
+	if err != nil {
+		return err
+	}
+	return c.JSON(withState(o))
+}
+
+func (a *API) openSample(c *fiber.Ctx) error {
+	var req OpenSampleRequest
+	if err := decodeJSON(c, &req, true); err != nil {
+		return err
+	}
+	o, err := a.sess.OpenSample(c.UserContext(), workspace(c), req.FileName)
+	if err != nil {
+		return err
+	}
+	return c.JSON(withState(o))
+}
+
+func (a *API) saveJob(c *fiber.Ctx) error {
+	var req SaveRequest
+	if err := decodeJSON(c, &req, false); err != nil {
+		return err
+	}
+	s, err := a.sess.Save(c.UserContext(), workspace(c), req.FilePath)
+	if err != nil {
+		return err
+	}
+	if s.First {
+		c.Status(fiber.StatusCreated)
+	}
+	return c.JSON(s.State)
+}
+
+func (a *API) closeJob(c *fiber.Ctx) error {
+	st, err := a.sess.Close(c.UserContext(), workspace(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(st)
+}
+
+func (a *API) clearJob(c *fiber.Ctx) error {
+	force, err := queryBool(c, "force")
+	if err != nil {
+		return err
+	}
+	if _, err := a.sess.Clear(c.UserContext(), workspace(c), force); err != nil {
+		return err
+	}
+	return a.getStatus(c)
+}
+
+func (a *API) getJob(c *fiber.Ctx) error {
+	job, err := a.sess.Job(c.UserContext(), workspace(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(job)
+}
+
+func (a *API) getStatus(c *fiber.Ctx) error {
+	ctx, ws := c.UserContext(), workspace(c)
+	job, err := a.sess.Job(ctx, ws)
+	if err != nil {
+		return err
+	}
+	sl, err := a.sess.Slot(ctx, ws)
+	if err != nil {
+		return err
+	}
+	counts, err := a.sess.Counts(ctx, ws)
+	if err != nil {
+		return err
+	}
+	st := Status{Job: job, State: sl.State, AccessMode: AccessReadWrite}
+	if sl.Analysing {
+		st.AccessMode = AccessReadOnly
+	}
+	fillCounts(&st.Structure, counts)
+	fillCounts(&st.Loads, counts)
+	return c.JSON(st)
+}
+
+func (a *API) getHeadings(c *fiber.Ctx) error {
+	job, err := a.sess.Job(c.UserContext(), workspace(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(job.Headings)
+}
+
+func (a *API) patchHeadings(c *fiber.Ctx) error {
+	var p model.HeadingsPatch
+	if err := decodeJSON(c, &p, true); err != nil {
+		return err
+	}
+	h, err := a.sess.PatchHeadings(c.UserContext(), workspace(c), p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(h)
+}
+
+func (a *API) getSettings(c *fiber.Ctx) error {
+	job, err := a.sess.Job(c.UserContext(), workspace(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(job.Settings)
+}
+
+func (a *API) patchSettings(c *fiber.Ctx) error {
+	var p model.SettingsPatch
+	if err := decodeJSON(c, &p, true); err != nil {
+		return err
+	}
+	s, err := a.sess.PatchSettings(c.UserContext(), workspace(c), p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(s)
+}
+
+func (a *API) getUnits(c *fiber.Ctx) error {
+	job, err := a.sess.Job(c.UserContext(), workspace(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(job.Units)
+}
+
+func (a *API) patchUnits(c *fiber.Ctx) error {
+	var p model.UnitsPatch
+	if err := decodeJSON(c, &p, true); err != nil {
+		return err
+	}
+	u, err := a.sess.PatchUnits(c.UserContext(), workspace(c), p)
+	if err != nil {
+		return err
+	}
+	return c.JSON(u)
+}
+
+// unitsMetadata describes the units record; it needs no open job because
+// the allowed units do not depend on one.
+func (a *API) unitsMetadata(c *fiber.Ctx) error {
+	def := model.DefaultUnits()
+	defaults := map[string]string{}
+	for i, v := range []string{def.Length, def.SectionProperties, def.MaterialStrength, def.MassDensity, def.Temperature,
+		def.Force, def.Moment, def.Mass, def.Acceleration, def.Translation, def.Stress} {
+		defaults[model.UnitCategories[i].JSONName] = v
+	}
+	md := Metadata{ResourceType: "Units", Fields: []FieldMetadata{}}
+	for _, cat := range model.UnitCategories {
+		f := FieldMetadata{JSONName: cat.JSONName, DataType: "Enum", Default: defaults[cat.JSONName],
+			Description: "unit of " + cat.Description}
+		for _, u := range cat.Units {
+			f.AllowedValues = append(f.AllowedValues, AllowedValue{Value: u.ID, Label: u.Label})
+		}
+		md.Fields = append(md.Fields, f)
+	}
+	return c.JSON(md)
+}
+
+func (a *API) getErrors(c *fiber.Ctx) error {
+	recs, err := a.sess.Errors(c.UserContext(), workspace(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(ErrorsResponse{Errors: recs, Count: len(recs)})
+}
+
+func (a *API) getLastError(c *fiber.Ctx) error {
+	recs, err := a.sess.Errors(c.UserContext(), workspace(c))
+	if err != nil {
+		return err
+	}
+	out := LastErrorResponse{}
+	if n := len(recs); n > 0 {
+		out.Error, out.HasError = &recs[n-1], true
+	}
+	return c.JSON(out)
+}
+
+func (a *API) clearErrors(c *fiber.Ctx) error {
+	if err := a.sess.ClearErrors(c.UserContext(), workspace(c)); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}

@@ -1,0 +1,100 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/gusset/gusset/pkg/jobfile"
+	"github.com/gusset/gusset/pkg/samples"
+	"github.com/gusset/gusset/pkg/session"
+)
+
+func (a *API) registerRoutes() {
+	a.registerServiceRoutes()
+	a.registerFileRoutes()
+	a.registerJobRoutes()
+}
+
+func (a *API) registerServiceRoutes() {
+	const tag = "Service"
+	a.add(route{method: "GET", path: "/service/info", tag: tag, summary: "Describe the service",
+		responses: map[int]any{200: ServiceInfo{}}, handler: func(c *fiber.Ctx) error {
+			return c.JSON(ServiceInfo{APIPath: apiPrefix, Version: Version})
+		}})
+	a.add(route{method: "GET", path: "/openapi.json", tag: tag, summary: "This OpenAPI document",
+		responses: map[int]any{200: map[string]any{}}, handler: a.serveOpenAPI})
+	a.add(route{method: "GET", path: "/healthz", root: true, tag: tag, summary: "Liveness: the process is up",
+		responses: map[int]any{200: Health{}}, handler: func(c *fiber.Ctx) error {
+			return c.JSON(Health{Status: "ok"})
+		}})
+	a.add(route{method: "GET", path: "/readyz", root: true, tag: tag, summary: "Readiness: Redis answers",
+		responses: map[int]any{200: Health{}, 503: Health{}}, handler: a.readyz})
+	a.add(route{method: "GET", path: "/metrics", root: true, tag: tag, summary: "Prometheus metrics",
+		desc:      "gusset_http_requests_total and gusset_http_request_duration_seconds by method, route template and status, plus Go runtime metrics.",
+		responses: map[int]any{200: nil}, rawResponse: "text/plain",
+		handler: adaptor.HTTPHandler(promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}))})
+}
+
+func (a *API) serveOpenAPI(c *fiber.Ctx) error {
+	b, err := json.Marshal(a.openAPI())
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Send(b)
+}
+
+func (a *API) readyz(c *fiber.Ctx) error {
+	if a.ready != nil {
+		if err := a.ready(c.UserContext()); err != nil {
+			a.log.Warn("not ready", "err", err)
+			return c.Status(http.StatusServiceUnavailable).JSON(Health{Status: "unavailable", Detail: "redis is not reachable"})
+		}
+	}
+	return c.JSON(Health{Status: "ok"})
+}
+
+func (a *API) registerFileRoutes() {
+	const tag = "Files"
+	fp := []param{{name: "filePath", typ: "string", required: true, desc: "job file path relative to the jobs directory"}}
+	a.add(route{method: "GET", path: "/file/samples", tag: tag, summary: "List the bundled sample job files",
+		responses: map[int]any{200: []string{}}, handler: func(c *fiber.Ctx) error {
+			return c.JSON(samples.Names())
+		}})
+	a.add(route{method: "GET", path: "/file/status", tag: tag, summary: "Tell whether a job file can be opened",
+		desc:  "status is NotFound, ReadyToOpen, Locked (it is the open job), RecoveryFilesOnly, UnsavedChanges (a newer recovery file exists) or LockedWithUnsavedChanges.",
+		query: fp, responses: map[int]any{200: session.FileStatus{}}, errors: []int{http.StatusBadRequest},
+		handler: func(c *fiber.Ctx) error {
+			st, err := a.sess.FileStatus(c.UserContext(), workspace(c), c.Query("filePath"))
+			if err != nil {
+				return err
+			}
+			return c.JSON(st)
+		}})
+	a.add(route{method: "GET", path: "/file/preview", tag: tag, summary: "Read a job file's headings, size and dates without opening it",
+		query: fp, responses: map[int]any{200: jobfile.Preview{}}, errors: []int{http.StatusBadRequest, http.StatusNotFound},
+		handler: func(c *fiber.Ctx) error {
+			pv, err := a.sess.Preview(c.Query("filePath"))
+			if err != nil {
+				return err
+			}
+			return c.JSON(pv)
+		}})
+}
+
+// fillCounts copies collection counts into a counts struct whose JSON
+// names are the collection names.
+func fillCounts(dst any, counts map[string]int64) {
+	v := reflect.ValueOf(dst).Elem()
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		if n, ok := counts[t.Field(i).Tag.Get("json")]; ok {
+			v.Field(i).SetInt(n)
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package httpapi
+
+import (
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// JobWithState is what the operations that load a job return: the job
+// record and the session state.
+type JobWithState struct {
+	model.Job
+	State model.State `json:"state"`
+}
+
+// Status is the body of GET /job/status.
+type Status struct {
+	Job         model.Job        `json:"job"`
+	State       model.State      `json:"state"`
+	Structure   StructureCounts  `json:"structure"`
+	Loads       LoadCounts       `json:"loads"`
+	Analysis    AnalysisFlags    `json:"analysis"`
+	SteelDesign SteelDesignFlags `json:"steelDesign"`
+	AccessMode  string           `json:"accessMode" doc:"ReadWrite, or ReadOnly while an analysis is queued or running (model changes are refused then)"`
+}
+
+// StructureCounts are the structure model's row counts.
+type StructureCounts struct {
+	Nodes           int64 `json:"nodes"`
+	Members         int64 `json:"members"`
+	Plates          int64 `json:"plates"`
+	NodeRestraints  int64 `json:"nodeRestraints"`
+	MemberOffsets   int64 `json:"memberOffsets"`
+	NodeConstraints int64 `json:"nodeConstraints"`
+	Sections        int64 `json:"sections"`
+	Materials       int64 `json:"materials"`
+}
+
+// LoadCounts are the load model's row counts.
+type LoadCounts struct {
+	LoadCases               int64 `json:"loadCases"`
+	LoadCaseGroups          int64 `json:"loadCaseGroups"`
+	LoadCategories          int64 `json:"loadCategories"`
+	CombinationLoadCases    int64 `json:"combinationLoadCases"`
+	NodeLoads               int64 `json:"nodeLoads"`
+	MemberConcentratedLoads int64 `json:"memberConcentratedLoads"`
+	MemberDistributedLoads  int64 `json:"memberDistributedLoads"`
+	MemberTorsionLoads      int64 `json:"memberTorsionLoads"`
+	MemberPrestressLoads    int64 `json:"memberPrestressLoads"`
+	PlateLoads              int64 `json:"plateLoads"`
+	PrescribedDisplacements int64 `json:"prescribedDisplacements"`
+	SelfWeightLoads         int64 `json:"selfWeightLoads"`
+	ThermalLoads            int64 `json:"thermalLoads"`
+	LumpedMassLoads         int64 `json:"lumpedMassLoads"`
+}
+
+// AnalysisFlags say which kinds of analysis results the job holds.
+type AnalysisFlags struct {
+	HasStaticResults    bool `json:"hasStaticResults"`
+	HasBucklingResults  bool `json:"hasBucklingResults"`
+	HasDynamicResults   bool `json:"hasDynamicResults"`
+	HasSpectralResults  bool `json:"hasSpectralResults"`
+	HasHarmonicResults  bool `json:"hasHarmonicResults"`
+	HasTransientResults bool `json:"hasTransientResults"`
+}
+
+// SteelDesignFlags say which steel design results the job holds.
+type SteelDesignFlags struct {
+	HasMemberDesignResults     bool `json:"hasMemberDesignResults"`
+	HasConnectionDesignResults bool `json:"hasConnectionDesignResults"`
+}
+
+// Access modes of the API (wire-names.md).
+const (
+	AccessReadWrite = "ReadWrite"
+	AccessReadOnly  = "ReadOnly"
+)
+
+// OpenRequest is the body of POST /job/open.
+type OpenRequest struct {
+	FilePath    string `json:"filePath" doc:"job file path relative to the jobs directory; .gsj is added when there is no extension"`
+	ForceOption string `json:"forceOption,omitempty" doc:"None (default), OpenPreviousSaved or OpenUnsavedMostRecent"`
+}
+
+// OpenSampleRequest is the body of POST /job/open-sample.
+type OpenSampleRequest struct {
+	FileName string `json:"fileName" doc:"a name from GET /file/samples; case and the .gsj extension do not matter"`
+}
+
+// SaveRequest is the optional body of POST /job/save.
+type SaveRequest struct {
+	FilePath string `json:"filePath,omitempty" doc:"where to save, relative to the jobs directory; required for a job that was never saved"`
+}
+
+// ErrorsResponse is the body of GET /job/errors.
+type ErrorsResponse struct {
+	Errors []store.ErrorRecord `json:"errors"`
+	Count  int                 `json:"count"`
+}
+
+// LastErrorResponse is the body of GET /job/errors/last.
+type LastErrorResponse struct {
+	Error    *store.ErrorRecord `json:"error"`
+	HasError bool               `json:"hasError"`
+}
+
+// ServiceInfo is the body of GET /service/info.
+type ServiceInfo struct {
+	APIPath string `json:"apiPath"`
+	Version string `json:"version"`
+}
+
+// Metadata is a resource's metadata record (wire-names.md).
+type Metadata struct {
+	ResourceType string          `json:"resourceType"`
+	Count        *int64          `json:"count"`
+	MaxID        int64           `json:"maxId"`
+	NextID       int64           `json:"nextId"`
+	Fields       []FieldMetadata `json:"fields"`
+}
+
+// FieldMetadata describes one field of a resource.
+type FieldMetadata struct {
+	JSONName      string         `json:"jsonName"`
+	DataType      string         `json:"dataType"`
+	Units         *string        `json:"units"`
+	Min           *float64       `json:"min"`
+	Max           *float64       `json:"max"`
+	Default       any            `json:"default"`
+	MaxLength     *int           `json:"maxLength"`
+	Description   string         `json:"description"`
+	AllowedValues []AllowedValue `json:"allowedValues"`
+}
+
+// AllowedValue is one value of an enum field.
+type AllowedValue struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+}
+
+// Health is the body of /healthz and /readyz.
+type Health struct {
+	Status string `json:"status"`
+	Detail string `json:"detail,omitempty"`
+}

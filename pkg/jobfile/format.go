@@ -1,0 +1,236 @@
+// Package jobfile reads and writes gusset job files and keeps them inside
+// the jobs directory.
+//
+// A job file (extension .gsj) is a zip container, so any zip tool can look
+// inside:
+//
+//	manifest.json          format name, format version, writer, save time
+//	job/headings.json      headings
+//	job/settings.json      job settings
+//	job/units.json         job units
+//	model/{name}.jsonl     one model collection per entry, one row per line:
+//	                       {"key": "...", "score": n, "value": {...}} (SI)
+//
+// Readers ignore entries they do not know, so a later version can add
+// entries (results, design data) without breaking older files. The format
+// version only goes up when an existing entry changes meaning; a file with a
+// newer version than this build reads is refused with a message saying so.
+package jobfile
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// FormatName identifies a gusset job file in its manifest.
+const FormatName = "gusset-job"
+
+// FormatVersion is the version this build writes and the newest it reads.
+const FormatVersion = 1
+
+// Extension is the extension of job files.
+const Extension = ".gsj"
+
+// Manifest is the manifest.json entry of a job file.
+type Manifest struct {
+	Format    string    `json:"format"`
+	Version   int       `json:"version"`
+	Generator string    `json:"generator"`
+	SavedAt   time.Time `json:"savedAt"`
+	// Collections lists the model entries, so that a reader can tell a
+	// missing entry from an empty collection.
+	Collections []string `json:"collections"`
+}
+
+const (
+	entryManifest = "manifest.json"
+	entryHeadings = "job/headings.json"
+	entrySettings = "job/settings.json"
+	entryUnits    = "job/units.json"
+	modelDir      = "model/"
+	modelExt      = ".jsonl"
+)
+
+// maxEntryBytes caps how much one entry may expand to, so that a crafted
+// file (a zip bomb) cannot exhaust memory.
+const maxEntryBytes = 2 << 30
+
+// Encode writes snap as a job file to w.
+func Encode(w io.Writer, snap store.Snapshot, generator string, savedAt time.Time) error {
+	zw := zip.NewWriter(w)
+	names := make([]string, 0, len(snap.Collections))
+	for n := range snap.Collections {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	man := Manifest{Format: FormatName, Version: FormatVersion, Generator: generator,
+		SavedAt: savedAt.UTC(), Collections: names}
+	entries := []struct {
+		name string
+		v    any
+	}{{entryManifest, man}, {entryHeadings, snap.Job.Headings}, {entrySettings, snap.Job.Settings}, {entryUnits, snap.Job.Units}}
+	for _, e := range entries {
+		if err := writeJSON(zw, e.name, e.v); err != nil {
+			return fmt.Errorf("write %s: %w", e.name, err)
+		}
+	}
+	for _, n := range names {
+		f, err := zw.Create(modelDir + n + modelExt)
+		if err != nil {
+			return fmt.Errorf("write collection %s: %w", n, err)
+		}
+		bw := bufio.NewWriter(f)
+		enc := json.NewEncoder(bw)
+		for _, r := range snap.Collections[n] {
+			if err := enc.Encode(r); err != nil {
+				return fmt.Errorf("write collection %s: %w", n, err)
+			}
+		}
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("write collection %s: %w", n, err)
+		}
+	}
+	return zw.Close()
+}
+
+func writeJSON(zw *zip.Writer, name string, v any) error {
+	f, err := zw.Create(name)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// Decoded is the content of a job file.
+type Decoded struct {
+	Manifest Manifest
+	Snapshot store.Snapshot
+}
+
+// invalid reports a file that is not a readable job file; it is the
+// client's file, so it is a validation error, not an internal one.
+func invalid(format string, args ...any) error {
+	return model.E(model.KindValidation, "not a valid gusset job file: "+format, args...)
+}
+
+// Decode reads a job file. Errors about the content are validation errors
+// that say what is wrong with the file.
+func Decode(r io.ReaderAt, size int64) (Decoded, error) {
+	var out Decoded
+	zr, err := zip.NewReader(r, size)
+	if err != nil {
+		return out, invalid("%v", err)
+	}
+	files := make(map[string]*zip.File, len(zr.File))
+	for _, f := range zr.File {
+		files[f.Name] = f
+	}
+	if err := readJSON(files, entryManifest, &out.Manifest, true); err != nil {
+		return out, err
+	}
+	m := out.Manifest
+	if m.Format != FormatName {
+		return out, invalid("manifest format is %q, expected %q", m.Format, FormatName)
+	}
+	if m.Version < 1 || m.Version > FormatVersion {
+		return out, model.E(model.KindValidation,
+			"job file format version %d is not supported: this service reads versions 1 to %d; upgrade gusset to open it",
+			m.Version, FormatVersion)
+	}
+	job := model.NewJob()
+	for _, e := range []struct {
+		name string
+		v    any
+	}{{entryHeadings, &job.Headings}, {entrySettings, &job.Settings}, {entryUnits, &job.Units}} {
+		if err := readJSON(files, e.name, e.v, false); err != nil {
+			return out, err
+		}
+	}
+	if err := job.Units.Validate(); err != nil {
+		return out, invalid("units: %v", err)
+	}
+	if err := (model.SettingsPatch{VerticalAxis: &job.Settings.VerticalAxis}).Apply(&job.Settings); err != nil {
+		return out, invalid("settings: %v", err)
+	}
+	out.Snapshot.Job = job
+	out.Snapshot.Collections = map[string][]store.Row{}
+	for _, n := range m.Collections {
+		f, ok := files[modelDir+n+modelExt]
+		if !ok {
+			return out, invalid("the manifest lists collection %q but the file has no entry for it", n)
+		}
+		rows, err := readRows(f)
+		if err != nil {
+			return out, invalid("collection %s: %v", n, err)
+		}
+		out.Snapshot.Collections[n] = rows
+	}
+	return out, nil
+}
+
+func readJSON(files map[string]*zip.File, name string, v any, required bool) error {
+	f, ok := files[name]
+	if !ok {
+		if required {
+			return invalid("entry %s is missing", name)
+		}
+		return nil
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return invalid("entry %s: %v", name, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, maxEntryBytes))
+	if err != nil {
+		return invalid("entry %s: %v", name, err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return invalid("entry %s: %v", name, err)
+	}
+	return nil
+}
+
+func readRows(f *zip.File) ([]store.Row, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var rows []store.Row
+	sc := bufio.NewScanner(io.LimitReader(rc, maxEntryBytes))
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	for line := 1; sc.Scan(); line++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var r store.Row
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		if r.Key == "" || !json.Valid(r.Value) {
+			return nil, fmt.Errorf("line %d: a row needs a key and a JSON value", line)
+		}
+		rows = append(rows, r)
+	}
+	return rows, sc.Err()
+}
+
+// baseName is the display name of a job file path.
+func baseName(p string) string {
+	return strings.TrimSuffix(path.Base(p), Extension)
+}

@@ -1,0 +1,79 @@
+// Package server wires the processes together: configuration from the
+// environment, the Redis connection, the API, the worker, and the
+// standalone process that runs both over an embedded Redis. The mains in
+// services/ call into it and do nothing else.
+package server
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is read from the environment.
+type Config struct {
+	// RedisURL is a redis:// URL; empty in standalone mode starts an
+	// embedded Redis.
+	RedisURL string
+	// Port is the HTTP port; "0" picks a free one (tests).
+	Port string
+	// Host is the interface to listen on.
+	Host string
+	// JobsDir is where job files are saved.
+	JobsDir string
+	// BodyLimit is the request body limit in bytes.
+	BodyLimit int
+	// RecoveryDelay coalesces recovery-file writes.
+	RecoveryDelay time.Duration
+	// LogLevel is debug, info, warn or error.
+	LogLevel slog.Level
+}
+
+// FromEnv reads REDIS_URL, PORT (default 8080), HOST (default all
+// interfaces), JOBS_DIR (default ./data/jobs), MAX_BODY_BYTES,
+// RECOVERY_DELAY_MS (default 500) and LOG_LEVEL (default info).
+func FromEnv() (Config, error) {
+	c := Config{
+		RedisURL:      os.Getenv("REDIS_URL"),
+		Port:          envOr("PORT", "8080"),
+		Host:          os.Getenv("HOST"),
+		JobsDir:       envOr("JOBS_DIR", "./data/jobs"),
+		RecoveryDelay: 500 * time.Millisecond,
+	}
+	if v := os.Getenv("MAX_BODY_BYTES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("MAX_BODY_BYTES must be a positive integer, got %q", v)
+		}
+		c.BodyLimit = n
+	}
+	if v := os.Getenv("RECOVERY_DELAY_MS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return c, fmt.Errorf("RECOVERY_DELAY_MS must be a non-negative integer, got %q", v)
+		}
+		c.RecoveryDelay = time.Duration(n) * time.Millisecond
+	}
+	if p, err := strconv.Atoi(c.Port); err != nil || p < 0 || p > 65535 {
+		return c, fmt.Errorf("PORT must be a port number, got %q", c.Port)
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(strings.ToUpper(envOr("LOG_LEVEL", "info")))); err != nil {
+		return c, fmt.Errorf("LOG_LEVEL: %w", err)
+	}
+	return c, nil
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// Logger returns the structured logger of the process.
+func (c Config) Logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: c.LogLevel}))
+}

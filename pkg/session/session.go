@@ -1,0 +1,299 @@
+// Package session runs the job lifecycle of a workspace: new, open, save,
+// close and clear, the recovery file that holds unsaved work, and the job
+// record (headings, settings, units). It joins the job store (Redis) with
+// the jobs directory (files) and knows nothing of HTTP.
+package session
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/gusset/gusset/pkg/jobfile"
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/samples"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// ForceOption chooses between a job file and its newer recovery file.
+type ForceOption string
+
+// The force options of POST /job/open.
+const (
+	ForceNone                  ForceOption = "None"
+	ForceOpenPreviousSaved     ForceOption = "OpenPreviousSaved"
+	ForceOpenUnsavedMostRecent ForceOption = "OpenUnsavedMostRecent"
+)
+
+// Service is the job lifecycle of every workspace.
+type Service struct {
+	jobs      store.Jobs
+	dir       *jobfile.Dir
+	log       *slog.Logger
+	now       func() time.Time
+	generator string
+	// recoveryDelay coalesces recovery-file writes: a burst of edits costs
+	// one write. Zero writes inline, before the request returns.
+	recoveryDelay time.Duration
+
+	mu      sync.Mutex
+	pending map[string]*time.Timer // workspace → scheduled recovery write
+	wg      sync.WaitGroup
+}
+
+// Options configure a Service.
+type Options struct {
+	// Generator names the writer in saved files' manifests, e.g. "gusset 0.1.0".
+	Generator string
+	// RecoveryDelay is how long edits are coalesced before the recovery
+	// file is written; zero writes it inline.
+	RecoveryDelay time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Log receives background failures; nil means slog.Default().
+	Log *slog.Logger
+}
+
+// New returns a Service over the job store and the jobs directory.
+func New(jobs store.Jobs, dir *jobfile.Dir, opt Options) *Service {
+	s := &Service{jobs: jobs, dir: dir, log: opt.Log, now: opt.Now, generator: opt.Generator,
+		recoveryDelay: opt.RecoveryDelay, pending: map[string]*time.Timer{}}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.generator == "" {
+		s.generator = "gusset"
+	}
+	return s
+}
+
+// Dir is the jobs directory the service saves into.
+func (s *Service) Dir() *jobfile.Dir { return s.dir }
+
+func (s *Service) openState(file model.FileInfo, isNew, modified bool) model.State {
+	now := s.now().UTC()
+	return model.State{IsOpen: true, IsNew: isNew, IsModified: modified, OpenedAt: &now, File: file}
+}
+
+// Opened is the result of an operation that loads a job.
+type Opened struct {
+	Job   model.Job   `json:"job"`
+	State model.State `json:"state"`
+}
+
+// NewJob opens a blank job with the default configuration.
+func (s *Service) NewJob(ctx context.Context, ws string) (Opened, error) {
+	snap := store.Snapshot{Job: model.NewJob()}
+	sl, err := s.jobs.Open(ctx, ws, snap, s.openState(model.FileInfo{Source: model.SourceNewJob}, true, false))
+	if err != nil {
+		return Opened{}, fmt.Errorf("new job: %w", err)
+	}
+	return Opened{Job: snap.Job, State: sl.State}, nil
+}
+
+// NewFromTemplate opens the uploaded job file as a new, never-saved job.
+func (s *Service) NewFromTemplate(ctx context.Context, ws string, file []byte, name string) (Opened, error) {
+	if err := s.refuseIfOpen(ctx, ws); err != nil {
+		return Opened{}, fmt.Errorf("new job from template: %w", err)
+	}
+	dec, err := jobfile.Decode(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		return Opened{}, fmt.Errorf("new job from template %q: %w", name, err)
+	}
+	sl, err := s.jobs.Open(ctx, ws, dec.Snapshot, s.openState(model.FileInfo{Source: model.SourceNewJob}, true, false))
+	if err != nil {
+		return Opened{}, fmt.Errorf("new job from template: %w", err)
+	}
+	return Opened{Job: dec.Snapshot.Job, State: sl.State}, nil
+}
+
+// OpenSample opens a bundled sample as a new, never-saved job.
+func (s *Service) OpenSample(ctx context.Context, ws, fileName string) (Opened, error) {
+	if fileName == "" {
+		return Opened{}, model.Invalid("fileName", "fileName is required; GET /file/samples lists the samples")
+	}
+	if err := s.refuseIfOpen(ctx, ws); err != nil {
+		return Opened{}, fmt.Errorf("open sample: %w", err)
+	}
+	b, name, err := samples.Read(fileName)
+	if err != nil {
+		return Opened{}, fmt.Errorf("open sample: %w", err)
+	}
+	dec, err := jobfile.Decode(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return Opened{}, fmt.Errorf("open sample %s: %w", name, err)
+	}
+	info := model.FileInfo{Name: jobName(name), Source: model.SourceNewJob}
+	sl, err := s.jobs.Open(ctx, ws, dec.Snapshot, s.openState(info, true, false))
+	if err != nil {
+		return Opened{}, fmt.Errorf("open sample: %w", err)
+	}
+	return Opened{Job: dec.Snapshot.Job, State: sl.State}, nil
+}
+
+// refuseIfOpen fails fast, before any file is read, when a job is open.
+// The store checks again atomically when it loads the job.
+func (s *Service) refuseIfOpen(ctx context.Context, ws string) error {
+	sl, err := s.jobs.Slot(ctx, ws)
+	if err != nil {
+		return err
+	}
+	if sl.State.IsOpen {
+		return model.ErrJobAlreadyOpen
+	}
+	return nil
+}
+
+// Open loads a job file from the jobs directory. When a recovery file newer
+// than the job file exists, force chooses: OpenPreviousSaved discards the
+// recovery file, OpenUnsavedMostRecent loads it, and None refuses with a
+// conflict that names both.
+func (s *Service) Open(ctx context.Context, ws, filePath string, force ForceOption) (Opened, error) {
+	const op = "open job"
+	switch force {
+	case "":
+		force = ForceNone
+	case ForceNone, ForceOpenPreviousSaved, ForceOpenUnsavedMostRecent:
+	default:
+		return Opened{}, model.Invalid("forceOption", "forceOption must be None, OpenPreviousSaved or OpenUnsavedMostRecent, got %q", string(force))
+	}
+	p, err := s.dir.Resolve(filePath)
+	if err != nil {
+		return Opened{}, fmt.Errorf("%s: %w", op, err)
+	}
+	if err := s.refuseIfOpen(ctx, ws); err != nil {
+		return Opened{}, fmt.Errorf("%s: %w", op, err)
+	}
+	st, err := s.dir.Stat(p)
+	if err != nil {
+		return Opened{}, fmt.Errorf("%s: %w", op, err)
+	}
+	useRecovery := false
+	if st.RecoveryIsNewer() {
+		switch force {
+		case ForceNone:
+			saved := "the last saved version"
+			if !st.Exists {
+				saved = "nothing: the job file itself is missing"
+			}
+			return Opened{}, &model.Error{Kind: model.KindConflict, Msg: fmt.Sprintf(
+				"%q has unsaved changes from an earlier session in a recovery file; open it again with forceOption "+
+					"OpenUnsavedMostRecent to recover them, or OpenPreviousSaved to discard them and open %s",
+				p.Rel, saved), Fields: []model.FieldError{{Field: "forceOption", Message: "OpenUnsavedMostRecent or OpenPreviousSaved is required"}}}
+		case ForceOpenUnsavedMostRecent:
+			useRecovery = true
+		case ForceOpenPreviousSaved:
+			if err := s.dir.RemoveRecovery(p); err != nil {
+				return Opened{}, fmt.Errorf("%s: %w", op, err)
+			}
+		}
+	}
+	var dec jobfile.Decoded
+	if useRecovery {
+		dec, err = s.dir.ReadRecovery(p)
+	} else {
+		dec, err = s.dir.Read(p)
+	}
+	if err != nil {
+		return Opened{}, fmt.Errorf("%s: %w", op, err)
+	}
+	info := model.FileInfo{Name: p.Name(), Path: p.Rel, Source: model.SourceLocalFile}
+	sl, err := s.jobs.Open(ctx, ws, dec.Snapshot, s.openState(info, false, useRecovery))
+	if err != nil {
+		return Opened{}, fmt.Errorf("%s: %w", op, err)
+	}
+	return Opened{Job: dec.Snapshot.Job, State: sl.State}, nil
+}
+
+// Saved is the result of a save.
+type Saved struct {
+	// First is true when the job had never been saved before.
+	First bool        `json:"-"`
+	State model.State `json:"state"`
+}
+
+// Save writes the open job to filePath, or to its own file when filePath is
+// empty. A job that was never saved needs a filePath.
+func (s *Service) Save(ctx context.Context, ws, filePath string) (Saved, error) {
+	const op = "save job"
+	snap, sl, err := s.jobs.Snapshot(ctx, ws)
+	if err != nil {
+		return Saved{}, fmt.Errorf("%s: %w", op, err)
+	}
+	target := filePath
+	if target == "" {
+		target = sl.State.File.Path
+	}
+	if target == "" {
+		return Saved{}, &model.Error{Kind: model.KindConflict,
+			Msg:    "this job has never been saved: give a filePath relative to the jobs directory, e.g. {\"filePath\": \"my-job.gsj\"}",
+			Fields: []model.FieldError{{Field: "filePath", Message: "required for the first save"}}}
+	}
+	p, err := s.dir.Resolve(target)
+	if err != nil {
+		return Saved{}, fmt.Errorf("%s: %w", op, err)
+	}
+	if err := s.dir.Write(p, snap, s.generator, s.now()); err != nil {
+		return Saved{}, fmt.Errorf("%s: %w", op, err)
+	}
+	info := model.FileInfo{Name: p.Name(), Path: p.Rel, Source: model.SourceLocalFile}
+	after, err := s.jobs.MarkSaved(ctx, ws, info, sl.Rev)
+	if err != nil {
+		return Saved{}, fmt.Errorf("%s: %w", op, err)
+	}
+	// The saved file now holds what the recovery file held.
+	s.dropRecovery(ws, sl.State.File.Path)
+	if !after.State.IsModified {
+		s.dropRecovery(ws, p.Rel)
+	} else {
+		s.Touched(ctx, ws)
+	}
+	return Saved{First: sl.State.IsNew, State: after.State}, nil
+}
+
+// Close closes the open job, discarding unsaved changes and the recovery
+// file; the job file on disk is untouched. Closing with no job open is fine.
+func (s *Service) Close(ctx context.Context, ws string) (model.State, error) {
+	s.cancelRecovery(ws)
+	before, err := s.jobs.Close(ctx, ws)
+	if err != nil {
+		return model.State{}, fmt.Errorf("close job: %w", err)
+	}
+	s.dropRecovery(ws, before.State.File.Path)
+	return model.ClosedState(), nil
+}
+
+// Clear removes all model data and results of the open job; headings, units
+// and settings stay. force must be true: it is the caller's confirmation.
+func (s *Service) Clear(ctx context.Context, ws string, force bool) (Opened, error) {
+	if !force {
+		return Opened{}, model.Invalid("force", "clearing removes every node, member, load and result of the job; repeat the request with force=true to confirm")
+	}
+	if _, err := s.jobs.Clear(ctx, ws); err != nil {
+		return Opened{}, fmt.Errorf("clear job data: %w", err)
+	}
+	s.Touched(ctx, ws)
+	job, sl, err := s.jobs.Job(ctx, ws)
+	if err != nil {
+		return Opened{}, fmt.Errorf("clear job data: %w", err)
+	}
+	return Opened{Job: job, State: sl.State}, nil
+}
+
+func jobName(file string) string {
+	p := jobfile.Path{Rel: file}
+	return p.Name()
+}
+
+// isKind reports whether err is a model error of kind k.
+func isKind(err error, k model.Kind) bool {
+	var me *model.Error
+	return errors.As(err, &me) && me.Kind == k
+}

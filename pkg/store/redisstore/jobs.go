@@ -1,0 +1,521 @@
+package redisstore
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+var _ store.Jobs = (*Jobs)(nil)
+
+// Jobs is the Redis implementation of store.Jobs.
+type Jobs struct {
+	rdb         redis.UniversalClient
+	collections []string
+}
+
+// NewJobs returns a job store on rdb. collections names every model
+// collection, so that clear, close, counts and snapshots cover them all.
+func NewJobs(rdb redis.UniversalClient, collections []string) *Jobs {
+	return &Jobs{rdb: rdb, collections: append([]string(nil), collections...)}
+}
+
+// Hash fields of ws:{w}:job.
+const (
+	fState    = "state"
+	fHeadings = "headings"
+	fSettings = "settings"
+	fUnits    = "units"
+)
+
+// slotRecord is the JSON form of the state field.
+type slotRecord struct {
+	model.State
+	Session string `json:"session"`
+}
+
+// maxTxRetries bounds optimistic retries when writers race on a WATCHed key.
+const maxTxRetries = 20
+
+func (s *Jobs) keys(ws string) (keys, error) {
+	if !validWorkspace(ws) {
+		return keys{}, model.E(model.KindValidation, "invalid workspace name %q", ws)
+	}
+	return keysFor(ws), nil
+}
+
+// watch runs fn under WATCH of the given keys and retries when another
+// client changed them before EXEC.
+func (s *Jobs) watch(ctx context.Context, fn func(tx *redis.Tx) error, watched ...string) error {
+	for i := 0; i < maxTxRetries; i++ {
+		err := s.rdb.Watch(ctx, fn, watched...)
+		if !errors.Is(err, redis.TxFailedErr) {
+			return err
+		}
+	}
+	return model.E(model.KindUnavailable, "the job is being changed by too many requests at once; retry")
+}
+
+// readSlot reads the slot through any reader (a client or a WATCH tx).
+func readSlot(ctx context.Context, r redis.Cmdable, k keys) (Slot, error) {
+	var out Slot
+	raw, err := r.HGet(ctx, k.job(), fState).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		out.State = model.ClosedState()
+	case err != nil:
+		return out, err
+	default:
+		var rec slotRecord
+		if err := json.Unmarshal([]byte(raw), &rec); err != nil {
+			return out, fmt.Errorf("decode job state: %w", err)
+		}
+		out.State, out.Session = rec.State, rec.Session
+	}
+	rev, err := r.Get(ctx, k.rev()).Int64()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return out, err
+	}
+	out.Rev = rev
+	n, err := r.Exists(ctx, k.lock()).Result()
+	if err != nil {
+		return out, err
+	}
+	out.Analysing = n > 0
+	return out, nil
+}
+
+// Slot is store.Slot; the alias keeps signatures short.
+type Slot = store.Slot
+
+func encodeState(st model.State, session string) string {
+	b, _ := json.Marshal(slotRecord{State: st, Session: session})
+	return string(b)
+}
+
+func newSession() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("redisstore: encode %T: %v", v, err))
+	}
+	return string(b)
+}
+
+// Open implements store.Jobs.
+func (s *Jobs) Open(ctx context.Context, ws string, snap store.Snapshot, st model.State) (Slot, error) {
+	const op = "open job"
+	k, err := s.keys(ws)
+	if err != nil {
+		return Slot{}, model.Wrap(op, err)
+	}
+	session := newSession()
+	var out Slot
+	err = s.watch(ctx, func(tx *redis.Tx) error {
+		cur, err := readSlot(ctx, tx, k)
+		if err != nil {
+			return err
+		}
+		if cur.State.IsOpen {
+			return model.ErrJobAlreadyOpen
+		}
+		st.IsOpen = true
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			// Leftovers of a crashed close must not leak into the new job.
+			p.Del(ctx, append(k.modelKeys(s.collections), k.errors())...)
+			p.HSet(ctx, k.job(), fState, encodeState(st, session),
+				fHeadings, mustJSON(snap.Job.Headings), fSettings, mustJSON(snap.Job.Settings),
+				fUnits, mustJSON(snap.Job.Units))
+			writeCollections(ctx, p, k, snap.Collections)
+			p.Incr(ctx, k.rev())
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		out = Slot{State: st, Session: session, Rev: cur.Rev + 1, Analysing: cur.Analysing}
+		return nil
+	}, k.job())
+	return out, model.Wrap(op, err)
+}
+
+// writeCollections queues the rows of every collection; Redis limits the
+// arguments of one command, so large collections go in chunks.
+func writeCollections(ctx context.Context, p redis.Pipeliner, k keys, colls map[string][]store.Row) {
+	const chunk = 5000
+	for name, rows := range colls {
+		for i := 0; i < len(rows); i += chunk {
+			part := rows[i:min(i+chunk, len(rows))]
+			hv := make([]any, 0, 2*len(part))
+			zs := make([]redis.Z, 0, len(part))
+			for _, r := range part {
+				hv = append(hv, r.Key, []byte(r.Value))
+				zs = append(zs, redis.Z{Score: r.Score, Member: r.Key})
+			}
+			p.HSet(ctx, k.coll(name), hv...)
+			p.ZAdd(ctx, k.collIDs(name), zs...)
+		}
+	}
+}
+
+// Close implements store.Jobs.
+func (s *Jobs) Close(ctx context.Context, ws string) (Slot, error) {
+	const op = "close job"
+	k, err := s.keys(ws)
+	if err != nil {
+		return Slot{}, model.Wrap(op, err)
+	}
+	var out Slot
+	err = s.watch(ctx, func(tx *redis.Tx) error {
+		cur, err := readSlot(ctx, tx, k)
+		if err != nil {
+			return err
+		}
+		out = cur
+		if !cur.State.IsOpen {
+			return nil
+		}
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Del(ctx, append(k.modelKeys(s.collections), k.job(), k.errors())...)
+			return nil
+		})
+		return err
+	}, k.job())
+	return out, model.Wrap(op, err)
+}
+
+// Slot implements store.Jobs.
+func (s *Jobs) Slot(ctx context.Context, ws string) (Slot, error) {
+	k, err := s.keys(ws)
+	if err != nil {
+		return Slot{}, model.Wrap("read job state", err)
+	}
+	sl, err := readSlot(ctx, s.rdb, k)
+	return sl, model.Wrap("read job state", err)
+}
+
+func readJob(ctx context.Context, r redis.Cmdable, k keys) (model.Job, error) {
+	var job model.Job
+	vals, err := r.HMGet(ctx, k.job(), fHeadings, fSettings, fUnits).Result()
+	if err != nil {
+		return job, err
+	}
+	dst := []any{&job.Headings, &job.Settings, &job.Units}
+	for i, v := range vals {
+		str, ok := v.(string)
+		if !ok {
+			return job, model.ErrNoJobOpen
+		}
+		if err := json.Unmarshal([]byte(str), dst[i]); err != nil {
+			return job, fmt.Errorf("decode job field: %w", err)
+		}
+	}
+	return job, nil
+}
+
+// Job implements store.Jobs.
+func (s *Jobs) Job(ctx context.Context, ws string) (model.Job, Slot, error) {
+	const op = "read job"
+	k, err := s.keys(ws)
+	if err != nil {
+		return model.Job{}, Slot{}, model.Wrap(op, err)
+	}
+	// One round trip in a read-only MULTI gives a consistent view.
+	var job model.Job
+	var sl Slot
+	err = s.watch(ctx, func(tx *redis.Tx) error {
+		var err error
+		if sl, err = readSlot(ctx, tx, k); err != nil {
+			return err
+		}
+		if !sl.State.IsOpen {
+			return model.ErrNoJobOpen
+		}
+		job, err = readJob(ctx, tx, k)
+		return err
+	}, k.job())
+	return job, sl, model.Wrap(op, err)
+}
+
+// Update implements store.Jobs.
+func (s *Jobs) Update(ctx context.Context, ws string, fn func(*model.Job) error) (model.Job, Slot, error) {
+	const op = "update job"
+	k, err := s.keys(ws)
+	if err != nil {
+		return model.Job{}, Slot{}, model.Wrap(op, err)
+	}
+	var job model.Job
+	var sl Slot
+	err = s.watch(ctx, func(tx *redis.Tx) error {
+		var err error
+		if sl, err = s.mutable(ctx, tx, k); err != nil {
+			return err
+		}
+		if job, err = readJob(ctx, tx, k); err != nil {
+			return err
+		}
+		if err := fn(&job); err != nil {
+			return err
+		}
+		sl.State.IsModified = true
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.HSet(ctx, k.job(), fState, encodeState(sl.State, sl.Session),
+				fHeadings, mustJSON(job.Headings), fSettings, mustJSON(job.Settings), fUnits, mustJSON(job.Units))
+			p.Incr(ctx, k.rev())
+			return nil
+		})
+		sl.Rev++
+		return err
+	}, k.job(), k.rev(), k.lock())
+	return job, sl, model.Wrap(op, err)
+}
+
+// mutable reads the slot and refuses when no job is open or an analysis
+// holds the lock. The caller must WATCH the job, rev and lock keys.
+func (s *Jobs) mutable(ctx context.Context, tx *redis.Tx, k keys) (Slot, error) {
+	sl, err := readSlot(ctx, tx, k)
+	if err != nil {
+		return sl, err
+	}
+	if !sl.State.IsOpen {
+		return sl, model.ErrNoJobOpen
+	}
+	if sl.Analysing {
+		return sl, model.E(model.KindAnalysisInProgress,
+			"the model is read-only while an analysis is in progress; wait for it or cancel it")
+	}
+	return sl, nil
+}
+
+// MarkSaved implements store.Jobs.
+func (s *Jobs) MarkSaved(ctx context.Context, ws string, file model.FileInfo, rev int64) (Slot, error) {
+	const op = "mark job saved"
+	k, err := s.keys(ws)
+	if err != nil {
+		return Slot{}, model.Wrap(op, err)
+	}
+	var sl Slot
+	err = s.watch(ctx, func(tx *redis.Tx) error {
+		var err error
+		if sl, err = readSlot(ctx, tx, k); err != nil {
+			return err
+		}
+		if !sl.State.IsOpen {
+			return model.ErrNoJobOpen
+		}
+		sl.State.File = file
+		sl.State.IsNew = false
+		sl.State.IsModified = sl.Rev != rev
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.HSet(ctx, k.job(), fState, encodeState(sl.State, sl.Session))
+			return nil
+		})
+		return err
+	}, k.job(), k.rev())
+	return sl, model.Wrap(op, err)
+}
+
+// Snapshot implements store.Jobs.
+func (s *Jobs) Snapshot(ctx context.Context, ws string) (store.Snapshot, Slot, error) {
+	const op = "read job content"
+	k, err := s.keys(ws)
+	if err != nil {
+		return store.Snapshot{}, Slot{}, model.Wrap(op, err)
+	}
+	var snap store.Snapshot
+	var sl Slot
+	err = s.watch(ctx, func(tx *redis.Tx) error {
+		var err error
+		if sl, err = readSlot(ctx, tx, k); err != nil {
+			return err
+		}
+		if !sl.State.IsOpen {
+			return model.ErrNoJobOpen
+		}
+		if snap.Job, err = readJob(ctx, tx, k); err != nil {
+			return err
+		}
+		snap.Collections = make(map[string][]store.Row, len(s.collections))
+		for _, c := range s.collections {
+			rows, err := readCollection(ctx, tx, k, c)
+			if err != nil {
+				return err
+			}
+			if len(rows) > 0 {
+				snap.Collections[c] = rows
+			}
+		}
+		// An empty transaction makes EXEC fail when any watched key moved,
+		// so the reads above are known to be one consistent revision.
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Get(ctx, k.rev())
+			return nil
+		})
+		return err
+	}, k.job(), k.rev())
+	return snap, sl, model.Wrap(op, err)
+}
+
+func readCollection(ctx context.Context, r redis.Cmdable, k keys, name string) ([]store.Row, error) {
+	zs, err := r.ZRangeWithScores(ctx, k.collIDs(name), 0, -1).Result()
+	if err != nil || len(zs) == 0 {
+		return nil, err
+	}
+	vals, err := r.HGetAll(ctx, k.coll(name)).Result()
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]store.Row, 0, len(zs))
+	for _, z := range zs {
+		key := z.Member.(string)
+		v, ok := vals[key]
+		if !ok {
+			return nil, fmt.Errorf("collection %s: key %s is indexed but has no record", name, key)
+		}
+		rows = append(rows, store.Row{Key: key, Score: z.Score, Value: json.RawMessage(v)})
+	}
+	return rows, nil
+}
+
+// Clear implements store.Jobs.
+func (s *Jobs) Clear(ctx context.Context, ws string) (Slot, error) {
+	const op = "clear job data"
+	k, err := s.keys(ws)
+	if err != nil {
+		return Slot{}, model.Wrap(op, err)
+	}
+	var sl Slot
+	err = s.watch(ctx, func(tx *redis.Tx) error {
+		var err error
+		if sl, err = s.mutable(ctx, tx, k); err != nil {
+			return err
+		}
+		sl.State.IsModified = true
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			if mk := k.modelKeys(s.collections); len(mk) > 0 {
+				p.Del(ctx, mk...)
+			}
+			p.HSet(ctx, k.job(), fState, encodeState(sl.State, sl.Session))
+			p.Incr(ctx, k.rev())
+			return nil
+		})
+		sl.Rev++
+		return err
+	}, k.job(), k.rev(), k.lock())
+	return sl, model.Wrap(op, err)
+}
+
+// Counts implements store.Jobs.
+func (s *Jobs) Counts(ctx context.Context, ws string) (map[string]int64, error) {
+	const op = "count model rows"
+	k, err := s.keys(ws)
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	cmds := make([]*redis.IntCmd, len(s.collections))
+	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, c := range s.collections {
+			cmds[i] = p.ZCard(ctx, k.collIDs(c))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	out := make(map[string]int64, len(s.collections))
+	for i, c := range s.collections {
+		out[c] = cmds[i].Val()
+	}
+	return out, nil
+}
+
+// AppendError implements store.Jobs.
+func (s *Jobs) AppendError(ctx context.Context, ws string, rec store.ErrorRecord) error {
+	const op = "log job error"
+	k, err := s.keys(ws)
+	if err != nil {
+		return model.Wrap(op, err)
+	}
+	// The script keeps the log from outliving its job: it appends only while
+	// the job hash exists.
+	err = appendErrorScript.Run(ctx, s.rdb, []string{k.job(), k.errors()},
+		mustJSON(rec), strconv.Itoa(store.MaxErrorRecords)).Err()
+	if errors.Is(err, redis.Nil) {
+		err = nil
+	}
+	return model.Wrap(op, err)
+}
+
+var appendErrorScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
+return 1`)
+
+// Errors implements store.Jobs.
+func (s *Jobs) Errors(ctx context.Context, ws string) ([]store.ErrorRecord, error) {
+	const op = "read job errors"
+	k, err := s.keys(ws)
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	if err := s.requireOpen(ctx, k); err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	raw, err := s.rdb.LRange(ctx, k.errors(), 0, -1).Result()
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	out := make([]store.ErrorRecord, 0, len(raw))
+	for _, r := range raw {
+		var rec store.ErrorRecord
+		if err := json.Unmarshal([]byte(r), &rec); err != nil {
+			return nil, model.Wrap(op, err)
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// ClearErrors implements store.Jobs.
+func (s *Jobs) ClearErrors(ctx context.Context, ws string) error {
+	const op = "clear job errors"
+	k, err := s.keys(ws)
+	if err != nil {
+		return model.Wrap(op, err)
+	}
+	if err := s.requireOpen(ctx, k); err != nil {
+		return model.Wrap(op, err)
+	}
+	return model.Wrap(op, s.rdb.Del(ctx, k.errors()).Err())
+}
+
+func (s *Jobs) requireOpen(ctx context.Context, k keys) error {
+	n, err := s.rdb.Exists(ctx, k.job()).Result()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return model.ErrNoJobOpen
+	}
+	return nil
+}
+
+// Ping implements store.Jobs.
+func (s *Jobs) Ping(ctx context.Context) error {
+	return model.Wrap("ping redis", s.rdb.Ping(ctx).Err())
+}

@@ -1,0 +1,44 @@
+// Package redisstore implements the store interfaces on Redis.
+//
+// Key layout (DESIGN.md), every key under ws:{workspace}:
+//
+//	ws:{w}:job                hash: state, headings, settings, units (JSON each)
+//	ws:{w}:rev                counter: model revision, never reset, so a
+//	                          result can always tell which model it came from
+//	ws:{w}:errors             list: the job's error log (JSON records)
+//	ws:{w}:lock               string: analysis lock, value is the runId
+//	ws:{w}:m:{coll}           hash: key → encoded record of a model collection
+//	ws:{w}:m:{coll}:ids       sorted set: keys ordered for paging
+//
+// Multi-key changes run in MULTI/EXEC under WATCH, so a failure or a race
+// leaves nothing half applied.
+package redisstore
+
+import "strings"
+
+// keys builds the key names of one workspace.
+type keys struct{ prefix string }
+
+func keysFor(ws string) keys { return keys{prefix: "ws:" + ws + ":"} }
+
+func (k keys) job() string    { return k.prefix + "job" }
+func (k keys) rev() string    { return k.prefix + "rev" }
+func (k keys) errors() string { return k.prefix + "errors" }
+func (k keys) lock() string   { return k.prefix + "lock" }
+
+func (k keys) coll(name string) string    { return k.prefix + "m:" + name }
+func (k keys) collIDs(name string) string { return k.prefix + "m:" + name + ":ids" }
+
+// modelKeys lists every key that holds model data of the given collections.
+func (k keys) modelKeys(colls []string) []string {
+	out := make([]string, 0, 2*len(colls))
+	for _, c := range colls {
+		out = append(out, k.coll(c), k.collIDs(c))
+	}
+	return out
+}
+
+// validWorkspace rejects names that would break the key layout.
+func validWorkspace(ws string) bool {
+	return ws != "" && !strings.ContainsAny(ws, ": \t\n{}*?[]")
+}
