@@ -88,7 +88,9 @@ func TestJobSessionStateTable(t *testing.T) {
 		{"new job", func() resp { return e.do("POST", "/job/new", nil) }, true, "", ""},
 		{"new from template", func() resp { return e.raw("POST", "/job/new-from-template", tmplType, tmplBody) }, true, "from template", ""},
 		{"open job", func() resp { return e.do("POST", "/job/open", map[string]any{"filePath": "existing.gsj"}) }, false, "from disk", "existing.gsj"},
-		{"open sample", func() resp { return e.do("POST", "/job/open-sample", map[string]any{"fileName": "Metric template.gsj"}) }, true, "Metric job template", ""},
+		{"open sample", func() resp {
+			return e.do("POST", "/job/open-sample", map[string]any{"fileName": "Metric template.gsj"})
+		}, true, "Metric job template", ""},
 	}
 	for _, l := range loaders {
 		t.Run(l.name+" from no job open", func(t *testing.T) {

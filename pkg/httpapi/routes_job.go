@@ -41,8 +41,8 @@ func (a *API) registerJobRoutes() {
 		desc:      "Discards unsaved changes and the recovery file; the job file on disk is untouched. Closing with no job open is not an error (idempotent).",
 		responses: map[int]any{200: model.State{}}, errors: []int{http.StatusInternalServerError}, handler: a.closeJob})
 	a.add(route{method: "DELETE", path: "/job/data", tag: tag, summary: "Clear all model data of the open job",
-		desc:  "Removes every model row and result; headings, units and settings stay. Requires force=true, else 400.",
-		query: []param{{name: "force", typ: "boolean", required: true, desc: "must be true to confirm"}},
+		desc:      "Removes every model row and result; headings, units and settings stay. Requires force=true, else 400.",
+		query:     []param{{name: "force", typ: "boolean", required: true, desc: "must be true to confirm"}},
 		responses: map[int]any{200: Status{}}, errors: errsJobBody, handler: a.clearJob})
 	a.add(route{method: "GET", path: "/job", tag: tag, summary: "Get the job record (headings, settings, units)",
 		responses: map[int]any{200: model.Job{}}, errors: errsJob, handler: a.getJob})

@@ -63,4 +63,6 @@ func (a slogAdapter) Debug(args ...any) { a.l.Debug(fmt.Sprint(args...), "compon
 func (a slogAdapter) Info(args ...any)  { a.l.Info(fmt.Sprint(args...), "component", "asynq") }
 func (a slogAdapter) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...), "component", "asynq") }
 func (a slogAdapter) Error(args ...any) { a.l.Error(fmt.Sprint(args...), "component", "asynq") }
-func (a slogAdapter) Fatal(args ...any) { a.l.Error(fmt.Sprint(args...), "component", "asynq", "fatal", true) }
+func (a slogAdapter) Fatal(args ...any) {
+	a.l.Error(fmt.Sprint(args...), "component", "asynq", "fatal", true)
+}
