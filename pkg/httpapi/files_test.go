@@ -1,0 +1,293 @@
+package httpapi_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gusset/gusset/pkg/jobfile"
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/session"
+)
+
+// A job saved, closed and opened again comes back exactly as it was.
+func TestSaveOpenRoundTrip(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.must(200, "POST", "/job/new", nil)
+	e.must(200, "PATCH", "/job/headings", map[string]any{"projectHeading": "Depot", "heading": "Portal 3",
+		"designerInitials": "JB", "notes": "line 1\nline 2 – ünïcode"})
+	e.must(200, "PATCH", "/job/units", map[string]any{"length": "ft", "sectionProperties": "in", "force": "K",
+		"moment": "Kft", "stress": "Ksi", "massDensity": "lbperft3", "temperature": "degF", "translation": "inch"})
+	e.must(200, "PATCH", "/job/settings", map[string]any{"verticalAxis": "ZAxis"})
+	var before model.Job
+	e.must(200, "GET", "/job", nil).decode(t, &before)
+	e.must(201, "POST", "/job/save", map[string]any{"filePath": "projects/depot"})
+	e.must(200, "POST", "/job/close", nil)
+	js := jobState(t, e.must(200, "POST", "/job/open", map[string]any{"filePath": "projects/depot.gsj"}))
+	if js.Job != before {
+		t.Errorf("reopened job %+v, saved %+v", js.Job, before)
+	}
+	if js.State.IsNew || js.State.IsModified || js.State.File.Path != "projects/depot.gsj" || js.State.File.Name != "depot" {
+		t.Errorf("state after open: %+v", js.State)
+	}
+	// The file is a zip with a versioned manifest, open to any tool.
+	zr, err := zip.OpenReader(filepath.Join(e.dir, "projects", "depot.gsj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	names := map[string]bool{}
+	for _, f := range zr.File {
+		names[f.Name] = true
+	}
+	for _, want := range []string{"manifest.json", "job/headings.json", "job/units.json", "job/settings.json"} {
+		if !names[want] {
+			t.Errorf("job file lacks %s (has %v)", want, names)
+		}
+	}
+	// Saving leaves no temporary files behind.
+	entries, _ := os.ReadDir(filepath.Join(e.dir, "projects"))
+	if len(entries) != 1 {
+		t.Errorf("projects/ holds %d entries, want just depot.gsj", len(entries))
+	}
+
+	var pv jobfile.Preview
+	e.must(200, "GET", "/file/preview?filePath=projects/depot.gsj", nil).decode(t, &pv)
+	if pv.Headings != before.Headings || pv.FileSize <= 0 || pv.SavedAt.IsZero() || pv.ModifiedAt.IsZero() || pv.FormatVersion != jobfile.FormatVersion {
+		t.Errorf("preview = %+v", pv)
+	}
+	e.wantError(404, "NOT_FOUND", "GET", "/file/preview?filePath=projects/none.gsj", nil)
+}
+
+// The recovery file follows the job: written while a job with a file is
+// modified, removed by save and by close, and chosen by forceOption.
+func TestRecoveryFile(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	recovery := filepath.Join(e.dir, "r.gsj"+jobfile.RecoverySuffix)
+	exists := func() bool { _, err := os.Stat(recovery); return err == nil }
+	fileStatus := func(want string) session.FileStatus {
+		t.Helper()
+		var fs session.FileStatus
+		e.must(200, "GET", "/file/status?filePath=r", nil).decode(t, &fs)
+		if fs.Status != want {
+			t.Fatalf("file status %s, want %s: %+v", fs.Status, want, fs)
+		}
+		return fs
+	}
+	fileStatus(session.FileNotFound)
+
+	e.must(200, "POST", "/job/new", nil)
+	e.must(200, "PATCH", "/job/headings", map[string]any{"heading": "saved"})
+	if exists() {
+		t.Fatal("a job without a file wrote a recovery file")
+	}
+	e.must(201, "POST", "/job/save", map[string]any{"filePath": "r"})
+	fileStatus(session.FileLocked)
+	e.must(200, "PATCH", "/job/headings", map[string]any{"heading": "unsaved"})
+	if !exists() {
+		t.Fatal("no recovery file while the job is modified")
+	}
+	fileStatus(session.FileLockedWithUnsavedChanges)
+	e.must(200, "PATCH", "/job/headings", map[string]any{"heading": "saved"})
+	e.must(200, "POST", "/job/save", nil)
+	if exists() {
+		t.Fatal("save left the recovery file")
+	}
+	e.must(200, "PATCH", "/job/headings", map[string]any{"heading": "unsaved"})
+	e.must(200, "POST", "/job/close", nil)
+	if exists() {
+		t.Fatal("close left the recovery file")
+	}
+	fileStatus(session.FileReadyToOpen)
+
+	// A crash: the job was modified and the session vanished without a
+	// close (Redis lost, process killed). The recovery file stays.
+	crash := func(heading string) {
+		t.Helper()
+		e.must(200, "POST", "/job/open", map[string]any{"filePath": "r.gsj"})
+		e.must(200, "PATCH", "/job/headings", map[string]any{"heading": heading})
+		if !exists() {
+			t.Fatal("no recovery file")
+		}
+		if err := e.rdb.Client(t).FlushAll(context.Background()).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	crash("recovered")
+	fs := fileStatus(session.FileUnsavedChanges)
+	if fs.CanOpenSafely || len(fs.AvailableRecoveryOptions) != 2 {
+		t.Errorf("status with recovery: %+v", fs)
+	}
+	er := e.wantError(409, "CONFLICT", "POST", "/job/open", map[string]any{"filePath": "r.gsj"})
+	if !strings.Contains(er.Detail, "OpenUnsavedMostRecent") || !strings.Contains(er.Detail, "OpenPreviousSaved") {
+		t.Errorf("conflict does not name both options: %s", er.Detail)
+	}
+	e.must(409, "POST", "/job/open", map[string]any{"filePath": "r.gsj", "forceOption": "None"})
+	e.wantError(400, "VALIDATION_FAILED", "POST", "/job/open", map[string]any{"filePath": "r.gsj", "forceOption": "Whatever"})
+
+	js := jobState(t, e.must(200, "POST", "/job/open", map[string]any{"filePath": "r.gsj", "forceOption": "OpenUnsavedMostRecent"}))
+	if js.Headings.Heading != "recovered" || !js.State.IsModified || js.State.IsNew || js.State.File.Path != "r.gsj" {
+		t.Errorf("OpenUnsavedMostRecent gave %+v %+v", js.Headings, js.State)
+	}
+	e.must(200, "POST", "/job/close", nil)
+
+	crash("discarded")
+	js = jobState(t, e.must(200, "POST", "/job/open", map[string]any{"filePath": "r.gsj", "forceOption": "OpenPreviousSaved"}))
+	if js.Headings.Heading != "saved" || js.State.IsModified {
+		t.Errorf("OpenPreviousSaved gave %+v %+v", js.Headings, js.State)
+	}
+	if exists() {
+		t.Error("OpenPreviousSaved kept the recovery file")
+	}
+	e.must(200, "POST", "/job/close", nil)
+
+	// Only the recovery file is left.
+	crash("only recovery")
+	if err := os.Remove(filepath.Join(e.dir, "r.gsj")); err != nil {
+		t.Fatal(err)
+	}
+	fs = fileStatus(session.FileRecoveryFilesOnly)
+	if len(fs.AvailableRecoveryOptions) != 1 || fs.AvailableRecoveryOptions[0] != session.ForceOpenUnsavedMostRecent {
+		t.Errorf("recovery-only options: %+v", fs.AvailableRecoveryOptions)
+	}
+	e.wantError(409, "CONFLICT", "POST", "/job/open", map[string]any{"filePath": "r.gsj"})
+	js = jobState(t, e.must(200, "POST", "/job/open", map[string]any{"filePath": "r.gsj", "forceOption": "OpenUnsavedMostRecent"}))
+	if js.Headings.Heading != "only recovery" {
+		t.Errorf("recovered heading %q", js.Headings.Heading)
+	}
+	e.must(200, "POST", "/job/save", nil)
+	if _, err := os.Stat(filepath.Join(e.dir, "r.gsj")); err != nil || exists() {
+		t.Errorf("save after recovery: file %v, recovery left %v", err, exists())
+	}
+}
+
+// With a recovery delay, a burst of edits is written once, shortly after.
+func TestRecoveryFileIsWrittenAfterTheDelay(t *testing.T) {
+	e := newEnv(t, envOptions{recoveryDelay: 50 * time.Millisecond})
+	recovery := filepath.Join(e.dir, "d.gsj"+jobfile.RecoverySuffix)
+	e.must(200, "POST", "/job/new", nil)
+	e.must(201, "POST", "/job/save", map[string]any{"filePath": "d"})
+	for i := 0; i < 5; i++ {
+		e.must(200, "PATCH", "/job/headings", map[string]any{"notes": strings.Repeat("x", i)})
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		b, err := os.ReadFile(recovery)
+		if err == nil {
+			dec, derr := jobfile.Decode(bytes.NewReader(b), int64(len(b)))
+			if derr == nil && dec.Snapshot.Job.Headings.Notes == "xxxx" {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("recovery file with the last edit did not appear: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	e.must(200, "POST", "/job/close", nil)
+	time.Sleep(150 * time.Millisecond)
+	if _, err := os.Stat(recovery); err == nil {
+		t.Error("recovery file survived close")
+	}
+}
+
+// A filePath that resolves outside JOBS_DIR is a 400 on every operation
+// that takes one, and nothing is written outside.
+func TestPathTraversal(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	outside := t.TempDir()
+	writeJobFile(t, e, "inside.gsj", "inside")
+	if err := os.WriteFile(filepath.Join(outside, "secret.gsj"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(e.dir, "link-out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.gsj"), filepath.Join(e.dir, "file-link.gsj")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "nothing-yet.gsj"), filepath.Join(e.dir, "dangling.gsj")); err != nil {
+		t.Fatal(err)
+	}
+	bad := []string{
+		"../escape", "../../etc/passwd", "a/../../escape.gsj", "./../escape", `..\escape`,
+		"/etc/passwd", filepath.Join(outside, "secret.gsj"), "link-out/secret.gsj", "link-out/new.gsj",
+		"file-link.gsj", "dangling.gsj", "notes.txt", "", "   ",
+	}
+	for _, p := range bad {
+		t.Run(p, func(t *testing.T) {
+			e.wantError(400, "VALIDATION_FAILED", "POST", "/job/open", map[string]any{"filePath": p})
+			q := "?filePath=" + strings.ReplaceAll(p, " ", "%20")
+			e.wantError(400, "VALIDATION_FAILED", "GET", "/file/status"+q, nil)
+			e.wantError(400, "VALIDATION_FAILED", "GET", "/file/preview"+q, nil)
+			if p != "" { // an empty filePath on save means "the job's own file"
+				e.must(200, "POST", "/job/new", nil)
+				e.wantError(400, "VALIDATION_FAILED", "POST", "/job/save", map[string]any{"filePath": p})
+				e.must(200, "POST", "/job/close", nil)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(outside)
+	if len(entries) != 1 {
+		t.Errorf("files were written outside the jobs directory: %v", entries)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(e.dir), "escape.gsj")); err == nil {
+		t.Error("escape.gsj was written next to the jobs directory")
+	}
+	// An absolute path inside the directory and a link that stays inside
+	// are fine.
+	js := jobState(t, e.must(200, "POST", "/job/open", map[string]any{"filePath": filepath.Join(e.dir, "inside.gsj")}))
+	if js.State.File.Path != "inside.gsj" {
+		t.Errorf("absolute path inside: %+v", js.State)
+	}
+	e.must(200, "POST", "/job/close", nil)
+	if err := os.Symlink(filepath.Join(e.dir, "inside.gsj"), filepath.Join(e.dir, "alias.gsj")); err != nil {
+		t.Fatal(err)
+	}
+	e.must(200, "POST", "/job/open", map[string]any{"filePath": "alias"})
+}
+
+func TestOpenRejectsBadFiles(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	write := func(name string, b []byte) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(e.dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zipWith := func(entries map[string]string) []byte {
+		var b bytes.Buffer
+		zw := zip.NewWriter(&b)
+		for n, c := range entries {
+			w, _ := zw.Create(n)
+			_, _ = w.Write([]byte(c))
+		}
+		_ = zw.Close()
+		return b.Bytes()
+	}
+	write("junk.gsj", []byte("not a zip"))
+	write("newer.gsj", zipWith(map[string]string{"manifest.json": `{"format":"gusset-job","version":99}`}))
+	write("other.gsj", zipWith(map[string]string{"manifest.json": `{"format":"something-else","version":1}`}))
+	write("nomanifest.gsj", zipWith(map[string]string{"job/headings.json": `{}`}))
+	write("badunits.gsj", zipWith(map[string]string{"manifest.json": `{"format":"gusset-job","version":1}`,
+		"job/units.json": `{"length":"parsec"}`}))
+	cases := map[string]string{
+		"junk.gsj": "not a valid gusset job file", "newer.gsj": "version 99", "other.gsj": "something-else",
+		"nomanifest.gsj": "manifest.json is missing", "badunits.gsj": "parsec",
+	}
+	for name, fragment := range cases {
+		t.Run(name, func(t *testing.T) {
+			er := e.wantError(400, "VALIDATION_FAILED", "POST", "/job/open", map[string]any{"filePath": name})
+			if !strings.Contains(er.Detail, fragment) {
+				t.Errorf("detail %q lacks %q", er.Detail, fragment)
+			}
+		})
+	}
+	e.wantError(404, "NOT_FOUND", "POST", "/job/open", map[string]any{"filePath": "missing.gsj"})
+	e.wantError(409, "NO_JOB_OPEN", "GET", "/job/status", nil)
+}
