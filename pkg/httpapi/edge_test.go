@@ -1,8 +1,8 @@
 package httpapi_test
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
