@@ -2,12 +2,14 @@ package redisstore
 
 import (
 	"context"
-	"crypto/rand"
+	crand "crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -44,7 +46,7 @@ type slotRecord struct {
 }
 
 // maxTxRetries bounds optimistic retries when writers race on a WATCHed key.
-const maxTxRetries = 20
+const maxTxRetries = 50
 
 func (s *Jobs) keys(ws string) (keys, error) {
 	if !validWorkspace(ws) {
@@ -60,6 +62,14 @@ func (s *Jobs) watch(ctx context.Context, fn func(tx *redis.Tx) error, watched .
 		err := s.rdb.Watch(ctx, fn, watched...)
 		if !errors.Is(err, redis.TxFailedErr) {
 			return err
+		}
+		// Randomised, growing back-off spreads out writers that keep
+		// colliding, so each gets its turn.
+		backoff := time.Duration(rand.Int64N(int64(time.Millisecond) << min(i, 6)))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(backoff):
 		}
 	}
 	return model.E(model.KindUnavailable, "the job is being changed by too many requests at once; retry")
@@ -104,7 +114,7 @@ func encodeState(st model.State, session string) string {
 
 func newSession() string {
 	var b [12]byte
-	_, _ = rand.Read(b[:])
+	_, _ = crand.Read(b[:])
 	return hex.EncodeToString(b[:])
 }
 

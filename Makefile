@@ -1,0 +1,32 @@
+# gusset: the structural analysis job service.
+#   make run    build and start the standalone service (api + worker + embedded Redis)
+#   make test   every test (needs redis-server on PATH; .ci/run installs it)
+#   make bench  benchmarks: speed targets live here, never in tests
+
+GO      ?= go
+BIN     := bin
+PKGS    := ./...
+
+.PHONY: build run test bench lint clean
+
+build:
+	$(GO) build -o $(BIN)/gusset ./services/standalone
+	$(GO) build -o $(BIN)/gusset-api ./services/api
+	$(GO) build -o $(BIN)/gusset-worker ./services/worker
+
+run: build
+	./$(BIN)/gusset
+
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test -count=1 -timeout 9m $(PKGS)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 80m $(PKGS)
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+clean:
+	rm -rf $(BIN)

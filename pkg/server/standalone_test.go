@@ -1,0 +1,74 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"testing"
+	"time"
+)
+
+// The standalone process needs no Redis of its own: with REDIS_URL unset
+// it embeds one, and answers the job status (409 NO_JOB_OPEN) at once.
+func TestStandaloneAnswersWithEmbeddedRedis(t *testing.T) {
+	cfg := Config{Port: "0", Host: "127.0.0.1", JobsDir: t.TempDir()}
+	ctx, cancel := context.WithCancel(context.Background())
+	baseURL := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- RunStandalone(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), func(b string) { baseURL <- b })
+	}()
+	var base string
+	select {
+	case base = <-baseURL:
+	case err := <-done:
+		t.Fatalf("standalone stopped: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("standalone did not start")
+	}
+	res, err := http.Get(base + "/job/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body struct{ ErrorCode string }
+	_ = json.NewDecoder(res.Body).Decode(&body)
+	res.Body.Close()
+	if res.StatusCode != 409 || body.ErrorCode != "NO_JOB_OPEN" {
+		t.Errorf("GET /job/status = %d %s, want 409 NO_JOB_OPEN", res.StatusCode, body.ErrorCode)
+	}
+	res, err = http.Post(base+"/job/new", "application/json", nil)
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("new job: %v %v", err, res)
+	}
+	res.Body.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("shutdown: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Error("standalone did not stop after cancel")
+	}
+}
+
+func TestFromEnvRejectsBadValues(t *testing.T) {
+	for name, kv := range map[string][2]string{
+		"port": {"PORT", "eighty"}, "body": {"MAX_BODY_BYTES", "-1"},
+		"delay": {"RECOVERY_DELAY_MS", "soon"}, "level": {"LOG_LEVEL", "loud"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(kv[0], kv[1])
+			if _, err := FromEnv(); err == nil {
+				t.Errorf("%s=%s accepted", kv[0], kv[1])
+			}
+		})
+	}
+	t.Setenv("PORT", "")
+	c, err := FromEnv()
+	if err != nil || c.Port != "8080" || c.JobsDir != "./data/jobs" {
+		t.Errorf("defaults: %+v %v", c, err)
+	}
+}

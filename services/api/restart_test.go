@@ -1,0 +1,147 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/testutil/redistest"
+)
+
+// buildAPI compiles this command once per test binary.
+func buildAPI(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "gusset-api")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startAPI runs the binary on a free port and returns its base URL, read
+// from the line it prints on start.
+func startAPI(t *testing.T, bin, redisURL, jobsDir string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "REDIS_URL="+redisURL, "PORT=0", "HOST=127.0.0.1", "JOBS_DIR="+jobsDir, "LOG_LEVEL=warn")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if i := strings.Index(sc.Text(), "http://"); i >= 0 {
+				lines <- sc.Text()[i:]
+			}
+		}
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case base := <-lines:
+		return cmd, strings.TrimSpace(base)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("gusset-api printed no base URL; stderr: %s", stderr.String())
+	}
+	return nil, ""
+}
+
+func call(t *testing.T, method, url string, body any, out any) int {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, url, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, url, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("decode %s: %v", b, err)
+		}
+	}
+	return res.StatusCode
+}
+
+// The API keeps nothing in memory: killed and started again on the same
+// Redis, it still has the open job, its headings and its units.
+func TestKillAndRestartKeepsTheJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	redis := redistest.Start(t)
+	bin := buildAPI(t)
+	jobs := t.TempDir()
+
+	cmd, base := startAPI(t, bin, redis.URL(), jobs)
+	if s := call(t, "POST", base+"/job/new", nil, nil); s != 200 {
+		t.Fatalf("new job: %d", s)
+	}
+	heads := model.Headings{ProjectHeading: "Restart", Heading: "kill -9", DesignerInitials: "GS", Notes: "survives"}
+	if s := call(t, "PATCH", base+"/job/headings", heads, nil); s != 200 {
+		t.Fatalf("headings: %d", s)
+	}
+	if s := call(t, "PATCH", base+"/job/units", map[string]string{"length": "mm", "force": "N", "moment": "Nmm"}, nil); s != 200 {
+		t.Fatalf("units: %d", s)
+	}
+	if s := call(t, "POST", base+"/job/save", map[string]string{"filePath": "restart"}, nil); s != 201 {
+		t.Fatalf("save: %d", s)
+	}
+	if s := call(t, "PATCH", base+"/job/headings", map[string]string{"notes": "unsaved but in redis"}, nil); s != 200 {
+		t.Fatalf("headings: %d", s)
+	}
+	var before struct {
+		Job   model.Job   `json:"job"`
+		State model.State `json:"state"`
+	}
+	call(t, "GET", base+"/job/status", nil, &before)
+
+	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no shutdown hooks run
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+
+	_, base2 := startAPI(t, bin, redis.URL(), jobs)
+	var after struct {
+		Job   model.Job   `json:"job"`
+		State model.State `json:"state"`
+	}
+	if s := call(t, "GET", base2+"/job/status", nil, &after); s != 200 {
+		t.Fatalf("status after restart: %d", s)
+	}
+	if after.Job != before.Job {
+		t.Errorf("job after restart %+v, before %+v", after.Job, before.Job)
+	}
+	if after.Job.Headings.Notes != "unsaved but in redis" || after.Job.Units.Force != "N" || after.Job.Units.Length != "mm" {
+		t.Errorf("headings or units lost: %+v", after.Job)
+	}
+	if !after.State.IsOpen || !after.State.IsModified || after.State.File.Path != "restart.gsj" ||
+		after.State.OpenedAt == nil || !after.State.OpenedAt.Equal(*before.State.OpenedAt) {
+		t.Errorf("state after restart %+v, before %+v", after.State, before.State)
+	}
+}
