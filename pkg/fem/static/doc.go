@@ -1,0 +1,62 @@
+// Package static is the linear static analysis engine for 3-D frames. It
+// knows nothing of HTTP or queues: build a Model, call Analyze, read
+// Results.
+//
+// # Units
+//
+// SI throughout: m, N, Pa, kg/m³, rad, K. Self-weight accelerations are in
+// units of standard gravity g = 9.80665 m/s² (the constant G).
+//
+// # DOFs and axes
+//
+// Every node has six DOFs in global axes, in the order ux uy uz rx ry rz;
+// rotations follow the right-hand rule. Member local axes follow package
+// transform: x from end A to end B, y "up" in the vertical plane through x
+// for angle 0 (global +X for vertical members), z = x × y, the direction
+// angle rotating y and z about x. A section's principal angle is added to
+// the member's direction angle, so member local y and z are always the
+// section's principal axes; release codes, member loads in Local axes and
+// all member results refer to them.
+//
+// # Sign conventions
+//
+//   - Node loads, displacements and reactions: global axes, positive along
+//     the axes. A reaction is the force the support (or support spring)
+//     exerts on the node.
+//   - Member end actions (MemberResult.EndA/EndB): local axes, the forces
+//     and moments the nodes exert on the member ends.
+//   - Internal forces (Station.Forces = N Vy Vz T My Mz): the actions of
+//     the part of the member beyond the station on the part before it,
+//     local axes. N > 0 is tension. For a beam along +X with Y up and a
+//     downward load, the sagging midspan moment Mz is positive.
+//   - Stresses: σ = N/A + My·z/Iy − Mz·y/Iz, tension positive; shear
+//     stresses are V divided by the shear area (A if none is given).
+//   - Member load positions are measured from end A along the flexible
+//     length (between rigid offsets), in m (Actual) or % (Percent).
+//   - Thermal loads: ΔT uniform (K) and gradients along local +y and +z
+//     (K/m); prestress is an axial force, tension positive.
+//
+// # Method
+//
+// Members are exact prismatic Timoshenko frame elements (package element);
+// releases are condensed statically, rigid offsets and rotations applied
+// blockwise (package transform). The DOF map drops restrained DOFs and
+// eliminates tied slave DOFs (u = C·u_independent, rigid-body kinematics,
+// assembled as Cᵀ·K·C entry by entry); the free-free
+// stiffness is assembled as a lower-triangle CSC matrix and factored once
+// by a Factorizer (dense LDLᵀ by default; the sparse solver plugs in via
+// Options.Factorizer). All primary cases needed are solved as one block;
+// combinations (also nested) are superposed, and member diagrams of a
+// combination use the combined member loads, so they are exact.
+//
+// With Options.TensionCompressionOnly, one-way members (TensionOnly,
+// Cable, CompressionOnly, Gap) and one-way supports (Support.Active) are
+// resolved per case by a reversal loop; combinations are then solved from
+// their combined loads instead of superposed.
+//
+// # Errors
+//
+// Errors name what the user must fix: a mechanism names the node and DOF
+// (*MechanismError), a missing section or material names the member, a
+// load on a missing member or node names it.
+package static

@@ -1,0 +1,144 @@
+package static_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/gusset/gusset/pkg/fem/static"
+)
+
+const (
+	E  = 200e9
+	Gm = 80e9
+)
+
+// base returns a model with one steel material and the named sections.
+func base(secs ...static.Section) *static.Model {
+	return &static.Model{
+		Materials: []static.Material{{Name: "steel", E: E, G: Gm, Density: 7850, Alpha: 1.2e-5}},
+		Sections:  secs,
+	}
+}
+
+// sec is a Euler–Bernoulli section (no shear areas) with the given area
+// and equal inertias about both axes.
+func sec(name string, a, i float64) static.Section {
+	return static.Section{Name: name, A: a, J: 2 * i, Iy: i, Iz: i}
+}
+
+func node(id string, x, y, z float64) static.Node { return static.Node{ID: id, X: x, Y: y, Z: z} }
+
+func frame(id, a, b, s string) static.Member {
+	return static.Member{ID: id, NodeA: a, NodeB: b, Section: s, Material: "steel"}
+}
+
+func run(t *testing.T, m *static.Model, opts static.Options) *static.Results {
+	t.Helper()
+	res, err := static.Analyze(context.Background(), m, opts)
+	if err != nil {
+		t.Fatalf("analyze: %v", err)
+	}
+	for _, c := range res.Cases {
+		checkEquilibrium(t, c)
+	}
+	return res
+}
+
+// checkEquilibrium is the acceptance row "any model": the resultants of
+// loads and reactions cancel to 1e-9 relative, and the largest residual is
+// at most 1e-9 of the largest load. Both are round-off bounds: the solve
+// is direct and the element exact.
+func checkEquilibrium(t *testing.T, c static.CaseResult) {
+	t.Helper()
+	s := c.Summary
+	// A case driven only by prescribed displacements has no load: judge
+	// its residual against the largest reaction instead.
+	ref := s.MaxLoad
+	for _, n := range c.Nodes {
+		for _, r := range n.Reaction {
+			if s.MaxLoad == 0 {
+				ref = math.Max(ref, math.Abs(r))
+			}
+		}
+	}
+	if !(ref > 0) {
+		t.Errorf("case %s: no load or reaction, the equilibrium check would be vacuous", c.Name)
+	}
+	scale := 0.0
+	for i := range 6 {
+		scale = math.Max(scale, math.Max(math.Abs(s.Load[i]), math.Abs(s.Reaction[i])))
+	}
+	scale = math.Max(scale, ref) // self-equilibrated cases have tiny resultants
+	for i := range 6 {
+		if d := math.Abs(s.Load[i] + s.Reaction[i]); d > 1e-9*scale {
+			t.Errorf("case %s: load %g + reaction %g = %g (component %d)", c.Name, s.Load[i], s.Reaction[i], d, i)
+		}
+	}
+	if s.Residual > 1e-9*ref {
+		t.Errorf("case %s: residual %g > 1e-9 × max load %g", c.Name, s.Residual, ref)
+	}
+}
+
+func caseByName(t *testing.T, r *static.Results, name string) static.CaseResult {
+	t.Helper()
+	for _, c := range r.Cases {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("case %s not in results", name)
+	return static.CaseResult{}
+}
+
+func nodeRes(t *testing.T, c static.CaseResult, id string) static.NodeResult {
+	t.Helper()
+	for _, n := range c.Nodes {
+		if n.Node == id {
+			return n
+		}
+	}
+	t.Fatalf("node %s not in case %s", id, c.Name)
+	return static.NodeResult{}
+}
+
+func memberRes(t *testing.T, c static.CaseResult, id string) static.MemberResult {
+	t.Helper()
+	for _, m := range c.Members {
+		if m.Member == id {
+			return m
+		}
+	}
+	t.Fatalf("member %s not in case %s", id, c.Name)
+	return static.MemberResult{}
+}
+
+// stationAt returns the last station at x (the value just past any load).
+func stationAt(t *testing.T, m static.MemberResult, x float64) static.Station {
+	t.Helper()
+	var st *static.Station
+	for i := range m.Stations {
+		if math.Abs(m.Stations[i].X-x) < 1e-12 {
+			st = &m.Stations[i]
+		}
+	}
+	if st == nil {
+		t.Fatalf("member %s: no station at %g", m.Member, x)
+	}
+	return *st
+}
+
+type check struct {
+	name      string
+	got, want float64
+	tol       float64 // relative
+}
+
+func verify(t *testing.T, checks []check) {
+	t.Helper()
+	for _, c := range checks {
+		if d := math.Abs(c.got - c.want); d > c.tol*math.Abs(c.want) {
+			t.Errorf("%s = %.10g, want %.10g (rel err %.2g > %.1g)", c.name, c.got, c.want, d/math.Abs(c.want), c.tol)
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package static
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gusset/gusset/pkg/fem/element"
+	"github.com/gusset/gusset/pkg/fem/transform"
+)
+
+// Element is what the assembler needs from any element: its nodes, DOFs
+// per node and its stiffness and load vectors in global node axes. Frame
+// members implement it today; shells will implement it unchanged.
+type Element interface {
+	// Nodes returns the indices of the element's nodes in Model.Nodes.
+	Nodes() []int
+	// DOFsPerNode is 6 for frames and shells.
+	DOFsPerNode() int
+	// GlobalStiffness writes the n×n global matrix (n = nodes·DOFs per
+	// node, row-major) into k.
+	GlobalStiffness(k []float64)
+}
+
+// member is a frame member prepared for assembly and recovery.
+type member struct {
+	index  int
+	id     string
+	typ    MemberType
+	nodes  [2]int
+	props  element.FrameProps
+	rot    transform.Rotation
+	eA, eB transform.Vec3 // global offsets
+	rel    element.Releases
+	k0     [144]float64 // local, uncondensed
+	kc     [144]float64 // local, condensed
+	kg     [144]float64 // global node axes, with offsets
+	sec    *Section
+	mat    *Material
+}
+
+// Nodes implements Element.
+func (m *member) Nodes() []int { return m.nodes[:] }
+
+// DOFsPerNode implements Element.
+func (m *member) DOFsPerNode() int { return 6 }
+
+// GlobalStiffness implements Element.
+func (m *member) GlobalStiffness(k []float64) { copy(k, m.kg[:]) }
+
+// trussReleases frees bending at both ends and torsion at both ends, which
+// condenses a frame to an axial bar while transverse member loads still go
+// to the nodes as simple-span reactions.
+var trussReleases = func() element.Releases {
+	r, _ := element.ParseReleases("FFFRRR", "FFFRRR", [6]float64{}, [6]float64{})
+	return r
+}()
+
+func factor(f float64) float64 {
+	if f == 0 {
+		return 1
+	}
+	return f
+}
+
+// buildMember resolves names and computes the member's matrices.
+func (a *analysis) buildMember(i int) (*member, error) {
+	mm := &a.model.Members[i]
+	m := &member{index: i, id: mm.ID, typ: mm.Type}
+	for e, id := range [2]string{mm.NodeA, mm.NodeB} {
+		n, ok := a.nodeIdx[id]
+		if !ok {
+			return nil, fmt.Errorf("member %s: node %q does not exist", mm.ID, id)
+		}
+		m.nodes[e] = n
+	}
+	sec, ok := a.secIdx[mm.Section]
+	if !ok {
+		return nil, fmt.Errorf("member %s: section %q does not exist", mm.ID, mm.Section)
+	}
+	mat, ok := a.matIdx[mm.Material]
+	if !ok {
+		return nil, fmt.Errorf("member %s: material %q does not exist", mm.ID, mm.Material)
+	}
+	m.sec, m.mat = sec, mat
+
+	dir := mm.Direction
+	if dir.Kind == transform.DirectionNode {
+		n, ok := a.nodeIdx[mm.DirectionNode]
+		if !ok {
+			return nil, fmt.Errorf("member %s: direction node %q does not exist", mm.ID, mm.DirectionNode)
+		}
+		dir.Node = a.pos[n]
+	}
+	pa, pb := a.pos[m.nodes[0]], a.pos[m.nodes[1]]
+	m.eA, m.eB = mm.OffsetA, mm.OffsetB
+	if mm.OffsetsLocal && (m.eA != transform.Vec3{} || m.eB != transform.Vec3{}) {
+		r0, err := transform.LocalAxes(pa, pb, dir, a.model.VerticalAxis)
+		if err != nil {
+			return nil, fmt.Errorf("member %s: %w", mm.ID, err)
+		}
+		m.eA, m.eB = r0.ApplyT(m.eA), r0.ApplyT(m.eB)
+	}
+	// The section's principal axes are the member's local axes.
+	dir.Angle += sec.PrincipalAngle
+	rot, err := transform.LocalAxes(pa.Add(m.eA), pb.Add(m.eB), dir, a.model.VerticalAxis)
+	if err != nil {
+		return nil, fmt.Errorf("member %s: %w", mm.ID, err)
+	}
+	m.rot = rot
+	m.props = element.FrameProps{
+		L: pb.Add(m.eB).Sub(pa.Add(m.eA)).Norm(),
+		E: mat.E, G: mat.G,
+		A: sec.A * factor(mm.AreaFactor), Ay: sec.Ay, Az: sec.Az,
+		J: sec.J * factor(mm.TorsionFactor), Iy: sec.Iy * factor(mm.IyFactor), Iz: sec.Iz * factor(mm.IzFactor),
+	}
+	if err := checkProps(m); err != nil {
+		return nil, fmt.Errorf("member %s: %w", mm.ID, err)
+	}
+	if m.typ.axialOnly() {
+		m.rel = trussReleases
+	} else {
+		m.rel, err = element.ParseReleases(mm.ReleaseA, mm.ReleaseB, mm.SpringsA, mm.SpringsB)
+		if err != nil {
+			return nil, fmt.Errorf("member %s: %w", mm.ID, err)
+		}
+	}
+	element.FrameStiffness(m.props, m.k0[:])
+	m.kc = m.k0
+	if err := element.Condense(m.kc[:], nil, &m.rel); err != nil {
+		return nil, fmt.Errorf("member %s: %w", mm.ID, err)
+	}
+	if m.typ.axialOnly() {
+		// Exact bar matrix: condensation leaves round-off in bending.
+		element.TrussStiffness(m.props, m.kc[:])
+	}
+	transform.ToGlobalMatrix(m.rot, 12, m.kc[:], m.kg[:])
+	transform.OffsetMatrix(m.eA, m.eB, m.kg[:])
+	return m, nil
+}
+
+func checkProps(m *member) error {
+	p := m.props
+	pos := func(name string, v float64) error {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s must be positive, got %g", name, v)
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		n string
+		v float64
+	}{{"length", p.L}, {"E", p.E}, {"A", p.A}} {
+		if err := pos(c.n, c.v); err != nil {
+			return err
+		}
+	}
+	if m.typ.axialOnly() {
+		return nil
+	}
+	for _, c := range []struct {
+		n string
+		v float64
+	}{{"G", p.G}, {"J", p.J}, {"Iy", p.Iy}, {"Iz", p.Iz}} {
+		if err := pos(c.n, c.v); err != nil {
+			return err
+		}
+	}
+	if p.Ay < 0 || p.Az < 0 {
+		return fmt.Errorf("shear areas must not be negative")
+	}
+	return nil
+}
+
+// fixedEnd returns the condensed local fixed-end actions of loads l and
+// also the uncondensed ones (for recovery).
+func (m *member) fixedEnd(l *element.MemberLoads, qc, q0 []float64) error {
+	clear(q0[:12])
+	var scratch [144]float64
+	element.FixedEndActions(m.props, l, q0, scratch[:])
+	copy(qc, q0[:12])
+	k := m.k0
+	if err := element.Condense(k[:], qc, &m.rel); err != nil {
+		return fmt.Errorf("member %s: %w", m.id, err)
+	}
+	return nil
+}
+
+// nodeLoads converts condensed local fixed-end actions into global
+// equivalent node loads (the negated actions, moved through offsets).
+func (m *member) nodeLoads(qc []float64, out []float64) {
+	var g [12]float64
+	transform.ToGlobalVector(m.rot, qc[:12], g[:])
+	transform.OffsetForces(m.eA, m.eB, g[:], g[:])
+	for i := range 12 {
+		out[i] = -g[i]
+	}
+}

@@ -1,0 +1,75 @@
+package static
+
+// Results holds the outcome of an analysis: one CaseResult per requested
+// load case or combination, in request order (or model order: load cases,
+// then combinations), and warnings a person should read.
+type Results struct {
+	Cases    []CaseResult
+	Warnings []string
+}
+
+// CaseResult holds the results of one load case or combination.
+type CaseResult struct {
+	Name    string
+	Nodes   []NodeResult // model node order
+	Members []MemberResult
+	Summary ReactionSummary
+}
+
+// NodeResult is the displacement of a node and, where it has a support
+// (springs included), the reaction, global axes.
+type NodeResult struct {
+	Node        string
+	Disp        [6]float64 // m, rad
+	Reaction    [6]float64 // N, N·m: forces the supports exert on the node
+	HasReaction bool
+}
+
+// ReactionSummary checks equilibrium of a case: the applied loads and the
+// reactions, as resultants about the global origin (Fx Fy Fz Mx My Mz),
+// must cancel, and the largest out-of-balance force on a free equation
+// (Residual) must be negligible next to MaxLoad, the largest applied
+// node-load component (member loads included as equivalent node loads).
+type ReactionSummary struct {
+	Load     [6]float64
+	Reaction [6]float64
+	Residual float64
+	MaxLoad  float64
+}
+
+// MemberResult holds the recovered results of one member.
+type MemberResult struct {
+	Member string
+	// Inactive is set when the reversal loop switched the member off.
+	Inactive bool
+	// EndA and EndB are the end actions in member local axes: the forces
+	// and moments the nodes (through offsets and releases) exert on the
+	// member ends, DOF order Fx Fy Fz Mx My Mz.
+	EndA, EndB [6]float64
+	Stations   []Station
+}
+
+// Station holds internal forces and displacements at X (m from end A of
+// the flexible length). At a concentrated load two stations share X: the
+// first excludes the load (just before it), the second includes it.
+type Station struct {
+	X float64
+	// Forces are [N Vy Vz T My Mz]: the actions of the part beyond X on
+	// the part before X, local axes; N is tension positive, Mz positive
+	// for tension at −y, My positive for tension at +z.
+	Forces [6]float64
+	// Disp are the local displacements [ux uy uz rx ry rz].
+	Disp   [6]float64
+	Stress Stress
+}
+
+// Stress holds member stresses at a station, Pa. Bending stresses need the
+// section's fibre distances; without them they are zero and Max/Min
+// reduce to the axial stress.
+type Stress struct {
+	Axial          float64    // N/A
+	ShearY, ShearZ float64    // Vy/Ay, Vz/Az (A when the shear area is 0)
+	BendingY       [2]float64 // My·z/Iy at z = +ZTop and z = −ZBottom
+	BendingZ       [2]float64 // −Mz·y/Iz at y = +YTop and y = −YBottom
+	Max, Min       float64    // extreme normal stress over the four corner combinations
+}

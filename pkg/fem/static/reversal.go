@@ -1,0 +1,147 @@
+package static
+
+import (
+	"math"
+)
+
+// runReversal solves each requested case on its own with the reversal
+// loop: one-way members and supports acting the wrong way are switched
+// off, switched-off ones that would act again are switched back on, and
+// the case is re-solved until nothing changes. Superposition does not hold
+// for such models, so combinations are solved directly from their combined
+// loads. Systems are cached per state, so cases that settle in the same
+// state share one factorization.
+func (a *analysis) runReversal(names []string, res *Results) error {
+	maxIt := a.opts.ReversalIterations
+	if maxIt <= 0 {
+		maxIt = 20
+	}
+	base := map[string]*caseLoads{}
+	nd := 6 * len(a.pos)
+	for _, name := range names {
+		cl, _, err := a.combined(name, base)
+		if err != nil {
+			return err
+		}
+		st := state{memberOff: make([]bool, len(a.members)), dofOff: make([]bool, nd)}
+		var s *system
+		var u []float64
+		settled := false
+		for it := 0; it < maxIt; it++ {
+			if s, err = a.system(st); err != nil {
+				return err
+			}
+			disp, err := a.solve(s, []*caseLoads{cl})
+			if err != nil {
+				return err
+			}
+			u = disp[0]
+			next, changed, err := a.reverse(s, cl, u)
+			if err != nil {
+				return err
+			}
+			if !changed {
+				settled = true
+				break
+			}
+			st = next
+		}
+		if !settled {
+			a.warn("load case %s: tension/compression-only reversal did not settle in %d iterations; results are from the last iteration", name, maxIt)
+		}
+		cr, err := a.recover(name, s, cl, u)
+		if err != nil {
+			return err
+		}
+		res.Cases = append(res.Cases, *cr)
+	}
+	return nil
+}
+
+// reverse returns the next state after checking the one-way members and
+// supports of the solution u.
+func (a *analysis) reverse(s *system, cl *caseLoads, u []float64) (state, bool, error) {
+	next := s.st.clone()
+	changed := false
+	// Members: axial force when active, elongation when switched off.
+	for _, m := range a.members {
+		dir := m.typ.oneWay()
+		if dir == 0 {
+			continue
+		}
+		if !s.st.memberOff[m.index] {
+			ms, err := a.memberEnd(m, cl.member[m.index], u)
+			if err != nil {
+				return next, false, err
+			}
+			n := -ms.q[0] // tension positive at end A
+			tol := 1e-9 * math.Max(math.Abs(ms.q[0]), math.Abs(ms.q[6]))
+			if float64(dir)*n < -tol {
+				next.memberOff[m.index] = true
+				changed = true
+			}
+			continue
+		}
+		// Elongation of the chord between the member ends, local x.
+		ms, err := a.memberEnd(m, nil, u)
+		if err != nil {
+			return next, false, err
+		}
+		elong := ms.uNode[6] - ms.uNode[0]
+		if l := cl.member[m.index]; l != nil {
+			elong -= l.Strain.Eps * m.props.L // free strain causes no force
+		}
+		if float64(dir)*elong > 1e-12*m.props.L {
+			next.memberOff[m.index] = false
+			changed = true
+		}
+	}
+	// Supports: reaction sign when active, displacement when off.
+	if len(s.st.dofOff) > 0 {
+		fel := make([]float64, len(u))
+		for _, m := range a.members {
+			if s.st.memberOff[m.index] {
+				continue
+			}
+			ms, err := a.memberEnd(m, cl.member[m.index], u)
+			if err != nil {
+				return next, false, err
+			}
+			for e := range 2 {
+				for d := range 6 {
+					fel[6*m.nodes[e]+d] += ms.fNode[6*e+d]
+				}
+			}
+		}
+		f := make([]float64, len(u))
+		for g := range f {
+			f[g] = fel[g] - cl.nodeF[g]
+		}
+		react := make([]float64, len(u))
+		a.distribute(s, f, make([]float64, s.neq), react)
+		for g, sd := range a.sup {
+			if sd.oneWay == 0 || (!sd.fixed && sd.spring == 0) {
+				continue
+			}
+			if !s.st.dofOff[g] {
+				var r float64
+				if s.fixed[g] {
+					r = react[g]
+				} else {
+					r = -sd.spring * u[g]
+				}
+				if float64(sd.oneWay)*r < 0 && math.Abs(r) > 1e-12*(1+math.Abs(fel[g])) {
+					next.dofOff[g] = true
+					changed = true
+				}
+				continue
+			}
+			// A support that pushes +axis resists motion in −axis.
+			if float64(sd.oneWay)*u[g] < 0 {
+				next.dofOff[g] = false
+				changed = true
+			}
+		}
+	}
+	return next, changed, nil
+}

@@ -1,0 +1,206 @@
+package static
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// SymMatrix is a symmetric n×n matrix stored as its lower triangle
+// (row ≥ column) in compressed sparse column form, rows ascending within
+// each column, no duplicates.
+type SymMatrix struct {
+	N      int
+	ColPtr []int // len N+1
+	RowIdx []int
+	Val    []float64
+}
+
+// Factorizer factors the assembled stiffness once per analysis. The sparse
+// LDLᵀ solver (package sparse) plugs in here through a small adapter.
+type Factorizer interface {
+	Factor(ctx context.Context, a *SymMatrix) (Factorization, error)
+}
+
+// Factorization solves with a factored matrix.
+type Factorization interface {
+	// Solve overwrites b, an n×nrhs column-major block (each right-hand
+	// side contiguous), with the solutions.
+	Solve(ctx context.Context, b []float64, nrhs int) error
+}
+
+// SingularError reports a zero or negligible pivot at an equation; a
+// Factorizer returns it (possibly wrapped) so the engine can name the node
+// and DOF of a mechanism.
+type SingularError struct {
+	Equation int
+}
+
+// Error implements error.
+func (e *SingularError) Error() string {
+	return fmt.Sprintf("singular pivot at equation %d", e.Equation)
+}
+
+// triplets collects lower-triangle matrix entries before compression.
+type triplets struct {
+	n        int
+	row, col []int
+	val      []float64
+}
+
+func (t *triplets) add(r, c int, v float64) {
+	if v == 0 {
+		return
+	}
+	if r < c {
+		r, c = c, r
+	}
+	t.row = append(t.row, r)
+	t.col = append(t.col, c)
+	t.val = append(t.val, v)
+}
+
+// compress sums duplicates into a SymMatrix.
+func (t *triplets) compress() *SymMatrix {
+	n := t.n
+	ptr := make([]int, n+1)
+	for _, c := range t.col {
+		ptr[c+1]++
+	}
+	for i := range n {
+		ptr[i+1] += ptr[i]
+	}
+	next := append([]int(nil), ptr[:n]...)
+	rows := make([]int, len(t.row))
+	vals := make([]float64, len(t.row))
+	for k, c := range t.col {
+		p := next[c]
+		next[c]++
+		rows[p], vals[p] = t.row[k], t.val[k]
+	}
+	m := &SymMatrix{N: n, ColPtr: make([]int, n+1)}
+	for c := range n {
+		lo, hi := ptr[c], ptr[c+1]
+		sort.Sort(colSorter{rows[lo:hi], vals[lo:hi]})
+		for k := lo; k < hi; k++ {
+			last := len(m.RowIdx) - 1
+			if last >= m.ColPtr[c] && m.RowIdx[last] == rows[k] {
+				m.Val[last] += vals[k]
+				continue
+			}
+			m.RowIdx = append(m.RowIdx, rows[k])
+			m.Val = append(m.Val, vals[k])
+		}
+		m.ColPtr[c+1] = len(m.RowIdx)
+	}
+	return m
+}
+
+type colSorter struct {
+	r []int
+	v []float64
+}
+
+func (s colSorter) Len() int           { return len(s.r) }
+func (s colSorter) Less(i, j int) bool { return s.r[i] < s.r[j] }
+func (s colSorter) Swap(i, j int) {
+	s.r[i], s.r[j] = s.r[j], s.r[i]
+	s.v[i], s.v[j] = s.v[j], s.v[i]
+}
+
+// diag returns the diagonal of m.
+func (m *SymMatrix) diag() []float64 {
+	d := make([]float64, m.N)
+	for c := range m.N {
+		for k := m.ColPtr[c]; k < m.ColPtr[c+1]; k++ {
+			if m.RowIdx[k] == c {
+				d[c] = m.Val[k]
+			}
+		}
+	}
+	return d
+}
+
+// DenseFactorizer is a dense LDLᵀ factorizer (no pivoting; the stiffness
+// of a stable structure is positive definite) for tests and small models.
+// A pivot at or below PivotTolerance times the equation's original
+// diagonal is reported as a *SingularError.
+type DenseFactorizer struct {
+	PivotTolerance float64 // 0 means 1e-10
+}
+
+type denseLDL struct {
+	n int
+	a []float64 // L strictly below the diagonal, D on it, row-major
+}
+
+// Factor implements Factorizer.
+func (f DenseFactorizer) Factor(ctx context.Context, m *SymMatrix) (Factorization, error) {
+	tol := f.PivotTolerance
+	if tol == 0 {
+		tol = 1e-10
+	}
+	n := m.N
+	a := make([]float64, n*n)
+	for c := range n {
+		for k := m.ColPtr[c]; k < m.ColPtr[c+1]; k++ {
+			a[m.RowIdx[k]*n+c] = m.Val[k]
+		}
+	}
+	orig := m.diag()
+	w := make([]float64, n)
+	for j := range n {
+		if j%64 == 0 && ctx.Err() != nil {
+			return nil, fmt.Errorf("dense factor: %w", ctx.Err())
+		}
+		rj := a[j*n : j*n+j]
+		d := a[j*n+j]
+		for k := range j {
+			w[k] = rj[k] * a[k*n+k] // L_jk·D_k
+			d -= rj[k] * w[k]
+		}
+		if !(d > tol*math.Abs(orig[j])) || orig[j] == 0 {
+			return nil, &SingularError{Equation: j}
+		}
+		a[j*n+j] = d
+		for i := j + 1; i < n; i++ {
+			ri := a[i*n : i*n+j]
+			s := a[i*n+j]
+			for k := range j {
+				s -= ri[k] * w[k]
+			}
+			a[i*n+j] = s / d
+		}
+	}
+	return &denseLDL{n: n, a: a}, nil
+}
+
+// Solve implements Factorization.
+func (f *denseLDL) Solve(ctx context.Context, b []float64, nrhs int) error {
+	n, a := f.n, f.a
+	for r := range nrhs {
+		if ctx.Err() != nil {
+			return fmt.Errorf("dense solve: %w", ctx.Err())
+		}
+		x := b[r*n : (r+1)*n]
+		for i := range n {
+			s := x[i]
+			for k := range i {
+				s -= a[i*n+k] * x[k]
+			}
+			x[i] = s
+		}
+		for i := range n {
+			x[i] /= a[i*n+i]
+		}
+		for i := n - 1; i >= 0; i-- {
+			s := x[i]
+			for k := i + 1; k < n; k++ {
+				s -= a[k*n+i] * x[k]
+			}
+			x[i] = s
+		}
+	}
+	return nil
+}
