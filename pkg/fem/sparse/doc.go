@@ -1,0 +1,64 @@
+// Package sparse is the sparse symmetric direct solver of gusset's analysis
+// engine: storage and assembly, fill-reducing orderings, symbolic analysis,
+// supernodal multifrontal LDLᵀ factorization and solves. It knows nothing of
+// models or the service: it sees DOF indices, element→DOF maps and values.
+//
+// # Storage and DOF indexing
+//
+// A SymMatrix is a shared Pattern plus values: compressed columns of the
+// lower triangle (row ≥ column), rows ascending, the diagonal first in every
+// column and always present. DOFs are 0-based indices into [0, N); every
+// index that crosses the API (SingularError.DOF, vectors, Perm) is the
+// original, un-permuted DOF. Constrained DOFs are simply absent: the caller
+// numbers the free DOFs. An Assembler does symbolic assembly once from the
+// element→DOF map (negative entries mark constrained DOFs) and then adds
+// element matrices into fixed slots; Shifted forms K − σM on the same
+// pattern.
+//
+// # Orderings
+//
+// Natural, AMD (approximate minimum degree), NestedDissection (multilevel
+// bisection with vertex separators, constrained AMD inside) and RCM (reverse
+// Cuthill–McKee, for profile/wavefront use). All run on the node graph
+// (AnalyzeOptions.NodeOf or BlockSize, 6 DOFs per node for frames) with DOF
+// weights, and the result is expanded node by node to DOFs.
+//
+// # Factorization
+//
+// Analyze computes the elimination tree, column counts, fundamental
+// supernodes with relaxed amalgamation, the supernode row structures, the
+// exact nnz(L) and flop count, and a static schedule. Factorize performs a
+// multifrontal LDLᵀ: each supernode's front collects A and its children's
+// update matrices, its pivot block is factored without pivoting (recursive
+// blocking, dense kernels of package kernel with AVX-512/AVX2 assembly), and
+// its update matrix −L21·D·L21ᵀ goes to the parent. Independent subtrees run
+// on separate goroutines; the top of the tree uses all workers inside the
+// dense kernels. Without pivoting across (or within) supernodes the factor
+// exists whenever the leading principal minors of P·A·Pᵀ are non-singular,
+// which holds for SPD matrices and in practice for K − σM away from
+// eigenvalues.
+//
+// # Inertia
+//
+// Inertia reports the numbers of positive, negative and zero pivots of D.
+// By Sylvester's law they equal the numbers of positive, negative and zero
+// eigenvalues of A; for A = K − σM, Negative is the number of eigenvalues of
+// the pencil (K, M) below σ (the Sturm-sequence count). Zero is non-zero only
+// with FactorOptions.AllowSingular.
+//
+// # Errors
+//
+// A pivot with |d| ≤ PivotTol·(largest |a| in the original row/column) is a
+// *SingularError naming the original DOF (retrieve it with errors.As).
+// Cancellation of the context is checked between supernodes and inside
+// large fronts; the error wraps ctx.Err(), so errors.Is(err,
+// context.Canceled) holds. All errors carry the failing operation.
+//
+// # Solves
+//
+// Factor.Solve takes one right-hand side; Factor.SolveMany a block given as
+// a gonum *mat.Dense of N rows and one column per load case (row-major, so a
+// DOF's values for all load cases are contiguous). SolveRefined and
+// SolveManyRefined add iterative refinement and report the relative
+// residual ‖b − A·x‖/‖b‖ (see RelResidual).
+package sparse

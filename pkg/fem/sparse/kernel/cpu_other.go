@@ -1,0 +1,5 @@
+//go:build !amd64
+
+package kernel
+
+func detect() (avx2fma, avx512 bool) { return false, false }

@@ -1,0 +1,309 @@
+// Package kernel holds the dense kernels of the supernodal factorization:
+// the rank-k update C −= A·diag(d)·Bᵀ on column-major panels (the Dgemm/Dsyrk
+// of an LDLᵀ front), plus AXPY and DOT for the triangular solves.
+//
+// The update is organised like Goto's GEMM: B is packed into NR-column
+// slivers and A, scaled by d, into MR-row slivers of a cache-sized block, and
+// a register-blocked micro-kernel accumulates an MR×NR tile of C over the
+// shared dimension. Micro-kernels exist in Go assembly for AVX-512F (16×14)
+// and AVX2+FMA (8×6); the implementation is chosen once at start-up from
+// CPUID (a tiny assembly stub, so the package needs nothing beyond the
+// standard library), and a pure-Go 4×4 kernel is the portable fallback.
+// Tests run all implementations available on the machine against each other.
+//
+// All matrices are column-major: element (i, j) of X with leading dimension
+// ldx is x[i+j*ldx].
+package kernel
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Impl names a micro-kernel implementation.
+type Impl int
+
+// The available implementations, from the portable fallback to the widest.
+const (
+	ImplGeneric Impl = iota // pure Go, 4×4 tile
+	ImplAVX2                // AVX2+FMA assembly, 8×6 tile
+	ImplAVX512              // AVX-512F assembly, 16×14 tile
+)
+
+func (i Impl) String() string {
+	switch i {
+	case ImplAVX2:
+		return "avx2"
+	case ImplAVX512:
+		return "avx512"
+	}
+	return "generic"
+}
+
+var hasAVX2, hasAVX512 bool
+
+type implConf struct {
+	impl   Impl
+	mr, nr int
+	mc, kc int
+	nc     int
+	micro  func(k int, a, b, c []float64, ldc int)
+	axpy   func(alpha float64, x, y []float64)
+	dot    func(x, y []float64) float64
+}
+
+var cur implConf
+
+func setImpl(i Impl) {
+	switch i {
+	case ImplAVX512:
+		cur = implConf{i, 16, 14, 192, 256, 4200, microAVX512, axpyNegFast, dotFast}
+	case ImplAVX2:
+		cur = implConf{i, 8, 6, 128, 256, 4200, microAVX2, axpyNegFast, dotFast}
+	default:
+		cur = implConf{ImplGeneric, 4, 4, 128, 256, 4096, microGeneric4x4, axpyNegGeneric, dotGeneric}
+	}
+}
+
+// Supported reports whether impl can run on this machine.
+func Supported(impl Impl) bool {
+	switch impl {
+	case ImplAVX512:
+		return hasAVX512
+	case ImplAVX2:
+		return hasAVX2
+	}
+	return true
+}
+
+// Current returns the implementation in use.
+func Current() Impl { return cur.impl }
+
+// Use switches the implementation (tests and benchmarks compare them) and
+// returns the previous one. It is not safe to call while kernels run.
+func Use(impl Impl) (Impl, error) {
+	if !Supported(impl) {
+		return cur.impl, fmt.Errorf("kernel: %v not supported on this CPU", impl)
+	}
+	prev := cur.impl
+	setImpl(impl)
+	return prev, nil
+}
+
+// AxpyNeg computes y −= alpha·x over len(y) elements.
+func AxpyNeg(alpha float64, x, y []float64) { cur.axpy(alpha, x, y) }
+
+// Dot returns Σ x[i]·y[i] over len(x) elements.
+func Dot(x, y []float64) float64 { return cur.dot(x, y) }
+
+type workspace struct{ ap, bp, tmp []float64 }
+
+var wsPool = sync.Pool{New: func() any { return new(workspace) }}
+
+func (w *workspace) ensure(c *implConf) {
+	if na := c.mc * c.kc; len(w.ap) < na {
+		w.ap = make([]float64, na)
+	}
+	if nb := (c.nc + c.nr) * c.kc; len(w.bp) < nb {
+		w.bp = make([]float64, nb)
+	}
+	if len(w.tmp) < c.mr*c.nr {
+		w.tmp = make([]float64, c.mr*c.nr)
+	}
+}
+
+// UpdateNT computes C −= A·diag(d)·Bᵀ, where A is m×k, B is n×k, C is m×n.
+// d may be nil, meaning the identity. With lower set, C is taken to be a
+// block whose element (i, j) lies on or below the diagonal of a symmetric
+// matrix exactly when i ≥ j: tiles strictly above that diagonal are skipped,
+// and entries above it inside a tile that straddles it may be overwritten
+// with meaningless values, so callers must not keep data there.
+func UpdateNT(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower bool) {
+	if m <= 0 || n <= 0 || k <= 0 {
+		return
+	}
+	conf := &cur
+	ws := wsPool.Get().(*workspace)
+	ws.ensure(conf)
+	updateGen(conf, ws, m, n, k, a, lda, d, b, ldb, false, c, ldc, lower)
+	wsPool.Put(ws)
+}
+
+// UpdateNTPar is UpdateNT split over workers goroutines by column blocks of
+// C (balanced by the area each computes). It serves the large fronts near
+// the root of the elimination tree, where tree parallelism has run out.
+func UpdateNTPar(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower bool, workers int) {
+	if workers <= 1 || int64(m)*int64(n)*int64(k) < 1<<21 {
+		UpdateNT(m, n, k, a, lda, d, b, ldb, c, ldc, lower)
+		return
+	}
+	// Column split points: with lower, column j costs about m−j rows.
+	cost := func(j int) float64 {
+		if lower {
+			return float64(m - j)
+		}
+		return float64(m)
+	}
+	total := 0.0
+	for j := 0; j < n; j++ {
+		total += cost(j)
+	}
+	split := []int{0}
+	acc := 0.0
+	for j := 0; j < n && len(split) < workers; j++ {
+		acc += cost(j)
+		if acc >= total*float64(len(split))/float64(workers) {
+			split = append(split, j+1)
+		}
+	}
+	split = append(split, n)
+	var wg sync.WaitGroup
+	for t := 0; t+1 < len(split); t++ {
+		c0, c1 := split[t], split[t+1]
+		if c1 <= c0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r0 := 0
+			if lower {
+				r0 = c0
+			}
+			if r0 >= m {
+				return
+			}
+			UpdateNT(m-r0, c1-c0, k, a[r0:], lda, d, b[c0:], ldb, c[r0+c0*ldc:], ldc, lower)
+		}()
+	}
+	wg.Wait()
+}
+
+// updateGen is the blocked driver; bTrans selects B stored k×n (UpdateNN)
+// instead of n×k.
+func updateGen(conf *implConf, ws *workspace, m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, bTrans bool, c []float64, ldc int, lower bool) {
+	mr, nr, mc, kc0, nc0 := conf.mr, conf.nr, conf.mc, conf.kc, conf.nc
+	for jc := 0; jc < n; jc += nc0 {
+		nc := min(nc0, n-jc)
+		for pc := 0; pc < k; pc += kc0 {
+			kc := min(kc0, k-pc)
+			if bTrans {
+				packBT(nc, kc, nr, b[pc+jc*ldb:], ldb, ws.bp)
+			} else {
+				packB(nc, kc, nr, b[jc+pc*ldb:], ldb, ws.bp)
+			}
+			i0 := 0
+			if lower {
+				i0 = jc
+			}
+			for ic := i0; ic < m; ic += mc {
+				mcur := min(mc, m-ic)
+				var dd []float64
+				if d != nil {
+					dd = d[pc : pc+kc]
+				}
+				packA(mcur, kc, mr, a[ic+pc*lda:], lda, dd, ws.ap)
+				for jr := 0; jr < nc; jr += nr {
+					nrc := min(nr, nc-jr)
+					bs := ws.bp[jr*kc:]
+					for ir := 0; ir < mcur; ir += mr {
+						mrc := min(mr, mcur-ir)
+						if lower && ic+ir+mrc-1 < jc+jr {
+							continue // tile strictly above the diagonal
+						}
+						as := ws.ap[ir*kc:]
+						off := ic + ir + (jc+jr)*ldc
+						if mrc == mr && nrc == nr {
+							conf.micro(kc, as, bs, c[off:], ldc)
+							continue
+						}
+						t := ws.tmp[:mr*nr]
+						clear(t)
+						conf.micro(kc, as, bs, t, mr)
+						for j := 0; j < nrc; j++ {
+							cc := c[off+j*ldc : off+j*ldc+mrc]
+							tt := t[j*mr : j*mr+mrc]
+							for i := range cc {
+								cc[i] += tt[i]
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// packA copies the m×k block of A, scaled column-wise by d, into MR-row
+// slivers: sliver s holds rows s·MR… as ap[s·MR·k + p·MR + i], zero padded.
+func packA(m, k, mr int, a []float64, lda int, d []float64, ap []float64) {
+	for s := 0; s < m; s += mr {
+		rows := min(mr, m-s)
+		dst := ap[s*k : s*k+mr*k]
+		for p := 0; p < k; p++ {
+			col := a[s+p*lda : s+p*lda+rows]
+			out := dst[p*mr : p*mr+mr]
+			if d != nil {
+				dp := d[p]
+				for i, v := range col {
+					out[i] = v * dp
+				}
+			} else {
+				copy(out, col)
+			}
+			for i := rows; i < mr; i++ {
+				out[i] = 0
+			}
+		}
+	}
+}
+
+// packB copies the n×k block of B into NR-column slivers:
+// bp[s·NR·k + p·NR + j] = B(s·NR + j, p), zero padded.
+func packB(n, k, nr int, b []float64, ldb int, bp []float64) {
+	for s := 0; s < n; s += nr {
+		cols := min(nr, n-s)
+		dst := bp[s*k : s*k+nr*k]
+		for p := 0; p < k; p++ {
+			out := dst[p*nr : p*nr+nr]
+			src := b[s+p*ldb : s+p*ldb+cols]
+			copy(out, src)
+			for j := cols; j < nr; j++ {
+				out[j] = 0
+			}
+		}
+	}
+}
+
+// UpdateNN computes C −= A·B with A m×k, B k×n and C m×n (the transposed
+// counterpart of UpdateNT, used by the blocked backward solve).
+func UpdateNN(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+	if m <= 0 || n <= 0 || k <= 0 {
+		return
+	}
+	conf := &cur
+	ws := wsPool.Get().(*workspace)
+	ws.ensure(conf)
+	updateGen(conf, ws, m, n, k, a, lda, nil, b, ldb, true, c, ldc, false)
+	wsPool.Put(ws)
+}
+
+// packBT is packB for B stored transposed (k×n): B(j, p) = b[p+j·ldb].
+func packBT(n, k, nr int, b []float64, ldb int, bp []float64) {
+	for s := 0; s < n; s += nr {
+		cols := min(nr, n-s)
+		dst := bp[s*k : s*k+nr*k]
+		for j := 0; j < nr; j++ {
+			if j >= cols {
+				for p := 0; p < k; p++ {
+					dst[p*nr+j] = 0
+				}
+				continue
+			}
+			src := b[(s+j)*ldb : (s+j)*ldb+k]
+			for p, v := range src {
+				dst[p*nr+j] = v
+			}
+		}
+	}
+}

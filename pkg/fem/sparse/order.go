@@ -1,0 +1,66 @@
+package sparse
+
+import "fmt"
+
+// Method selects the fill-reducing (or profile) ordering.
+type Method int
+
+// Orderings. The service maps its settings as: optimizationMethod None →
+// Natural; solverType Paradise → AMD or NestedDissection (nested dissection
+// is the better choice for large 3-D models); solverType Wavefront → RCM.
+const (
+	Natural          Method = iota // the given DOF order
+	AMD                            // approximate minimum degree
+	NestedDissection               // multilevel nested dissection, AMD on small parts
+	RCM                            // reverse Cuthill–McKee (profile reduction)
+)
+
+func (m Method) String() string {
+	switch m {
+	case Natural:
+		return "natural"
+	case AMD:
+		return "amd"
+	case NestedDissection:
+		return "nd"
+	case RCM:
+		return "rcm"
+	}
+	return fmt.Sprintf("Method(%d)", int(m))
+}
+
+// orderGraph returns a vertex elimination order of g for the method.
+func orderGraph(g *graph, m Method) ([]int32, error) {
+	switch m {
+	case Natural:
+		p := make([]int32, g.n)
+		for i := range p {
+			p[i] = int32(i)
+		}
+		return p, nil
+	case AMD:
+		return amdBest(g), nil
+	case NestedDissection:
+		return ndOrder(g), nil
+	case RCM:
+		return rcmOrder(g), nil
+	}
+	return nil, fmt.Errorf("sparse: unknown ordering method %d", int(m))
+}
+
+// Order computes a DOF permutation of the pattern's graph: perm[k] is the
+// original DOF eliminated k-th. The ordering runs on the node graph given by
+// nodeOf (DOF → node) or, when nodeOf is nil, by blocks of blockSize
+// consecutive DOFs, and is expanded to DOFs node by node.
+func Order(p *Pattern, m Method, nodeOf []int, blockSize int) ([]int, error) {
+	nm, err := newNodeMap(p.N, nodeOf, blockSize)
+	if err != nil {
+		return nil, fmt.Errorf("sparse: order: %w", err)
+	}
+	g := buildNodeGraph(p, nm)
+	np, err := orderGraph(g, m)
+	if err != nil {
+		return nil, fmt.Errorf("sparse: order: %w", err)
+	}
+	return nm.expand(np), nil
+}
