@@ -18,6 +18,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/session"
 	"github.com/gusset/gusset/pkg/store"
 )
@@ -35,6 +36,9 @@ const DefaultBodyLimit = 64 << 20
 // Config holds what the API needs.
 type Config struct {
 	Session *session.Service
+	// Model is the model store; Structure edits it.
+	Model     store.Model
+	Structure *editor.Structure
 	// Ready checks the dependencies for /readyz (Redis reachable).
 	Ready func(ctx context.Context) error
 	// Registry receives the HTTP metrics; nil makes a private one.
@@ -48,20 +52,22 @@ type Config struct {
 
 // API is the HTTP interface.
 type API struct {
-	app     *fiber.App
-	sess    *session.Service
-	ready   func(ctx context.Context) error
-	log     *slog.Logger
-	reg     *prometheus.Registry
-	metrics *httpMetrics
-	routes  []route
-	known   map[string]bool // "METHOD path" of registered routes
-	timeout time.Duration
+	app       *fiber.App
+	sess      *session.Service
+	model     store.Model
+	structure *editor.Structure
+	ready     func(ctx context.Context) error
+	log       *slog.Logger
+	reg       *prometheus.Registry
+	metrics   *httpMetrics
+	routes    []route
+	known     map[string]bool // "METHOD path" of registered routes
+	timeout   time.Duration
 }
 
 // New builds the API and registers every route.
 func New(cfg Config) *API {
-	a := &API{sess: cfg.Session, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
+	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
 		known: map[string]bool{}, timeout: cfg.RequestTimeout}
 	if a.log == nil {
 		a.log = slog.Default()

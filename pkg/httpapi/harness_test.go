@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/session"
-	"github.com/gusset/gusset/pkg/store"
 	"github.com/gusset/gusset/pkg/store/redisstore"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
@@ -65,11 +65,15 @@ func newEnv(t *testing.T, opt envOptions) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs := redisstore.NewJobs(rdb, store.ModelCollections)
+	jobs := redisstore.NewJobs(rdb, editor.StructureCollections)
 	sess := session.New(jobs, dir, session.Options{RecoveryDelay: opt.recoveryDelay, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	api := httpapi.New(httpapi.Config{Session: sess, Ready: jobs.Ping, BodyLimit: opt.bodyLimit, Log: log})
+	mod := redisstore.NewModel(rdb)
+	ed := editor.New(mod, jobs)
+	ed.Touched = sess.Touched
+	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: editor.NewStructure(ed),
+		Ready: jobs.Ping, BodyLimit: opt.bodyLimit, Log: log})
 	if opt.beforeServe != nil {
 		opt.beforeServe(api)
 	}

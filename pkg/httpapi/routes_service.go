@@ -18,6 +18,9 @@ func (a *API) registerRoutes() {
 	a.registerServiceRoutes()
 	a.registerFileRoutes()
 	a.registerJobRoutes()
+	if a.structure != nil {
+		a.registerStructureRoutes()
+	}
 }
 
 func (a *API) registerServiceRoutes() {

@@ -13,11 +13,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/queue"
 	"github.com/gusset/gusset/pkg/session"
-	"github.com/gusset/gusset/pkg/store"
 	"github.com/gusset/gusset/pkg/store/redisstore"
 )
 
@@ -55,12 +55,16 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	if err != nil {
 		return err
 	}
-	jobs := redisstore.NewJobs(rdb, store.ModelCollections)
+	jobs := redisstore.NewJobs(rdb, editor.StructureCollections)
 	sess := session.New(jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
 		RecoveryDelay: cfg.RecoveryDelay, Log: log})
+	mod := redisstore.NewModel(rdb)
+	ed := editor.New(mod, jobs)
+	ed.Touched = sess.Touched
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	api := httpapi.New(httpapi.Config{Session: sess, Ready: jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit})
+	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: editor.NewStructure(ed),
+		Ready: jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit})
 
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, cfg.Port))
 	if err != nil {

@@ -101,8 +101,3 @@ type Jobs interface {
 	// Ping checks that the backing store answers.
 	Ping(ctx context.Context) error
 }
-
-// ModelCollections names every model collection the store keeps for a job.
-// Each model resource adds its collection here; clear, close, counts, save
-// and open then cover it with no further change.
-var ModelCollections = []string{}

@@ -33,7 +33,10 @@ func NewJobs(rdb redis.UniversalClient, collections []string) *Jobs {
 
 // Hash fields of ws:{w}:job.
 const (
-	fState    = "state"
+	fState = "state"
+	// fModified is kept apart from the state JSON so that a model mutation
+	// (a Lua script) can set it without decoding JSON.
+	fModified = "modified"
 	fHeadings = "headings"
 	fSettings = "settings"
 	fUnits    = "units"
@@ -78,18 +81,20 @@ func (s *Jobs) watch(ctx context.Context, fn func(tx *redis.Tx) error, watched .
 // readSlot reads the slot through any reader (a client or a WATCH tx).
 func readSlot(ctx context.Context, r redis.Cmdable, k keys) (Slot, error) {
 	var out Slot
-	raw, err := r.HGet(ctx, k.job(), fState).Result()
-	switch {
-	case errors.Is(err, redis.Nil):
-		out.State = model.ClosedState()
-	case err != nil:
+	vals, err := r.HMGet(ctx, k.job(), fState, fModified).Result()
+	if err != nil {
 		return out, err
-	default:
+	}
+	raw, ok := vals[0].(string)
+	if !ok {
+		out.State = model.ClosedState()
+	} else {
 		var rec slotRecord
 		if err := json.Unmarshal([]byte(raw), &rec); err != nil {
 			return out, fmt.Errorf("decode job state: %w", err)
 		}
 		out.State, out.Session = rec.State, rec.Session
+		out.State.IsModified = vals[1] == "1"
 	}
 	rev, err := r.Get(ctx, k.rev()).Int64()
 	if err != nil && !errors.Is(err, redis.Nil) {
@@ -107,9 +112,14 @@ func readSlot(ctx context.Context, r redis.Cmdable, k keys) (Slot, error) {
 // Slot is store.Slot; the alias keeps signatures short.
 type Slot = store.Slot
 
-func encodeState(st model.State, session string) string {
+// stateFields are the hash fields that record a slot's state.
+func stateFields(st model.State, session string) []any {
 	b, _ := json.Marshal(slotRecord{State: st, Session: session})
-	return string(b)
+	mod := "0"
+	if st.IsModified {
+		mod = "1"
+	}
+	return []any{fState, string(b), fModified, mod}
 }
 
 func newSession() string {
@@ -147,9 +157,9 @@ func (s *Jobs) Open(ctx context.Context, ws string, snap store.Snapshot, st mode
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			// Leftovers of a crashed close must not leak into the new job.
 			p.Del(ctx, append(k.modelKeys(s.collections), k.errors())...)
-			p.HSet(ctx, k.job(), fState, encodeState(st, session),
+			p.HSet(ctx, k.job(), append(stateFields(st, session),
 				fHeadings, mustJSON(snap.Job.Headings), fSettings, mustJSON(snap.Job.Settings),
-				fUnits, mustJSON(snap.Job.Units))
+				fUnits, mustJSON(snap.Job.Units))...)
 			writeCollections(ctx, p, k, snap.Collections)
 			p.Incr(ctx, k.rev())
 			return nil
@@ -283,8 +293,8 @@ func (s *Jobs) Update(ctx context.Context, ws string, fn func(*model.Job) error)
 		}
 		sl.State.IsModified = true
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			p.HSet(ctx, k.job(), fState, encodeState(sl.State, sl.Session),
-				fHeadings, mustJSON(job.Headings), fSettings, mustJSON(job.Settings), fUnits, mustJSON(job.Units))
+			p.HSet(ctx, k.job(), append(stateFields(sl.State, sl.Session),
+				fHeadings, mustJSON(job.Headings), fSettings, mustJSON(job.Settings), fUnits, mustJSON(job.Units))...)
 			p.Incr(ctx, k.rev())
 			return nil
 		})
@@ -331,7 +341,7 @@ func (s *Jobs) MarkSaved(ctx context.Context, ws string, file model.FileInfo, re
 		sl.State.IsNew = false
 		sl.State.IsModified = sl.Rev != rev
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			p.HSet(ctx, k.job(), fState, encodeState(sl.State, sl.Session))
+			p.HSet(ctx, k.job(), stateFields(sl.State, sl.Session)...)
 			return nil
 		})
 		return err
@@ -419,7 +429,7 @@ func (s *Jobs) Clear(ctx context.Context, ws string) (Slot, error) {
 			if mk := k.modelKeys(s.collections); len(mk) > 0 {
 				p.Del(ctx, mk...)
 			}
-			p.HSet(ctx, k.job(), fState, encodeState(sl.State, sl.Session))
+			p.HSet(ctx, k.job(), stateFields(sl.State, sl.Session)...)
 			p.Incr(ctx, k.rev())
 			return nil
 		})

@@ -1,0 +1,268 @@
+// Package editor changes the model of the open job: the generic collection
+// operations (get, list, create, update, delete, bulk forms, next id) and
+// the rules of each resource. Records are SI; the HTTP edge converts units.
+// Every change goes to the store as one batch, so it lands whole or not at
+// all, and bumps the model revision.
+package editor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// MaxBulkErrors caps the per-item errors a bulk result carries; past it
+// errorsTruncated is set.
+const MaxBulkErrors = 100
+
+// Editor is the model-editing service over a store.
+type Editor struct {
+	model store.Model
+	jobs  store.Jobs
+	// Touched is told after every committed change (the session's recovery
+	// file); nil is fine.
+	Touched func(ctx context.Context, ws string)
+}
+
+// New returns an editor over the model and job stores.
+func New(m store.Model, jobs store.Jobs) *Editor { return &Editor{model: m, jobs: jobs} }
+
+// apply commits b and reports the change; a failed precondition becomes a
+// conflict error in the caller's terms through explain.
+func (e *Editor) apply(ctx context.Context, ws string, b *store.Batch, explain func(*store.ConflictError) error) (int64, error) {
+	rev, err := e.model.Apply(ctx, ws, b)
+	var ce *store.ConflictError
+	if errors.As(err, &ce) && explain != nil {
+		return 0, explain(ce)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if e.Touched != nil && len(b.Ops) > 0 {
+		e.Touched(ctx, ws)
+	}
+	return rev, nil
+}
+
+// Kind describes one collection of single-id records to the editor.
+type Kind[T any] struct {
+	// Coll is the store collection.
+	Coll string
+	// Noun names one record in messages ("node").
+	Noun string
+	// IDField is the JSON name of the key ("id", or "node" for a restraint).
+	IDField string
+	// ID and SetID read and write the key of a record.
+	ID    func(*T) int64
+	SetID func(*T, int64)
+	// Parent, when set, makes this an attribute collection keyed by the id
+	// of a row of Parent (a restraint by its node): the key is required on
+	// create, the parent must exist (404), and ids are never auto-assigned.
+	Parent string
+	// ParentNoun names a parent row in messages.
+	ParentNoun string
+	// Defaults fills a new record before the client's fields are merged.
+	Defaults func(*T)
+	// Validate checks the rules a record must meet on its own.
+	Validate func(*T) error
+	// Refs lists the rows a record refers to; each must exist, and the
+	// commit requires them, so it fails if one vanished meanwhile.
+	Refs func(*T) []Ref
+	// Strip clears derived fields before the record is stored.
+	Strip func(*T)
+}
+
+// Ref is a reference from a record to a row of another collection.
+type Ref struct {
+	Coll  string // collection of the referenced row
+	Noun  string // its name in messages ("node")
+	Field string // the referring field ("nodeA")
+	ID    int64
+}
+
+// Collection is the editor's view of one collection of records.
+type Collection[T any] struct {
+	e *Editor
+	k Kind[T]
+}
+
+// NewCollection binds a kind to the editor.
+func NewCollection[T any](e *Editor, k Kind[T]) *Collection[T] {
+	if k.IDField == "" {
+		k.IDField = "id"
+	}
+	return &Collection[T]{e: e, k: k}
+}
+
+// Kind is the collection's description.
+func (c *Collection[T]) Kind() Kind[T] { return c.k }
+
+func (c *Collection[T]) encode(rec T) []byte {
+	if c.k.Strip != nil {
+		c.k.Strip(&rec)
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		panic(fmt.Sprintf("editor: encode %s: %v", c.k.Noun, err))
+	}
+	return b
+}
+
+func (c *Collection[T]) decode(b []byte) (T, error) {
+	var rec T
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return rec, fmt.Errorf("decode stored %s: %w", c.k.Noun, err)
+	}
+	return rec, nil
+}
+
+// Get returns the record with the id.
+func (c *Collection[T]) Get(ctx context.Context, ws string, id int64) (T, error) {
+	var zero T
+	vals, err := c.e.model.Get(ctx, ws, c.k.Coll, store.Key(id))
+	if err != nil {
+		return zero, err
+	}
+	if vals[0] == nil {
+		return zero, model.NotFound(c.k.Noun, id)
+	}
+	return c.decode(vals[0])
+}
+
+// GetMany returns the records of ids; a missing one is nil.
+func (c *Collection[T]) GetMany(ctx context.Context, ws string, ids []int64) ([]*T, error) {
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = store.Key(id)
+	}
+	vals, err := c.e.model.Get(ctx, ws, c.k.Coll, keys...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*T, len(ids))
+	for i, v := range vals {
+		if v == nil {
+			continue
+		}
+		rec, err := c.decode(v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = &rec
+	}
+	return out, nil
+}
+
+// ListQuery selects rows of a collection.
+type ListQuery[T any] struct {
+	// IDs restricts the rows to these ids; nil means all.
+	IDs *model.IDList
+	// Filter keeps the rows it returns true for; nil keeps all. Filtering
+	// reads every row in the id ranges, so paging comes after it.
+	Filter func(*T) bool
+	// Offset and Limit page the result; Limit < 0 means no limit.
+	Offset, Limit int64
+}
+
+// List returns a page of records in id order and the number of matches.
+func (c *Collection[T]) List(ctx context.Context, ws string, q ListQuery[T]) ([]T, int64, error) {
+	var ranges []store.KeyRange
+	if q.IDs != nil {
+		for _, r := range q.IDs.Ranges {
+			ranges = append(ranges, store.IDRange(r.Lo, r.Hi))
+		}
+	}
+	if q.Filter == nil {
+		page, err := c.e.model.Page(ctx, ws, c.k.Coll, ranges, q.Offset, q.Limit)
+		if err != nil {
+			return nil, 0, err
+		}
+		out := make([]T, len(page.Values))
+		for i, v := range page.Values {
+			if out[i], err = c.decode(v); err != nil {
+				return nil, 0, err
+			}
+		}
+		return out, page.Total, nil
+	}
+	page, err := c.e.model.Page(ctx, ws, c.k.Coll, ranges, 0, -1)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []T
+	var total int64
+	for _, v := range page.Values {
+		rec, err := c.decode(v)
+		if err != nil {
+			return nil, 0, err
+		}
+		if !q.Filter(&rec) {
+			continue
+		}
+		if total >= q.Offset && (q.Limit < 0 || int64(len(out)) < q.Limit) {
+			out = append(out, rec)
+		}
+		total++
+	}
+	return out, total, nil
+}
+
+// All returns every record in id order.
+func (c *Collection[T]) All(ctx context.Context, ws string) ([]T, error) {
+	out, _, err := c.List(ctx, ws, ListQuery[T]{Limit: -1})
+	return out, err
+}
+
+// Stats returns the row count and the greatest id (0 when empty).
+func (c *Collection[T]) Stats(ctx context.Context, ws string) (count, maxID int64, err error) {
+	page, err := c.e.model.Page(ctx, ws, c.k.Coll, nil, 0, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	last, err := c.e.model.LastKey(ctx, ws, c.k.Coll)
+	if err != nil || last == "" {
+		return page.Total, 0, err
+	}
+	ids, err := store.ParseKey(last)
+	if err != nil {
+		return 0, 0, err
+	}
+	return page.Total, ids[0], nil
+}
+
+// NextID returns the smallest free id at or above start.
+func (c *Collection[T]) NextID(ctx context.Context, ws string, start int64) (int64, error) {
+	if start < 1 || start > model.MaxID {
+		return 0, model.Invalid("start", "start must be between 1 and %d", model.MaxID)
+	}
+	// Walk the stored ids from start in pages; the first gap is the answer.
+	const step = 1000
+	next := start
+	for {
+		page, err := c.e.model.Page(ctx, ws, c.k.Coll, []store.KeyRange{store.IDRange(next, model.MaxID)}, 0, step)
+		if err != nil {
+			return 0, err
+		}
+		for _, k := range page.Keys {
+			ids, err := store.ParseKey(k)
+			if err != nil {
+				return 0, err
+			}
+			if ids[0] != next {
+				return next, nil
+			}
+			next++
+		}
+		if int64(len(page.Keys)) < step {
+			break
+		}
+	}
+	if next > model.MaxID {
+		return 0, model.E(model.KindConflict, "no free %s id at or above %d", c.k.Noun, start)
+	}
+	return next, nil
+}

@@ -1,0 +1,320 @@
+package editor
+
+import (
+	"math"
+	"strings"
+
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// Structure holds the collections of the structure model and their rules.
+type Structure struct {
+	e           *Editor
+	Nodes       *Collection[model.Node]
+	Members     *Collection[model.Member]
+	Plates      *Collection[model.Plate]
+	Sections    *Collection[model.Section]
+	Materials   *Collection[model.Material]
+	Restraints  *Collection[model.NodeRestraint]
+	Constraints *Collection[model.NodeConstraint]
+	Offsets     *Collection[model.MemberOffset]
+	dependents  []Dependent
+}
+
+// AddDependent registers the cascade of another collection (loads).
+func (s *Structure) AddDependent(d Dependent) { s.dependents = append(s.dependents, d) }
+
+// StructureCollections names the store collections of the structure model.
+var StructureCollections = []string{model.CollNodes, model.CollMembers, model.CollPlates, model.CollSections,
+	model.CollMaterials, model.CollNodeRestraints, model.CollNodeConstraints, model.CollMemberOffsets,
+	model.CollPlateCuts, model.CollPlateStrips}
+
+// NewStructure binds the structure collections to the editor.
+func NewStructure(e *Editor) *Structure {
+	s := &Structure{e: e}
+	s.Nodes = NewCollection(e, Kind[model.Node]{Coll: model.CollNodes, Noun: "node",
+		ID: func(n *model.Node) int64 { return n.ID }, SetID: func(n *model.Node, id int64) { n.ID = id },
+		Strip: func(n *model.Node) {
+			n.HasConstraint, n.HasRestraint, n.Constraint, n.Restraint = false, false, nil, nil
+		}})
+	s.Members = NewCollection(e, Kind[model.Member]{Coll: model.CollMembers, Noun: "member",
+		ID: func(m *model.Member) int64 { return m.ID }, SetID: func(m *model.Member, id int64) { m.ID = id },
+		Defaults: func(m *model.Member) {
+			m.Releases.FixityCodeAtA, m.Releases.FixityCodeAtB = "FFFFFF", "FFFFFF"
+		},
+		Validate: validateMember, Refs: memberRefs,
+		Strip: func(m *model.Member) { m.HasOffsets, m.Offsets = false, nil }})
+	s.Plates = NewCollection(e, Kind[model.Plate]{Coll: model.CollPlates, Noun: "plate",
+		ID: func(p *model.Plate) int64 { return p.ID }, SetID: func(p *model.Plate, id int64) { p.ID = id },
+		Validate: validatePlate, Refs: plateRefs})
+	s.Sections = NewCollection(e, Kind[model.Section]{Coll: model.CollSections, Noun: "section",
+		ID: func(x *model.Section) int64 { return x.ID }, SetID: func(x *model.Section, id int64) { x.ID = id },
+		Defaults: func(x *model.Section) {
+			x.AreaFactor, x.TorsionFactor, x.IyFactor, x.IzFactor, x.Source = 1, 1, 1, 1, "User"
+		},
+		Validate: validateSection})
+	s.Materials = NewCollection(e, Kind[model.Material]{Coll: model.CollMaterials, Noun: "material",
+		ID: func(x *model.Material) int64 { return x.ID }, SetID: func(x *model.Material, id int64) { x.ID = id },
+		Defaults: func(x *model.Material) { x.Source = "User" },
+		Validate: validateMaterial})
+	s.Restraints = NewCollection(e, Kind[model.NodeRestraint]{Coll: model.CollNodeRestraints, Noun: "restraint",
+		IDField: "node", Parent: model.CollNodes, ParentNoun: "node",
+		ID: func(r *model.NodeRestraint) int64 { return r.Node }, SetID: func(r *model.NodeRestraint, id int64) { r.Node = id },
+		Defaults: func(r *model.NodeRestraint) { r.RestraintCode, r.ActiveDirection = "FFFFFF", "BBBBBB" },
+		Validate: validateRestraint})
+	s.Constraints = NewCollection(e, Kind[model.NodeConstraint]{Coll: model.CollNodeConstraints, Noun: "constraint",
+		IDField: "slaveNode", Parent: model.CollNodes, ParentNoun: "node",
+		ID: func(c *model.NodeConstraint) int64 { return c.SlaveNode }, SetID: func(c *model.NodeConstraint, id int64) { c.SlaveNode = id },
+		Defaults: func(c *model.NodeConstraint) { c.ConstraintCode = "FFFFFF" },
+		Validate: validateConstraint,
+		Refs: func(c *model.NodeConstraint) []Ref {
+			return []Ref{{Coll: model.CollNodes, Noun: "node", Field: "masterNode", ID: c.MasterNode}}
+		}})
+	s.Offsets = NewCollection(e, Kind[model.MemberOffset]{Coll: model.CollMemberOffsets, Noun: "offset",
+		IDField: "member", Parent: model.CollMembers, ParentNoun: "member",
+		ID: func(o *model.MemberOffset) int64 { return o.Member }, SetID: func(o *model.MemberOffset, id int64) { o.Member = id }})
+	return s
+}
+
+func validCode(field, code, letters string) error {
+	if len(code) != 6 || strings.Trim(code, letters) != "" {
+		return model.Invalid(field, "%s must be 6 characters, each one of %s (positions TX, TY, TZ, RX, RY, RZ), got %q",
+			field, strings.Join(strings.Split(letters, ""), ", "), code)
+	}
+	return nil
+}
+
+func nonNegative(fields map[string]float64) error {
+	for name, v := range fields {
+		if v < 0 {
+			return model.Invalid(name, "%s must be zero or more, got %g", name, v)
+		}
+	}
+	return nil
+}
+
+// normaliseDirection makes the source agree with the fields: the source
+// decides, and the other two fields are zeroed.
+func normaliseDirection(d *model.Direction) error {
+	switch d.Source {
+	case "Angle":
+		d.DirNode, d.DirAxis = 0, "NotApplicable"
+	case "Node":
+		if d.DirNode < 1 {
+			return model.Invalid("direction.dirNode", "direction.dirNode must name a node when the source is Node")
+		}
+		d.DirAngle, d.DirAxis = 0, "NotApplicable"
+	case "Axis":
+		if d.DirAxis == "" || d.DirAxis == "NotApplicable" {
+			return model.Invalid("direction.dirAxis", "direction.dirAxis must be an axis when the source is Axis")
+		}
+		d.DirAngle, d.DirNode = 0, 0
+	}
+	if math.IsNaN(d.DirAngle) || math.Abs(d.DirAngle) > 360 {
+		return model.Invalid("direction.dirAngle", "direction.dirAngle is in degrees, -360 to 360, got %g", d.DirAngle)
+	}
+	return nil
+}
+
+func validateMember(m *model.Member) error {
+	if m.NodeA == m.NodeB {
+		return model.Invalid("nodeB", "nodeA and nodeB must be different nodes, both are %d", m.NodeA)
+	}
+	if err := normaliseDirection(&m.Direction); err != nil {
+		return err
+	}
+	if m.Direction.Source == "Node" && (m.Direction.DirNode == m.NodeA || m.Direction.DirNode == m.NodeB) {
+		return model.Invalid("direction.dirNode", "the direction node %d is an end of the member; pick a node off the member line", m.Direction.DirNode)
+	}
+	r := &m.Releases
+	if err := validCode("releases.fixityCodeAtA", r.FixityCodeAtA, "FRS"); err != nil {
+		return err
+	}
+	if err := validCode("releases.fixityCodeAtB", r.FixityCodeAtB, "FRS"); err != nil {
+		return err
+	}
+	return nonNegative(map[string]float64{"cableLength": m.CableLength, "gapTensionLimit": m.GapTensionLimit,
+		"gapCompressionLimit": m.GapCompressionLimit, "fuseTensionLimit": m.FuseTensionLimit,
+		"fuseCompressionLimit":    m.FuseCompressionLimit,
+		"releases.txStiffnessAtA": r.TxStiffnessAtA, "releases.tyStiffnessAtA": r.TyStiffnessAtA, "releases.tzStiffnessAtA": r.TzStiffnessAtA,
+		"releases.rxStiffnessAtA": r.RxStiffnessAtA, "releases.ryStiffnessAtA": r.RyStiffnessAtA, "releases.rzStiffnessAtA": r.RzStiffnessAtA,
+		"releases.txStiffnessAtB": r.TxStiffnessAtB, "releases.tyStiffnessAtB": r.TyStiffnessAtB, "releases.tzStiffnessAtB": r.TzStiffnessAtB,
+		"releases.rxStiffnessAtB": r.RxStiffnessAtB, "releases.ryStiffnessAtB": r.RyStiffnessAtB, "releases.rzStiffnessAtB": r.RzStiffnessAtB})
+}
+
+func memberRefs(m *model.Member) []Ref {
+	refs := []Ref{{model.CollNodes, "node", "nodeA", m.NodeA}, {model.CollNodes, "node", "nodeB", m.NodeB},
+		{model.CollSections, "section", "section", m.Section}, {model.CollMaterials, "material", "material", m.Material}}
+	if m.Direction.Source == "Node" {
+		refs = append(refs, Ref{model.CollNodes, "node", "direction.dirNode", m.Direction.DirNode})
+	}
+	return refs
+}
+
+func validatePlate(p *model.Plate) error {
+	corners := plateNodes(p)
+	for i := range corners {
+		for j := i + 1; j < len(corners); j++ {
+			if corners[i] == corners[j] {
+				return model.Invalid("nodeD", "the corner nodes must be distinct; node %d appears twice", corners[i])
+			}
+		}
+	}
+	if p.NodeD < 0 {
+		return model.Invalid("nodeD", "nodeD is a node id, or 0 for a triangular plate")
+	}
+	// Thicknesses left at zero follow the actual thickness.
+	for _, t := range []*float64{&p.MembraneThickness, &p.BendingThickness, &p.ShearThickness} {
+		if *t == 0 {
+			*t = p.ActualThickness
+		}
+	}
+	for name, t := range map[string]float64{"actualThickness": p.ActualThickness, "membraneThickness": p.MembraneThickness,
+		"bendingThickness": p.BendingThickness, "shearThickness": p.ShearThickness} {
+		if t <= 0 {
+			return model.Invalid(name, "%s must be greater than zero, got %g", name, t)
+		}
+	}
+	if err := normaliseDirection(&p.Direction); err != nil {
+		return err
+	}
+	return nil
+}
+
+func plateRefs(p *model.Plate) []Ref {
+	refs := []Ref{{model.CollMaterials, "material", "material", p.Material}}
+	for i, n := range plateNodes(p) {
+		refs = append(refs, Ref{model.CollNodes, "node", "node" + string(rune('A'+i)), n})
+	}
+	if p.Direction.Source == "Node" {
+		refs = append(refs, Ref{model.CollNodes, "node", "direction.dirNode", p.Direction.DirNode})
+	}
+	return refs
+}
+
+func validateSection(x *model.Section) error {
+	if strings.TrimSpace(x.Name) == "" {
+		return model.Invalid("name", "name must not be empty")
+	}
+	for name, v := range map[string]float64{"a": x.A, "j": x.J, "iy": x.Iy, "iz": x.Iz, "ay": x.Ay, "az": x.Az,
+		"areaFactor": x.AreaFactor, "torsionFactor": x.TorsionFactor, "iyFactor": x.IyFactor, "izFactor": x.IzFactor} {
+		if !(v > 0) {
+			return model.Invalid(name, "%s must be greater than zero, got %g", name, v)
+		}
+	}
+	if math.Abs(x.PrincipalAngle) > 360 {
+		return model.Invalid("principalAngle", "principalAngle is in degrees, -360 to 360, got %g", x.PrincipalAngle)
+	}
+	return nil
+}
+
+func validateMaterial(m *model.Material) error {
+	if strings.TrimSpace(m.Name) == "" {
+		return model.Invalid("name", "name must not be empty")
+	}
+	if !(m.YoungsModulus > 0) {
+		return model.Invalid("youngsModulus", "youngsModulus must be greater than zero, got %g", m.YoungsModulus)
+	}
+	if !(m.PoissonsRatio > -1 && m.PoissonsRatio < 0.5) {
+		return model.Invalid("poissonsRatio", "poissonsRatio must lie between -1 and 0.5 (exclusive), got %g", m.PoissonsRatio)
+	}
+	return nonNegative(map[string]float64{"massDensity": m.MassDensity, "concreteStrength": m.ConcreteStrength})
+}
+
+// restraintTables pairs each direction with its table and code position.
+func restraintTables(r *model.NodeRestraint) []struct {
+	dir   string
+	table **model.Table
+} {
+	return []struct {
+		dir   string
+		table **model.Table
+	}{{"Tx", &r.TxVariableTable}, {"Ty", &r.TyVariableTable}, {"Tz", &r.TzVariableTable},
+		{"Rx", &r.RxVariableTable}, {"Ry", &r.RyVariableTable}, {"Rz", &r.RzVariableTable}}
+}
+
+// MaxTableRows is the most points a restraint table may have.
+const MaxTableRows = 15
+
+// ValidateTable checks a restraint table: 1 to 15 rows of [x, y], the
+// first x zero, x unique, x and y not negative.
+func ValidateTable(field string, t *model.Table) error {
+	if t == nil || len(t.Rows) == 0 || len(t.Rows) > MaxTableRows {
+		n := 0
+		if t != nil {
+			n = len(t.Rows)
+		}
+		return model.Invalid(field, "%s needs 1 to %d rows, got %d", field, MaxTableRows, n)
+	}
+	seen := map[float64]bool{}
+	for i, row := range t.Rows {
+		if len(row) != 2 {
+			return model.Invalid(field, "%s row %d must be [x, y], got %d values", field, i, len(row))
+		}
+		if row[0] < 0 || row[1] < 0 {
+			return model.Invalid(field, "%s row %d: x and y must be zero or more, got [%g, %g]", field, i, row[0], row[1])
+		}
+		if seen[row[0]] {
+			return model.Invalid(field, "%s row %d: x = %g appears twice", field, i, row[0])
+		}
+		seen[row[0]] = true
+	}
+	if t.Rows[0][0] != 0 {
+		return model.Invalid(field, "%s: the first row must have x = 0, got %g", field, t.Rows[0][0])
+	}
+	return nil
+}
+
+func validateRestraint(r *model.NodeRestraint) error {
+	if err := validCode("restraintCode", r.RestraintCode, "FRSVPN"); err != nil {
+		return err
+	}
+	if err := validCode("activeDirection", r.ActiveDirection, "BPN"); err != nil {
+		return err
+	}
+	for i, t := range restraintTables(r) {
+		field := strings.ToLower(t.dir[:1]) + t.dir[1:] + "VariableTable"
+		if *t.table == nil || len((*t.table).Rows) == 0 {
+			*t.table = nil
+			continue
+		}
+		if r.RestraintCode[i] != 'V' {
+			return model.Invalid(field, "%s is set but restraintCode position %d (%s) is %q; it must be V for a variable table",
+				field, i+1, strings.ToUpper(t.dir), string(r.RestraintCode[i]))
+		}
+		if err := ValidateTable(field, *t.table); err != nil {
+			return err
+		}
+	}
+	return nonNegative(map[string]float64{"txStiffness": r.TxStiffness, "tyStiffness": r.TyStiffness, "tzStiffness": r.TzStiffness,
+		"rxStiffness": r.RxStiffness, "ryStiffness": r.RyStiffness, "rzStiffness": r.RzStiffness,
+		"xFrictionFactor": r.XFrictionFactor, "yFrictionFactor": r.YFrictionFactor, "zFrictionFactor": r.ZFrictionFactor,
+		"txPlasticLimit": r.TxPlasticLimit, "tyPlasticLimit": r.TyPlasticLimit, "tzPlasticLimit": r.TzPlasticLimit,
+		"rxPlasticLimit": r.RxPlasticLimit, "ryPlasticLimit": r.RyPlasticLimit, "rzPlasticLimit": r.RzPlasticLimit})
+}
+
+func validateConstraint(c *model.NodeConstraint) error {
+	if c.MasterNode == c.SlaveNode {
+		return model.Invalid("masterNode", "masterNode must differ from the slave node %d", c.SlaveNode)
+	}
+	if err := validCode("constraintCode", c.ConstraintCode, "FR"); err != nil {
+		return err
+	}
+	if c.Axes == "Inclined" && c.XVector == 0 && c.YVector == 0 && c.ZVector == 0 {
+		return model.Invalid("xVector", "inclined constraint axes need a non-zero vector (xVector, yVector, zVector)")
+	}
+	return nil
+}
+
+// TableIndex returns the code position (0..5) of a table direction name.
+func TableIndex(dir string) (int, error) {
+	for i, d := range []string{"Tx", "Ty", "Tz", "Rx", "Ry", "Rz"} {
+		if strings.EqualFold(d, dir) {
+			return i, nil
+		}
+	}
+	return 0, model.Invalid("direction", "direction must be one of Tx, Ty, Tz, Rx, Ry, Rz, got %q", dir)
+}
+
+// Table returns the table slot of direction index i of r.
+func Table(r *model.NodeRestraint, i int) **model.Table { return restraintTables(r)[i].table }

@@ -1,0 +1,486 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/gusset/gusset/pkg/editor"
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// filter is a list query parameter that keeps some records.
+type filter[T any] struct {
+	name, typ, desc string
+	// build turns the parameter's value into a predicate; it may read the
+	// model (the set of restrained nodes, say).
+	build func(ctx context.Context, ws, v string, u model.Units) (func(*T) bool, error)
+}
+
+// collection serves one model collection with the shape every collection
+// shares (wire-names.md): list, get, create, update, delete, the bulk forms,
+// metadata and next.
+type collection[T any] struct {
+	a    *API
+	c    *editor.Collection[T]
+	path string // e.g. "/job/structure/nodes"
+	tag  string
+	// idFilter is the query parameter holding an id list ("nodes").
+	idFilter string
+	filters  []filter[T]
+	// hydrate fills derived fields (hasRestraint) and, with all, the
+	// sub-resources that expand=all brings.
+	hydrate func(ctx context.Context, ws string, recs []T, all bool) error
+	// expandable names what expand=all adds, for the metadata.
+	expandable []string
+	// remove deletes rows; it answers the response body (nil for 204).
+	remove func(ctx context.Context, ws string, ids []int64, continueOnError bool, bulk bool) (any, error)
+	// removeDoc describes the delete response.
+	removeBody any
+	desc       string
+}
+
+func (h *collection[T]) noun() string { return h.c.Kind().Noun }
+
+// register adds the collection's routes; the fixed segments go before
+// "/:id" so that Fiber matches them first.
+func (h *collection[T]) register() {
+	var zero T
+	p, tag, n := h.path, h.tag, h.noun()
+	page := []param{{name: "offset", typ: "integer", desc: "rows to skip, 0 to 2147483647 (default 0)"},
+		{name: "limit", typ: "integer", desc: "rows to return, 1 to 2147483647 (default all)"},
+		{name: "expand", typ: "string", desc: "None (default for lists) or All (default for single gets): hydrate " + strings.Join(h.expandable, ", ")}}
+	q := append([]param{}, page...)
+	if h.idFilter != "" {
+		q = append(q, param{name: h.idFilter, typ: "string", desc: "id list, e.g. 1,3-7,10"})
+	}
+	for _, f := range h.filters {
+		q = append(q, param{name: f.name, typ: f.typ, desc: f.desc})
+	}
+	cont := []param{{name: "continueOnError", typ: "boolean", desc: "false (default): any failing item rejects the request; true: valid items are applied, failures reported per item"}}
+	errs := []int{http.StatusBadRequest, http.StatusNotFound, http.StatusConflict}
+	delResp := map[int]any{204: nil}
+	if h.removeBody != nil {
+		delResp = map[int]any{200: h.removeBody}
+	}
+	h.a.add(route{method: "GET", path: p + "/metadata", tag: tag, summary: "Describe the " + n + " fields, units and bounds",
+		responses: map[int]any{200: Metadata{}}, errors: []int{http.StatusConflict}, handler: h.metadata})
+	h.a.add(route{method: "GET", path: p + "/next", tag: tag, summary: "The smallest free " + n + " id at or above start",
+		desc:  "Returns the id as a bare JSON integer.",
+		query: []param{{name: "start", typ: "integer", desc: "first id to consider (default 1)"}}, responses: map[int]any{200: int64(0)}, errors: errs, handler: h.next})
+	h.a.add(route{method: "POST", path: p + "/bulk", tag: tag, summary: "Create many " + n + "s",
+		desc: "Body: an array of create bodies. All items are validated up front.", query: cont, body: []T{}, bodyRequired: true,
+		responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkCreate})
+	h.a.add(route{method: "PATCH", path: p + "/bulk", tag: tag, summary: "Update many " + n + "s",
+		desc: "Body: an array of update bodies, each with its " + h.c.Kind().IDField + ".", query: cont, body: []T{}, bodyRequired: true,
+		responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkUpdate})
+	h.a.add(route{method: "DELETE", path: p + "/bulk", tag: tag, summary: "Delete many " + n + "s",
+		desc: "Body: a JSON array of ids.", query: cont, body: []int64{}, bodyRequired: true,
+		responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkDelete})
+	h.a.add(route{method: "GET", path: p, tag: tag, summary: "List " + n + "s", desc: h.desc, query: q,
+		responses: map[int]any{200: []T{}}, errors: errs, handler: h.list})
+	h.a.add(route{method: "POST", path: p, tag: tag, summary: "Create a " + n, body: zero, bodyRequired: true,
+		desc:      "The id is optional: when omitted the next id after the greatest in use is assigned. Answers the record as GET with expand=All.",
+		responses: map[int]any{201: zero}, errors: errs, handler: h.create})
+	h.a.add(route{method: "GET", path: p + "/:id", tag: tag, summary: "Get a " + n, query: page[2:],
+		responses: map[int]any{200: zero}, errors: errs, handler: h.get})
+	h.a.add(route{method: "PATCH", path: p + "/:id", tag: tag, summary: "Update a " + n + " (only the supplied fields change)",
+		body: zero, bodyRequired: true, responses: map[int]any{200: zero}, errors: errs, handler: h.update})
+	h.a.add(route{method: "DELETE", path: p + "/:id", tag: tag, summary: "Delete a " + n,
+		responses: delResp, errors: errs, handler: h.delete})
+}
+
+// units reads the job units; every request converts through them.
+func (h *collection[T]) units(c *fiber.Ctx) (model.Units, error) {
+	job, err := h.a.sess.Job(c.UserContext(), workspace(c))
+	return job.Units, err
+}
+
+func pathID(c *fiber.Ctx, name string) (int64, error) {
+	v := c.Params("id")
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id < 1 || id > model.MaxID {
+		return 0, model.Invalid(name, "%s %q in the path must be an integer from 1 to %d", name, v, model.MaxID)
+	}
+	return id, nil
+}
+
+// paging reads offset and limit (spec Limits table).
+func paging(c *fiber.Ctx) (offset, limit int64, err error) {
+	offset, limit = 0, -1
+	if v := c.Query("offset"); v != "" {
+		offset, err = strconv.ParseInt(v, 10, 64)
+		if err != nil || offset < 0 || offset > model.MaxID {
+			return 0, 0, model.Invalid("offset", "offset must be an integer from 0 to %d, got %q", model.MaxID, v)
+		}
+	}
+	if v := c.Query("limit"); v != "" {
+		limit, err = strconv.ParseInt(v, 10, 64)
+		if err != nil || limit < 1 || limit > model.MaxID {
+			return 0, 0, model.Invalid("limit", "limit must be an integer from 1 to %d, got %q", model.MaxID, v)
+		}
+	}
+	return offset, limit, nil
+}
+
+// expandAll reads expand (None or All, any case).
+func expandAll(c *fiber.Ctx, def bool) (bool, error) {
+	switch v := strings.ToLower(c.Query("expand")); v {
+	case "":
+		return def, nil
+	case "all":
+		return true, nil
+	case "none":
+		return false, nil
+	default:
+		return false, model.Invalid("expand", "expand must be None or All, got %q", c.Query("expand"))
+	}
+}
+
+func (h *collection[T]) list(c *fiber.Ctx) error {
+	ctx, ws := c.UserContext(), workspace(c)
+	u, err := h.units(c)
+	if err != nil {
+		return err
+	}
+	offset, limit, err := paging(c)
+	if err != nil {
+		return err
+	}
+	all, err := expandAll(c, false)
+	if err != nil {
+		return err
+	}
+	q := editor.ListQuery[T]{Offset: offset, Limit: limit}
+	if h.idFilter != "" {
+		if ids, ok, err := model.ParseIDList(h.idFilter, c.Query(h.idFilter)); err != nil {
+			return err
+		} else if ok {
+			q.IDs = &ids
+		}
+	}
+	var preds []func(*T) bool
+	for _, f := range h.filters {
+		if v := c.Query(f.name); v != "" {
+			p, err := f.build(ctx, ws, v, u)
+			if err != nil {
+				return err
+			}
+			preds = append(preds, p)
+		}
+	}
+	if len(preds) > 0 {
+		q.Filter = func(r *T) bool {
+			for _, p := range preds {
+				if !p(r) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	recs, total, err := h.c.List(ctx, ws, q)
+	if err != nil {
+		return err
+	}
+	if h.hydrate != nil {
+		if err := h.hydrate(ctx, ws, recs, all); err != nil {
+			return err
+		}
+	}
+	out := make([]T, len(recs))
+	for i := range recs {
+		out[i] = toWire(recs[i], u)
+	}
+	c.Set("Total-Count", strconv.FormatInt(total, 10))
+	c.Set("Offset", strconv.FormatInt(offset, 10))
+	if limit >= 0 {
+		c.Set("Limit", strconv.FormatInt(limit, 10))
+	}
+	return c.JSON(out)
+}
+
+// respond sends one record, hydrated, in job units.
+func (h *collection[T]) respond(c *fiber.Ctx, status int, rec T, all bool, u model.Units) error {
+	recs := []T{rec}
+	if h.hydrate != nil {
+		if err := h.hydrate(c.UserContext(), workspace(c), recs, all); err != nil {
+			return err
+		}
+	}
+	return c.Status(status).JSON(toWire(recs[0], u))
+}
+
+func (h *collection[T]) get(c *fiber.Ctx) error {
+	id, err := pathID(c, h.c.Kind().IDField)
+	if err != nil {
+		return err
+	}
+	all, err := expandAll(c, true)
+	if err != nil {
+		return err
+	}
+	u, err := h.units(c)
+	if err != nil {
+		return err
+	}
+	rec, err := h.c.Get(c.UserContext(), workspace(c), id)
+	if err != nil {
+		return err
+	}
+	return h.respond(c, 200, rec, all, u)
+}
+
+// item decodes one create body: defaults, then the client's fields.
+func (h *collection[T]) item(raw []byte, u model.Units, path string) editor.Item[T] {
+	var it editor.Item[T]
+	k := h.c.Kind()
+	if k.Defaults != nil {
+		k.Defaults(&it.Rec)
+	}
+	applyEnumDefaults(reflect.ValueOf(&it.Rec))
+	fields, err := objectFields(raw, path)
+	if err == nil {
+		err = missingRequired(reflect.TypeOf(it.Rec), fields)
+	}
+	if err == nil {
+		err = mergeFields(reflect.ValueOf(&it.Rec), fields, u, "")
+	}
+	if err == nil {
+		_, it.HasID = fields[k.IDField]
+	}
+	it.Err = err
+	return it
+}
+
+func (h *collection[T]) create(c *fiber.Ctx) error {
+	if err := requireJSON(c); err != nil {
+		return err
+	}
+	u, err := h.units(c)
+	if err != nil {
+		return err
+	}
+	it := h.item(c.Body(), u, "")
+	if it.Err != nil {
+		return it.Err
+	}
+	out, err := h.c.Create(c.UserContext(), workspace(c), []editor.Item[T]{it}, false)
+	if err != nil {
+		return unwrapSingle(err)
+	}
+	return h.respond(c, fiber.StatusCreated, out.Records[0], true, u)
+}
+
+// change decodes one update body into a merge of its fields.
+func (h *collection[T]) change(raw []byte, u model.Units, id int64, needID bool) editor.Change[T] {
+	fields, err := objectFields(raw, "")
+	ch := editor.Change[T]{ID: id, Err: err}
+	if err != nil {
+		return ch
+	}
+	idField := h.c.Kind().IDField
+	if rawID, ok := fields[idField]; ok {
+		var bodyID int64
+		if err := json.Unmarshal(rawID, &bodyID); err != nil {
+			ch.Err = fieldErr(idField, "%s must be an integer", idField)
+			return ch
+		}
+		if needID {
+			ch.ID = bodyID
+		}
+		delete(fields, idField) // the route id wins over the body
+	} else if needID {
+		ch.Err = fieldErr(idField, "%s is required in a bulk update item", idField)
+		return ch
+	}
+	ch.Apply = func(rec *T) error { return mergeFields(reflect.ValueOf(rec), fields, u, "") }
+	return ch
+}
+
+func (h *collection[T]) update(c *fiber.Ctx) error {
+	if err := requireJSON(c); err != nil {
+		return err
+	}
+	id, err := pathID(c, h.c.Kind().IDField)
+	if err != nil {
+		return err
+	}
+	u, err := h.units(c)
+	if err != nil {
+		return err
+	}
+	ch := h.change(c.Body(), u, id, false)
+	if ch.Err != nil {
+		return ch.Err
+	}
+	out, err := h.c.Update(c.UserContext(), workspace(c), []editor.Change[T]{ch}, false)
+	if err != nil {
+		return unwrapSingle(err)
+	}
+	return h.respond(c, 200, out.Records[0], true, u)
+}
+
+func (h *collection[T]) delete(c *fiber.Ctx) error {
+	id, err := pathID(c, h.c.Kind().IDField)
+	if err != nil {
+		return err
+	}
+	body, err := h.remove(c.UserContext(), workspace(c), []int64{id}, false, false)
+	if err != nil {
+		return unwrapSingle(err)
+	}
+	if body == nil {
+		return c.SendStatus(fiber.StatusNoContent)
+	}
+	return c.JSON(body)
+}
+
+// bulkItems decodes a bulk body: a JSON array of raw items.
+func bulkItems(c *fiber.Ctx) ([]json.RawMessage, bool, error) {
+	cont, err := queryBool(c, "continueOnError")
+	if err != nil {
+		return nil, false, err
+	}
+	if err := requireJSON(c); err != nil {
+		return nil, false, err
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(c.Body(), &items); err != nil {
+		return nil, false, model.E(model.KindValidation, "the body must be a JSON array: %v", err)
+	}
+	if len(items) == 0 {
+		return nil, false, model.E(model.KindValidation, "the body is an empty array: nothing to do")
+	}
+	return items, cont, nil
+}
+
+func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
+	raws, cont, err := bulkItems(c)
+	if err != nil {
+		return err
+	}
+	u, err := h.units(c)
+	if err != nil {
+		return err
+	}
+	items := make([]editor.Item[T], len(raws))
+	for i, raw := range raws {
+		items[i] = h.item(raw, u, fmt.Sprintf("[%d]", i))
+	}
+	out, err := h.c.Create(c.UserContext(), workspace(c), items, cont)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out.Result)
+}
+
+func (h *collection[T]) bulkUpdate(c *fiber.Ctx) error {
+	raws, cont, err := bulkItems(c)
+	if err != nil {
+		return err
+	}
+	u, err := h.units(c)
+	if err != nil {
+		return err
+	}
+	changes := make([]editor.Change[T], len(raws))
+	for i, raw := range raws {
+		changes[i] = h.change(raw, u, 0, true)
+	}
+	out, err := h.c.Update(c.UserContext(), workspace(c), changes, cont)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out.Result)
+}
+
+func (h *collection[T]) bulkDelete(c *fiber.Ctx) error {
+	cont, err := queryBool(c, "continueOnError")
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	if err := decodeJSON(c, &ids, true); err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		return model.E(model.KindValidation, "the body is an empty array: nothing to delete")
+	}
+	body, err := h.remove(c.UserContext(), workspace(c), ids, cont, true)
+	if err != nil {
+		return err
+	}
+	return c.JSON(body)
+}
+
+func (h *collection[T]) next(c *fiber.Ctx) error {
+	start := int64(1)
+	if v := c.Query("start"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return model.Invalid("start", "start must be an integer, got %q", v)
+		}
+		start = n
+	}
+	id, err := h.c.NextID(c.UserContext(), workspace(c), start)
+	if err != nil {
+		return err
+	}
+	return c.JSON(id)
+}
+
+func (h *collection[T]) metadata(c *fiber.Ctx) error {
+	u, err := h.units(c)
+	if err != nil {
+		return err
+	}
+	count, maxID, err := h.c.Stats(c.UserContext(), workspace(c))
+	if err != nil {
+		return err
+	}
+	var zero T
+	md := Metadata{ResourceType: h.c.Kind().Noun, Count: &count, MaxID: maxID, NextID: maxID + 1,
+		Fields: fieldMetadata(reflect.TypeOf(zero), u, "")}
+	for _, e := range h.expandable {
+		for i := range md.Fields {
+			if md.Fields[i].JSONName == e {
+				md.Fields[i].Description = "hydrated by expand=All"
+			}
+		}
+	}
+	return c.JSON(md)
+}
+
+// requireJSON checks the media type of a body that must be JSON.
+func requireJSON(c *fiber.Ctx) error {
+	if !bodyPresent(c) {
+		return model.E(model.KindValidation, "a JSON request body is required")
+	}
+	if ct := c.Get(fiber.HeaderContentType); !jsonMediaType(ct) {
+		if ct == "" {
+			ct = "none"
+		}
+		return model.E(model.KindUnsupportedMedia,
+			"Content-Type %s is not accepted: send application/json, text/json or application/*+json", ct)
+	}
+	return nil
+}
+
+// unwrapSingle turns the "item 0:" rejection of a one-item request back
+// into the item's own error, with its own status.
+func unwrapSingle(err error) error {
+	if me, ok := err.(*model.Error); ok && len(me.Fields) > 0 && strings.HasPrefix(me.Fields[0].Field, "[0]") {
+		cp := *me
+		cp.Msg = me.Fields[0].Message
+		cp.Fields = []model.FieldError{{Field: strings.TrimPrefix(strings.TrimPrefix(me.Fields[0].Field, "[0]"), "."), Message: me.Fields[0].Message}}
+		return &cp
+	}
+	return err
+}

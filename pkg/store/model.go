@@ -1,0 +1,170 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// KeyWidth is the number of digits of one id inside a collection key.
+// Keys are zero-padded so that their byte order is their numeric order:
+// paging and id ranges are then plain lexicographic ranges.
+const KeyWidth = 10
+
+// Key builds the collection key of one id or of a composite key (a load's
+// case and node, say). Every part must be in 0..9999999999.
+func Key(parts ...int64) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(':')
+		}
+		s := strconv.FormatInt(p, 10)
+		for j := len(s); j < KeyWidth; j++ {
+			b.WriteByte('0')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// ParseKey splits a collection key into its ids.
+func ParseKey(key string) ([]int64, error) {
+	parts := strings.Split(key, ":")
+	out := make([]int64, len(parts))
+	for i, p := range parts {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad collection key %q: %w", key, err)
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+// KeyRange is an inclusive range of keys, [Lo, Hi] in byte order. A range
+// over composite keys by their first id uses Lo = Key(a) and
+// Hi = Key(b) + ";" (';' sorts right after ':').
+type KeyRange struct {
+	Lo, Hi string
+}
+
+// IDRange is the KeyRange of single-id keys lo..hi.
+func IDRange(lo, hi int64) KeyRange { return KeyRange{Lo: Key(lo), Hi: Key(hi)} }
+
+// PrefixRange is the KeyRange of composite keys whose first ids are lo..hi.
+func PrefixRange(lo, hi int64) KeyRange { return KeyRange{Lo: Key(lo), Hi: Key(hi) + ";"} }
+
+// Page is one page of a collection in key order.
+type Page struct {
+	Keys   []string
+	Values [][]byte
+	// Total counts every row that matched, not just this page.
+	Total int64
+}
+
+// Op is one change of a Batch.
+type Op struct {
+	Kind  OpKind
+	Coll  string
+	Key   string
+	Value []byte
+}
+
+// OpKind says what an Op does and what it requires.
+type OpKind byte
+
+// The kinds of change. Checks see the effect of earlier ops of the same
+// batch, so a batch may create a node and then require it.
+const (
+	// OpCreate writes a new row; the key must not exist.
+	OpCreate OpKind = 'C'
+	// OpUpdate overwrites a row; the key must exist.
+	OpUpdate OpKind = 'U'
+	// OpPut writes a row whether or not it exists.
+	OpPut OpKind = 'P'
+	// OpDelete removes a row; the key must exist.
+	OpDelete OpKind = 'D'
+	// OpDeleteIfAny removes a row if it exists.
+	OpDeleteIfAny OpKind = 'd'
+	// OpRequire changes nothing; the key must exist.
+	OpRequire OpKind = 'R'
+	// OpForbid changes nothing; the key must not exist.
+	OpForbid OpKind = 'F'
+)
+
+// Batch is a set of changes applied all together or not at all.
+type Batch struct {
+	Ops []Op
+	// ExpectRev, when not zero, makes the batch apply only while the model
+	// revision is still ExpectRev. A change planned from a read of the whole
+	// model (a cascade) uses it to be sure nothing moved under it.
+	ExpectRev int64
+}
+
+// ErrStale reports a batch whose ExpectRev no longer matched; re-read and
+// plan again.
+var ErrStale = errors.New("the model changed while the change was being planned")
+
+// Create adds an OpCreate.
+func (b *Batch) Create(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{OpCreate, coll, key, v}) }
+
+// Update adds an OpUpdate.
+func (b *Batch) Update(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{OpUpdate, coll, key, v}) }
+
+// Put adds an OpPut.
+func (b *Batch) Put(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{OpPut, coll, key, v}) }
+
+// Delete adds an OpDelete.
+func (b *Batch) Delete(coll, key string) { b.Ops = append(b.Ops, Op{OpDelete, coll, key, nil}) }
+
+// DeleteIfAny adds an OpDeleteIfAny.
+func (b *Batch) DeleteIfAny(coll, key string) {
+	b.Ops = append(b.Ops, Op{OpDeleteIfAny, coll, key, nil})
+}
+
+// Require adds an OpRequire.
+func (b *Batch) Require(coll, key string) { b.Ops = append(b.Ops, Op{OpRequire, coll, key, nil}) }
+
+// Forbid adds an OpForbid.
+func (b *Batch) Forbid(coll, key string) { b.Ops = append(b.Ops, Op{OpForbid, coll, key, nil}) }
+
+// ConflictError reports the op of a batch whose precondition failed at
+// commit time; nothing of the batch was applied.
+type ConflictError struct {
+	Index int // index into Batch.Ops
+	Op    Op
+	// Exists is true when the key existed (a create or forbid failed),
+	// false when it was missing (an update, delete or require failed).
+	Exists bool
+}
+
+// Error implements error.
+func (e *ConflictError) Error() string {
+	if e.Exists {
+		return fmt.Sprintf("%s %s already exists", e.Op.Coll, e.Op.Key)
+	}
+	return fmt.Sprintf("%s %s does not exist", e.Op.Coll, e.Op.Key)
+}
+
+// Model keeps the rows of a job's model collections. Every method needs an
+// open job (model.ErrNoJobOpen otherwise).
+type Model interface {
+	// Get returns the rows of keys, nil for a missing key.
+	Get(ctx context.Context, ws, coll string, keys ...string) ([][]byte, error)
+	// Page returns rows in key order within the ranges (all rows when
+	// ranges is empty), skipping offset rows and returning at most limit
+	// (limit < 0: all).
+	Page(ctx context.Context, ws, coll string, ranges []KeyRange, offset, limit int64) (Page, error)
+	// Exists reports which keys of a collection exist.
+	Exists(ctx context.Context, ws, coll string, keys ...string) ([]bool, error)
+	// LastKey returns the greatest key of a collection, "" when empty.
+	LastKey(ctx context.Context, ws, coll string) (string, error)
+	// Apply commits a batch atomically: every check holds and every change
+	// lands, or a *ConflictError (wrapped) says which check failed and
+	// nothing changes. A non-empty batch bumps the model revision and marks
+	// the job modified; while an analysis holds the workspace it is refused.
+	Apply(ctx context.Context, ws string, b *Batch) (rev int64, err error)
+}

@@ -1,0 +1,271 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+var _ store.Model = (*Model)(nil)
+
+// Model is the Redis implementation of store.Model. Each collection is a
+// hash (key → record) and a sorted set of the keys, all with score 0, so
+// that the set orders keys by bytes: with zero-padded ids that is numeric
+// order, and ranges of ids are ZRANGEBYLEX ranges.
+type Model struct {
+	rdb redis.UniversalClient
+}
+
+// NewModel returns the model store on rdb.
+func NewModel(rdb redis.UniversalClient) *Model { return &Model{rdb: rdb} }
+
+func (m *Model) keys(ws string) (keys, error) {
+	if !validWorkspace(ws) {
+		return keys{}, model.E(model.KindValidation, "invalid workspace name %q", ws)
+	}
+	return keysFor(ws), nil
+}
+
+// Get implements store.Model.
+func (m *Model) Get(ctx context.Context, ws, coll string, ks ...string) ([][]byte, error) {
+	const op = "read model rows"
+	k, err := m.keys(ws)
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	var open *redis.IntCmd
+	var vals *redis.SliceCmd
+	_, err = m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		open = p.Exists(ctx, k.job())
+		if len(ks) > 0 {
+			vals = p.HMGet(ctx, k.coll(coll), ks...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	if open.Val() == 0 {
+		return nil, model.ErrNoJobOpen
+	}
+	out := make([][]byte, len(ks))
+	if vals != nil {
+		for i, v := range vals.Val() {
+			if s, ok := v.(string); ok {
+				out[i] = []byte(s)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Page implements store.Model.
+func (m *Model) Page(ctx context.Context, ws, coll string, ranges []store.KeyRange, offset, limit int64) (store.Page, error) {
+	const op = "list model rows"
+	k, err := m.keys(ws)
+	if err != nil {
+		return store.Page{}, model.Wrap(op, err)
+	}
+	ids := k.collIDs(coll)
+	// Round trip 1: whether a job is open and how many keys each range holds.
+	var open *redis.IntCmd
+	counts := make([]*redis.IntCmd, max(len(ranges), 1))
+	_, err = m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		open = p.Exists(ctx, k.job())
+		if len(ranges) == 0 {
+			counts[0] = p.ZCard(ctx, ids)
+		}
+		for i, r := range ranges {
+			counts[i] = p.ZLexCount(ctx, ids, "["+r.Lo, "["+r.Hi)
+		}
+		return nil
+	})
+	if err != nil {
+		return store.Page{}, model.Wrap(op, err)
+	}
+	if open.Val() == 0 {
+		return store.Page{}, model.ErrNoJobOpen
+	}
+	var page store.Page
+	for _, c := range counts {
+		page.Total += c.Val()
+	}
+	if limit < 0 {
+		limit = page.Total
+	}
+	// Round trip 2: the keys of the page, range by range.
+	var keyCmds []*redis.StringSliceCmd
+	_, err = m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		skip, want := offset, limit
+		if len(ranges) == 0 {
+			if want > 0 && skip < page.Total {
+				keyCmds = append(keyCmds, p.ZRange(ctx, ids, skip, skip+want-1))
+			}
+			return nil
+		}
+		for i, r := range ranges {
+			n := counts[i].Val()
+			if want <= 0 {
+				break
+			}
+			if skip >= n {
+				skip -= n
+				continue
+			}
+			keyCmds = append(keyCmds, p.ZRangeByLex(ctx, ids, &redis.ZRangeBy{Min: "[" + r.Lo, Max: "[" + r.Hi, Offset: skip, Count: want}))
+			want -= min(want, n-skip)
+			skip = 0
+		}
+		return nil
+	})
+	if err != nil {
+		return store.Page{}, model.Wrap(op, err)
+	}
+	for _, c := range keyCmds {
+		page.Keys = append(page.Keys, c.Val()...)
+	}
+	if len(page.Keys) == 0 {
+		return page, nil
+	}
+	vals, err := m.rdb.HMGet(ctx, k.coll(coll), page.Keys...).Result()
+	if err != nil {
+		return store.Page{}, model.Wrap(op, err)
+	}
+	page.Values = make([][]byte, len(vals))
+	for i, v := range vals {
+		s, ok := v.(string)
+		if !ok {
+			return store.Page{}, model.Wrap(op, fmt.Errorf("%s: key %s is indexed but has no row", coll, page.Keys[i]))
+		}
+		page.Values[i] = []byte(s)
+	}
+	return page, nil
+}
+
+// Exists implements store.Model.
+func (m *Model) Exists(ctx context.Context, ws, coll string, ks ...string) ([]bool, error) {
+	const op = "check model rows"
+	k, err := m.keys(ws)
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	cmds := make([]*redis.BoolCmd, len(ks))
+	var open *redis.IntCmd
+	_, err = m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		open = p.Exists(ctx, k.job())
+		for i, key := range ks {
+			cmds[i] = p.HExists(ctx, k.coll(coll), key)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	if open.Val() == 0 {
+		return nil, model.ErrNoJobOpen
+	}
+	out := make([]bool, len(ks))
+	for i, c := range cmds {
+		out[i] = c.Val()
+	}
+	return out, nil
+}
+
+// LastKey implements store.Model.
+func (m *Model) LastKey(ctx context.Context, ws, coll string) (string, error) {
+	k, err := m.keys(ws)
+	if err != nil {
+		return "", model.Wrap("read last key", err)
+	}
+	ks, err := m.rdb.ZRange(ctx, k.collIDs(coll), -1, -1).Result()
+	if err != nil || len(ks) == 0 {
+		return "", model.Wrap("read last key", err)
+	}
+	return ks[0], nil
+}
+
+// Apply implements store.Model.
+func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, error) {
+	const op = "change model"
+	k, err := m.keys(ws)
+	if err != nil {
+		return 0, model.Wrap(op, err)
+	}
+	if len(b.Ops) == 0 {
+		return 0, nil
+	}
+	args := make([]any, 0, 2+4*len(b.Ops))
+	args = append(args, k.prefix+"m:", len(b.Ops), b.ExpectRev)
+	for _, o := range b.Ops {
+		args = append(args, string(rune(o.Kind)), o.Coll, o.Key, o.Value)
+	}
+	res, err := applyScript.Run(ctx, m.rdb, []string{k.job(), k.rev(), k.lock()}, args...).Slice()
+	if err != nil {
+		return 0, model.Wrap(op, err)
+	}
+	switch status, _ := res[0].(string); status {
+	case "ok":
+		return res[1].(int64), nil
+	case "nojob":
+		return 0, model.ErrNoJobOpen
+	case "locked":
+		return 0, model.E(model.KindAnalysisInProgress,
+			"the model is read-only while an analysis is in progress; wait for it or cancel it")
+	case "stale":
+		return 0, store.ErrStale
+	case "exists", "missing":
+		i := int(res[1].(int64)) - 1
+		return 0, &store.ConflictError{Index: i, Op: b.Ops[i], Exists: status == "exists"}
+	default:
+		return 0, model.Wrap(op, errors.New("unexpected script reply "+strconv.Quote(fmt.Sprint(res))))
+	}
+}
+
+// applyScript checks every precondition of a batch against the rows as the
+// batch itself changes them, and only then applies the changes, so a
+// failed check leaves Redis untouched. It runs as one atomic script.
+// KEYS: job hash, rev counter, analysis lock. ARGV: collection key prefix,
+// op count, expected revision (0: any), then per op: kind, collection, key,
+// value.
+var applyScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'nojob'} end
+if redis.call('EXISTS', KEYS[3]) == 1 then return {'locked'} end
+local prefix = ARGV[1]
+local n = tonumber(ARGV[2])
+local expect = tonumber(ARGV[3])
+if expect ~= 0 and tonumber(redis.call('GET', KEYS[2]) or '0') ~= expect then return {'stale'} end
+local seen = {}
+local function exists(h, k)
+  local id = h .. '\0' .. k
+  local v = seen[id]
+  if v == nil then v = redis.call('HEXISTS', h, k) == 1 end
+  return v
+end
+for j = 1, n do
+  local base = 4 + (j - 1) * 4
+  local kind, h, k = ARGV[base], prefix .. ARGV[base + 1], ARGV[base + 2]
+  local e = exists(h, k)
+  if (kind == 'C' or kind == 'F') and e then return {'exists', j} end
+  if (kind == 'U' or kind == 'D' or kind == 'R') and not e then return {'missing', j} end
+  if kind == 'C' or kind == 'U' or kind == 'P' then seen[h .. '\0' .. k] = true end
+  if kind == 'D' or kind == 'd' then seen[h .. '\0' .. k] = false end
+end
+for j = 1, n do
+  local base = 4 + (j - 1) * 4
+  local kind, h, k = ARGV[base], prefix .. ARGV[base + 1], ARGV[base + 2]
+  if kind == 'C' or kind == 'U' or kind == 'P' then
+    redis.call('HSET', h, k, ARGV[base + 3])
+    redis.call('ZADD', h .. ':ids', 0, k)
+  elseif kind == 'D' or kind == 'd' then
+    redis.call('HDEL', h, k)
+    redis.call('ZREM', h .. ':ids', k)
+  end
+end
+redis.call('HSET', KEYS[1], 'modified', '1')
+return {'ok', redis.call('INCR', KEYS[2])}`)
