@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test bench lint clean
+.PHONY: build run test bench lint clean verify-ccx
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
@@ -23,6 +23,10 @@ test:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 80m $(PKGS)
+
+# Cross-check the frame engine against CalculiX (installs calculix-ccx via apt).
+verify-ccx:
+	$(GO) test -tags ccx -count=1 -v ./pkg/fem/static/ccx/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -1,0 +1,319 @@
+//go:build ccx
+
+package ccx
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gusset/gusset/pkg/fem/static"
+	"github.com/gusset/gusset/pkg/fem/transform"
+)
+
+// Options controls how a model is written.
+type Options struct {
+	// Divisions is the least number of pieces per member; load points add
+	// more. 0 means 8.
+	Divisions int
+}
+
+// Deck is a CalculiX input deck for one load case.
+type Deck struct {
+	// Text is the .inp file.
+	Text string
+	// Nodes maps each model node ID to its CalculiX node number. These
+	// nodes, and only these, are printed to the .dat file.
+	Nodes map[string]int
+}
+
+// shearRigidK is the U1 shear coefficient that makes the element
+// Euler–Bernoulli: its defective shear terms then change the stiffness by
+// about 4·12EI/(k·G·A·ℓ²), under 1e-7 for the pieces of building frames,
+// while every product stays far inside float64 range.
+const shearRigidK = 1e9
+
+// beamSet is one U1 element set with its section card.
+type beamSet struct {
+	name   string
+	mat    int
+	a, i11 float64
+	oneDir transform.Vec3
+	elems  []int // (element, node 1, node 2) triples
+}
+
+// term is one term of a linear equation: coef·u(node, dof), dof 1..6.
+type term struct {
+	node, dof int
+	coef      float64
+}
+
+// writer accumulates the deck.
+type writer struct {
+	m       *static.Model
+	coords  []transform.Vec3 // node n at index n−1
+	nodeOf  map[string]int
+	matIdx  map[string]int
+	sets    []beamSet
+	nElem   int
+	springs map[[2]string][]int // (dof, stiffness) → element node pairs, flattened
+	eqs     [][]term
+	cload   map[int]*[6]float64
+}
+
+// Write converts model m and its load case caseName into a CalculiX deck.
+// It supports frame members with F/R releases, global or local rigid
+// offsets, fixed/free supports, node loads, member forces and moments
+// (concentrated) and forces (distributed), and self-weight. Anything else
+// is an error, so a cross-check never silently drops part of a model.
+func Write(m *static.Model, caseName string, opt Options) (*Deck, error) {
+	if opt.Divisions <= 0 {
+		opt.Divisions = 8
+	}
+	var lc *static.LoadCase
+	for i := range m.LoadCases {
+		if m.LoadCases[i].Name == caseName {
+			lc = &m.LoadCases[i]
+		}
+	}
+	if lc == nil {
+		return nil, fmt.Errorf("load case %q not in the model", caseName)
+	}
+	if len(m.Constraints) > 0 || len(lc.Thermal) > 0 || len(lc.Prestress) > 0 || len(lc.Prescribed) > 0 {
+		return nil, errors.New("constraints, thermal, prestress and prescribed displacements are not written")
+	}
+	w := &writer{m: m, nodeOf: map[string]int{}, matIdx: map[string]int{},
+		springs: map[[2]string][]int{}, cload: map[int]*[6]float64{}}
+	for _, n := range m.Nodes {
+		if _, dup := w.nodeOf[n.ID]; dup {
+			return nil, fmt.Errorf("node %s defined twice", n.ID)
+		}
+		w.nodeOf[n.ID] = w.addNode(transform.Vec3{n.X, n.Y, n.Z})
+	}
+	for i, mat := range m.Materials {
+		w.matIdx[mat.Name] = i
+	}
+	for _, nl := range lc.NodeLoads {
+		n, ok := w.nodeOf[nl.Node]
+		if !ok {
+			return nil, fmt.Errorf("node load on unknown node %s", nl.Node)
+		}
+		w.addLoad(n, nl.F)
+	}
+	for i := range m.Members {
+		if err := w.member(i, lc, opt.Divisions); err != nil {
+			return nil, fmt.Errorf("member %s: %w", m.Members[i].ID, err)
+		}
+	}
+	text, err := w.render(lc)
+	if err != nil {
+		return nil, err
+	}
+	return &Deck{Text: text, Nodes: w.nodeOf}, nil
+}
+
+func (w *writer) addNode(p transform.Vec3) int {
+	w.coords = append(w.coords, p)
+	return len(w.coords)
+}
+
+// addLoad adds a global force and moment to node n.
+func (w *writer) addLoad(n int, f [6]float64) {
+	l := w.cload[n]
+	if l == nil {
+		l = &[6]float64{}
+		w.cload[n] = l
+	}
+	for d := range 6 {
+		l[d] += f[d]
+	}
+}
+
+// tie writes r_i·(u_dep − u_ind − θ_ind × e) = 0 for the local
+// translations i in dofs (0..2) and r_i·(θ_dep − θ_ind) = 0 for the local
+// rotations (3..5): a rigid link of arm e (global, from ind to dep) on
+// the DOFs that are not released. The dependent DOF of each equation is
+// a DOF of dep, chosen so that every equation has its own.
+func (w *writer) tie(dep, ind int, r transform.Rotation, dofs []int, e transform.Vec3) error {
+	for blk := 0; blk < 2; blk++ {
+		var rows []int
+		for _, d := range dofs {
+			if d/3 == blk {
+				rows = append(rows, d%3)
+			}
+		}
+		cols, ok := assign(r, rows)
+		if !ok {
+			return errors.New("no independent dependent DOFs for a tie")
+		}
+		for k, i := range rows {
+			ri := transform.Vec3(r[i])
+			eq := []term{{dep, 3*blk + cols[k] + 1, ri[cols[k]]}}
+			for j := range 3 {
+				if j != cols[k] {
+					eq = append(eq, term{dep, 3*blk + j + 1, ri[j]})
+				}
+				eq = append(eq, term{ind, 3*blk + j + 1, -ri[j]})
+			}
+			if blk == 0 {
+				exr := e.Cross(ri)
+				for j := range 3 {
+					eq = append(eq, term{ind, 4 + j, -exr[j]})
+				}
+			}
+			w.eqs = append(w.eqs, eq)
+		}
+	}
+	return nil
+}
+
+// assign picks distinct columns for rows of r, maximising the smallest
+// |r[row][col]| (tried over all permutations: at most 3! of them), so
+// that each equation's dependent term is well away from zero.
+func assign(r transform.Rotation, rows []int) ([]int, bool) {
+	perms := [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+	var best []int
+	bestMin := 0.1 // a rotation row always has an entry ≥ 1/√3
+	for _, p := range perms {
+		mn := math.Inf(1)
+		for k, i := range rows {
+			mn = math.Min(mn, math.Abs(r[i][p[k]]))
+		}
+		if mn > bestMin {
+			bestMin, best = mn, p[:len(rows)]
+		}
+	}
+	return best, best != nil || len(rows) == 0
+}
+
+// render assembles the deck text.
+func (w *writer) render(lc *static.LoadCase) (string, error) {
+	var b strings.Builder
+	f := num
+	b.WriteString("*HEADING\ngusset cross-check, load case " + lc.Name + "\n*NODE, NSET=NALL\n")
+	for i, p := range w.coords {
+		fmt.Fprintf(&b, "%d, %s, %s, %s\n", i+1, f(p[0]), f(p[1]), f(p[2]))
+	}
+	b.WriteString("*NSET, NSET=NOUT\n")
+	ids := make([]int, 0, len(w.nodeOf))
+	for _, n := range w.nodeOf {
+		ids = append(ids, n)
+	}
+	sort.Ints(ids)
+	writeList(&b, ids)
+	// U1 declares six DOFs per node; no integration points are needed
+	// for this linear, analytically integrated element.
+	b.WriteString("*USER ELEMENT, TYPE=U1, INTEGRATION POINTS=2, MAXDOF=6, NODES=2\n")
+	for _, s := range w.sets {
+		fmt.Fprintf(&b, "*ELEMENT, TYPE=U1, ELSET=%s\n", s.name)
+		for k := 0; k < len(s.elems); k += 3 {
+			fmt.Fprintf(&b, "%d, %d, %d\n", s.elems[k], s.elems[k+1], s.elems[k+2])
+		}
+	}
+	keys := make([][2]string, 0, len(w.springs))
+	for k := range w.springs {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i][0]+keys[i][1] < keys[j][0]+keys[j][1] })
+	for i, k := range keys {
+		fmt.Fprintf(&b, "*ELEMENT, TYPE=SPRING2, ELSET=SPR%d\n", i+1)
+		pairs := w.springs[k]
+		for j := 0; j < len(pairs); j += 2 {
+			w.nElem++
+			fmt.Fprintf(&b, "%d, %d, %d\n", w.nElem, pairs[j], pairs[j+1])
+		}
+		fmt.Fprintf(&b, "*SPRING, ELSET=SPR%d\n%s, %s\n%s\n", i+1, k[0], k[0], k[1])
+	}
+	for _, eq := range w.eqs {
+		var kept []term
+		for _, t := range eq {
+			if math.Abs(t.coef) > 1e-14 {
+				kept = append(kept, t)
+			}
+		}
+		fmt.Fprintf(&b, "*EQUATION\n%d\n", len(kept))
+		for k, t := range kept {
+			sep := ", "
+			if k%4 == 3 || k == len(kept)-1 {
+				sep = "\n"
+			}
+			fmt.Fprintf(&b, "%d, %d, %s%s", t.node, t.dof, f(t.coef), sep)
+		}
+	}
+	for i, mat := range w.m.Materials {
+		if !(mat.E > 0 && mat.G > 0) {
+			return "", fmt.Errorf("material %s needs E and G", mat.Name)
+		}
+		// ccx takes E and ν; ν = E/(2G) − 1 gives back G exactly.
+		fmt.Fprintf(&b, "*MATERIAL, NAME=MAT%d\n*ELASTIC\n%s, %s\n", i+1, f(mat.E), f(mat.E/(2*mat.G)-1))
+	}
+	for _, s := range w.sets {
+		// GENERAL: A, I11, I12, I22, shear coefficient; then the
+		// 1-direction. I22 = 0 keeps U1's defective second plane inert.
+		fmt.Fprintf(&b, "*BEAM SECTION, ELSET=%s, MATERIAL=MAT%d, SECTION=GENERAL\n%s, %s, 0, 0, %s\n%s, %s, %s\n",
+			s.name, s.mat+1, f(s.a), f(s.i11), f(shearRigidK), f(s.oneDir[0]), f(s.oneDir[1]), f(s.oneDir[2]))
+	}
+	if err := w.boundary(&b); err != nil {
+		return "", err
+	}
+	b.WriteString("*STEP\n*STATIC\n")
+	nodes := make([]int, 0, len(w.cload))
+	for n := range w.cload {
+		nodes = append(nodes, n)
+	}
+	sort.Ints(nodes)
+	b.WriteString("*CLOAD\n")
+	for _, n := range nodes {
+		for d, v := range w.cload[n] {
+			if v != 0 {
+				fmt.Fprintf(&b, "%d, %d, %s\n", n, d+1, f(v))
+			}
+		}
+	}
+	b.WriteString("*NODE PRINT, NSET=NOUT\nU\n*END STEP\n")
+	return b.String(), nil
+}
+
+// boundary writes the supports: F fixes a DOF, R leaves it free.
+func (w *writer) boundary(b *strings.Builder) error {
+	b.WriteString("*BOUNDARY\n")
+	for _, s := range w.m.Supports {
+		n, ok := w.nodeOf[s.Node]
+		if !ok {
+			return fmt.Errorf("support on unknown node %s", s.Node)
+		}
+		if len(s.Code) != 6 {
+			return fmt.Errorf("support at %s: code %q must have 6 characters", s.Node, s.Code)
+		}
+		for d := range 6 {
+			switch s.Code[d] {
+			case 'F':
+				fmt.Fprintf(b, "%d, %d, %d\n", n, d+1, d+1)
+			case 'R':
+			default:
+				return fmt.Errorf("support at %s: only F and R are written, got %q", s.Node, s.Code)
+			}
+		}
+	}
+	return nil
+}
+
+// num formats a real for the deck. The exponent form always has a
+// decimal point (ccx reads a data line such as "793000000" under
+// *SPRING as no data at all), and 13 digits keep every field within the
+// 20 characters ccx reads.
+func num(v float64) string { return strconv.FormatFloat(v, 'e', 12, 64) }
+
+// writeList writes integers 8 to a line, as ccx set cards want them.
+func writeList(b *strings.Builder, ids []int) {
+	for i, id := range ids {
+		sep := ", "
+		if i%8 == 7 || i == len(ids)-1 {
+			sep = "\n"
+		}
+		fmt.Fprintf(b, "%d%s", id, sep)
+	}
+}
