@@ -453,10 +453,10 @@ func TestCascadeDelete(t *testing.T) {
 	e := structureEnv(t)
 	e.must(201, "POST", sp+"/nodes", map[string]any{"id": 5, "x": 6, "y": 0, "z": 0})
 	e.must(200, "POST", sp+"/members/bulk", []map[string]any{
-		{"nodeA": 1, "nodeB": 2, "section": 1, "material": 1}, // 1: goes with node 2
-		{"nodeA": 2, "nodeB": 5, "section": 1, "material": 1}, // 2: goes; node 5 is left disconnected
+		{"nodeA": 1, "nodeB": 2, "section": 1, "material": 1},                                            // 1: goes with node 2
+		{"nodeA": 2, "nodeB": 5, "section": 1, "material": 1},                                            // 2: goes; node 5 is left disconnected
 		{"nodeA": 3, "nodeB": 4, "section": 1, "material": 1, "direction": map[string]any{"dirNode": 2}}, // 3: stays, direction reset
-		{"nodeA": 1, "nodeB": 4, "section": 1, "material": 1}, // 4: stays
+		{"nodeA": 1, "nodeB": 4, "section": 1, "material": 1},                                            // 4: stays
 	})
 	e.must(201, "POST", sp+"/plates", map[string]any{"nodeA": 1, "nodeB": 2, "nodeC": 3, "material": 1, "actualThickness": 10})
 	e.must(201, "POST", sp+"/plates", map[string]any{"nodeA": 1, "nodeB": 3, "nodeC": 4, "material": 1, "actualThickness": 10,

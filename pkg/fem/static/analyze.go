@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gusset/gusset/pkg/fem/transform"
 )
@@ -27,6 +28,19 @@ type analysis struct {
 	slave    []bool
 	warnings []string
 	systems  map[string]*system
+	// assemblies holds the symbolic assembly per equation numbering.
+	assemblies map[string]*assembly
+	fz         Factorizer
+	timings    Timings
+}
+
+// factorizer returns the analysis's Factorizer, created once so a sparse
+// factorizer's symbolic analyses serve every state.
+func (a *analysis) factorizer() Factorizer {
+	if a.fz == nil {
+		a.fz = a.opts.factorizer()
+	}
+	return a.fz
 }
 
 func (a *analysis) warn(format string, args ...any) {
@@ -40,10 +54,12 @@ func asSingular(err error, se **SingularError) bool { return errors.As(err, se) 
 // are active) and all primary load cases needed are solved as one
 // multi-right-hand-side block; combinations are superposed from them.
 func Analyze(ctx context.Context, m *Model, opts Options) (*Results, error) {
-	a := &analysis{ctx: ctx, model: m, opts: opts, systems: map[string]*system{}}
+	t0 := time.Now()
+	a := &analysis{ctx: ctx, model: m, opts: opts, systems: map[string]*system{}, assemblies: map[string]*assembly{}}
 	if err := a.setup(); err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
+	a.timings.Setup = time.Since(t0)
 	names, err := a.requested()
 	if err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
@@ -58,6 +74,8 @@ func Analyze(ctx context.Context, m *Model, opts Options) (*Results, error) {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
 	res.Warnings = a.warnings
+	a.timings.Total = time.Since(t0)
+	res.Timings = a.timings
 	return res, nil
 }
 
@@ -208,191 +226,4 @@ func (a *analysis) baseLoads(name string, base map[string]*caseLoads) (*caseLoad
 	}
 	base[name] = b
 	return b, nil
-}
-
-// runLinear solves every primary case needed in one block and superposes.
-func (a *analysis) runLinear(names []string, res *Results) error {
-	s, err := a.system(state{})
-	if err != nil {
-		return err
-	}
-	base := map[string]*caseLoads{}
-	factors := make([]map[string]float64, len(names))
-	need := map[string]bool{}
-	for i, n := range names {
-		f := map[string]float64{}
-		if err := a.expand(n, 1, f, map[string]bool{}); err != nil {
-			return err
-		}
-		factors[i] = f
-		for c := range f {
-			need[c] = true
-		}
-	}
-	order := sortedKeys(need)
-	loads := make([]*caseLoads, len(order))
-	for i, n := range order {
-		if loads[i], err = a.baseLoads(n, base); err != nil {
-			return err
-		}
-	}
-	disp, err := a.solve(s, loads)
-	if err != nil {
-		return err
-	}
-	col := map[string]int{}
-	for i, n := range order {
-		col[n] = i
-	}
-	nd := 6 * len(a.pos)
-	for i, n := range names {
-		u := make([]float64, nd)
-		for c, f := range factors[i] {
-			for g, v := range disp[col[c]] {
-				u[g] += f * v
-			}
-		}
-		cl, _, err := a.combined(n, base)
-		if err != nil {
-			return err
-		}
-		cr, err := a.recover(n, s, cl, u)
-		if err != nil {
-			return err
-		}
-		res.Cases = append(res.Cases, *cr)
-	}
-	return nil
-}
-
-// solve returns the full global displacement vector of each case.
-func (a *analysis) solve(s *system, cases []*caseLoads) ([][]float64, error) {
-	nd, n := 6*len(a.pos), s.neq
-	b := make([]float64, n*len(cases))
-	full := make([][]float64, len(cases))
-	ur := make([][]float64, len(cases))
-	for c, cl := range cases {
-		rhs := b[c*n : (c+1)*n]
-		p, err := a.totalNodeLoads(cl)
-		if err != nil {
-			return nil, err
-		}
-		a.distribute(s, p, rhs, nil)
-		ur[c] = a.prescribedVector(s, cl)
-		if len(cl.presc) == 0 {
-			continue
-		}
-		// Move K_fr·u_r to the right-hand side, element by element.
-		u0 := a.expandDisp(s, nil, ur[c])
-		fr := make([]float64, nd)
-		var dofs []int
-		for _, el := range a.elements(s.st) {
-			var ne int
-			ne, dofs = elementDOFs(el, dofs[:0])
-			ue := make([]float64, ne)
-			nz := false
-			for i, g := range dofs {
-				ue[i] = u0[g]
-				nz = nz || ue[i] != 0
-			}
-			if !nz {
-				continue
-			}
-			k := make([]float64, ne*ne)
-			el.GlobalStiffness(k)
-			for i, g := range dofs {
-				f := 0.0
-				for j := range ne {
-					f += k[i*ne+j] * ue[j]
-				}
-				fr[g] -= f
-			}
-		}
-		for g, kv := range s.spring {
-			fr[g] -= kv * u0[g]
-		}
-		a.distribute(s, fr, rhs, nil)
-	}
-	if n > 0 {
-		if err := s.fact.Solve(a.ctx, b, len(cases)); err != nil {
-			return nil, fmt.Errorf("solve: %w", err)
-		}
-	}
-	for c := range cases {
-		full[c] = a.expandDisp(s, b[c*n:(c+1)*n], ur[c])
-	}
-	return full, nil
-}
-
-// distribute adds the per-global-DOF forces f to the equations they act
-// on (eqOut) and to the restrained independent DOFs (rOut, may be nil),
-// through the constraint dependences (virtual work: Cᵀ·f).
-func (a *analysis) distribute(s *system, f, eqOut, rOut []float64) {
-	for g, v := range f {
-		if v == 0 {
-			continue
-		}
-		for _, d := range a.deps[g] {
-			switch e := s.eq[d.g]; {
-			case e >= 0:
-				eqOut[e] += d.c * v
-			case rOut != nil:
-				rOut[d.g] += d.c * v
-			}
-		}
-	}
-}
-
-// expandDisp returns global displacements from equation values x (nil:
-// zero) and prescribed values ur of restrained independent DOFs.
-func (a *analysis) expandDisp(s *system, x, ur []float64) []float64 {
-	u := make([]float64, len(a.deps))
-	for g, ds := range a.deps {
-		v := 0.0
-		for _, d := range ds {
-			if e := s.eq[d.g]; e >= 0 {
-				if x != nil {
-					v += d.c * x[e]
-				}
-			} else {
-				v += d.c * ur[d.g]
-			}
-		}
-		u[g] = v
-	}
-	return u
-}
-
-// prescribedVector returns the prescribed values of restrained DOFs.
-func (a *analysis) prescribedVector(s *system, cl *caseLoads) []float64 {
-	u := make([]float64, 6*len(a.pos))
-	for g, v := range cl.presc {
-		if s.fixed[g] {
-			u[g] = v
-		}
-	}
-	return u
-}
-
-// totalNodeLoads returns node loads plus equivalent node loads of member
-// loads, global, per global DOF.
-func (a *analysis) totalNodeLoads(cl *caseLoads) ([]float64, error) {
-	p := append([]float64(nil), cl.nodeF...)
-	var qc, q0, pe [12]float64
-	for _, m := range a.members { // member order: deterministic sums
-		l := cl.member[m.index]
-		if l == nil {
-			continue
-		}
-		if err := m.fixedEnd(l, qc[:], q0[:]); err != nil {
-			return nil, err
-		}
-		m.nodeLoads(qc[:], pe[:])
-		for e := range 2 {
-			for d := range 6 {
-				p[6*m.nodes[e]+d] += pe[6*e+d]
-			}
-		}
-	}
-	return p, nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gusset/gusset/pkg/fem/transform"
 )
@@ -332,89 +333,42 @@ func (a *analysis) buildSystem(st state) (*system, error) {
 	return s, nil
 }
 
-// assemble builds the free-free stiffness of s, reduced through the
-// constraint dependences: K_red = Cᵀ·K·C, entry by entry.
-func (a *analysis) assemble(s *system) *SymMatrix {
-	t := &triplets{n: s.neq}
-	var k []float64
-	var dofs []int
-	for _, el := range a.elements(s.st) {
-		var n int
-		n, dofs = elementDOFs(el, dofs[:0])
-		if cap(k) < n*n {
-			k = make([]float64, n*n)
-		}
-		k = k[:n*n]
-		el.GlobalStiffness(k)
-		// Every ordered pair (i, j) adds to the lower triangle only when
-		// its row equation is ≥ its column equation, which counts each
-		// entry of Cᵀ·K·C exactly once.
-		for i := range n {
-			for _, di := range a.deps[dofs[i]] {
-				ei := s.eq[di.g]
-				if ei < 0 {
-					continue
-				}
-				for j := range n {
-					v := k[i*n+j] * di.c
-					if v == 0 {
-						continue
-					}
-					for _, dj := range a.deps[dofs[j]] {
-						if ej := s.eq[dj.g]; ej >= 0 && ej <= ei {
-							t.add(ei, ej, v*dj.c)
-						}
-					}
-				}
-			}
-		}
-	}
-	for g, kv := range s.spring {
-		if kv != 0 && s.eq[g] >= 0 {
-			t.add(s.eq[g], s.eq[g], kv)
-		}
-	}
-	return t.compress()
-}
-
 // factorSystem assembles and factors s, adding stabilization springs when
-// allowed and reporting mechanisms otherwise.
+// allowed and reporting mechanisms otherwise. The matrix is assembled once;
+// a stabilization spring only changes a diagonal value, so the refactoring
+// keeps the pattern (and a sparse factorizer its symbolic analysis).
 func (a *analysis) factorSystem(s *system) error {
-	fz := a.opts.Factorizer
-	if fz == nil {
-		fz = DenseFactorizer{}
+	fz := a.factorizer()
+	t0 := time.Now()
+	as := a.assemblyFor(s)
+	m := a.matrix(as, s)
+	a.timings.Assembly += time.Since(t0)
+	var maxT, maxR float64
+	for e, p := range as.diag {
+		v := m.Val[p]
+		if s.eqDOF[e]%6 < 3 {
+			maxT = math.Max(maxT, v)
+		} else {
+			maxR = math.Max(maxR, v)
+		}
+	}
+	for e, p := range as.diag {
+		scale := maxT
+		if s.eqDOF[e]%6 >= 3 {
+			scale = maxR
+		}
+		if !(m.Val[p] > 1e-14*scale) {
+			if !a.opts.StabilizeUnrestrainedNodes {
+				return a.mechanism(s, e)
+			}
+			m.Val[p] += a.stabilize(s, e, maxT, maxR)
+		}
 	}
 	for attempt := 0; ; attempt++ {
-		m := a.assemble(s)
-		d := m.diag()
-		var maxT, maxR float64
-		for e, v := range d {
-			if s.eqDOF[e]%6 < 3 {
-				maxT = math.Max(maxT, v)
-			} else {
-				maxR = math.Max(maxR, v)
-			}
-		}
-		var zero []int
-		for e, v := range d {
-			scale := maxT
-			if s.eqDOF[e]%6 >= 3 {
-				scale = maxR
-			}
-			if !(v > 1e-14*scale) {
-				zero = append(zero, e)
-			}
-		}
-		if len(zero) > 0 {
-			if !a.opts.StabilizeUnrestrainedNodes {
-				return a.mechanism(s, zero[0])
-			}
-			for _, e := range zero {
-				a.stabilize(s, e, maxT, maxR)
-			}
-			continue
-		}
+		t1 := time.Now()
 		f, err := fz.Factor(a.ctx, m)
+		a.timings.Factor += time.Since(t1)
+		a.timings.Factorizations++
 		if err == nil {
 			s.fact = f
 			return nil
@@ -426,13 +380,13 @@ func (a *analysis) factorSystem(s *system) error {
 		if !a.opts.StabilizeUnrestrainedNodes || attempt > s.neq {
 			return a.mechanism(s, se.Equation)
 		}
-		a.stabilize(s, se.Equation, maxT, maxR)
+		m.Val[as.diag[se.Equation]] += a.stabilize(s, se.Equation, maxT, maxR)
 	}
 }
 
 // stabilize adds a tiny spring (1e-8 of the largest diagonal of the same
-// kind) on equation e.
-func (a *analysis) stabilize(s *system, e int, maxT, maxR float64) {
+// kind) on equation e and returns its stiffness.
+func (a *analysis) stabilize(s *system, e int, maxT, maxR float64) float64 {
 	g := s.eqDOF[e]
 	scale := maxT
 	if g%6 >= 3 {
@@ -446,6 +400,7 @@ func (a *analysis) stabilize(s *system, e int, maxT, maxR float64) {
 	}
 	s.spring[g] += 1e-8 * scale
 	s.stabMsg = append(s.stabMsg, fmt.Sprintf("node %s %s", a.model.Nodes[g/6].ID, dofNames[g%6]))
+	return 1e-8 * scale
 }
 
 // mechanism returns the error naming the node and DOF of equation e.

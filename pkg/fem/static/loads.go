@@ -16,6 +16,7 @@ type caseLoads struct {
 	nodeF  []float64
 	member map[int]*element.MemberLoads
 	presc  map[int]float64 // global DOF → value
+	total  []float64       // cached totalNodeLoads; set once the loads are final
 }
 
 func newCaseLoads(nd int) *caseLoads {

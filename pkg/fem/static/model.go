@@ -1,6 +1,9 @@
 package static
 
-import "github.com/gusset/gusset/pkg/fem/transform"
+import (
+	"github.com/gusset/gusset/pkg/fem/sparse"
+	"github.com/gusset/gusset/pkg/fem/transform"
+)
 
 // Model is a complete linear static frame problem in SI units.
 type Model struct {
@@ -255,8 +258,83 @@ type Options struct {
 	// StabilizeUnrestrainedNodes adds tiny springs to DOFs without
 	// stiffness instead of failing.
 	StabilizeUnrestrainedNodes bool
-	// Factorizer solves the assembled system; nil means the dense solver.
+	// SolverType and OptimizationMethod are the service's solver
+	// settings; they choose the ordering of the default sparse factorizer
+	// (see Orderings). They are ignored when Factorizer is set.
+	SolverType         SolverType
+	OptimizationMethod OptimizationMethod
+	// Factorizer solves the assembled system; nil means a new
+	// SparseFactorizer with the orderings of SolverType and
+	// OptimizationMethod.
 	Factorizer Factorizer
+}
+
+// SolverType is the service's solverType setting.
+type SolverType int
+
+// Solver types. Both are the sparse direct solver; they differ in the
+// equation ordering.
+const (
+	// Paradise (0) orders for least fill: approximate minimum degree or
+	// nested dissection.
+	Paradise SolverType = iota
+	// Wavefront (1) orders for a small profile: reverse Cuthill–McKee.
+	Wavefront
+)
+
+// OptimizationMethod is the service's optimizationMethod setting: how the
+// equations are reordered before factorization.
+type OptimizationMethod int
+
+// Optimization methods. The zero value, Auto, is the right choice for
+// almost every model.
+const (
+	// Auto lets the solver type choose; for Paradise both approximate
+	// minimum degree and nested dissection are analysed and the one
+	// predicting fewer factorization flops is used.
+	Auto OptimizationMethod = iota
+	// None keeps the node order of the model (no reordering).
+	None
+	// MinimumDegree forces approximate minimum degree (Paradise only).
+	MinimumDegree
+	// NestedDissection forces nested dissection (Paradise only).
+	NestedDissection
+)
+
+// Orderings returns the candidate orderings of the default sparse
+// factorizer for o's solver settings:
+//
+//	OptimizationMethod None              → natural order (any solver type)
+//	Wavefront                            → RCM
+//	Paradise, Auto                       → AMD and nested dissection,
+//	                                       the fewer predicted flops wins
+//	Paradise, MinimumDegree              → AMD
+//	Paradise, NestedDissection           → nested dissection
+//
+// Analysing both Paradise candidates costs a second ordering, run
+// concurrently with the first; on 3-D frames nested dissection usually
+// wins by 10–20 % of the flops, on small or elongated models AMD does.
+// Unknown values are treated as Auto and Paradise.
+func (o Options) Orderings() []sparse.Method {
+	switch {
+	case o.OptimizationMethod == None:
+		return []sparse.Method{sparse.Natural}
+	case o.SolverType == Wavefront:
+		return []sparse.Method{sparse.RCM}
+	case o.OptimizationMethod == MinimumDegree:
+		return []sparse.Method{sparse.AMD}
+	case o.OptimizationMethod == NestedDissection:
+		return []sparse.Method{sparse.NestedDissection}
+	}
+	return []sparse.Method{sparse.AMD, sparse.NestedDissection}
+}
+
+// factorizer returns the Factorizer of an analysis.
+func (o Options) factorizer() Factorizer {
+	if o.Factorizer != nil {
+		return o.Factorizer
+	}
+	return &SparseFactorizer{Orderings: o.Orderings()}
 }
 
 // G is standard gravity, m/s², used to turn self-weight accelerations in g

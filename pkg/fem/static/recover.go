@@ -1,9 +1,13 @@
 package static
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gusset/gusset/pkg/fem/element"
 	"github.com/gusset/gusset/pkg/fem/transform"
@@ -18,9 +22,9 @@ type memberState struct {
 }
 
 // memberEnd recovers member m under loads l (may be nil) and global
-// displacements u.
-func (a *analysis) memberEnd(m *member, l *element.MemberLoads, u []float64) (*memberState, error) {
-	ms := &memberState{}
+// displacements u into ms.
+func (a *analysis) memberEnd(ms *memberState, m *member, l *element.MemberLoads, u []float64) error {
+	*ms = memberState{}
 	var ug [12]float64
 	for e := range 2 {
 		copy(ug[6*e:6*e+6], u[6*m.nodes[e]:6*m.nodes[e]+6])
@@ -31,12 +35,12 @@ func (a *analysis) memberEnd(m *member, l *element.MemberLoads, u []float64) (*m
 	var qc, q0 [12]float64
 	if !l.Empty() {
 		if err := m.fixedEnd(l, qc[:], q0[:]); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	var scratch [156]float64
 	if err := element.MemberEndDisplacements(m.k0[:], q0[:], &m.rel, ms.uNode[:], ms.uMem[:], scratch[:]); err != nil {
-		return nil, fmt.Errorf("member %s: %w", m.id, err)
+		return fmt.Errorf("member %s: %w", m.id, err)
 	}
 	for i := range 12 {
 		s := q0[i]
@@ -46,65 +50,69 @@ func (a *analysis) memberEnd(m *member, l *element.MemberLoads, u []float64) (*m
 		ms.q[i] = s
 	}
 	// Node forces through the condensed matrix, so springs in releases
-	// act on the node side exactly as assembled.
-	var fl [12]float64
-	for i := range 12 {
-		s := qc[i]
-		for j := range 12 {
-			s += m.kc[i*12+j] * ms.uNode[j]
+	// act on the node side exactly as assembled. Without releases (and
+	// for frames: truss members are condensed) that is q itself.
+	fl := ms.q
+	if m.typ.axialOnly() || m.rel.Any() {
+		for i := range 12 {
+			s := qc[i]
+			for j := range 12 {
+				s += m.kc[i*12+j] * ms.uNode[j]
+			}
+			fl[i] = s
 		}
-		fl[i] = s
 	}
 	transform.ToGlobalVector(m.rot, fl[:], ms.fNode[:])
 	transform.OffsetForces(m.eA, m.eB, ms.fNode[:], ms.fNode[:])
-	return ms, nil
+	return nil
 }
 
+// recoverChunk is the number of members one recovery task takes.
+const recoverChunk = 512
+
 // recover builds the results of one case from its loads and global
-// displacements u on system s.
+// displacements u on system s. Members are recovered in parallel chunks
+// (each with one allocation for all its stations); everything summed over
+// members is summed afterwards in member order, so results do not depend
+// on the number of workers.
 func (a *analysis) recover(name string, s *system, cl *caseLoads, u []float64) (*CaseResult, error) {
 	if err := a.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("recover %s: %w", name, err)
 	}
 	nd := 6 * len(a.pos)
-	cr := &CaseResult{Name: name}
-	fel := make([]float64, nd) // Σ forces nodes exert on members
-	for _, m := range a.members {
-		l := cl.member[m.index]
-		mr := MemberResult{Member: m.id}
-		if s.st.memberOff != nil && s.st.memberOff[m.index] {
-			mr.Inactive = true
-			// Its loads still reach the nodes (as in the load vector).
-			if !l.Empty() {
-				var qc, q0, pe [12]float64
-				if err := m.fixedEnd(l, qc[:], q0[:]); err != nil {
-					return nil, err
+	cr := &CaseResult{Name: name, Members: make([]MemberResult, len(a.members))}
+	fNode := make([]float64, 12*len(a.members)) // forces nodes exert on each member, global
+	nChunks := (len(a.members) + recoverChunk - 1) / recoverChunk
+	errs := make([]error, nChunks)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), nChunks) {
+		wg.Go(func() {
+			for {
+				c := int(next.Add(1)) - 1
+				if c >= nChunks {
+					return
 				}
-				m.nodeLoads(qc[:], pe[:])
-				for e := range 2 {
-					for d := range 6 {
-						fel[6*m.nodes[e]+d] -= pe[6*e+d]
-					}
-				}
+				lo, hi := c*recoverChunk, min((c+1)*recoverChunk, len(a.members))
+				errs[c] = a.recoverMembers(s, cl, u, cr.Members[lo:hi], fNode[12*lo:12*hi], lo)
 			}
-			cr.Members = append(cr.Members, mr)
-			continue
-		}
-		ms, err := a.memberEnd(m, l, u)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("recover %s: %w", name, err)
 		}
+	}
+	fel := make([]float64, nd) // Σ forces nodes exert on members
+	for _, m := range a.members {
+		fm := fNode[12*m.index : 12*m.index+12]
 		for e := range 2 {
 			for d := range 6 {
-				fel[6*m.nodes[e]+d] += ms.fNode[6*e+d]
+				fel[6*m.nodes[e]+d] += fm[6*e+d]
 			}
 		}
-		copy(mr.EndA[:], ms.q[:6])
-		copy(mr.EndB[:], ms.q[6:])
-		mr.Stations = a.stations(m, l, ms)
-		cr.Members = append(cr.Members, mr)
 	}
-
 	pTot, err := a.totalNodeLoads(cl)
 	if err != nil {
 		return nil, fmt.Errorf("recover %s: %w", name, err)
@@ -119,8 +127,10 @@ func (a *analysis) recover(name string, s *system, cl *caseLoads, u []float64) (
 	resid := make([]float64, s.neq)
 	react := make([]float64, nd)
 	a.distribute(s, f, resid, react)
+	cr.Nodes = make([]NodeResult, len(a.pos))
 	for n := range a.pos {
-		nr := NodeResult{Node: a.model.Nodes[n].ID}
+		nr := &cr.Nodes[n]
+		nr.Node = a.model.Nodes[n].ID
 		copy(nr.Disp[:], u[6*n:6*n+6])
 		for d := range 6 {
 			g := 6*n + d
@@ -133,7 +143,6 @@ func (a *analysis) recover(name string, s *system, cl *caseLoads, u []float64) (
 				nr.HasReaction = true
 			}
 		}
-		cr.Nodes = append(cr.Nodes, nr)
 	}
 	sum := &cr.Summary
 	for n, nr := range cr.Nodes {
@@ -152,6 +161,97 @@ func (a *analysis) recover(name string, s *system, cl *caseLoads, u []float64) (
 	return cr, nil
 }
 
+// recoverMembers recovers the members from index lo on into out, and the
+// forces the nodes exert on them (global, 12 per member) into fNode.
+func (a *analysis) recoverMembers(s *system, cl *caseLoads, u []float64, out []MemberResult, fNode []float64, lo int) error {
+	div := a.divisions()
+	total := 0
+	for i := range out {
+		total += div + 1
+		if l := cl.member[lo+i]; l != nil {
+			total += 2 * len(l.Points)
+		}
+	}
+	slab := make([]Station, 0, total)
+	var ms memberState
+	var pts []stationPoint
+	for i := range out {
+		m := a.members[lo+i]
+		l := cl.member[m.index]
+		mr := &out[i]
+		mr.Member = m.id
+		fm := fNode[12*i : 12*i+12]
+		if s.st.memberOff != nil && s.st.memberOff[m.index] {
+			mr.Inactive = true
+			// Its loads still reach the nodes (as in the load vector).
+			if !l.Empty() {
+				var qc, q0, pe [12]float64
+				if err := m.fixedEnd(l, qc[:], q0[:]); err != nil {
+					return err
+				}
+				m.nodeLoads(qc[:], pe[:])
+				for k := range 12 {
+					fm[k] = -pe[k]
+				}
+			}
+			continue
+		}
+		if err := a.memberEnd(&ms, m, l, u); err != nil {
+			return err
+		}
+		copy(fm, ms.fNode[:])
+		copy(mr.EndA[:], ms.q[:6])
+		copy(mr.EndB[:], ms.q[6:])
+		pts = stationPoints(pts[:0], m.props.L, div, l)
+		n := len(slab)
+		slab = a.stations(slab, m, l, &ms, pts)
+		mr.Stations = slab[n:len(slab):len(slab)]
+	}
+	return nil
+}
+
+// divisions returns the number of member divisions for stations.
+func (a *analysis) divisions() int {
+	if a.opts.Divisions <= 0 {
+		return 10
+	}
+	return a.opts.Divisions
+}
+
+// stationPoint is a station position; right marks the value just past a
+// point load there (division points are "right" values).
+type stationPoint struct {
+	x     float64
+	right bool
+}
+
+// stationPoints appends the station positions of a member of length L:
+// the division points and both sides of every point load, in order, each
+// once.
+func stationPoints(pts []stationPoint, L float64, div int, l *element.MemberLoads) []stationPoint {
+	for i := 0; i <= div; i++ {
+		pts = append(pts, stationPoint{L * float64(i) / float64(div), true})
+	}
+	if l == nil || len(l.Points) == 0 {
+		return pts
+	}
+	for _, p := range l.Points {
+		pts = append(pts, stationPoint{p.X, false}, stationPoint{p.X, true})
+	}
+	slices.SortStableFunc(pts, func(p, q stationPoint) int {
+		switch {
+		case p.x != q.x:
+			return cmp.Compare(p.x, q.x)
+		case p.right == q.right:
+			return 0
+		case !p.right:
+			return -1
+		}
+		return 1
+	})
+	return slices.Compact(pts) // a load at a division point: keep one of each side
+}
+
 // addMoment adds the force-moment f acting at p to the resultant about
 // the origin.
 func addMoment(acc *[6]float64, p transform.Vec3, f [6]float64) {
@@ -162,41 +262,14 @@ func addMoment(acc *[6]float64, p transform.Vec3, f [6]float64) {
 	}
 }
 
-// stations evaluates internal forces, displacements and stresses along m.
-func (a *analysis) stations(m *member, l *element.MemberLoads, ms *memberState) []Station {
-	div := a.opts.Divisions
-	if div <= 0 {
-		div = 10
-	}
-	L := m.props.L
-	type pt struct {
-		x     float64
-		right bool
-	}
-	pts := make([]pt, 0, div+1)
-	for i := 0; i <= div; i++ {
-		pts = append(pts, pt{L * float64(i) / float64(div), true})
-	}
-	if l != nil {
-		for _, p := range l.Points {
-			pts = append(pts, pt{p.X, false}, pt{p.X, true})
-		}
-	}
-	sort.SliceStable(pts, func(i, j int) bool {
-		if pts[i].x != pts[j].x {
-			return pts[i].x < pts[j].x
-		}
-		return !pts[i].right && pts[j].right
-	})
+// stations appends to out the internal forces, displacements and stresses
+// of m at pts.
+func (a *analysis) stations(out []Station, m *member, l *element.MemberLoads, ms *memberState, pts []stationPoint) []Station {
 	var qA, qB, uA [6]float64
 	copy(qA[:], ms.q[:6])
 	copy(qB[:], ms.q[6:])
 	copy(uA[:], ms.uMem[:6])
-	out := make([]Station, 0, len(pts))
-	for i, p := range pts {
-		if i > 0 && pts[i-1] == p {
-			continue // a load at a division point: keep one of each side
-		}
+	for _, p := range pts {
 		st := Station{X: p.x}
 		st.Forces = element.InternalForces(l, &qA, p.x, p.right)
 		st.Disp = element.Displacements(m.props, l, &uA, &qB, p.x)
@@ -226,12 +299,17 @@ func (m *member) stress(f [6]float64) Stress {
 			s.BendingZ = [2]float64{-f[5] * sec.YTop / p.Iz, f[5] * sec.YBottom / p.Iz}
 		}
 	}
-	s.Max, s.Min = math.Inf(-1), math.Inf(1)
-	for _, by := range s.BendingY {
-		for _, bz := range s.BendingZ {
-			v := s.Axial + by + bz
-			s.Max, s.Min = math.Max(s.Max, v), math.Min(s.Min, v)
-		}
+	// The extreme corner combinations, without math.Max's NaN and ±0
+	// handling (this runs for every station of every case).
+	by0, by1 := s.BendingY[0], s.BendingY[1]
+	if by1 > by0 {
+		by0, by1 = by1, by0
 	}
+	bz0, bz1 := s.BendingZ[0], s.BendingZ[1]
+	if bz1 > bz0 {
+		bz0, bz1 = bz1, bz0
+	}
+	s.Max = s.Axial + by0 + bz0
+	s.Min = s.Axial + by1 + bz1
 	return s
 }

@@ -1,11 +1,31 @@
 package static
 
+import "time"
+
 // Results holds the outcome of an analysis: one CaseResult per requested
 // load case or combination, in request order (or model order: load cases,
 // then combinations), and warnings a person should read.
 type Results struct {
 	Cases    []CaseResult
 	Warnings []string
+	Timings  Timings
+}
+
+// Timings are the wall times of the phases of an analysis, for logs and
+// benchmarks. With the reversal loop they add up over its iterations.
+type Timings struct {
+	Setup    time.Duration // model checks, member stiffness matrices
+	Assembly time.Duration // symbolic and numeric assembly of the stiffness
+	Factor   time.Duration // ordering, symbolic analysis, numeric factorization
+	Loads    time.Duration // load vectors and combined loads
+	Solve    time.Duration // block solves, expansion and superposition of displacements
+	Recovery time.Duration // member results, reactions and equilibrium summaries
+	Total    time.Duration // the whole Analyze call
+	// Factorizations counts calls of the Factorizer (one per reversal
+	// state and stabilization retry).
+	Factorizations int
+	// Equations is the number of equations of the (last) system solved.
+	Equations int
 }
 
 // CaseResult holds the results of one load case or combination.

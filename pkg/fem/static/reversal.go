@@ -2,6 +2,7 @@ package static
 
 import (
 	"math"
+	"time"
 )
 
 // runReversal solves each requested case on its own with the reversal
@@ -49,7 +50,9 @@ func (a *analysis) runReversal(names []string, res *Results) error {
 		if !settled {
 			a.warn("load case %s: tension/compression-only reversal did not settle in %d iterations; results are from the last iteration", name, maxIt)
 		}
+		t0 := time.Now()
 		cr, err := a.recover(name, s, cl, u)
+		a.timings.Recovery += time.Since(t0)
 		if err != nil {
 			return err
 		}
@@ -70,8 +73,8 @@ func (a *analysis) reverse(s *system, cl *caseLoads, u []float64) (state, bool, 
 			continue
 		}
 		if !s.st.memberOff[m.index] {
-			ms, err := a.memberEnd(m, cl.member[m.index], u)
-			if err != nil {
+			ms := &memberState{}
+			if err := a.memberEnd(ms, m, cl.member[m.index], u); err != nil {
 				return next, false, err
 			}
 			n := -ms.q[0] // tension positive at end A
@@ -83,8 +86,8 @@ func (a *analysis) reverse(s *system, cl *caseLoads, u []float64) (state, bool, 
 			continue
 		}
 		// Elongation of the chord between the member ends, local x.
-		ms, err := a.memberEnd(m, nil, u)
-		if err != nil {
+		ms := &memberState{}
+		if err := a.memberEnd(ms, m, nil, u); err != nil {
 			return next, false, err
 		}
 		elong := ms.uNode[6] - ms.uNode[0]
@@ -103,8 +106,8 @@ func (a *analysis) reverse(s *system, cl *caseLoads, u []float64) (state, bool, 
 			if s.st.memberOff[m.index] {
 				continue
 			}
-			ms, err := a.memberEnd(m, cl.member[m.index], u)
-			if err != nil {
+			ms := &memberState{}
+			if err := a.memberEnd(ms, m, cl.member[m.index], u); err != nil {
 				return next, false, err
 			}
 			for e := range 2 {

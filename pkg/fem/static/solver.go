@@ -4,22 +4,34 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sort"
 )
 
 // SymMatrix is a symmetric n×n matrix stored as its lower triangle
 // (row ≥ column) in compressed sparse column form, rows ascending within
-// each column, no duplicates.
+// each column, no duplicates. The engine always stores the diagonal, and
+// every matrix of one equation numbering shares the same ColPtr and RowIdx
+// (values change between reversal states and stabilization retries, the
+// pattern does not).
 type SymMatrix struct {
 	N      int
 	ColPtr []int // len N+1
 	RowIdx []int
 	Val    []float64
+	// NodeOf maps each equation to its node (may be nil): orderings that
+	// work on the node graph, like the sparse solver's, use it.
+	NodeOf []int
 }
 
-// Factorizer factors the assembled stiffness once per analysis. The sparse
-// LDLᵀ solver (package sparse) plugs in here through a small adapter.
+// Factorizer factors the assembled stiffness: once per analysis, or once
+// per reversal state when one-way members or supports are active (then on
+// the same pattern with new values, and again after a stabilization
+// spring). SparseFactorizer, the default, wraps package sparse;
+// DenseFactorizer is a reference for tests and tiny models.
 type Factorizer interface {
+	// Factor factors a. The Factorization must stay valid after later
+	// calls, and a's slices may be reused by the caller once Factor
+	// returns. A singular matrix yields a (possibly wrapped)
+	// *SingularError naming the equation.
 	Factor(ctx context.Context, a *SymMatrix) (Factorization, error)
 }
 
@@ -40,73 +52,6 @@ type SingularError struct {
 // Error implements error.
 func (e *SingularError) Error() string {
 	return fmt.Sprintf("singular pivot at equation %d", e.Equation)
-}
-
-// triplets collects lower-triangle matrix entries before compression.
-type triplets struct {
-	n        int
-	row, col []int
-	val      []float64
-}
-
-func (t *triplets) add(r, c int, v float64) {
-	if v == 0 {
-		return
-	}
-	if r < c {
-		r, c = c, r
-	}
-	t.row = append(t.row, r)
-	t.col = append(t.col, c)
-	t.val = append(t.val, v)
-}
-
-// compress sums duplicates into a SymMatrix.
-func (t *triplets) compress() *SymMatrix {
-	n := t.n
-	ptr := make([]int, n+1)
-	for _, c := range t.col {
-		ptr[c+1]++
-	}
-	for i := range n {
-		ptr[i+1] += ptr[i]
-	}
-	next := append([]int(nil), ptr[:n]...)
-	rows := make([]int, len(t.row))
-	vals := make([]float64, len(t.row))
-	for k, c := range t.col {
-		p := next[c]
-		next[c]++
-		rows[p], vals[p] = t.row[k], t.val[k]
-	}
-	m := &SymMatrix{N: n, ColPtr: make([]int, n+1)}
-	for c := range n {
-		lo, hi := ptr[c], ptr[c+1]
-		sort.Sort(colSorter{rows[lo:hi], vals[lo:hi]})
-		for k := lo; k < hi; k++ {
-			last := len(m.RowIdx) - 1
-			if last >= m.ColPtr[c] && m.RowIdx[last] == rows[k] {
-				m.Val[last] += vals[k]
-				continue
-			}
-			m.RowIdx = append(m.RowIdx, rows[k])
-			m.Val = append(m.Val, vals[k])
-		}
-		m.ColPtr[c+1] = len(m.RowIdx)
-	}
-	return m
-}
-
-type colSorter struct {
-	r []int
-	v []float64
-}
-
-func (s colSorter) Len() int           { return len(s.r) }
-func (s colSorter) Less(i, j int) bool { return s.r[i] < s.r[j] }
-func (s colSorter) Swap(i, j int) {
-	s.r[i], s.r[j] = s.r[j], s.r[i]
-	s.v[i], s.v[j] = s.v[j], s.v[i]
 }
 
 // diag returns the diagonal of m.
