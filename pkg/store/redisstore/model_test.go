@@ -1,0 +1,135 @@
+package redisstore_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+	"github.com/gusset/gusset/pkg/store/redisstore"
+)
+
+func openModel(t *testing.T) (*redisstore.Model, *redisstore.Jobs, context.Context) {
+	t.Helper()
+	ctx := context.Background()
+	s, srv := newStore(t, "nodes", "members")
+	if _, err := s.Open(ctx, "w", store.Snapshot{Job: model.NewJob()}, openState()); err != nil {
+		t.Fatal(err)
+	}
+	return redisstore.NewModel(srv.Client(t)), s, ctx
+}
+
+// A batch whose check fails anywhere, even after many changes, changes
+// nothing: the script checks every op before it writes one.
+func TestApplyIsAllOrNothing(t *testing.T) {
+	m, jobs, ctx := openModel(t)
+	var b store.Batch
+	b.Create("nodes", store.Key(1), []byte(`{"id":1}`))
+	b.Create("nodes", store.Key(2), []byte(`{"id":2}`))
+	rev, err := m.Apply(ctx, "w", &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		build  func(b *store.Batch)
+		index  int
+		exists bool
+	}{
+		{"create an existing key", func(b *store.Batch) {
+			b.Delete("nodes", store.Key(1))
+			b.Create("members", store.Key(5), []byte(`{}`))
+			b.Create("nodes", store.Key(2), []byte(`{}`))
+		}, 2, true},
+		{"require a key deleted earlier in the batch", func(b *store.Batch) {
+			b.Delete("nodes", store.Key(1))
+			b.Require("nodes", store.Key(1))
+		}, 1, false},
+		{"update a missing key", func(b *store.Batch) {
+			b.Put("nodes", store.Key(3), []byte(`{}`))
+			b.Update("nodes", store.Key(4), []byte(`{}`))
+		}, 1, false},
+		{"delete twice", func(b *store.Batch) {
+			b.Delete("nodes", store.Key(2))
+			b.Delete("nodes", store.Key(2))
+		}, 1, false},
+		{"forbid a key created in the batch", func(b *store.Batch) {
+			b.Create("nodes", store.Key(9), []byte(`{}`))
+			b.Forbid("nodes", store.Key(9))
+		}, 1, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var b store.Batch
+			c.build(&b)
+			_, err := m.Apply(ctx, "w", &b)
+			var ce *store.ConflictError
+			if !errors.As(err, &ce) || ce.Index != c.index || ce.Exists != c.exists {
+				t.Fatalf("err = %v, want a conflict at op %d (exists %v)", err, c.index, c.exists)
+			}
+			page, _ := m.Page(ctx, "w", "nodes", nil, 0, -1)
+			members, _ := m.Page(ctx, "w", "members", nil, 0, -1)
+			if page.Total != 2 || members.Total != 0 || string(page.Values[0]) != `{"id":1}` {
+				t.Errorf("a failed batch changed the rows: %v %v", page.Keys, members.Keys)
+			}
+			if _, sl, _ := jobs.Job(ctx, "w"); sl.Rev != rev {
+				t.Errorf("a failed batch bumped rev to %d from %d", sl.Rev, rev)
+			}
+		})
+	}
+	// A batch planned at an old revision is refused as stale.
+	b = store.Batch{ExpectRev: rev - 1}
+	b.Delete("nodes", store.Key(1))
+	if _, err := m.Apply(ctx, "w", &b); !errors.Is(err, store.ErrStale) {
+		t.Errorf("stale batch: %v", err)
+	}
+	b.ExpectRev = rev
+	if r, err := m.Apply(ctx, "w", &b); err != nil || r != rev+1 {
+		t.Errorf("batch at the current rev: %d %v", r, err)
+	}
+}
+
+func TestPageRangesAndExists(t *testing.T) {
+	m, _, ctx := openModel(t)
+	var b store.Batch
+	for _, id := range []int64{1, 2, 3, 10, 11, 12, 100} {
+		b.Create("nodes", store.Key(id), []byte(`{}`))
+	}
+	if _, err := m.Apply(ctx, "w", &b); err != nil {
+		t.Fatal(err)
+	}
+	ranges := []store.KeyRange{store.IDRange(2, 10), store.IDRange(12, 1000)}
+	cases := []struct {
+		offset, limit int64
+		want          []string
+	}{
+		{0, -1, []string{store.Key(2), store.Key(3), store.Key(10), store.Key(12), store.Key(100)}},
+		{2, 2, []string{store.Key(10), store.Key(12)}},
+		{3, 10, []string{store.Key(12), store.Key(100)}},
+		{5, 10, nil},
+	}
+	for _, c := range cases {
+		p, err := m.Page(ctx, "w", "nodes", ranges, c.offset, c.limit)
+		if err != nil || p.Total != 5 || len(p.Keys) != len(c.want) {
+			t.Fatalf("offset %d limit %d: %v total %d err %v", c.offset, c.limit, p.Keys, p.Total, err)
+		}
+		for i := range c.want {
+			if p.Keys[i] != c.want[i] {
+				t.Errorf("offset %d: keys %v, want %v", c.offset, p.Keys, c.want)
+			}
+		}
+	}
+	// Zero-padded keys sort numerically: 100 after 12.
+	last, _ := m.LastKey(ctx, "w", "nodes")
+	if last != store.Key(100) {
+		t.Errorf("last key %s", last)
+	}
+	ex, _ := m.Exists(ctx, "w", "nodes", store.Key(3), store.Key(4))
+	if !ex[0] || ex[1] {
+		t.Errorf("exists %v", ex)
+	}
+	if _, err := m.Page(ctx, "nobody", "nodes", nil, 0, -1); model.KindOf(err) != model.KindNoJobOpen {
+		t.Errorf("page of a workspace without a job: %v", err)
+	}
+}
