@@ -20,6 +20,7 @@ func (a *API) registerRoutes() {
 	a.registerJobRoutes()
 	if a.structure != nil {
 		a.registerStructureRoutes()
+		a.registerGeometryRoutes()
 	}
 }
 
