@@ -135,16 +135,22 @@ func (c *Collection[T]) checkRefs(ctx context.Context, ws string, recs []*T) (ma
 		}
 	}
 	for coll, uses := range byColl {
-		keys := make([]string, len(uses))
-		for i, u := range uses {
-			keys[i] = store.Key(u.ref.ID)
+		// Many records share a referenced row (every member its section):
+		// ask once per distinct id.
+		index := map[int64]int{}
+		var keys []string
+		for _, u := range uses {
+			if _, ok := index[u.ref.ID]; !ok {
+				index[u.ref.ID] = len(keys)
+				keys = append(keys, store.Key(u.ref.ID))
+			}
 		}
 		found, err := c.e.model.Exists(ctx, ws, coll, keys...)
 		if err != nil {
 			return nil, err
 		}
-		for i, u := range uses {
-			if !found[i] && out[u.rec] == nil {
+		for _, u := range uses {
+			if !found[index[u.ref.ID]] && out[u.rec] == nil {
 				out[u.rec] = model.Invalid(u.ref.Field, "%s: %s %d does not exist", u.ref.Field, u.ref.Noun, u.ref.ID)
 			}
 		}
@@ -152,11 +158,19 @@ func (c *Collection[T]) checkRefs(ctx context.Context, ws string, recs []*T) (ma
 	return out, nil
 }
 
-func (c *Collection[T]) requireRefs(b *store.Batch, rec *T) {
+// requireRefs adds a Require op for each reference not already required
+// by this batch (seen tracks them), so a batch of members requires the
+// shared section once.
+func (c *Collection[T]) requireRefs(b *store.Batch, rec *T, seen map[Ref]bool) {
 	if c.k.Refs == nil {
 		return
 	}
 	for _, ref := range c.k.Refs(rec) {
+		key := Ref{Coll: ref.Coll, ID: ref.ID}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
 		b.Require(ref.Coll, store.Key(ref.ID))
 	}
 }
@@ -230,6 +244,7 @@ func (c *Collection[T]) Create(ctx context.Context, ws string, items []Item[T], 
 	}
 	var b store.Batch
 	owner := []int{} // batch op index → item index
+	required := map[Ref]bool{}
 	out := Created[T]{}
 	for i, rec := range recs {
 		if rec == nil {
@@ -240,7 +255,7 @@ func (c *Collection[T]) Create(ctx context.Context, ws string, items []Item[T], 
 			b.Require(c.k.Parent, key)
 			owner = append(owner, i)
 		}
-		c.requireRefs(&b, rec)
+		c.requireRefs(&b, rec, required)
 		for len(owner) < len(b.Ops) {
 			owner = append(owner, i)
 		}
@@ -416,12 +431,13 @@ func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[
 	}
 	var b store.Batch
 	var owner []int
+	required := map[Ref]bool{}
 	out := Updated[T]{}
 	for i, rec := range recs {
 		if rec == nil {
 			continue
 		}
-		c.requireRefs(&b, rec)
+		c.requireRefs(&b, rec, required)
 		b.Update(c.k.Coll, store.Key(ids[i]), c.encode(*rec))
 		for len(owner) < len(b.Ops) {
 			owner = append(owner, i)

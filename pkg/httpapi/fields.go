@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -50,16 +51,46 @@ func parseUnitExpr(tag string) unitExpr {
 
 // factor is the multiplier from job units to SI for this quantity.
 func (e unitExpr) factor(u model.Units) float64 {
+	cat := categoryFactors(u)
 	f := 1.0
 	for _, t := range e {
-		id := unitID(u, t.category)
-		unit, ok := model.LookupUnit(t.category, id)
-		if !ok {
-			continue // validated on write; an unknown unit cannot be stored
+		c := cat[t.category]
+		switch t.power {
+		case 1:
+			f *= c
+		case -1:
+			f /= c
+		default:
+			f *= math.Pow(c, float64(t.power))
 		}
-		f *= math.Pow(unit.ToSI, float64(t.power))
 	}
 	return f
+}
+
+type factorEntry struct {
+	units   model.Units
+	factors map[string]float64
+}
+
+// lastFactors remembers the factors of the last units seen: a job has one
+// set of units at a time, and this sits on the path of every number.
+var lastFactors atomic.Pointer[factorEntry]
+
+// categoryFactors maps each unit category to its factor to SI under u.
+func categoryFactors(u model.Units) map[string]float64 {
+	if e := lastFactors.Load(); e != nil && e.units == u {
+		return e.factors
+	}
+	m := map[string]float64{}
+	for _, c := range model.UnitCategories {
+		if unit, ok := model.LookupUnit(c.JSONName, unitID(u, c.JSONName)); ok {
+			m[c.JSONName] = unit.ToSI
+		} else {
+			m[c.JSONName] = 1 // validated on write; an unknown unit cannot be stored
+		}
+	}
+	lastFactors.Store(&factorEntry{units: u, factors: m})
+	return m
 }
 
 // label renders the unit for metadata, e.g. "kN/m" or "mm^4".
@@ -214,21 +245,50 @@ func toWire[T any](rec T, u model.Units) T {
 	return cp
 }
 
-// deepCopy copies a record through JSON when it holds pointers or slices
-// (tables, shapes) and by value otherwise.
+// deepCopy copies a record so that scaling the copy cannot reach the
+// original through a pointer or a slice (hydrated rows, tables, shapes).
 func deepCopy[T any](rec T) T {
 	if !hasRefs(reflect.TypeOf(rec)) {
 		return rec
 	}
-	b, err := json.Marshal(rec)
-	if err != nil {
-		panic(fmt.Sprintf("copy %T: %v", rec, err))
-	}
 	var out T
-	if err := json.Unmarshal(b, &out); err != nil {
-		panic(fmt.Sprintf("copy %T: %v", rec, err))
-	}
+	copyValue(reflect.ValueOf(&out).Elem(), reflect.ValueOf(rec))
 	return out
+}
+
+// copyValue copies src into dst, duplicating what pointers and slices
+// refer to.
+func copyValue(dst, src reflect.Value) {
+	switch src.Kind() {
+	case reflect.Pointer:
+		if src.IsNil() {
+			return
+		}
+		p := reflect.New(src.Type().Elem())
+		copyValue(p.Elem(), src.Elem())
+		dst.Set(p)
+	case reflect.Slice:
+		if src.IsNil() {
+			return
+		}
+		s := reflect.MakeSlice(src.Type(), src.Len(), src.Len())
+		for i := 0; i < src.Len(); i++ {
+			copyValue(s.Index(i), src.Index(i))
+		}
+		dst.Set(s)
+	case reflect.Struct:
+		if !hasRefs(src.Type()) {
+			dst.Set(src)
+			return
+		}
+		for i := 0; i < src.NumField(); i++ {
+			if dst.Field(i).CanSet() {
+				copyValue(dst.Field(i), src.Field(i))
+			}
+		}
+	default:
+		dst.Set(src)
+	}
 }
 
 var refsCache sync.Map

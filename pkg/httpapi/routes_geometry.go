@@ -100,7 +100,7 @@ func (a *API) registerGeometryRoutes() {
 			return sendPage(c, rows, j.Units)
 		}})
 	a.add(route{method: "GET", path: geometryPath + "/members/:id", tag: tag, summary: "Get a member's geometry",
-		desc: "409 when the member's geometry is degenerate (zero length, direction node on the member line, axis parallel to it).",
+		desc:      "409 when the member's geometry is degenerate (zero length, direction node on the member line, axis parallel to it).",
 		responses: map[int]any{200: editor.MemberGeometry{}}, errors: []int{400, 404, 409},
 		handler: func(c *fiber.Ctx) error {
 			id, err := pathID(c, "id")

@@ -67,6 +67,10 @@ func (s *Service) Flush() {
 // the job meanwhile, so the slot is checked again after the write and the
 // file removed when it no longer belongs to an open, modified session.
 func (s *Service) writeRecovery(ctx context.Context, ws string) {
+	// The slot is cheap to read; the snapshot is the whole model.
+	if sl, err := s.jobs.Slot(ctx, ws); err != nil || !sl.State.IsModified || sl.State.File.Path == "" {
+		return
+	}
 	snap, sl, err := s.jobs.Snapshot(ctx, ws)
 	if err != nil || !sl.State.IsModified || sl.State.File.Path == "" {
 		if err != nil && !isNoJob(err) {

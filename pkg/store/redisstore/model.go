@@ -240,32 +240,68 @@ local prefix = ARGV[1]
 local n = tonumber(ARGV[2])
 local expect = tonumber(ARGV[3])
 if expect ~= 0 and tonumber(redis.call('GET', KEYS[2]) or '0') ~= expect then return {'stale'} end
-local seen = {}
-local function exists(h, k)
-  local id = h .. '\0' .. k
-  local v = seen[id]
-  if v == nil then v = redis.call('HEXISTS', h, k) == 1 end
-  return v
+local CHUNK = 1000
+-- Which keys exist now: one HMGET per collection and chunk, far cheaper
+-- than one HEXISTS per op.
+local wanted, order = {}, {}
+for j = 1, n do
+  local base = 4 + (j - 1) * 4
+  local h = prefix .. ARGV[base + 1]
+  if wanted[h] == nil then wanted[h] = {}; order[#order + 1] = h end
+  wanted[h][ARGV[base + 2]] = true
 end
+local state = {}
+for _, h in ipairs(order) do
+  local keys = {}
+  for k in pairs(wanted[h]) do keys[#keys + 1] = k end
+  local st = {}
+  for i = 1, #keys, CHUNK do
+    local part = {unpack(keys, i, math.min(i + CHUNK - 1, #keys))}
+    local vals = redis.call('HMGET', h, unpack(part))
+    for x = 1, #part do st[part[x]] = (vals[x] ~= false) end
+  end
+  state[h] = st
+end
+-- Check every op against the rows as the batch itself changes them.
 for j = 1, n do
   local base = 4 + (j - 1) * 4
   local kind, h, k = ARGV[base], prefix .. ARGV[base + 1], ARGV[base + 2]
-  local e = exists(h, k)
+  local e = state[h][k]
   if (kind == 'C' or kind == 'F') and e then return {'exists', j} end
   if (kind == 'U' or kind == 'D' or kind == 'R') and not e then return {'missing', j} end
-  if kind == 'C' or kind == 'U' or kind == 'P' then seen[h .. '\0' .. k] = true end
-  if kind == 'D' or kind == 'd' then seen[h .. '\0' .. k] = false end
+  if kind == 'C' or kind == 'U' or kind == 'P' then state[h][k] = true end
+  if kind == 'D' or kind == 'd' then state[h][k] = false end
+end
+-- Apply in runs of the same collection and kind, with variadic commands.
+local runH, runWrite, hargs, zargs = nil, nil, {}, {}
+local function flush()
+  if runH == nil then return end
+  for i = 1, #zargs, CHUNK do
+    local zpart = {unpack(zargs, i, math.min(i + CHUNK - 1, #zargs))}
+    if runWrite then
+      local hpart = {unpack(hargs, 2 * i - 1, math.min(2 * (i + CHUNK - 1), #hargs))}
+      redis.call('HSET', runH, unpack(hpart))
+      local zs = {}
+      for x = 1, #zpart do zs[2 * x - 1] = 0; zs[2 * x] = zpart[x] end
+      redis.call('ZADD', runH .. ':ids', unpack(zs))
+    else
+      redis.call('HDEL', runH, unpack(zpart))
+      redis.call('ZREM', runH .. ':ids', unpack(zpart))
+    end
+  end
+  runH, runWrite, hargs, zargs = nil, nil, {}, {}
 end
 for j = 1, n do
   local base = 4 + (j - 1) * 4
   local kind, h, k = ARGV[base], prefix .. ARGV[base + 1], ARGV[base + 2]
-  if kind == 'C' or kind == 'U' or kind == 'P' then
-    redis.call('HSET', h, k, ARGV[base + 3])
-    redis.call('ZADD', h .. ':ids', 0, k)
-  elseif kind == 'D' or kind == 'd' then
-    redis.call('HDEL', h, k)
-    redis.call('ZREM', h .. ':ids', k)
+  local write = (kind == 'C' or kind == 'U' or kind == 'P')
+  local del = (kind == 'D' or kind == 'd')
+  if write or del then
+    if runH ~= h or runWrite ~= write then flush(); runH, runWrite = h, write end
+    zargs[#zargs + 1] = k
+    if write then hargs[#hargs + 1] = k; hargs[#hargs + 1] = ARGV[base + 3] end
   end
 end
+flush()
 redis.call('HSET', KEYS[1], 'modified', '1')
 return {'ok', redis.call('INCR', KEYS[2])}`)

@@ -1,0 +1,69 @@
+package httpapi_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// BenchmarkStructureBulk is the structure issue's throughput benchmark:
+// bulk-create 100,000 nodes and 100,000 members through HTTP in batches of
+// 10,000, then list them in pages of 1,000. Targets (benchmark only): over
+// 100,000 rows/s for create, under 20 ms per page.
+func BenchmarkStructureBulk(b *testing.B) {
+	const total, batch, page = 100_000, 10_000, 1_000
+	for i := 0; i < b.N; i++ {
+		t := &testing.T{}
+		e := newEnv(t, envOptions{recoveryDelay: time.Second})
+		e.t = t
+		e.must(200, "POST", "/job/new", nil)
+		e.must(201, "POST", sp+"/materials", map[string]any{"name": "s", "youngsModulus": 200000, "poissonsRatio": 0.3})
+		e.must(201, "POST", sp+"/sections", map[string]any{"name": "b", "a": 1e4, "j": 2e8, "iy": 1e8, "iz": 1e8, "ay": 5e3, "az": 5e3})
+		nodeBodies := make([][]byte, total/batch)
+		memberBodies := make([][]byte, total/batch)
+		for k := range nodeBodies {
+			ns := make([]map[string]any, batch)
+			ms := make([]map[string]any, batch)
+			for j := range ns {
+				id := k*batch + j + 1
+				ns[j] = map[string]any{"id": id, "x": float64(id % 1000), "y": float64(id / 1000), "z": 0}
+				ms[j] = map[string]any{"id": id, "nodeA": id, "nodeB": id%total + 1, "section": 1, "material": 1}
+			}
+			nodeBodies[k], _ = json.Marshal(ns)
+			memberBodies[k], _ = json.Marshal(ms)
+		}
+		b.ResetTimer()
+		start := time.Now()
+		for _, body := range nodeBodies {
+			if r := e.raw("POST", sp+"/nodes/bulk", "application/json", body); r.status != 200 {
+				b.Fatalf("nodes: %d %s", r.status, r.body[:min(len(r.body), 300)])
+			}
+		}
+		nodeTime := time.Since(start)
+		start = time.Now()
+		for _, body := range memberBodies {
+			if r := e.raw("POST", sp+"/members/bulk", "application/json", body); r.status != 200 {
+				b.Fatalf("members: %d %s", r.status, r.body[:min(len(r.body), 300)])
+			}
+		}
+		memberTime := time.Since(start)
+		start = time.Now()
+		pages := 0
+		for _, coll := range []string{"nodes", "members"} {
+			for off := 0; off < total; off += page {
+				if r := e.raw("GET", fmt.Sprintf("%s/%s?offset=%d&limit=%d", sp, coll, off, page), "", nil); r.status != 200 {
+					b.Fatalf("page: %d", r.status)
+				}
+				pages++
+			}
+		}
+		pageTime := time.Since(start)
+		b.StopTimer()
+		b.ReportMetric(total/nodeTime.Seconds(), "node-rows/s")
+		b.ReportMetric(total/memberTime.Seconds(), "member-rows/s")
+		b.ReportMetric(float64(pageTime.Milliseconds())/float64(pages), "ms/page")
+		b.Logf("create: nodes %.0f rows/s, members %.0f rows/s (target > 100000); list: %.1f ms per page of %d (target < 20)",
+			total/nodeTime.Seconds(), total/memberTime.Seconds(), float64(pageTime.Microseconds())/1000/float64(pages), page)
+	}
+}
