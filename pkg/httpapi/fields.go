@@ -137,15 +137,17 @@ func unitID(u model.Units, category string) string {
 
 // fieldInfo describes one JSON field of a record type.
 type fieldInfo struct {
-	name     string
-	index    int
-	typ      reflect.Type
-	unit     unitExpr   // numbers
-	columns  []unitExpr // tables: one per column
-	readOnly bool
-	required bool
-	enum     []string
-	nested   *typeInfo // struct-valued fields merge field by field
+	name      string
+	index     int
+	typ       reflect.Type
+	unit      unitExpr   // numbers
+	columns   []unitExpr // tables: one per column
+	readOnly  bool
+	required  bool
+	enum      []string
+	min, max  *float64 // bounds for metadata (SI; only 0 or unitless bounds are tagged)
+	exclusive bool
+	nested    *typeInfo // struct-valued fields merge field by field
 }
 
 type typeInfo struct {
@@ -180,6 +182,8 @@ func infoOf(t reflect.Type) *typeInfo {
 		if e := sf.Tag.Get("enum"); e != "" {
 			fi.enum = strings.Split(e, "|")
 		}
+		fi.min, fi.max = tagFloat(sf.Tag.Get("min")), tagFloat(sf.Tag.Get("max"))
+		fi.exclusive = sf.Tag.Get("exclusive") == "true"
 		if sf.Type.Kind() == reflect.Struct {
 			fi.nested = infoOf(sf.Type)
 		}
@@ -188,6 +192,17 @@ func infoOf(t reflect.Type) *typeInfo {
 	}
 	typeCache.Store(t, ti)
 	return ti
+}
+
+func tagFloat(s string) *float64 {
+	if s == "" {
+		return nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		panic("bad bound tag " + s)
+	}
+	return &v
 }
 
 // scale multiplies or divides every quantity of the record v (a pointer to
@@ -522,6 +537,10 @@ func fieldMetadata(t reflect.Type, u model.Units, prefix string) []FieldMetadata
 			l := strings.Join(ls, ", ")
 			md.Units = &l
 			notes = append(notes, "table rows of [x, y]")
+		}
+		md.Min, md.Max = f.min, f.max
+		if f.exclusive {
+			notes = append(notes, "bounds exclusive")
 		}
 		md.Description = strings.Join(notes, "; ")
 		out = append(out, md)

@@ -528,3 +528,29 @@ func TestModelSaveOpenRoundTrip(t *testing.T) {
 		t.Errorf("counts %s", raw)
 	}
 }
+
+// While an analysis holds the workspace, model changes are refused with
+// 409 ANALYSIS_IN_PROGRESS and reads still work.
+func TestModelIsReadOnlyDuringAnalysis(t *testing.T) {
+	e := structureEnv(t)
+	rdb := e.rdb.Client(t)
+	if err := rdb.Set(t.Context(), "ws:default:lock", "run-1", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	var st httpapi.Status
+	e.must(200, "GET", "/job/status", nil).decode(t, &st)
+	if st.AccessMode != httpapi.AccessReadOnly {
+		t.Errorf("accessMode %s during an analysis", st.AccessMode)
+	}
+	e.wantError(409, "ANALYSIS_IN_PROGRESS", "POST", sp+"/nodes", map[string]any{"x": 0, "y": 0, "z": 0})
+	e.wantError(409, "ANALYSIS_IN_PROGRESS", "PATCH", sp+"/nodes/1", map[string]any{"x": 1})
+	e.wantError(409, "ANALYSIS_IN_PROGRESS", "DELETE", sp+"/nodes/1", nil)
+	e.wantError(409, "ANALYSIS_IN_PROGRESS", "PATCH", "/job/units", map[string]any{"force": "N"})
+	e.must(200, "GET", sp+"/nodes", nil)
+	rdb.Del(t.Context(), "ws:default:lock")
+	e.must(201, "POST", sp+"/nodes", map[string]any{"x": 0, "y": 0, "z": 0})
+	e.must(200, "GET", "/job/status", nil).decode(t, &st)
+	if st.AccessMode != httpapi.AccessReadWrite || !st.State.IsModified {
+		t.Errorf("after the analysis: %+v", st)
+	}
+}

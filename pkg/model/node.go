@@ -51,12 +51,12 @@ type NodeRestraint struct {
 	ActiveDirection  string `json:"activeDirection"`
 	GeneralRestraint bool   `json:"generalRestraint" ro:"true"`
 
-	TxStiffness float64 `json:"txStiffness" unit:"force/length"`
-	TyStiffness float64 `json:"tyStiffness" unit:"force/length"`
-	TzStiffness float64 `json:"tzStiffness" unit:"force/length"`
-	RxStiffness float64 `json:"rxStiffness" unit:"moment"`
-	RyStiffness float64 `json:"ryStiffness" unit:"moment"`
-	RzStiffness float64 `json:"rzStiffness" unit:"moment"`
+	TxStiffness float64 `json:"txStiffness" unit:"force/length" min:"0"`
+	TyStiffness float64 `json:"tyStiffness" unit:"force/length" min:"0"`
+	TzStiffness float64 `json:"tzStiffness" unit:"force/length" min:"0"`
+	RxStiffness float64 `json:"rxStiffness" unit:"moment" min:"0"`
+	RyStiffness float64 `json:"ryStiffness" unit:"moment" min:"0"`
+	RzStiffness float64 `json:"rzStiffness" unit:"moment" min:"0"`
 
 	XFrictionNormalAxis      string  `json:"xFrictionNormalAxis" enum:"None|XAxis|YAxis|ZAxis"`
 	YFrictionNormalAxis      string  `json:"yFrictionNormalAxis" enum:"None|XAxis|YAxis|ZAxis"`
@@ -64,16 +64,16 @@ type NodeRestraint struct {
 	XFrictionNormalDirection string  `json:"xFrictionNormalDirection" enum:"Either|PositiveOnly|NegativeOnly"`
 	YFrictionNormalDirection string  `json:"yFrictionNormalDirection" enum:"Either|PositiveOnly|NegativeOnly"`
 	ZFrictionNormalDirection string  `json:"zFrictionNormalDirection" enum:"Either|PositiveOnly|NegativeOnly"`
-	XFrictionFactor          float64 `json:"xFrictionFactor"`
-	YFrictionFactor          float64 `json:"yFrictionFactor"`
-	ZFrictionFactor          float64 `json:"zFrictionFactor"`
+	XFrictionFactor          float64 `json:"xFrictionFactor" min:"0"`
+	YFrictionFactor          float64 `json:"yFrictionFactor" min:"0"`
+	ZFrictionFactor          float64 `json:"zFrictionFactor" min:"0"`
 
-	TxPlasticLimit float64 `json:"txPlasticLimit" unit:"force"`
-	TyPlasticLimit float64 `json:"tyPlasticLimit" unit:"force"`
-	TzPlasticLimit float64 `json:"tzPlasticLimit" unit:"force"`
-	RxPlasticLimit float64 `json:"rxPlasticLimit" unit:"moment"`
-	RyPlasticLimit float64 `json:"ryPlasticLimit" unit:"moment"`
-	RzPlasticLimit float64 `json:"rzPlasticLimit" unit:"moment"`
+	TxPlasticLimit float64 `json:"txPlasticLimit" unit:"force" min:"0"`
+	TyPlasticLimit float64 `json:"tyPlasticLimit" unit:"force" min:"0"`
+	TzPlasticLimit float64 `json:"tzPlasticLimit" unit:"force" min:"0"`
+	RxPlasticLimit float64 `json:"rxPlasticLimit" unit:"moment" min:"0"`
+	RyPlasticLimit float64 `json:"ryPlasticLimit" unit:"moment" min:"0"`
+	RzPlasticLimit float64 `json:"rzPlasticLimit" unit:"moment" min:"0"`
 
 	TxVariableTable *Table `json:"txVariableTable,omitempty" unit:"translation,force/length"`
 	TyVariableTable *Table `json:"tyVariableTable,omitempty" unit:"translation,force/length"`
@@ -111,7 +111,7 @@ type MemberOffset struct {
 // source zeroes the other two.
 type Direction struct {
 	Source   string  `json:"source" enum:"Angle|Node|Axis"`
-	DirAngle float64 `json:"dirAngle"`
+	DirAngle float64 `json:"dirAngle" min:"-360" max:"360"`
 	DirNode  int64   `json:"dirNode"`
 	DirAxis  string  `json:"dirAxis" enum:"NotApplicable|XAxis|YAxis|ZAxis|NegativeXAxis|NegativeYAxis|NegativeZAxis"`
 }
@@ -144,11 +144,11 @@ type Member struct {
 	Type                 string        `json:"type" enum:"Normal|TensionOnly|CompressionOnly|Cable|Gap|BrittleFuse|PlasticFuse|Pulley|Truss"`
 	Section              int64         `json:"section" req:"true"`
 	Material             int64         `json:"material" req:"true"`
-	CableLength          float64       `json:"cableLength" unit:"length"`
-	GapTensionLimit      float64       `json:"gapTensionLimit" unit:"length"`
-	GapCompressionLimit  float64       `json:"gapCompressionLimit" unit:"length"`
-	FuseTensionLimit     float64       `json:"fuseTensionLimit" unit:"force"`
-	FuseCompressionLimit float64       `json:"fuseCompressionLimit" unit:"force"`
+	CableLength          float64       `json:"cableLength" unit:"length" min:"0"`
+	GapTensionLimit      float64       `json:"gapTensionLimit" unit:"length" min:"0"`
+	GapCompressionLimit  float64       `json:"gapCompressionLimit" unit:"length" min:"0"`
+	FuseTensionLimit     float64       `json:"fuseTensionLimit" unit:"force" min:"0"`
+	FuseCompressionLimit float64       `json:"fuseCompressionLimit" unit:"force" min:"0"`
 	Direction            Direction     `json:"direction"`
 	Releases             Releases      `json:"releases"`
 	HasOffsets           bool          `json:"hasOffsets" ro:"true"`
@@ -163,10 +163,10 @@ type Plate struct {
 	NodeC             int64     `json:"nodeC" req:"true"`
 	NodeD             int64     `json:"nodeD"`
 	Material          int64     `json:"material" req:"true"`
-	ActualThickness   float64   `json:"actualThickness" unit:"sectionProperties" req:"true"`
-	MembraneThickness float64   `json:"membraneThickness" unit:"sectionProperties"`
-	BendingThickness  float64   `json:"bendingThickness" unit:"sectionProperties"`
-	ShearThickness    float64   `json:"shearThickness" unit:"sectionProperties"`
+	ActualThickness   float64   `json:"actualThickness" unit:"sectionProperties" req:"true" min:"0" exclusive:"true"`
+	MembraneThickness float64   `json:"membraneThickness" unit:"sectionProperties" min:"0" exclusive:"true"`
+	BendingThickness  float64   `json:"bendingThickness" unit:"sectionProperties" min:"0" exclusive:"true"`
+	ShearThickness    float64   `json:"shearThickness" unit:"sectionProperties" min:"0" exclusive:"true"`
 	Direction         Direction `json:"direction"`
 	Theory            string    `json:"theory" enum:"Kirchoff|Mindlin"`
 	Offset            float64   `json:"offset" unit:"length"`
@@ -179,19 +179,19 @@ type Section struct {
 	Name           string  `json:"name" req:"true"`
 	Library        string  `json:"library" ro:"true"`
 	Mark           string  `json:"mark"`
-	A              float64 `json:"a" unit:"sectionProperties^2" req:"true"`
-	J              float64 `json:"j" unit:"sectionProperties^4" req:"true"`
-	Iy             float64 `json:"iy" unit:"sectionProperties^4" req:"true"`
-	Iz             float64 `json:"iz" unit:"sectionProperties^4" req:"true"`
-	Ay             float64 `json:"ay" unit:"sectionProperties^2" req:"true"`
-	Az             float64 `json:"az" unit:"sectionProperties^2" req:"true"`
-	PrincipalAngle float64 `json:"principalAngle"`
+	A              float64 `json:"a" unit:"sectionProperties^2" req:"true" min:"0" exclusive:"true"`
+	J              float64 `json:"j" unit:"sectionProperties^4" req:"true" min:"0" exclusive:"true"`
+	Iy             float64 `json:"iy" unit:"sectionProperties^4" req:"true" min:"0" exclusive:"true"`
+	Iz             float64 `json:"iz" unit:"sectionProperties^4" req:"true" min:"0" exclusive:"true"`
+	Ay             float64 `json:"ay" unit:"sectionProperties^2" req:"true" min:"0" exclusive:"true"`
+	Az             float64 `json:"az" unit:"sectionProperties^2" req:"true" min:"0" exclusive:"true"`
+	PrincipalAngle float64 `json:"principalAngle" min:"-360" max:"360"`
 	Source         string  `json:"source" ro:"true" enum:"User|Library"`
 	Shapes         []Shape `json:"shapes" ro:"true"`
-	AreaFactor     float64 `json:"areaFactor"`
-	TorsionFactor  float64 `json:"torsionFactor"`
-	IyFactor       float64 `json:"iyFactor"`
-	IzFactor       float64 `json:"izFactor"`
+	AreaFactor     float64 `json:"areaFactor" min:"0" exclusive:"true"`
+	TorsionFactor  float64 `json:"torsionFactor" min:"0" exclusive:"true"`
+	IyFactor       float64 `json:"iyFactor" min:"0" exclusive:"true"`
+	IzFactor       float64 `json:"izFactor" min:"0" exclusive:"true"`
 	AngleType      string  `json:"angleType" enum:"NotApplicable|SingleType|ShortShort|LongLong|Starred"`
 	Transposed     bool    `json:"transposed"`
 }
@@ -217,11 +217,11 @@ type Shape struct {
 type Material struct {
 	ID               int64   `json:"id"`
 	Name             string  `json:"name" req:"true"`
-	YoungsModulus    float64 `json:"youngsModulus" unit:"materialStrength" req:"true"`
-	PoissonsRatio    float64 `json:"poissonsRatio" req:"true"`
-	MassDensity      float64 `json:"massDensity" unit:"massDensity"`
+	YoungsModulus    float64 `json:"youngsModulus" unit:"materialStrength" req:"true" min:"0" exclusive:"true"`
+	PoissonsRatio    float64 `json:"poissonsRatio" req:"true" min:"-1" max:"0.5" exclusive:"true"`
+	MassDensity      float64 `json:"massDensity" unit:"massDensity" min:"0"`
 	ThermalCoeff     float64 `json:"thermalCoeff" unit:"temperature^-1"`
-	ConcreteStrength float64 `json:"concreteStrength" unit:"materialStrength"`
+	ConcreteStrength float64 `json:"concreteStrength" unit:"materialStrength" min:"0"`
 	Source           string  `json:"source" ro:"true" enum:"User|Library"`
 	Library          string  `json:"library" ro:"true"`
 }
