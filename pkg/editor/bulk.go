@@ -18,10 +18,16 @@ type BulkResult struct {
 	ErrorsTruncated bool          `json:"errorsTruncated"`
 }
 
-// BulkSuccess is one item that was applied.
+// BulkSuccess is one item that was applied: its id, or for a composite
+// key its last part in id and every part in ids.
 type BulkSuccess struct {
-	Index int   `json:"index"`
-	ID    int64 `json:"id"`
+	Index int     `json:"index"`
+	ID    int64   `json:"id"`
+	IDs   []int64 `json:"ids"`
+}
+
+func success(index int, key []int64) BulkSuccess {
+	return BulkSuccess{Index: index, ID: key[len(key)-1], IDs: key}
 }
 
 // BulkError is one item that failed.
@@ -51,7 +57,7 @@ func newResults() *results {
 	return &results{res: BulkResult{Succeeded: []BulkSuccess{}, Errors: []BulkError{}}, failed: map[int]bool{}}
 }
 
-func (r *results) fail(index int, id int64, err error) {
+func (r *results) fail(index int, key []int64, err error) {
 	if r.failed[index] {
 		return
 	}
@@ -60,15 +66,15 @@ func (r *results) fail(index int, id int64, err error) {
 		r.res.ErrorsTruncated = true
 		return
 	}
-	be := BulkError{Index: index, ID: id, IDs: []int64{}, Error: err.Error(), Errors: []BulkFieldError{}, kind: model.KindOf(err)}
+	be := BulkError{Index: index, IDs: []int64{}, Error: err.Error(), Errors: []BulkFieldError{}, kind: model.KindOf(err)}
+	if len(key) > 0 {
+		be.ID, be.IDs = key[len(key)-1], key
+	}
 	if me, ok := err.(*model.Error); ok {
 		be.Error = me.Msg
 		for _, f := range me.Fields {
 			be.Errors = append(be.Errors, BulkFieldError{Field: f.Field, Message: f.Message})
 		}
-	}
-	if id != 0 {
-		be.IDs = []int64{id}
 	}
 	r.res.Errors = append(r.res.Errors, be)
 }
@@ -99,9 +105,9 @@ func (r *results) rejection(op string) error {
 // Item is one record to create, as decoded by the caller.
 type Item[T any] struct {
 	Rec T
-	// HasID says the client chose the id (or, for an attribute row, the
-	// parent key); otherwise the next free id is assigned.
-	HasID bool
+	// HasKey says the client gave the last key part (the id); otherwise,
+	// for an AutoKey kind, it is assigned.
+	HasKey bool
 	// Err is a decoding error of this item, reported at its index.
 	Err error
 }
@@ -175,6 +181,43 @@ func (c *Collection[T]) requireRefs(b *store.Batch, rec *T, seen map[Ref]bool) {
 	}
 }
 
+// checkRecords runs Validate, Refs and Check over the surviving records,
+// failing the ones that break a rule.
+func (c *Collection[T]) checkRecords(ctx context.Context, ws string, recs []*T, r *results) error {
+	if c.k.Validate != nil {
+		for i, rec := range recs {
+			if rec == nil {
+				continue
+			}
+			if err := c.k.Validate(rec); err != nil {
+				r.fail(i, c.k.Key(rec), err)
+				recs[i] = nil
+			}
+		}
+	}
+	refErrs, err := c.checkRefs(ctx, ws, recs)
+	if err != nil {
+		return err
+	}
+	for i, e := range refErrs {
+		r.fail(i, c.k.Key(recs[i]), e)
+		recs[i] = nil
+	}
+	if c.k.Check != nil {
+		errs, err := c.k.Check(ctx, ws, recs)
+		if err != nil {
+			return err
+		}
+		for i, e := range errs {
+			if recs[i] != nil {
+				r.fail(i, c.k.Key(recs[i]), e)
+				recs[i] = nil
+			}
+		}
+	}
+	return nil
+}
+
 // Create validates and stores new records. With continueOnError false any
 // failing item rejects the whole request; with true the valid items are
 // stored and the failures reported.
@@ -185,61 +228,57 @@ func (c *Collection[T]) Create(ctx context.Context, ws string, items []Item[T], 
 	}
 	r := newResults()
 	recs := make([]*T, len(items))
+	last := len(c.k.KeyFields) - 1
 	for i := range items {
 		it := &items[i]
 		if it.Err != nil {
-			r.fail(i, 0, it.Err)
+			r.fail(i, nil, it.Err)
 			continue
 		}
-		if c.k.Parent != "" && !it.HasID {
-			r.fail(i, 0, model.Invalid(c.k.IDField, "%s is required", c.k.IDField))
+		if !it.HasKey && !c.k.AutoKey {
+			r.fail(i, nil, model.Invalid(c.k.KeyFields[last], "%s is required", c.k.KeyFields[last]))
 			continue
 		}
-		if it.HasID {
-			if id := c.k.ID(&it.Rec); id < 1 || id > model.MaxID {
-				r.fail(i, id, model.Invalid(c.k.IDField, "%s must be between 1 and %d, got %d", c.k.IDField, model.MaxID, id))
-				continue
+		key := c.k.Key(&it.Rec)
+		bad := false
+		for j, v := range key {
+			if (j < last || it.HasKey) && (v < 1 || v > model.MaxID) {
+				r.fail(i, key, model.Invalid(c.k.KeyFields[j], "%s must be between 1 and %d, got %d", c.k.KeyFields[j], model.MaxID, v))
+				bad = true
+				break
 			}
 		}
-		if c.k.Validate != nil {
-			if err := c.k.Validate(&it.Rec); err != nil {
-				r.fail(i, c.k.ID(&it.Rec), err)
-				continue
-			}
+		if !bad {
+			recs[i] = &it.Rec
 		}
-		recs[i] = &it.Rec
 	}
-	// Client-chosen ids: unique in the request, free in the store.
-	seen := map[int64]int{}
+	// Client-chosen keys: unique in the request, free in the store.
+	seen := map[string]int{}
 	var chosen []int
 	for i, rec := range recs {
-		if rec == nil || !items[i].HasID {
+		if rec == nil || !items[i].HasKey {
 			continue
 		}
-		id := c.k.ID(rec)
-		if j, dup := seen[id]; dup {
-			r.fail(i, id, &model.Error{Kind: model.KindDuplicate, Msg: fmt.Sprintf("%s %d appears twice in the request (items %d and %d)", c.k.Noun, id, j, i)})
+		key := c.k.Key(rec)
+		ks := store.Key(key...)
+		if j, dup := seen[ks]; dup {
+			r.fail(i, key, &model.Error{Kind: model.KindDuplicate, Msg: fmt.Sprintf("%s appears twice in the request (items %d and %d)", c.describe(key), j, i)})
 			recs[i] = nil
 			continue
 		}
-		seen[id] = i
+		seen[ks] = i
 		chosen = append(chosen, i)
 	}
 	if err := c.checkChosen(ctx, ws, recs, chosen, r); err != nil {
 		return Created[T]{}, err
 	}
-	refErrs, err := c.checkRefs(ctx, ws, recs)
-	if err != nil {
+	if err := c.checkRecords(ctx, ws, recs, r); err != nil {
 		return Created[T]{}, err
-	}
-	for i, e := range refErrs {
-		r.fail(i, c.k.ID(recs[i]), e)
-		recs[i] = nil
 	}
 	if r.anyFailed() && !continueOnError {
 		return Created[T]{}, r.rejection(op)
 	}
-	if err := c.assignIDs(ctx, ws, recs, items, seen); err != nil {
+	if err := c.assignKeys(ctx, ws, recs, items); err != nil {
 		return Created[T]{}, err
 	}
 	var b store.Batch
@@ -250,22 +289,21 @@ func (c *Collection[T]) Create(ctx context.Context, ws string, items []Item[T], 
 		if rec == nil {
 			continue
 		}
-		key := store.Key(c.k.ID(rec))
+		key := c.k.Key(rec)
+		ks := store.Key(key...)
 		if c.k.Parent != "" {
-			b.Require(c.k.Parent, key)
-			owner = append(owner, i)
+			b.Require(c.k.Parent, ks)
 		}
 		c.requireRefs(&b, rec, required)
+		b.Create(c.k.Coll, ks, c.encode(*rec))
 		for len(owner) < len(b.Ops) {
 			owner = append(owner, i)
 		}
-		b.Create(c.k.Coll, key, c.encode(*rec))
-		owner = append(owner, i)
 		out.Records = append(out.Records, *rec)
-		r.res.Succeeded = append(r.res.Succeeded, BulkSuccess{Index: i, ID: c.k.ID(rec)})
+		r.res.Succeeded = append(r.res.Succeeded, success(i, key))
 	}
-	_, err = c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error {
-		return c.explainConflict(ce, owner, recs)
+	_, err := c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error {
+		return c.explainConflict(ce, owner)
 	})
 	if err != nil {
 		return Created[T]{}, fmt.Errorf("%s: %w", op, err)
@@ -274,7 +312,7 @@ func (c *Collection[T]) Create(ctx context.Context, ws string, items []Item[T], 
 	return out, nil
 }
 
-// checkChosen fails items whose chosen id is taken (or, for attribute
+// checkChosen fails items whose chosen key is taken (or, for attribute
 // rows, whose parent is missing).
 func (c *Collection[T]) checkChosen(ctx context.Context, ws string, recs []*T, chosen []int, r *results) error {
 	if len(chosen) == 0 {
@@ -282,7 +320,7 @@ func (c *Collection[T]) checkChosen(ctx context.Context, ws string, recs []*T, c
 	}
 	keys := make([]string, len(chosen))
 	for j, i := range chosen {
-		keys[j] = store.Key(c.k.ID(recs[i]))
+		keys[j] = store.Key(c.k.Key(recs[i])...)
 	}
 	taken, err := c.e.model.Exists(ctx, ws, c.k.Coll, keys...)
 	if err != nil {
@@ -295,69 +333,90 @@ func (c *Collection[T]) checkChosen(ctx context.Context, ws string, recs []*T, c
 		}
 	}
 	for j, i := range chosen {
-		id := c.k.ID(recs[i])
+		key := c.k.Key(recs[i])
 		switch {
 		case parents != nil && !parents[j]:
-			r.fail(i, id, model.NotFound(c.k.ParentNoun, id))
+			r.fail(i, key, model.NotFound(c.k.ParentNoun, key[0]))
 			recs[i] = nil
 		case taken[j] && c.k.Parent != "":
-			r.fail(i, id, &model.Error{Kind: model.KindDuplicate, Msg: fmt.Sprintf("%s %d already has a %s; update it instead", c.k.ParentNoun, id, c.k.Noun)})
+			r.fail(i, key, &model.Error{Kind: model.KindDuplicate, Msg: fmt.Sprintf("%s %d already has a %s; update it instead", c.k.ParentNoun, key[0], c.k.Noun)})
 			recs[i] = nil
 		case taken[j]:
-			r.fail(i, id, &model.Error{Kind: model.KindDuplicate, Msg: fmt.Sprintf("%s %d already exists", c.k.Noun, id)})
+			r.fail(i, key, &model.Error{Kind: model.KindDuplicate, Msg: c.describe(key) + " already exists"})
 			recs[i] = nil
 		}
 	}
 	return nil
 }
 
-// assignIDs gives items without an id the ids after the greatest one in
-// use, so that bulk creation needs no search for gaps.
-func (c *Collection[T]) assignIDs(ctx context.Context, ws string, recs []*T, items []Item[T], chosen map[int64]int) error {
-	var next int64
+// assignKeys gives items without a last key part the values after the
+// greatest in use under the same leading parts, so that bulk creation needs
+// no search for gaps.
+func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, items []Item[T]) error {
+	next := map[string]int64{} // leading parts → next free last part
+	// Keys chosen in this request count as in use.
 	for i, rec := range recs {
-		if rec == nil || items[i].HasID {
+		if rec == nil || !items[i].HasKey {
 			continue
 		}
-		if next == 0 {
-			_, maxID, err := c.Stats(ctx, ws)
+		key := c.k.Key(rec)
+		p := store.Key(key[:len(key)-1]...)
+		next[p] = max(next[p], key[len(key)-1]+1)
+	}
+	loaded := map[string]bool{}
+	for i, rec := range recs {
+		if rec == nil || items[i].HasKey {
+			continue
+		}
+		key := c.k.Key(rec)
+		lead := key[:len(key)-1]
+		p := store.Key(lead...)
+		if !loaded[p] {
+			loaded[p] = true
+			var r *store.KeyRange
+			if len(lead) > 0 {
+				kr := store.UnderPrefix(lead...)
+				r = &kr
+			}
+			last, err := c.e.model.LastKey(ctx, ws, c.k.Coll, r)
 			if err != nil {
 				return err
 			}
-			for id := range chosen {
-				maxID = max(maxID, id)
+			if last != "" {
+				parts, err := store.ParseKey(last)
+				if err != nil {
+					return err
+				}
+				next[p] = max(next[p], parts[len(parts)-1]+1)
 			}
-			next = maxID + 1
+			next[p] = max(next[p], 1)
 		}
-		if next > model.MaxID {
+		if next[p] > model.MaxID {
 			return model.E(model.KindConflict, "no %s ids left above %d; give ids explicitly", c.k.Noun, model.MaxID)
 		}
-		c.k.SetID(rec, next)
-		next++
+		key[len(key)-1] = next[p]
+		c.k.SetKey(rec, key)
+		next[p]++
 	}
 	return nil
 }
 
-func (c *Collection[T]) explainConflict(ce *store.ConflictError, owner []int, recs []*T) error {
+func (c *Collection[T]) explainConflict(ce *store.ConflictError, owner []int) error {
 	item := -1
 	if ce.Index < len(owner) {
 		item = owner[ce.Index]
 	}
 	what := strings.TrimSuffix(ce.Op.Coll, "s")
 	ids, _ := store.ParseKey(ce.Op.Key)
-	var id int64
-	if len(ids) > 0 {
-		id = ids[0]
-	}
 	if ce.Exists {
-		return &model.Error{Kind: model.KindDuplicate, Msg: fmt.Sprintf("item %d: %s %d was created by another request meanwhile", item, what, id)}
+		return &model.Error{Kind: model.KindDuplicate, Msg: fmt.Sprintf("item %d: %s %v was created by another request meanwhile", item, what, ids)}
 	}
-	return &model.Error{Kind: model.KindConflict, Msg: fmt.Sprintf("item %d: %s %d was deleted by another request meanwhile; retry", item, what, id)}
+	return &model.Error{Kind: model.KindConflict, Msg: fmt.Sprintf("item %d: %s %v was deleted by another request meanwhile; retry", item, what, ids)}
 }
 
-// Change is one update: the id and how to change the record.
+// Change is one update: the key and how to change the record.
 type Change[T any] struct {
-	ID int64
+	Key []int64
 	// Apply merges the client's fields into the stored record.
 	Apply func(*T) error
 	// Err is a decoding error of this item.
@@ -378,20 +437,21 @@ func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[
 		op = "bulk update " + c.k.Noun + "s"
 	}
 	r := newResults()
-	ids := make([]int64, len(changes))
-	seen := map[int64]int{}
+	keys := make([][]int64, len(changes))
+	seen := map[string]int{}
 	for i, ch := range changes {
-		ids[i] = ch.ID
+		keys[i] = ch.Key
 		if ch.Err != nil {
-			r.fail(i, ch.ID, ch.Err)
+			r.fail(i, ch.Key, ch.Err)
 			continue
 		}
-		if j, dup := seen[ch.ID]; dup {
-			r.fail(i, ch.ID, model.Invalid(c.k.IDField, "%s %d appears twice in the request (items %d and %d)", c.k.Noun, ch.ID, j, i))
+		ks := store.Key(ch.Key...)
+		if j, dup := seen[ks]; dup {
+			r.fail(i, ch.Key, model.Invalid(c.k.KeyFields[len(c.k.KeyFields)-1], "%s appears twice in the request (items %d and %d)", c.describe(ch.Key), j, i))
 		}
-		seen[ch.ID] = i
+		seen[ks] = i
 	}
-	olds, err := c.GetMany(ctx, ws, ids)
+	olds, err := c.GetKeys(ctx, ws, keys)
 	if err != nil {
 		return Updated[T]{}, err
 	}
@@ -401,30 +461,19 @@ func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[
 			continue
 		}
 		if olds[i] == nil {
-			r.fail(i, ch.ID, model.NotFound(c.k.Noun, ch.ID))
+			r.fail(i, ch.Key, c.notFound(ch.Key))
 			continue
 		}
 		rec := *olds[i]
 		if err := ch.Apply(&rec); err != nil {
-			r.fail(i, ch.ID, err)
+			r.fail(i, ch.Key, err)
 			continue
 		}
-		c.k.SetID(&rec, ch.ID) // the route id wins over the body
-		if c.k.Validate != nil {
-			if err := c.k.Validate(&rec); err != nil {
-				r.fail(i, ch.ID, err)
-				continue
-			}
-		}
+		c.k.SetKey(&rec, ch.Key) // the route key wins over the body
 		recs[i] = &rec
 	}
-	refErrs, err := c.checkRefs(ctx, ws, recs)
-	if err != nil {
+	if err := c.checkRecords(ctx, ws, recs, r); err != nil {
 		return Updated[T]{}, err
-	}
-	for i, e := range refErrs {
-		r.fail(i, ids[i], e)
-		recs[i] = nil
 	}
 	if r.anyFailed() && !continueOnError {
 		return Updated[T]{}, r.rejection(op)
@@ -438,14 +487,14 @@ func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[
 			continue
 		}
 		c.requireRefs(&b, rec, required)
-		b.Update(c.k.Coll, store.Key(ids[i]), c.encode(*rec))
+		b.Update(c.k.Coll, store.Key(keys[i]...), c.encode(*rec))
 		for len(owner) < len(b.Ops) {
 			owner = append(owner, i)
 		}
 		out.Records = append(out.Records, *rec)
-		r.res.Succeeded = append(r.res.Succeeded, BulkSuccess{Index: i, ID: ids[i]})
+		r.res.Succeeded = append(r.res.Succeeded, success(i, keys[i]))
 	}
-	if _, err := c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error { return c.explainConflict(ce, owner, recs) }); err != nil {
+	if _, err := c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error { return c.explainConflict(ce, owner) }); err != nil {
 		return Updated[T]{}, fmt.Errorf("%s: %w", op, err)
 	}
 	out.Result = r.res
@@ -453,26 +502,27 @@ func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[
 }
 
 // DeleteRows removes rows that nothing else depends on (attribute rows,
-// sections in no use...). Missing ids are 404s per item.
-func (c *Collection[T]) DeleteRows(ctx context.Context, ws string, ids []int64, continueOnError bool) (BulkResult, error) {
+// loads, sections in no use...). Missing keys are 404s per item.
+func (c *Collection[T]) DeleteRows(ctx context.Context, ws string, keys [][]int64, continueOnError bool) (BulkResult, error) {
 	op := "delete " + c.k.Noun
 	r := newResults()
-	found, err := c.GetMany(ctx, ws, ids)
+	found, err := c.GetKeys(ctx, ws, keys)
 	if err != nil {
 		return BulkResult{}, err
 	}
-	seen := map[int64]bool{}
+	seen := map[string]bool{}
 	var b store.Batch
-	for i, id := range ids {
+	for i, key := range keys {
+		ks := store.Key(key...)
 		switch {
 		case found[i] == nil:
-			r.fail(i, id, model.NotFound(c.k.Noun, id))
-		case seen[id]:
-			r.fail(i, id, model.Invalid(c.k.IDField, "%s %d appears twice in the request", c.k.Noun, id))
+			r.fail(i, key, c.notFound(key))
+		case seen[ks]:
+			r.fail(i, key, model.Invalid(c.k.KeyFields[0], "%s appears twice in the request", c.describe(key)))
 		default:
-			seen[id] = true
-			b.Delete(c.k.Coll, store.Key(id))
-			r.res.Succeeded = append(r.res.Succeeded, BulkSuccess{Index: i, ID: id})
+			seen[ks] = true
+			b.Delete(c.k.Coll, ks)
+			r.res.Succeeded = append(r.res.Succeeded, success(i, key))
 		}
 	}
 	if r.anyFailed() && !continueOnError {

@@ -80,11 +80,11 @@ func (s *Structure) deleteOnce(ctx context.Context, ws, coll string, ids []int64
 	target := map[string]map[int64]bool{model.CollNodes: p.Nodes, model.CollMembers: p.Members, model.CollPlates: p.Plates}[coll]
 	for i, id := range ids {
 		if !found[i] {
-			r.fail(i, id, model.NotFound(noun, id))
+			r.fail(i, []int64{id}, model.NotFound(noun, id))
 			continue
 		}
 		target[id] = true
-		r.res.Succeeded = append(r.res.Succeeded, BulkSuccess{Index: i, ID: id})
+		r.res.Succeeded = append(r.res.Succeeded, success(i, []int64{id}))
 	}
 	if r.anyFailed() && !continueOnError {
 		return DeleteResult{}, BulkResult{}, r.rejection("delete " + noun + "s")

@@ -59,8 +59,8 @@ func TestCascadeFailureLeavesModelUnchanged(t *testing.T) {
 			Type: "Normal", Direction: model.Direction{Source: "Angle"}, Releases: model.Releases{FixityCodeAtA: "FFFFFF", FixityCodeAtB: "FFFFFF"}}})
 	}
 	mustCreate[model.Member](t)(good.Members.Create(ctx, "w", members, false))
-	mustCreate[model.NodeRestraint](t)(good.Restraints.Create(ctx, "w", []editor.Item[model.NodeRestraint]{{Rec: model.NodeRestraint{Node: 2, RestraintCode: "FFFFFF", ActiveDirection: "BBBBBB"}, HasID: true}}, false))
-	mustCreate[model.MemberOffset](t)(good.Offsets.Create(ctx, "w", []editor.Item[model.MemberOffset]{{Rec: model.MemberOffset{Member: 2, Axes: "Global"}, HasID: true}}, false))
+	mustCreate[model.NodeRestraint](t)(good.Restraints.Create(ctx, "w", []editor.Item[model.NodeRestraint]{{Rec: model.NodeRestraint{Node: 2, RestraintCode: "FFFFFF", ActiveDirection: "BBBBBB"}, HasKey: true}}, false))
+	mustCreate[model.MemberOffset](t)(good.Offsets.Create(ctx, "w", []editor.Item[model.MemberOffset]{{Rec: model.MemberOffset{Member: 2, Axes: "Global"}, HasKey: true}}, false))
 
 	before := snapshotJSON(t, jobs, ctx)
 	_, slot, _ := jobs.Snapshot(ctx, "w")

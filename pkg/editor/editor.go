@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -48,20 +49,24 @@ func (e *Editor) apply(ctx context.Context, ws string, b *store.Batch, explain f
 	return rev, nil
 }
 
-// Kind describes one collection of single-id records to the editor.
+// Kind describes one collection to the editor.
 type Kind[T any] struct {
 	// Coll is the store collection.
 	Coll string
 	// Noun names one record in messages ("node").
 	Noun string
-	// IDField is the JSON name of the key ("id", or "node" for a restraint).
-	IDField string
-	// ID and SetID read and write the key of a record.
-	ID    func(*T) int64
-	SetID func(*T, int64)
+	// KeyFields are the JSON names of the key parts, in key order: ["id"],
+	// ["node"] for a restraint, ["loadCase", "node"] for a node load.
+	KeyFields []string
+	// Key and SetKey read and write the key parts of a record.
+	Key    func(*T) []int64
+	SetKey func(*T, []int64)
+	// AutoKey lets a create leave out the last key part: it is assigned
+	// after the greatest in use (within the same leading parts).
+	AutoKey bool
 	// Parent, when set, makes this an attribute collection keyed by the id
-	// of a row of Parent (a restraint by its node): the key is required on
-	// create, the parent must exist (404), and ids are never auto-assigned.
+	// of a row of Parent (a restraint by its node): the parent must exist
+	// (404 otherwise) and a second row for it is a 409.
 	Parent string
 	// ParentNoun names a parent row in messages.
 	ParentNoun string
@@ -72,8 +77,38 @@ type Kind[T any] struct {
 	// Refs lists the rows a record refers to; each must exist, and the
 	// commit requires them, so it fails if one vanished meanwhile.
 	Refs func(*T) []Ref
+	// Check validates records against the rest of the model (a load's case
+	// must not be a combination, a position must lie on its member); it
+	// returns an error per failing record, by position.
+	Check func(ctx context.Context, ws string, recs []*T) (map[int]error, error)
 	// Strip clears derived fields before the record is stored.
 	Strip func(*T)
+}
+
+// idKind fills the key of a resource with a single integer id field.
+func idKind[T any](k Kind[T], field string, get func(*T) *int64) Kind[T] {
+	k.KeyFields = []string{field}
+	k.Key = func(r *T) []int64 { return []int64{*get(r)} }
+	k.SetKey = func(r *T, key []int64) { *get(r) = key[0] }
+	return k
+}
+
+// describe names a record by its key in messages: "node 12", or
+// "node load (loadCase 3, node 12)".
+func (c *Collection[T]) describe(key []int64) string {
+	if len(key) == 1 {
+		return fmt.Sprintf("%s %d", c.k.Noun, key[0])
+	}
+	parts := make([]string, len(key))
+	for i, v := range key {
+		parts[i] = fmt.Sprintf("%s %d", c.k.KeyFields[i], v)
+	}
+	return c.k.Noun + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// notFound reports a missing record by its key.
+func (c *Collection[T]) notFound(key []int64) error {
+	return &model.Error{Kind: model.KindNotFound, Msg: c.describe(key) + " not found"}
 }
 
 // Ref is a reference from a record to a row of another collection.
@@ -92,9 +127,6 @@ type Collection[T any] struct {
 
 // NewCollection binds a kind to the editor.
 func NewCollection[T any](e *Editor, k Kind[T]) *Collection[T] {
-	if k.IDField == "" {
-		k.IDField = "id"
-	}
 	return &Collection[T]{e: e, k: k}
 }
 
@@ -120,30 +152,39 @@ func (c *Collection[T]) decode(b []byte) (T, error) {
 	return rec, nil
 }
 
-// Get returns the record with the id.
-func (c *Collection[T]) Get(ctx context.Context, ws string, id int64) (T, error) {
+// Get returns the record with the key.
+func (c *Collection[T]) Get(ctx context.Context, ws string, key ...int64) (T, error) {
 	var zero T
-	vals, err := c.e.model.Get(ctx, ws, c.k.Coll, store.Key(id))
+	vals, err := c.e.model.Get(ctx, ws, c.k.Coll, store.Key(key...))
 	if err != nil {
 		return zero, err
 	}
 	if vals[0] == nil {
-		return zero, model.NotFound(c.k.Noun, id)
+		return zero, c.notFound(key)
 	}
 	return c.decode(vals[0])
 }
 
-// GetMany returns the records of ids; a missing one is nil.
+// GetMany returns the records of single-id keys; a missing one is nil.
 func (c *Collection[T]) GetMany(ctx context.Context, ws string, ids []int64) ([]*T, error) {
-	keys := make([]string, len(ids))
+	keys := make([][]int64, len(ids))
 	for i, id := range ids {
-		keys[i] = store.Key(id)
+		keys[i] = []int64{id}
+	}
+	return c.GetKeys(ctx, ws, keys)
+}
+
+// GetKeys returns the records of keys; a missing one is nil.
+func (c *Collection[T]) GetKeys(ctx context.Context, ws string, ks [][]int64) ([]*T, error) {
+	keys := make([]string, len(ks))
+	for i, k := range ks {
+		keys[i] = store.Key(k...)
 	}
 	vals, err := c.e.model.Get(ctx, ws, c.k.Coll, keys...)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*T, len(ids))
+	out := make([]*T, len(ks))
 	for i, v := range vals {
 		if v == nil {
 			continue
@@ -159,7 +200,8 @@ func (c *Collection[T]) GetMany(ctx context.Context, ws string, ids []int64) ([]
 
 // ListQuery selects rows of a collection.
 type ListQuery[T any] struct {
-	// IDs restricts the rows to these ids; nil means all.
+	// IDs restricts the rows to these values of the first key part; nil
+	// means all.
 	IDs *model.IDList
 	// Filter keeps the rows it returns true for; nil keeps all. Filtering
 	// reads every row in the id ranges, so paging comes after it.
@@ -173,7 +215,11 @@ func (c *Collection[T]) List(ctx context.Context, ws string, q ListQuery[T]) ([]
 	var ranges []store.KeyRange
 	if q.IDs != nil {
 		for _, r := range q.IDs.Ranges {
-			ranges = append(ranges, store.IDRange(r.Lo, r.Hi))
+			if len(c.k.KeyFields) > 1 {
+				ranges = append(ranges, store.PrefixRange(r.Lo, r.Hi))
+			} else {
+				ranges = append(ranges, store.IDRange(r.Lo, r.Hi))
+			}
 		}
 	}
 	if q.Filter == nil {
@@ -223,7 +269,7 @@ func (c *Collection[T]) Stats(ctx context.Context, ws string) (count, maxID int6
 	if err != nil {
 		return 0, 0, err
 	}
-	last, err := c.e.model.LastKey(ctx, ws, c.k.Coll)
+	last, err := c.e.model.LastKey(ctx, ws, c.k.Coll, nil)
 	if err != nil || last == "" {
 		return page.Total, 0, err
 	}

@@ -32,47 +32,39 @@ var StructureCollections = []string{model.CollNodes, model.CollMembers, model.Co
 // NewStructure binds the structure collections to the editor.
 func NewStructure(e *Editor) *Structure {
 	s := &Structure{e: e}
-	s.Nodes = NewCollection(e, Kind[model.Node]{Coll: model.CollNodes, Noun: "node",
-		ID: func(n *model.Node) int64 { return n.ID }, SetID: func(n *model.Node, id int64) { n.ID = id },
+	s.Nodes = NewCollection(e, idKind(Kind[model.Node]{Coll: model.CollNodes, Noun: "node", AutoKey: true,
 		Strip: func(n *model.Node) {
 			n.HasConstraint, n.HasRestraint, n.Constraint, n.Restraint = false, false, nil, nil
-		}})
-	s.Members = NewCollection(e, Kind[model.Member]{Coll: model.CollMembers, Noun: "member",
-		ID: func(m *model.Member) int64 { return m.ID }, SetID: func(m *model.Member, id int64) { m.ID = id },
+		}}, "id", func(n *model.Node) *int64 { return &n.ID }))
+	s.Members = NewCollection(e, idKind(Kind[model.Member]{Coll: model.CollMembers, Noun: "member", AutoKey: true,
 		Defaults: func(m *model.Member) {
 			m.Releases.FixityCodeAtA, m.Releases.FixityCodeAtB = "FFFFFF", "FFFFFF"
 		},
 		Validate: validateMember, Refs: memberRefs,
-		Strip: func(m *model.Member) { m.HasOffsets, m.Offsets = false, nil }})
-	s.Plates = NewCollection(e, Kind[model.Plate]{Coll: model.CollPlates, Noun: "plate",
-		ID: func(p *model.Plate) int64 { return p.ID }, SetID: func(p *model.Plate, id int64) { p.ID = id },
-		Validate: validatePlate, Refs: plateRefs})
-	s.Sections = NewCollection(e, Kind[model.Section]{Coll: model.CollSections, Noun: "section",
-		ID: func(x *model.Section) int64 { return x.ID }, SetID: func(x *model.Section, id int64) { x.ID = id },
+		Strip: func(m *model.Member) { m.HasOffsets, m.Offsets = false, nil }}, "id", func(m *model.Member) *int64 { return &m.ID }))
+	s.Plates = NewCollection(e, idKind(Kind[model.Plate]{Coll: model.CollPlates, Noun: "plate", AutoKey: true,
+		Validate: validatePlate, Refs: plateRefs}, "id", func(p *model.Plate) *int64 { return &p.ID }))
+	s.Sections = NewCollection(e, idKind(Kind[model.Section]{Coll: model.CollSections, Noun: "section", AutoKey: true,
 		Defaults: func(x *model.Section) {
 			x.AreaFactor, x.TorsionFactor, x.IyFactor, x.IzFactor, x.Source = 1, 1, 1, 1, "User"
 		},
-		Validate: validateSection})
-	s.Materials = NewCollection(e, Kind[model.Material]{Coll: model.CollMaterials, Noun: "material",
-		ID: func(x *model.Material) int64 { return x.ID }, SetID: func(x *model.Material, id int64) { x.ID = id },
+		Validate: validateSection}, "id", func(x *model.Section) *int64 { return &x.ID }))
+	s.Materials = NewCollection(e, idKind(Kind[model.Material]{Coll: model.CollMaterials, Noun: "material", AutoKey: true,
 		Defaults: func(x *model.Material) { x.Source = "User" },
-		Validate: validateMaterial})
-	s.Restraints = NewCollection(e, Kind[model.NodeRestraint]{Coll: model.CollNodeRestraints, Noun: "restraint",
-		IDField: "node", Parent: model.CollNodes, ParentNoun: "node",
-		ID: func(r *model.NodeRestraint) int64 { return r.Node }, SetID: func(r *model.NodeRestraint, id int64) { r.Node = id },
+		Validate: validateMaterial}, "id", func(x *model.Material) *int64 { return &x.ID }))
+	s.Restraints = NewCollection(e, idKind(Kind[model.NodeRestraint]{Coll: model.CollNodeRestraints, Noun: "restraint",
+		Parent: model.CollNodes, ParentNoun: "node",
 		Defaults: func(r *model.NodeRestraint) { r.RestraintCode, r.ActiveDirection = "FFFFFF", "BBBBBB" },
-		Validate: validateRestraint})
-	s.Constraints = NewCollection(e, Kind[model.NodeConstraint]{Coll: model.CollNodeConstraints, Noun: "constraint",
-		IDField: "slaveNode", Parent: model.CollNodes, ParentNoun: "node",
-		ID: func(c *model.NodeConstraint) int64 { return c.SlaveNode }, SetID: func(c *model.NodeConstraint, id int64) { c.SlaveNode = id },
+		Validate: validateRestraint}, "node", func(r *model.NodeRestraint) *int64 { return &r.Node }))
+	s.Constraints = NewCollection(e, idKind(Kind[model.NodeConstraint]{Coll: model.CollNodeConstraints, Noun: "constraint",
+		Parent: model.CollNodes, ParentNoun: "node",
 		Defaults: func(c *model.NodeConstraint) { c.ConstraintCode = "FFFFFF" },
 		Validate: validateConstraint,
 		Refs: func(c *model.NodeConstraint) []Ref {
 			return []Ref{{Coll: model.CollNodes, Noun: "node", Field: "masterNode", ID: c.MasterNode}}
-		}})
-	s.Offsets = NewCollection(e, Kind[model.MemberOffset]{Coll: model.CollMemberOffsets, Noun: "offset",
-		IDField: "member", Parent: model.CollMembers, ParentNoun: "member",
-		ID: func(o *model.MemberOffset) int64 { return o.Member }, SetID: func(o *model.MemberOffset, id int64) { o.Member = id }})
+		}}, "slaveNode", func(c *model.NodeConstraint) *int64 { return &c.SlaveNode }))
+	s.Offsets = NewCollection(e, idKind(Kind[model.MemberOffset]{Coll: model.CollMemberOffsets, Noun: "offset",
+		Parent: model.CollMembers, ParentNoun: "member"}, "member", func(o *model.MemberOffset) *int64 { return &o.Member }))
 	return s
 }
 

@@ -40,13 +40,53 @@ type collection[T any] struct {
 	// expandable names what expand=all adds, for the metadata.
 	expandable []string
 	// remove deletes rows; it answers the response body (nil for 204).
-	remove func(ctx context.Context, ws string, ids []int64, continueOnError bool, bulk bool) (any, error)
+	remove func(ctx context.Context, ws string, keys [][]int64, continueOnError bool, bulk bool) (any, error)
 	// removeDoc describes the delete response.
 	removeBody any
 	desc       string
 }
 
 func (h *collection[T]) noun() string { return h.c.Kind().Noun }
+
+// keyPath is the route suffix of one record: "/:id", or
+// "/:loadCase/:node" for a composite key.
+func (h *collection[T]) keyPath() string {
+	return "/:" + strings.Join(h.c.Kind().KeyFields, "/:")
+}
+
+// keyNames lists the key fields for documentation.
+func (h *collection[T]) keyNames() string { return strings.Join(h.c.Kind().KeyFields, ", ") }
+
+// pathKey reads the key of a record from the route.
+func (h *collection[T]) pathKey(c *fiber.Ctx) ([]int64, error) {
+	fields := h.c.Kind().KeyFields
+	key := make([]int64, len(fields))
+	for i, f := range fields {
+		v := c.Params(f)
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 || n > model.MaxID {
+			return nil, model.Invalid(f, "%s %q in the path must be an integer from 1 to %d", f, v, model.MaxID)
+		}
+		key[i] = n
+	}
+	return key, nil
+}
+
+// bodyKey reads the key fields of a bulk item; all are required.
+func (h *collection[T]) bodyKey(fields map[string]json.RawMessage) ([]int64, error) {
+	names := h.c.Kind().KeyFields
+	key := make([]int64, len(names))
+	for i, f := range names {
+		raw, ok := fields[f]
+		if !ok {
+			return nil, fieldErr(f, "%s is required in each item", f)
+		}
+		if err := json.Unmarshal(raw, &key[i]); err != nil {
+			return nil, fieldErr(f, "%s must be an integer", f)
+		}
+	}
+	return key, nil
+}
 
 // register adds the collection's routes; the fixed segments go before
 // "/:id" so that Fiber matches them first.
@@ -78,21 +118,25 @@ func (h *collection[T]) register() {
 		desc: "Body: an array of create bodies. All items are validated up front.", query: cont, body: []T{}, bodyRequired: true,
 		responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkCreate})
 	h.a.add(route{method: "PATCH", path: p + "/bulk", tag: tag, summary: "Update many " + n + "s",
-		desc: "Body: an array of update bodies, each with its " + h.c.Kind().IDField + ".", query: cont, body: []T{}, bodyRequired: true,
+		desc: "Body: an array of update bodies, each with its " + h.keyNames() + ".", query: cont, body: []T{}, bodyRequired: true,
 		responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkUpdate})
+	delBody, delDesc := any([]int64{}), "Body: a JSON array of ids."
+	if len(h.c.Kind().KeyFields) > 1 {
+		delBody, delDesc = []map[string]int64{}, "Body: a JSON array of keys, each an object with "+h.keyNames()+"."
+	}
 	h.a.add(route{method: "DELETE", path: p + "/bulk", tag: tag, summary: "Delete many " + n + "s",
-		desc: "Body: a JSON array of ids.", query: cont, body: []int64{}, bodyRequired: true,
+		desc: delDesc, query: cont, body: delBody, bodyRequired: true,
 		responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkDelete})
 	h.a.add(route{method: "GET", path: p, tag: tag, summary: "List " + n + "s", desc: h.desc, query: q,
 		responses: map[int]any{200: []T{}}, errors: errs, handler: h.list})
 	h.a.add(route{method: "POST", path: p, tag: tag, summary: "Create a " + n, body: zero, bodyRequired: true,
 		desc:      "The id is optional: when omitted the next id after the greatest in use is assigned. Answers the record as GET with expand=All.",
 		responses: map[int]any{201: zero}, errors: errs, handler: h.create})
-	h.a.add(route{method: "GET", path: p + "/:id", tag: tag, summary: "Get a " + n, query: page[2:],
+	h.a.add(route{method: "GET", path: p + h.keyPath(), tag: tag, summary: "Get a " + n, query: page[2:],
 		responses: map[int]any{200: zero}, errors: errs, handler: h.get})
-	h.a.add(route{method: "PATCH", path: p + "/:id", tag: tag, summary: "Update a " + n + " (only the supplied fields change)",
+	h.a.add(route{method: "PATCH", path: p + h.keyPath(), tag: tag, summary: "Update a " + n + " (only the supplied fields change)",
 		body: zero, bodyRequired: true, responses: map[int]any{200: zero}, errors: errs, handler: h.update})
-	h.a.add(route{method: "DELETE", path: p + "/:id", tag: tag, summary: "Delete a " + n,
+	h.a.add(route{method: "DELETE", path: p + h.keyPath(), tag: tag, summary: "Delete a " + n,
 		responses: delResp, errors: errs, handler: h.delete})
 }
 
@@ -103,7 +147,17 @@ func (h *collection[T]) units(c *fiber.Ctx) (model.Units, error) {
 }
 
 func pathID(c *fiber.Ctx, name string) (int64, error) {
-	v := c.Params("id")
+	return pathParam(c, "id", name)
+}
+
+// pathParam reads an id from the route parameter param; name is how
+// messages call it.
+func pathParam(c *fiber.Ctx, param string, names ...string) (int64, error) {
+	name := param
+	if len(names) > 0 {
+		name = names[0]
+	}
+	v := c.Params(param)
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || id < 1 || id > model.MaxID {
 		return 0, model.Invalid(name, "%s %q in the path must be an integer from 1 to %d", name, v, model.MaxID)
@@ -218,7 +272,7 @@ func (h *collection[T]) respond(c *fiber.Ctx, status int, rec T, all bool, u mod
 }
 
 func (h *collection[T]) get(c *fiber.Ctx) error {
-	id, err := pathID(c, h.c.Kind().IDField)
+	key, err := h.pathKey(c)
 	if err != nil {
 		return err
 	}
@@ -230,7 +284,7 @@ func (h *collection[T]) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rec, err := h.c.Get(c.UserContext(), workspace(c), id)
+	rec, err := h.c.Get(c.UserContext(), workspace(c), key...)
 	if err != nil {
 		return err
 	}
@@ -253,7 +307,7 @@ func (h *collection[T]) item(raw []byte, u model.Units, path string) editor.Item
 		err = mergeFields(reflect.ValueOf(&it.Rec), fields, u, "")
 	}
 	if err == nil {
-		_, it.HasID = fields[k.IDField]
+		_, it.HasKey = fields[k.KeyFields[len(k.KeyFields)-1]]
 	}
 	it.Err = err
 	return it
@@ -278,27 +332,29 @@ func (h *collection[T]) create(c *fiber.Ctx) error {
 	return h.respond(c, fiber.StatusCreated, out.Records[0], true, u)
 }
 
-// change decodes one update body into a merge of its fields.
-func (h *collection[T]) change(raw []byte, u model.Units, id int64, needID bool) editor.Change[T] {
+// change decodes one update body into a merge of its fields. A bulk item
+// (key nil) carries its key in the body; a single update takes it from the
+// route, which wins over any key in the body.
+func (h *collection[T]) change(raw []byte, u model.Units, key []int64) editor.Change[T] {
 	fields, err := objectFields(raw, "")
-	ch := editor.Change[T]{ID: id, Err: err}
+	ch := editor.Change[T]{Key: key, Err: err}
 	if err != nil {
 		return ch
 	}
-	idField := h.c.Kind().IDField
-	if rawID, ok := fields[idField]; ok {
-		var bodyID int64
-		if err := json.Unmarshal(rawID, &bodyID); err != nil {
-			ch.Err = fieldErr(idField, "%s must be an integer", idField)
+	if key == nil {
+		if ch.Key, ch.Err = h.bodyKey(fields); ch.Err != nil {
 			return ch
 		}
-		if needID {
-			ch.ID = bodyID
+	}
+	for _, f := range h.c.Kind().KeyFields {
+		if raw, ok := fields[f]; ok {
+			var v int64
+			if err := json.Unmarshal(raw, &v); err != nil {
+				ch.Err = fieldErr(f, "%s must be an integer", f)
+				return ch
+			}
+			delete(fields, f)
 		}
-		delete(fields, idField) // the route id wins over the body
-	} else if needID {
-		ch.Err = fieldErr(idField, "%s is required in a bulk update item", idField)
-		return ch
 	}
 	ch.Apply = func(rec *T) error { return mergeFields(reflect.ValueOf(rec), fields, u, "") }
 	return ch
@@ -308,7 +364,7 @@ func (h *collection[T]) update(c *fiber.Ctx) error {
 	if err := requireJSON(c); err != nil {
 		return err
 	}
-	id, err := pathID(c, h.c.Kind().IDField)
+	key, err := h.pathKey(c)
 	if err != nil {
 		return err
 	}
@@ -316,7 +372,7 @@ func (h *collection[T]) update(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ch := h.change(c.Body(), u, id, false)
+	ch := h.change(c.Body(), u, key)
 	if ch.Err != nil {
 		return ch.Err
 	}
@@ -328,11 +384,11 @@ func (h *collection[T]) update(c *fiber.Ctx) error {
 }
 
 func (h *collection[T]) delete(c *fiber.Ctx) error {
-	id, err := pathID(c, h.c.Kind().IDField)
+	key, err := h.pathKey(c)
 	if err != nil {
 		return err
 	}
-	body, err := h.remove(c.UserContext(), workspace(c), []int64{id}, false, false)
+	body, err := h.remove(c.UserContext(), workspace(c), [][]int64{key}, false, false)
 	if err != nil {
 		return unwrapSingle(err)
 	}
@@ -392,7 +448,7 @@ func (h *collection[T]) bulkUpdate(c *fiber.Ctx) error {
 	}
 	changes := make([]editor.Change[T], len(raws))
 	for i, raw := range raws {
-		changes[i] = h.change(raw, u, 0, true)
+		changes[i] = h.change(raw, u, nil)
 	}
 	out, err := h.c.Update(c.UserContext(), workspace(c), changes, cont)
 	if err != nil {
@@ -406,14 +462,36 @@ func (h *collection[T]) bulkDelete(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	var ids []int64
-	if err := decodeJSON(c, &ids, true); err != nil {
-		return err
+	var keys [][]int64
+	if len(h.c.Kind().KeyFields) == 1 {
+		var ids []int64
+		if err := decodeJSON(c, &ids, true); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			keys = append(keys, []int64{id})
+		}
+	} else {
+		var objs []json.RawMessage
+		if err := decodeJSON(c, &objs, true); err != nil {
+			return err
+		}
+		for i, raw := range objs {
+			fields, err := objectFields(raw, fmt.Sprintf("[%d]", i))
+			if err != nil {
+				return err
+			}
+			key, err := h.bodyKey(fields)
+			if err != nil {
+				return err
+			}
+			keys = append(keys, key)
+		}
 	}
-	if len(ids) == 0 {
+	if len(keys) == 0 {
 		return model.E(model.KindValidation, "the body is an empty array: nothing to delete")
 	}
-	body, err := h.remove(c.UserContext(), workspace(c), ids, cont, true)
+	body, err := h.remove(c.UserContext(), workspace(c), keys, cont, true)
 	if err != nil {
 		return err
 	}

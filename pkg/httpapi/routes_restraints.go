@@ -65,14 +65,14 @@ func (a *API) registerRestraintTables(h *collection[model.NodeRestraint]) {
 		desc: "The node must have a restraint row; {\"node\": null} clears the general restraint. Answers the restraint, or 204 when cleared.",
 		body: SetGeneralRequest{}, bodyRequired: true, responses: map[int]any{200: model.NodeRestraint{}, 204: nil}, errors: []int{400, 404, 409},
 		handler: func(c *fiber.Ctx) error { return a.setGeneral(c, h) }})
-	a.add(route{method: "GET", path: p + "/:id/table/:direction", tag: tag, summary: "Get a restraint's variable-stiffness table",
+	a.add(route{method: "GET", path: p + "/:node/table/:direction", tag: tag, summary: "Get a restraint's variable-stiffness table",
 		desc: "404 when the node has no restraint or the table is empty.", responses: map[int]any{200: model.Table{}}, errors: []int{400, 404, 409},
 		handler: func(c *fiber.Ctx) error {
 			d, err := dirParam(c)
 			if err != nil {
 				return err
 			}
-			id, err := pathID(c, "node")
+			id, err := pathParam(c, "node")
 			if err != nil {
 				return err
 			}
@@ -91,7 +91,7 @@ func (a *API) registerRestraintTables(h *collection[model.NodeRestraint]) {
 			}
 			return c.JSON(t)
 		}})
-	a.add(route{method: "PUT", path: p + "/:id/table/:direction", tag: tag, summary: "Set a restraint's variable-stiffness table",
+	a.add(route{method: "PUT", path: p + "/:node/table/:direction", tag: tag, summary: "Set a restraint's variable-stiffness table",
 		desc: "1 to 15 rows of [x, y]: the first x is 0, x values unique, x and y at least 0; the restraintCode letter of the direction must be V.",
 		body: model.Table{}, bodyRequired: true, responses: map[int]any{200: model.Table{}}, errors: []int{400, 404, 409},
 		handler: func(c *fiber.Ctx) error {
@@ -128,7 +128,7 @@ func (a *API) registerRestraintTables(h *collection[model.NodeRestraint]) {
 			rec = toWire(rec, u)
 			return c.JSON(*editor.Table(&rec, d))
 		}})
-	a.add(route{method: "DELETE", path: p + "/:id/table/:direction", tag: tag, summary: "Clear a restraint's variable-stiffness table",
+	a.add(route{method: "DELETE", path: p + "/:node/table/:direction", tag: tag, summary: "Clear a restraint's variable-stiffness table",
 		responses: map[int]any{204: nil}, errors: []int{400, 404, 409},
 		handler: func(c *fiber.Ctx) error {
 			d, err := dirParam(c)

@@ -242,9 +242,9 @@ func (a *API) hydrateMembers(ctx context.Context, ws string, recs []model.Member
 
 // removeElements deletes nodes, members or plates with their cascade; a
 // single delete answers the DeleteResult, a bulk delete the bulk result.
-func (a *API) removeElements(coll string) func(ctx context.Context, ws string, ids []int64, cont, bulk bool) (any, error) {
-	return func(ctx context.Context, ws string, ids []int64, cont, bulk bool) (any, error) {
-		res, br, err := a.structure.DeleteElements(ctx, ws, coll, ids, cont)
+func (a *API) removeElements(coll string) func(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
+	return func(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
+		res, br, err := a.structure.DeleteElements(ctx, ws, coll, firstParts(keys), cont)
 		if err != nil {
 			return nil, err
 		}
@@ -263,12 +263,21 @@ type BulkDeleteResult struct {
 }
 
 // removeRowsOf deletes attribute rows (204 for a single delete).
-func removeRowsOf[T any](c *editor.Collection[T]) func(ctx context.Context, ws string, ids []int64, cont, bulk bool) (any, error) {
-	return func(ctx context.Context, ws string, ids []int64, cont, bulk bool) (any, error) {
-		res, err := c.DeleteRows(ctx, ws, ids, cont)
+func removeRowsOf[T any](c *editor.Collection[T]) func(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
+	return func(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
+		res, err := c.DeleteRows(ctx, ws, keys, cont)
 		if err != nil || !bulk {
 			return nil, err
 		}
 		return res, nil
 	}
+}
+
+// firstParts takes the single ids out of single-part keys.
+func firstParts(keys [][]int64) []int64 {
+	out := make([]int64, len(keys))
+	for i, k := range keys {
+		out[i] = k[0]
+	}
+	return out
 }

@@ -18,7 +18,7 @@ import (
 // collection's update, so every rule of the record still applies.
 func subUpdate[T any](c *fiber.Ctx, h *collection[T], fn func(rec *T, u model.Units) error) (T, model.Units, error) {
 	var zero T
-	id, err := pathID(c, h.c.Kind().IDField)
+	key, err := h.pathKey(c)
 	if err != nil {
 		return zero, model.Units{}, err
 	}
@@ -26,7 +26,7 @@ func subUpdate[T any](c *fiber.Ctx, h *collection[T], fn func(rec *T, u model.Un
 	if err != nil {
 		return zero, u, err
 	}
-	ch := editor.Change[T]{ID: id, Apply: func(rec *T) error { return fn(rec, u) }}
+	ch := editor.Change[T]{Key: key, Apply: func(rec *T) error { return fn(rec, u) }}
 	out, err := h.c.Update(c.UserContext(), workspace(c), []editor.Change[T]{ch}, false)
 	if err != nil {
 		return zero, u, unwrapSingle(err)
@@ -173,9 +173,9 @@ func libraryCreate[T any](c *fiber.Ctx, h *collection[T], build func(req Library
 	if err != nil {
 		return model.Invalid("name", "%v", err)
 	}
-	it := editor.Item[T]{Rec: rec, HasID: req.ID != 0}
-	if it.HasID {
-		h.c.Kind().SetID(&it.Rec, req.ID)
+	it := editor.Item[T]{Rec: rec, HasKey: req.ID != 0}
+	if it.HasKey {
+		h.c.Kind().SetKey(&it.Rec, []int64{req.ID})
 	}
 	out, err := h.c.Create(c.UserContext(), workspace(c), []editor.Item[T]{it}, false)
 	if err != nil {
@@ -231,7 +231,8 @@ func (a *API) registerMaterialLibrary(h *collection[model.Material]) {
 }
 
 // removeSection deletes sections that no member uses.
-func (a *API) removeSection(ctx context.Context, ws string, ids []int64, cont, bulk bool) (any, error) {
+func (a *API) removeSection(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
+	ids := firstParts(keys)
 	members, err := a.structure.Members.All(ctx, ws)
 	if err != nil {
 		return nil, err
@@ -247,11 +248,12 @@ func (a *API) removeSection(ctx context.Context, ws string, ids []int64, cont, b
 	}, "members"); err != nil {
 		return nil, err
 	}
-	return removeRowsOf(a.structure.Sections)(ctx, ws, ids, cont, bulk)
+	return removeRowsOf(a.structure.Sections)(ctx, ws, keys, cont, bulk)
 }
 
 // removeMaterial deletes materials that no member or plate uses.
-func (a *API) removeMaterial(ctx context.Context, ws string, ids []int64, cont, bulk bool) (any, error) {
+func (a *API) removeMaterial(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
+	ids := firstParts(keys)
 	members, err := a.structure.Members.All(ctx, ws)
 	if err != nil {
 		return nil, err
@@ -282,7 +284,7 @@ func (a *API) removeMaterial(ctx context.Context, ws string, ids []int64, cont, 
 	}, "plates"); err != nil {
 		return nil, err
 	}
-	return removeRowsOf(a.structure.Materials)(ctx, ws, ids, cont, bulk)
+	return removeRowsOf(a.structure.Materials)(ctx, ws, keys, cont, bulk)
 }
 
 // inUse refuses to delete a row that others still refer to: silently

@@ -57,6 +57,13 @@ func IDRange(lo, hi int64) KeyRange { return KeyRange{Lo: Key(lo), Hi: Key(hi)} 
 // PrefixRange is the KeyRange of composite keys whose first ids are lo..hi.
 func PrefixRange(lo, hi int64) KeyRange { return KeyRange{Lo: Key(lo), Hi: Key(hi) + ";"} }
 
+// UnderPrefix is the KeyRange of composite keys that start with the given
+// leading parts (every subLoad of a case and member, say).
+func UnderPrefix(parts ...int64) KeyRange {
+	p := Key(parts...)
+	return KeyRange{Lo: p + ":", Hi: p + ";"}
+}
+
 // Page is one page of a collection in key order.
 type Page struct {
 	Keys   []string
@@ -160,8 +167,9 @@ type Model interface {
 	Page(ctx context.Context, ws, coll string, ranges []KeyRange, offset, limit int64) (Page, error)
 	// Exists reports which keys of a collection exist.
 	Exists(ctx context.Context, ws, coll string, keys ...string) ([]bool, error)
-	// LastKey returns the greatest key of a collection, "" when empty.
-	LastKey(ctx context.Context, ws, coll string) (string, error)
+	// LastKey returns the greatest key of a collection, or of the keys in
+	// r when r is not nil; "" when there is none.
+	LastKey(ctx context.Context, ws, coll string, r *KeyRange) (string, error)
 	// Apply commits a batch atomically: every check holds and every change
 	// lands, or a *ConflictError (wrapped) says which check failed and
 	// nothing changes. A non-empty batch bumps the model revision and marks

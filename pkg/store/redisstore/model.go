@@ -178,12 +178,17 @@ func (m *Model) Exists(ctx context.Context, ws, coll string, ks ...string) ([]bo
 }
 
 // LastKey implements store.Model.
-func (m *Model) LastKey(ctx context.Context, ws, coll string) (string, error) {
+func (m *Model) LastKey(ctx context.Context, ws, coll string, r *store.KeyRange) (string, error) {
 	k, err := m.keys(ws)
 	if err != nil {
 		return "", model.Wrap("read last key", err)
 	}
-	ks, err := m.rdb.ZRange(ctx, k.collIDs(coll), -1, -1).Result()
+	var ks []string
+	if r == nil {
+		ks, err = m.rdb.ZRange(ctx, k.collIDs(coll), -1, -1).Result()
+	} else {
+		ks, err = m.rdb.ZRevRangeByLex(ctx, k.collIDs(coll), &redis.ZRangeBy{Min: "[" + r.Lo, Max: "[" + r.Hi, Count: 1}).Result()
+	}
 	if err != nil || len(ks) == 0 {
 		return "", model.Wrap("read last key", err)
 	}

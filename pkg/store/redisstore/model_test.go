@@ -121,7 +121,7 @@ func TestPageRangesAndExists(t *testing.T) {
 		}
 	}
 	// Zero-padded keys sort numerically: 100 after 12.
-	last, _ := m.LastKey(ctx, "w", "nodes")
+	last, _ := m.LastKey(ctx, "w", "nodes", nil)
 	if last != store.Key(100) {
 		t.Errorf("last key %s", last)
 	}
