@@ -23,10 +23,29 @@ type DeleteResult struct {
 	PlateStrips           []int64 `json:"plateStrips"`
 	MembersDirectionReset []int64 `json:"membersDirectionReset"`
 	PlatesDirectionReset  []int64 `json:"platesDirectionReset"`
-	// Removed rows of other collections (loads), by collection name, with
-	// their keys; later resources fill it through Dependents.
-	Dependents   map[string][][]int64 `json:"-"`
-	TotalRemoved int                  `json:"totalRemoved"`
+	// Loads removed with their elements, by their composite keys.
+	NodeLoads                []LoadKey `json:"nodeLoads"`
+	PrescribedDisplacements  []LoadKey `json:"prescribedDisplacements"`
+	LumpedMassLoads          []LoadKey `json:"lumpedMassLoads"`
+	MemberConcentratedLoads  []LoadKey `json:"memberConcentratedLoads"`
+	MemberDistributedLoads   []LoadKey `json:"memberDistributedLoads"`
+	MemberDistributedMoments []LoadKey `json:"memberDistributedMoments"`
+	MemberPrestressLoads     []LoadKey `json:"memberPrestressLoads"`
+	PlatePressureLoads       []LoadKey `json:"platePressureLoads"`
+	ThermalLoads             []LoadKey `json:"thermalLoads"`
+	TotalRemoved             int       `json:"totalRemoved"`
+}
+
+// LoadKey is the composite key of a removed load: its case and element
+// (and sub-load, or element type for thermal loads).
+type LoadKey struct {
+	LoadCase    int64  `json:"loadCase"`
+	Node        int64  `json:"node,omitempty"`
+	Member      int64  `json:"member,omitempty"`
+	Plate       int64  `json:"plate,omitempty"`
+	SubLoad     int64  `json:"subLoad,omitempty"`
+	ElementID   int64  `json:"elementId,omitempty"`
+	ElementType string `json:"elementType,omitempty"`
 }
 
 // Plan is a cascading delete being worked out: what goes, what is reset.
@@ -189,10 +208,10 @@ func (s *Structure) plan(ctx context.Context, ws string, p *Plan) error {
 		}
 	}
 	res.TotalRemoved = len(res.Nodes) + len(res.Members) + len(res.Plates) + len(res.NodeRestraints) +
-		len(res.NodeConstraints) + len(res.MemberOffsets) + len(res.PlateCuts) + len(res.PlateStrips)
-	for _, keys := range res.Dependents {
-		res.TotalRemoved += len(keys)
-	}
+		len(res.NodeConstraints) + len(res.MemberOffsets) + len(res.PlateCuts) + len(res.PlateStrips) +
+		len(res.NodeLoads) + len(res.PrescribedDisplacements) + len(res.LumpedMassLoads) + len(res.MemberConcentratedLoads) +
+		len(res.MemberDistributedLoads) + len(res.MemberDistributedMoments) + len(res.MemberPrestressLoads) +
+		len(res.PlatePressureLoads) + len(res.ThermalLoads)
 	normalise(res)
 	return nil
 }
@@ -268,6 +287,12 @@ func normalise(r *DeleteResult) {
 		&r.MemberOffsets, &r.PlateCuts, &r.PlateStrips, &r.MembersDirectionReset, &r.PlatesDirectionReset} {
 		if *l == nil {
 			*l = []int64{}
+		}
+	}
+	for _, l := range []*[]LoadKey{&r.NodeLoads, &r.PrescribedDisplacements, &r.LumpedMassLoads, &r.MemberConcentratedLoads,
+		&r.MemberDistributedLoads, &r.MemberDistributedMoments, &r.MemberPrestressLoads, &r.PlatePressureLoads, &r.ThermalLoads} {
+		if *l == nil {
+			*l = []LoadKey{}
 		}
 	}
 }

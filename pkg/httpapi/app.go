@@ -39,6 +39,7 @@ type Config struct {
 	// Model is the model store; Structure edits it.
 	Model     store.Model
 	Structure *editor.Structure
+	Loads     *editor.Loads
 	// Ready checks the dependencies for /readyz (Redis reachable).
 	Ready func(ctx context.Context) error
 	// Registry receives the HTTP metrics; nil makes a private one.
@@ -56,6 +57,7 @@ type API struct {
 	sess      *session.Service
 	model     store.Model
 	structure *editor.Structure
+	loads     *editor.Loads
 	ready     func(ctx context.Context) error
 	log       *slog.Logger
 	reg       *prometheus.Registry
@@ -67,7 +69,7 @@ type API struct {
 
 // New builds the API and registers every route.
 func New(cfg Config) *API {
-	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
+	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
 		known: map[string]bool{}, timeout: cfg.RequestTimeout}
 	if a.log == nil {
 		a.log = slog.Default()

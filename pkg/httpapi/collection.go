@@ -44,6 +44,17 @@ type collection[T any] struct {
 	// removeDoc describes the delete response.
 	removeBody any
 	desc       string
+	// only, when set, hides records it returns false for: they are 404s
+	// on get and update, and absent from lists (combination cases).
+	only func(*T) bool
+	// onCreate fills server-set fields of a new record (a category's
+	// source and version).
+	onCreate func(c *fiber.Ctx, rec *T)
+	// keyText maps a textual key part to its number (elementType Member).
+	keyText map[string]func(string) (int64, bool)
+	// extraRoutes registers sub-resources; it runs before the "/:id"
+	// routes so that fixed segments match first.
+	extraRoutes func()
 }
 
 func (h *collection[T]) noun() string { return h.c.Kind().Noun }
@@ -64,6 +75,11 @@ func (h *collection[T]) pathKey(c *fiber.Ctx) ([]int64, error) {
 	for i, f := range fields {
 		v := c.Params(f)
 		n, err := strconv.ParseInt(v, 10, 64)
+		if conv, ok := h.keyText[f]; ok && err != nil {
+			if m, ok := conv(v); ok {
+				n, err = m, nil
+			}
+		}
 		if err != nil || n < 1 || n > model.MaxID {
 			return nil, model.Invalid(f, "%s %q in the path must be an integer from 1 to %d", f, v, model.MaxID)
 		}
@@ -80,6 +96,15 @@ func (h *collection[T]) bodyKey(fields map[string]json.RawMessage) ([]int64, err
 		raw, ok := fields[f]
 		if !ok {
 			return nil, fieldErr(f, "%s is required in each item", f)
+		}
+		if conv, ok := h.keyText[f]; ok {
+			var text string
+			if json.Unmarshal(raw, &text) == nil {
+				if m, ok := conv(text); ok {
+					key[i] = m
+					continue
+				}
+			}
 		}
 		if err := json.Unmarshal(raw, &key[i]); err != nil {
 			return nil, fieldErr(f, "%s must be an integer", f)
@@ -127,6 +152,9 @@ func (h *collection[T]) register() {
 	h.a.add(route{method: "DELETE", path: p + "/bulk", tag: tag, summary: "Delete many " + n + "s",
 		desc: delDesc, query: cont, body: delBody, bodyRequired: true,
 		responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkDelete})
+	if h.extraRoutes != nil {
+		h.extraRoutes()
+	}
 	h.a.add(route{method: "GET", path: p, tag: tag, summary: "List " + n + "s", desc: h.desc, query: q,
 		responses: map[int]any{200: []T{}}, errors: errs, handler: h.list})
 	h.a.add(route{method: "POST", path: p, tag: tag, summary: "Create a " + n, body: zero, bodyRequired: true,
@@ -220,6 +248,9 @@ func (h *collection[T]) list(c *fiber.Ctx) error {
 		}
 	}
 	var preds []func(*T) bool
+	if h.only != nil {
+		preds = append(preds, h.only)
+	}
 	for _, f := range h.filters {
 		if v := c.Query(f.name); v != "" {
 			p, err := f.build(ctx, ws, v, u)
@@ -284,11 +315,21 @@ func (h *collection[T]) get(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	rec, err := h.c.Get(c.UserContext(), workspace(c), key...)
+	rec, err := h.getVisible(c, key)
 	if err != nil {
 		return err
 	}
 	return h.respond(c, 200, rec, all, u)
+}
+
+// getVisible reads a record and hides it (404) when only rejects it.
+func (h *collection[T]) getVisible(c *fiber.Ctx, key []int64) (T, error) {
+	rec, err := h.c.Get(c.UserContext(), workspace(c), key...)
+	if err == nil && h.only != nil && !h.only(&rec) {
+		var zero T
+		return zero, model.E(model.KindNotFound, "%s %v not found", h.noun(), key)
+	}
+	return rec, err
 }
 
 // item decodes one create body: defaults, then the client's fields.
@@ -325,6 +366,9 @@ func (h *collection[T]) create(c *fiber.Ctx) error {
 	if it.Err != nil {
 		return it.Err
 	}
+	if h.onCreate != nil {
+		h.onCreate(c, &it.Rec)
+	}
 	out, err := h.c.Create(c.UserContext(), workspace(c), []editor.Item[T]{it}, false)
 	if err != nil {
 		return unwrapSingle(err)
@@ -347,14 +391,7 @@ func (h *collection[T]) change(raw []byte, u model.Units, key []int64) editor.Ch
 		}
 	}
 	for _, f := range h.c.Kind().KeyFields {
-		if raw, ok := fields[f]; ok {
-			var v int64
-			if err := json.Unmarshal(raw, &v); err != nil {
-				ch.Err = fieldErr(f, "%s must be an integer", f)
-				return ch
-			}
-			delete(fields, f)
-		}
+		delete(fields, f) // key fields name the record; they never change it
 	}
 	ch.Apply = func(rec *T) error { return mergeFields(reflect.ValueOf(rec), fields, u, "") }
 	return ch
@@ -375,6 +412,9 @@ func (h *collection[T]) update(c *fiber.Ctx) error {
 	ch := h.change(c.Body(), u, key)
 	if ch.Err != nil {
 		return ch.Err
+	}
+	if _, err := h.getVisible(c, key); err != nil {
+		return err
 	}
 	out, err := h.c.Update(c.UserContext(), workspace(c), []editor.Change[T]{ch}, false)
 	if err != nil {
@@ -429,6 +469,9 @@ func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
 	items := make([]editor.Item[T], len(raws))
 	for i, raw := range raws {
 		items[i] = h.item(raw, u, fmt.Sprintf("[%d]", i))
+		if h.onCreate != nil && items[i].Err == nil {
+			h.onCreate(c, &items[i].Rec)
+		}
 	}
 	out, err := h.c.Create(c.UserContext(), workspace(c), items, cont)
 	if err != nil {

@@ -137,17 +137,20 @@ func unitID(u model.Units, category string) string {
 
 // fieldInfo describes one JSON field of a record type.
 type fieldInfo struct {
-	name      string
-	index     int
-	typ       reflect.Type
-	unit      unitExpr   // numbers
-	columns   []unitExpr // tables: one per column
-	readOnly  bool
-	required  bool
-	enum      []string
-	min, max  *float64 // bounds for metadata (SI; only 0 or unitless bounds are tagged)
-	exclusive bool
-	nested    *typeInfo // struct-valued fields merge field by field
+	name     string
+	index    int
+	typ      reflect.Type
+	unit     unitExpr   // numbers
+	columns  []unitExpr // tables: one per column
+	readOnly bool
+	required bool
+	// positional fields are lengths unless the record says its positions
+	// are in percent (model.Positional).
+	positional bool
+	enum       []string
+	min, max   *float64 // bounds for metadata (SI; only 0 or unitless bounds are tagged)
+	exclusive  bool
+	nested     *typeInfo // struct-valued fields merge field by field
 }
 
 type typeInfo struct {
@@ -169,7 +172,7 @@ func infoOf(t reflect.Type) *typeInfo {
 			continue
 		}
 		fi := &fieldInfo{name: name, index: i, typ: sf.Type, readOnly: sf.Tag.Get("ro") == "true",
-			required: sf.Tag.Get("req") == "true"}
+			required: sf.Tag.Get("req") == "true", positional: sf.Tag.Get("positional") == "true"}
 		if u := sf.Tag.Get("unit"); u != "" {
 			if strings.Contains(u, ",") {
 				for _, c := range strings.Split(u, ",") {
@@ -210,10 +213,22 @@ func tagFloat(s string) *float64 {
 func scale(v reflect.Value, u model.Units, toSI bool) {
 	v = reflect.Indirect(v)
 	ti := infoOf(v.Type())
+	percent := isPercent(v)
 	for _, f := range ti.fields {
-		fv := v.Field(f.index)
-		scaleField(f, fv, u, toSI)
+		if f.positional && percent {
+			continue
+		}
+		scaleField(f, v.Field(f.index), u, toSI)
 	}
+}
+
+// isPercent reports whether a record's positions are percentages.
+func isPercent(v reflect.Value) bool {
+	if !v.CanAddr() {
+		return false
+	}
+	p, ok := v.Addr().Interface().(model.Positional)
+	return ok && p.PercentPositions()
 }
 
 func scaleField(f *fieldInfo, fv reflect.Value, u model.Units, toSI bool) {
@@ -372,13 +387,22 @@ func merge(dst reflect.Value, raw []byte, u model.Units, path string) error {
 func mergeFields(dst reflect.Value, fields map[string]json.RawMessage, u model.Units, path string) error {
 	dst = reflect.Indirect(dst)
 	ti := infoOf(dst.Type())
-	for name, raw := range fields {
-		f, ok := ti.byName[name]
-		p := joinPath(path, name)
-		if !ok {
+	for name := range fields {
+		if _, ok := ti.byName[name]; !ok {
+			p := joinPath(path, name)
 			return &model.Error{Kind: model.KindValidation, Msg: fmt.Sprintf("unknown property %q", p),
 				Fields: []model.FieldError{{Field: p, Message: "unknown property"}}}
 		}
+	}
+	// Struct order, not map order: positionUnits comes before the
+	// positions whose unit it decides.
+	for _, f := range ti.fields {
+		raw, ok := fields[f.name]
+		if !ok {
+			continue
+		}
+		name := f.name
+		p := joinPath(path, name)
 		if f.readOnly {
 			return fieldErr(p, "%s is read-only", p)
 		}
@@ -408,7 +432,9 @@ func mergeFields(dst reflect.Value, fields map[string]json.RawMessage, u model.U
 		if err := checkFinite(nv.Elem(), p); err != nil {
 			return err
 		}
-		scaleField(f, nv.Elem(), u, true)
+		if !(f.positional && isPercent(dst)) {
+			scaleField(f, nv.Elem(), u, true)
+		}
 		fv.Set(nv.Elem())
 	}
 	return nil

@@ -65,14 +65,15 @@ func newEnv(t *testing.T, opt envOptions) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs := redisstore.NewJobs(rdb, editor.StructureCollections)
+	jobs := redisstore.NewJobs(rdb, editor.Collections())
 	sess := session.New(jobs, dir, session.Options{RecoveryDelay: opt.recoveryDelay, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	mod := redisstore.NewModel(rdb)
 	ed := editor.New(mod, jobs)
 	ed.Touched = sess.Touched
-	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: editor.NewStructure(ed),
+	st := editor.NewStructure(ed)
+	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: st, Loads: editor.NewLoads(ed, st),
 		Ready: jobs.Ping, BodyLimit: opt.bodyLimit, Log: log})
 	if opt.beforeServe != nil {
 		opt.beforeServe(api)

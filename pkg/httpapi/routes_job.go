@@ -197,6 +197,17 @@ func (a *API) getStatus(c *fiber.Ctx) error {
 	}
 	fillCounts(&st.Structure, counts)
 	fillCounts(&st.Loads, counts)
+	if a.loads != nil && st.Loads.LoadCases > 0 {
+		cases, err := a.loads.Cases.All(ctx, ws)
+		if err != nil {
+			return err
+		}
+		for _, lc := range cases {
+			if len(lc.CombinationItems) > 0 {
+				st.Loads.CombinationLoadCases++
+			}
+		}
+	}
 	return c.JSON(st)
 }
 

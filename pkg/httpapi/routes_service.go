@@ -22,6 +22,9 @@ func (a *API) registerRoutes() {
 		a.registerStructureRoutes()
 		a.registerGeometryRoutes()
 	}
+	if a.loads != nil {
+		a.registerLoadRoutes()
+	}
 }
 
 func (a *API) registerServiceRoutes() {

@@ -55,15 +55,16 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	if err != nil {
 		return err
 	}
-	jobs := redisstore.NewJobs(rdb, editor.StructureCollections)
+	jobs := redisstore.NewJobs(rdb, editor.Collections())
 	sess := session.New(jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
 		RecoveryDelay: cfg.RecoveryDelay, Log: log})
 	mod := redisstore.NewModel(rdb)
 	ed := editor.New(mod, jobs)
 	ed.Touched = sess.Touched
+	st := editor.NewStructure(ed)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: editor.NewStructure(ed),
+	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: st, Loads: editor.NewLoads(ed, st),
 		Ready: jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit})
 
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, cfg.Port))

@@ -64,6 +64,12 @@ func UnderPrefix(parts ...int64) KeyRange {
 	return KeyRange{Lo: p + ":", Hi: p + ";"}
 }
 
+// CountQuery asks how many keys of a collection lie in a range.
+type CountQuery struct {
+	Coll  string
+	Range KeyRange
+}
+
 // Page is one page of a collection in key order.
 type Page struct {
 	Keys   []string
@@ -165,6 +171,8 @@ type Model interface {
 	// ranges is empty), skipping offset rows and returning at most limit
 	// (limit < 0: all).
 	Page(ctx context.Context, ws, coll string, ranges []KeyRange, offset, limit int64) (Page, error)
+	// Count counts the keys in each query's range, in one round trip.
+	Count(ctx context.Context, ws string, queries []CountQuery) ([]int64, error)
 	// Exists reports which keys of a collection exist.
 	Exists(ctx context.Context, ws, coll string, keys ...string) ([]bool, error)
 	// LastKey returns the greatest key of a collection, or of the keys in

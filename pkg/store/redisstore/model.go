@@ -148,6 +148,29 @@ func (m *Model) Page(ctx context.Context, ws, coll string, ranges []store.KeyRan
 	return page, nil
 }
 
+// Count implements store.Model.
+func (m *Model) Count(ctx context.Context, ws string, queries []store.CountQuery) ([]int64, error) {
+	k, err := m.keys(ws)
+	if err != nil {
+		return nil, model.Wrap("count model rows", err)
+	}
+	cmds := make([]*redis.IntCmd, len(queries))
+	_, err = m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, q := range queries {
+			cmds[i] = p.ZLexCount(ctx, k.collIDs(q.Coll), "["+q.Range.Lo, "["+q.Range.Hi)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, model.Wrap("count model rows", err)
+	}
+	out := make([]int64, len(queries))
+	for i, c := range cmds {
+		out[i] = c.Val()
+	}
+	return out, nil
+}
+
 // Exists implements store.Model.
 func (m *Model) Exists(ctx context.Context, ws, coll string, ks ...string) ([]bool, error) {
 	const op = "check model rows"

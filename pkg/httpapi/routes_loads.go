@@ -1,0 +1,277 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/gusset/gusset/pkg/editor"
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+const loadsPath = "/job/loads"
+
+// CaseDeleteResult is the answer to deleting load cases: the cases whose
+// rows went, and those kept because loads or combination items still
+// refer to them (their title and notes are cleared).
+type CaseDeleteResult struct {
+	LoadCases     []int64 `json:"loadCases"`
+	KeptLoadCases []int64 `json:"keptLoadCases"`
+	TotalRemoved  int     `json:"totalRemoved"`
+}
+
+// ItemsBody is the body of GET and PUT combination-load-cases/{id}/items.
+type ItemsBody struct {
+	CombinationItems []model.CombinationItem `json:"combinationItems"`
+}
+
+func (a *API) registerLoadRoutes() {
+	l := a.loads
+	const tag = "Loads"
+	cases := &collection[model.LoadCase]{a: a, c: l.Cases, path: loadsPath + "/load-cases", tag: tag, idFilter: "loadCases",
+		expandable: []string{"combinationItems"}, removeBody: CaseDeleteResult{},
+		desc: "Filters: loadCases (id list), titleSearch (case-insensitive contains), type (Primary, Combination, Step, Unused). " +
+			"type is computed: Combination with items, Primary with loads, Unused otherwise; Step only for non-linear load steps.",
+		filters: []filter[model.LoadCase]{
+			{name: "titleSearch", typ: "string", desc: "case-insensitive substring of the title",
+				build: func(_ context.Context, _, v string, _ model.Units) (func(*model.LoadCase) bool, error) {
+					needle := strings.ToLower(v)
+					return func(c *model.LoadCase) bool { return strings.Contains(strings.ToLower(c.Title), needle) }, nil
+				}},
+			{name: "type", typ: "string", desc: "Primary, Combination, Step or Unused", build: a.caseTypeFilter},
+		}}
+	cases.hydrate = a.hydrateCases
+	cases.remove = a.removeCases
+	cases.register()
+
+	combos := &collection[model.CombinationLoadCase]{a: a, c: l.Combinations, path: loadsPath + "/combination-load-cases", tag: tag,
+		idFilter: "loadCases", removeBody: CaseDeleteResult{},
+		desc: "Cases of type Combination only. Items: loadCase and multiplyingFactor (default 1). Rules: at least one item; each component exists " +
+			"and is Primary, Combination or Unused (never Step); no self-reference; no case twice; no cycle through other combinations.",
+		only: func(c *model.CombinationLoadCase) bool { return len(c.CombinationItems) > 0 },
+		filters: []filter[model.CombinationLoadCase]{{name: "titleSearch", typ: "string", desc: "case-insensitive substring of the title",
+			build: func(_ context.Context, _, v string, _ model.Units) (func(*model.CombinationLoadCase) bool, error) {
+				needle := strings.ToLower(v)
+				return func(c *model.CombinationLoadCase) bool { return strings.Contains(strings.ToLower(c.Title), needle) }, nil
+			}}}}
+	combos.hydrate = func(_ context.Context, _ string, recs []model.CombinationLoadCase, _ bool) error {
+		for i := range recs {
+			recs[i].Type, recs[i].HasCombinationItems = model.CaseCombination, len(recs[i].CombinationItems) > 0
+		}
+		return nil
+	}
+	combos.remove = a.removeCases
+	combos.extraRoutes = func() { a.registerCombinationItems(combos) }
+	combos.register()
+
+	groups := &collection[model.LoadCaseGroup]{a: a, c: l.Groups, path: loadsPath + "/load-case-groups", tag: tag, idFilter: "loadCaseGroups",
+		desc: "loadCaseList is an id list string such as \"1,3-7\"."}
+	groups.remove = removeRowsOf(l.Groups)
+	groups.register()
+
+	cats := &collection[model.LoadCategory]{a: a, c: l.Categories, path: loadsPath + "/load-categories", tag: tag, idFilter: "loadCategories",
+		desc: "source, version and username are set by the server: source Api, the service version, and the workspace name."}
+	cats.onCreate = func(c *fiber.Ctx, rec *model.LoadCategory) {
+		rec.Source, rec.Version, rec.Username = "Api", Version, workspace(c)
+	}
+	cats.remove = a.removeCategory
+	cats.register()
+
+	registerLoad(a, l.NodeLoads, "/node-loads", "nodes", func(x *model.NodeLoad) int64 { return x.Node }, func(x *model.NodeLoad) int64 { return x.LoadCategory })
+	registerLoad(a, l.Prescribed, "/prescribed-displacements", "nodes", func(x *model.PrescribedDisplacement) int64 { return x.Node },
+		func(x *model.PrescribedDisplacement) int64 { return x.LoadCategory })
+	registerLoad(a, l.LumpedMasses, "/lumped-mass-loads", "nodes", func(x *model.LumpedMassLoad) int64 { return x.Node },
+		func(x *model.LumpedMassLoad) int64 { return x.LoadCategory })
+	registerLoad(a, l.Concentrated, "/member-concentrated-loads", "members", func(x *model.MemberConcentratedLoad) int64 { return x.Member },
+		func(x *model.MemberConcentratedLoad) int64 { return x.LoadCategory })
+	registerLoad(a, l.Distributed, "/member-distributed-loads", "members", func(x *model.MemberDistributedLoad) int64 { return x.Member },
+		func(x *model.MemberDistributedLoad) int64 { return x.LoadCategory })
+	registerLoad(a, l.Moments, "/member-distributed-moments", "members", func(x *model.MemberDistributedMoment) int64 { return x.Member },
+		func(x *model.MemberDistributedMoment) int64 { return x.LoadCategory })
+	registerLoad(a, l.Prestress, "/member-prestress-loads", "members", func(x *model.MemberPrestressLoad) int64 { return x.Member },
+		func(x *model.MemberPrestressLoad) int64 { return x.LoadCategory })
+	registerLoad(a, l.Pressures, "/plate-pressure-loads", "plates", func(x *model.PlatePressureLoad) int64 { return x.Plate },
+		func(x *model.PlatePressureLoad) int64 { return x.LoadCategory })
+	registerLoad(a, l.SelfWeight, "/self-weight-loads", "", nil, func(x *model.SelfWeightLoad) int64 { return x.LoadCategory })
+	registerLoadWith(a, l.Thermal, "/thermal-loads", "elements", func(x *model.ThermalLoad) int64 { return x.ElementID },
+		func(x *model.ThermalLoad) int64 { return x.LoadCategory }, func(h *collection[model.ThermalLoad]) {
+			h.keyText = map[string]func(string) (int64, bool){"elementType": func(s string) (int64, bool) {
+				switch strings.ToLower(s) {
+				case "member":
+					return model.ThermalMember, true
+				case "plate":
+					return model.ThermalPlate, true
+				}
+				return 0, false
+			}}
+			h.filters = append(h.filters, eqFilter("elementType", "Member or Plate", []string{"Member", "Plate"},
+				func(x *model.ThermalLoad) string { return x.ElementType }))
+		})
+}
+
+// registerLoad serves one load collection: filters loadCases (the case id
+// list), loadCategory and the element id list.
+func registerLoad[T any](a *API, c *editor.Collection[T], path, elemFilter string, elem func(*T) int64, cat func(*T) int64) *collection[T] {
+	return registerLoadWith(a, c, path, elemFilter, elem, cat, nil)
+}
+
+func registerLoadWith[T any](a *API, c *editor.Collection[T], path, elemFilter string, elem func(*T) int64, cat func(*T) int64, tweak func(*collection[T])) *collection[T] {
+	h := &collection[T]{a: a, c: c, path: loadsPath + path, tag: "Loads", idFilter: "loadCases",
+		desc: "Keyed by " + strings.Join(c.Kind().KeyFields, ", ") + ". Filters: loadCases (id list), loadCategory" +
+			map[bool]string{true: ", " + elemFilter + " (id list)", false: ""}[elemFilter != ""] +
+			". A load goes only on a Primary or Unused case; assigning the first load makes an Unused case Primary.",
+		filters: []filter[T]{intFilter("loadCategory", "load category id", cat)}}
+	if elemFilter != "" {
+		h.filters = append(h.filters, idListFilter(elemFilter, "element id list", elem))
+	}
+	h.remove = removeRowsOf(c)
+	if tweak != nil {
+		tweak(h)
+	}
+	h.register()
+	return h
+}
+
+// hydrateCases fills the computed type, hasCombinationItems and (with
+// expand) the items.
+func (a *API) hydrateCases(ctx context.Context, ws string, recs []model.LoadCase, all bool) error {
+	types, err := a.loads.CaseTypes(ctx, ws, recs)
+	if err != nil {
+		return err
+	}
+	for i := range recs {
+		recs[i].Type = types[i]
+		recs[i].HasCombinationItems = len(recs[i].CombinationItems) > 0
+		if !all {
+			recs[i].CombinationItems = nil
+		}
+	}
+	return nil
+}
+
+func (a *API) caseTypeFilter(ctx context.Context, ws, v string, _ model.Units) (func(*model.LoadCase) bool, error) {
+	want := ""
+	for _, t := range []string{model.CasePrimary, model.CaseCombination, model.CaseStep, model.CaseUnused} {
+		if strings.EqualFold(t, v) {
+			want = t
+		}
+	}
+	if want == "" {
+		return nil, model.Invalid("type", "type must be Primary, Combination, Step or Unused, got %q", v)
+	}
+	all, err := a.loads.Cases.All(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	types, err := a.loads.CaseTypes(ctx, ws, all)
+	if err != nil {
+		return nil, err
+	}
+	keep := map[int64]bool{}
+	for i, c := range all {
+		keep[c.ID] = types[i] == want
+	}
+	return func(c *model.LoadCase) bool { return keep[c.ID] }, nil
+}
+
+// removeCases deletes load cases the way the spec's state table says: only
+// the title, notes and metadata go. A case that still has loads or
+// combination items stays listed with an empty title; one without goes.
+func (a *API) removeCases(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
+	ids := firstParts(keys)
+	recs, err := a.loads.Cases.GetMany(ctx, ws, ids)
+	if err != nil {
+		return nil, err
+	}
+	var found []model.LoadCase
+	for i, r := range recs {
+		if r == nil {
+			if !cont {
+				return nil, model.NotFound("load case", ids[i])
+			}
+			continue
+		}
+		found = append(found, *r)
+	}
+	types, err := a.loads.CaseTypes(ctx, ws, found)
+	if err != nil {
+		return nil, err
+	}
+	res := CaseDeleteResult{LoadCases: []int64{}, KeptLoadCases: []int64{}}
+	var b store.Batch
+	for i, c := range found {
+		if types[i] == model.CaseUnused {
+			b.Delete(model.CollLoadCases, store.Key(c.ID))
+			res.LoadCases = append(res.LoadCases, c.ID)
+			continue
+		}
+		c.Title, c.Notes = "", ""
+		raw, err := json.Marshal(c)
+		if err != nil {
+			return nil, err
+		}
+		b.Update(model.CollLoadCases, store.Key(c.ID), raw)
+		res.KeptLoadCases = append(res.KeptLoadCases, c.ID)
+	}
+	if _, err := a.model.Apply(ctx, ws, &b); err != nil {
+		return nil, err
+	}
+	a.sess.Touched(ctx, ws)
+	res.TotalRemoved = len(res.LoadCases)
+	return res, nil
+}
+
+// removeCategory deletes categories no load uses.
+func (a *API) removeCategory(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
+	return removeRowsOf(a.loads.Categories)(ctx, ws, keys, cont, bulk)
+}
+
+func (a *API) registerCombinationItems(h *collection[model.CombinationLoadCase]) {
+	a.add(route{method: "GET", path: h.path + "/items/metadata", tag: h.tag, summary: "Describe the combination item fields",
+		responses: map[int]any{200: Metadata{}}, handler: func(c *fiber.Ctx) error {
+			return c.JSON(Metadata{ResourceType: "CombinationItem", Fields: fieldMetadata(combinationItemType, model.DefaultUnits(), "")})
+		}})
+	a.add(route{method: "GET", path: h.path + "/:id/items", tag: h.tag, summary: "Get a combination's items",
+		desc: "404 when the case is not a combination.", responses: map[int]any{200: ItemsBody{}}, errors: []int{400, 404, 409},
+		handler: func(c *fiber.Ctx) error {
+			key, err := h.pathKey(c)
+			if err != nil {
+				return err
+			}
+			rec, err := h.getVisible(c, key)
+			if err != nil {
+				return err
+			}
+			return c.JSON(ItemsBody{CombinationItems: rec.CombinationItems})
+		}})
+	a.add(route{method: "PUT", path: h.path + "/:id/items", tag: h.tag, summary: "Replace a combination's items",
+		desc: "The item rules apply to the new list as a whole; it replaces the old one atomically.",
+		body: ItemsBody{}, bodyRequired: true, responses: map[int]any{200: ItemsBody{}}, errors: []int{400, 404, 409},
+		handler: func(c *fiber.Ctx) error {
+			var body ItemsBody
+			if err := decodeJSON(c, &body, true); err != nil {
+				return err
+			}
+			key, err := h.pathKey(c)
+			if err != nil {
+				return err
+			}
+			if _, err := h.getVisible(c, key); err != nil {
+				return err
+			}
+			rec, _, err := subUpdate(c, h, func(r *model.CombinationLoadCase, _ model.Units) error {
+				r.CombinationItems = body.CombinationItems
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			return c.JSON(ItemsBody{CombinationItems: rec.CombinationItems})
+		}})
+}
+
+var combinationItemType = reflect.TypeOf(model.CombinationItem{})
