@@ -363,7 +363,10 @@ func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, it
 		p := store.Key(key[:len(key)-1]...)
 		next[p] = max(next[p], key[len(key)-1]+1)
 	}
-	loaded := map[string]bool{}
+	// The greatest last part under each prefix, read in one round trip.
+	var prefixes []string
+	var ranges []store.KeyRange
+	seenPrefix := map[string]bool{}
 	for i, rec := range recs {
 		if rec == nil || items[i].HasKey {
 			continue
@@ -371,17 +374,24 @@ func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, it
 		key := c.k.Key(rec)
 		lead := key[:len(key)-1]
 		p := store.Key(lead...)
-		if !loaded[p] {
-			loaded[p] = true
-			var r *store.KeyRange
-			if len(lead) > 0 {
-				kr := store.UnderPrefix(lead...)
-				r = &kr
-			}
-			last, err := c.e.model.LastKey(ctx, ws, c.k.Coll, r)
-			if err != nil {
-				return err
-			}
+		if seenPrefix[p] {
+			continue
+		}
+		seenPrefix[p] = true
+		prefixes = append(prefixes, p)
+		if len(lead) > 0 {
+			ranges = append(ranges, store.UnderPrefix(lead...))
+		} else {
+			ranges = append(ranges, store.KeyRange{Lo: store.Key(0), Hi: store.Key(model.MaxID)})
+		}
+	}
+	if len(ranges) > 0 {
+		lasts, err := c.e.model.LastKeys(ctx, ws, c.k.Coll, ranges)
+		if err != nil {
+			return err
+		}
+		for j, last := range lasts {
+			p := prefixes[j]
 			if last != "" {
 				parts, err := store.ParseKey(last)
 				if err != nil {
@@ -391,6 +401,13 @@ func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, it
 			}
 			next[p] = max(next[p], 1)
 		}
+	}
+	for i, rec := range recs {
+		if rec == nil || items[i].HasKey {
+			continue
+		}
+		key := c.k.Key(rec)
+		p := store.Key(key[:len(key)-1]...)
 		if next[p] > model.MaxID {
 			return model.E(model.KindConflict, "no %s ids left above %d; give ids explicitly", c.k.Noun, model.MaxID)
 		}

@@ -67,3 +67,50 @@ func BenchmarkStructureBulk(b *testing.B) {
 			total/nodeTime.Seconds(), total/memberTime.Seconds(), float64(pageTime.Microseconds())/1000/float64(pages), page)
 	}
 }
+
+// BenchmarkDistributedLoadsBulk is the loads issue's benchmark: 100,000
+// member distributed loads through HTTP in batches of 10,000. Target
+// (benchmark only): over 100,000 rows/s.
+func BenchmarkDistributedLoadsBulk(b *testing.B) {
+	const total, batch, members = 100_000, 10_000, 1_000
+	for i := 0; i < b.N; i++ {
+		t := &testing.T{}
+		e := newEnv(t, envOptions{recoveryDelay: time.Second})
+		e.must(200, "POST", "/job/new", nil)
+		e.must(201, "POST", sp+"/materials", map[string]any{"name": "s", "youngsModulus": 200000, "poissonsRatio": 0.3})
+		e.must(201, "POST", sp+"/sections", map[string]any{"name": "b", "a": 1e4, "j": 2e8, "iy": 1e8, "iz": 1e8, "ay": 5e3, "az": 5e3})
+		ns := make([]map[string]any, members+1)
+		ms := make([]map[string]any, members)
+		for j := range ns {
+			ns[j] = map[string]any{"x": float64(j), "y": 0, "z": 0}
+		}
+		for j := range ms {
+			ms[j] = map[string]any{"nodeA": j + 1, "nodeB": j + 2, "section": 1, "material": 1}
+		}
+		e.must(200, "POST", sp+"/nodes/bulk", ns)
+		e.must(200, "POST", sp+"/members/bulk", ms)
+		for c := 1; c <= 10; c++ {
+			e.must(201, "POST", lp+"/load-cases", map[string]any{"title": fmt.Sprint("case ", c)})
+		}
+		bodies := make([][]byte, total/batch)
+		for k := range bodies {
+			ls := make([]map[string]any, batch)
+			for j := range ls {
+				n := k*batch + j
+				ls[j] = map[string]any{"loadCase": n/members%10 + 1, "member": n%members + 1, "fyStart": -1.5, "fyFinish": -2.5}
+			}
+			bodies[k], _ = json.Marshal(ls)
+		}
+		b.ResetTimer()
+		start := time.Now()
+		for _, body := range bodies {
+			if r := e.raw("POST", lp+"/member-distributed-loads/bulk", "application/json", body); r.status != 200 {
+				b.Fatalf("loads: %d %s", r.status, r.body[:min(len(r.body), 300)])
+			}
+		}
+		elapsed := time.Since(start)
+		b.StopTimer()
+		b.ReportMetric(total/elapsed.Seconds(), "rows/s")
+		b.Logf("member distributed loads: %.0f rows/s (target > 100000)", total/elapsed.Seconds())
+	}
+}

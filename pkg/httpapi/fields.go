@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -460,6 +461,11 @@ func checkFinite(v reflect.Value, path string) error {
 }
 
 func decodeFieldErr(path string, t reflect.Type, raw []byte, err error) error {
+	var typeErr *json.UnmarshalTypeError
+	if msg := err.Error(); !errors.As(err, &typeErr) && strings.Contains(msg, "unknown field ") {
+		name := strings.Trim(msg[strings.Index(msg, "unknown field ")+len("unknown field "):], `"`)
+		return fieldErr(path, "%s: unknown property %q", path, name)
+	}
 	want := jsonTypeName(t.Kind().String())
 	if t.Kind() == reflect.Pointer {
 		want = jsonTypeName(t.Elem().Kind().String())

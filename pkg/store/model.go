@@ -178,6 +178,9 @@ type Model interface {
 	// LastKey returns the greatest key of a collection, or of the keys in
 	// r when r is not nil; "" when there is none.
 	LastKey(ctx context.Context, ws, coll string, r *KeyRange) (string, error)
+	// LastKeys returns the greatest key in each range ("" for none), in
+	// one round trip.
+	LastKeys(ctx context.Context, ws, coll string, ranges []KeyRange) ([]string, error)
 	// Apply commits a batch atomically: every check holds and every change
 	// lands, or a *ConflictError (wrapped) says which check failed and
 	// nothing changes. A non-empty batch bumps the model revision and marks

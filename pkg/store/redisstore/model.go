@@ -218,6 +218,31 @@ func (m *Model) LastKey(ctx context.Context, ws, coll string, r *store.KeyRange)
 	return ks[0], nil
 }
 
+// LastKeys implements store.Model.
+func (m *Model) LastKeys(ctx context.Context, ws, coll string, ranges []store.KeyRange) ([]string, error) {
+	k, err := m.keys(ws)
+	if err != nil {
+		return nil, model.Wrap("read last keys", err)
+	}
+	cmds := make([]*redis.StringSliceCmd, len(ranges))
+	_, err = m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, r := range ranges {
+			cmds[i] = p.ZRevRangeByLex(ctx, k.collIDs(coll), &redis.ZRangeBy{Min: "[" + r.Lo, Max: "[" + r.Hi, Count: 1})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, model.Wrap("read last keys", err)
+	}
+	out := make([]string, len(ranges))
+	for i, c := range cmds {
+		if v := c.Val(); len(v) > 0 {
+			out[i] = v[0]
+		}
+	}
+	return out, nil
+}
+
 // Apply implements store.Model.
 func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, error) {
 	const op = "change model"
