@@ -1,0 +1,113 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/gusset/gusset/pkg/editor"
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// bulkItems decodes a bulk body: a JSON array of raw items.
+func bulkItems(c *fiber.Ctx) ([]json.RawMessage, bool, error) {
+	cont, err := queryBool(c, "continueOnError")
+	if err != nil {
+		return nil, false, err
+	}
+	if err := requireJSON(c); err != nil {
+		return nil, false, err
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(c.Body(), &items); err != nil {
+		return nil, false, model.E(model.KindValidation, "the body must be a JSON array: %v", err)
+	}
+	if len(items) == 0 {
+		return nil, false, model.E(model.KindValidation, "the body is an empty array: nothing to do")
+	}
+	return items, cont, nil
+}
+
+func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
+	raws, cont, err := bulkItems(c)
+	if err != nil {
+		return err
+	}
+	u, err := h.units(c)
+	if err != nil {
+		return err
+	}
+	items := make([]editor.Item[T], len(raws))
+	for i, raw := range raws {
+		items[i] = h.item(raw, u, fmt.Sprintf("[%d]", i))
+		if h.onCreate != nil && items[i].Err == nil {
+			h.onCreate(c, &items[i].Rec)
+		}
+	}
+	out, err := h.c.Create(c.UserContext(), workspace(c), items, cont)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out.Result)
+}
+
+func (h *collection[T]) bulkUpdate(c *fiber.Ctx) error {
+	raws, cont, err := bulkItems(c)
+	if err != nil {
+		return err
+	}
+	u, err := h.units(c)
+	if err != nil {
+		return err
+	}
+	changes := make([]editor.Change[T], len(raws))
+	for i, raw := range raws {
+		changes[i] = h.change(raw, u, nil)
+	}
+	out, err := h.c.Update(c.UserContext(), workspace(c), changes, cont)
+	if err != nil {
+		return err
+	}
+	return c.JSON(out.Result)
+}
+
+func (h *collection[T]) bulkDelete(c *fiber.Ctx) error {
+	cont, err := queryBool(c, "continueOnError")
+	if err != nil {
+		return err
+	}
+	var keys [][]int64
+	if len(h.c.Kind().KeyFields) == 1 {
+		var ids []int64
+		if err := decodeJSON(c, &ids, true); err != nil {
+			return err
+		}
+		for _, id := range ids {
+			keys = append(keys, []int64{id})
+		}
+	} else {
+		var objs []json.RawMessage
+		if err := decodeJSON(c, &objs, true); err != nil {
+			return err
+		}
+		for i, raw := range objs {
+			fields, err := objectFields(raw, fmt.Sprintf("[%d]", i))
+			if err != nil {
+				return err
+			}
+			key, err := h.bodyKey(fields)
+			if err != nil {
+				return err
+			}
+			keys = append(keys, key)
+		}
+	}
+	if len(keys) == 0 {
+		return model.E(model.KindValidation, "the body is an empty array: nothing to delete")
+	}
+	body, err := h.remove(c.UserContext(), workspace(c), keys, cont, true)
+	if err != nil {
+		return err
+	}
+	return c.JSON(body)
+}
