@@ -26,6 +26,7 @@ type Loads struct {
 	Pressures    *Collection[model.PlatePressureLoad]
 	SelfWeight   *Collection[model.SelfWeightLoad]
 	Thermal      *Collection[model.ThermalLoad]
+	Moving       *MovingLoads
 }
 
 // LoadCollections names the store collections of the load model.
@@ -40,7 +41,7 @@ var caseLoadCollections = LoadCollections[3:]
 
 // Collections names every model collection of a job.
 func Collections() []string {
-	return append(append([]string{}, StructureCollections...), LoadCollections...)
+	return append(append(append([]string{}, StructureCollections...), LoadCollections...), MovingLoadCollections...)
 }
 
 func caseRef(id int64) Ref {
@@ -203,6 +204,7 @@ func NewLoads(e *Editor, s *Structure) *Loads {
 		},
 		Check: checkCases(l, func(x *model.ThermalLoad) int64 { return x.LoadCase })})
 	s.AddDependent(l.cascade)
+	l.Moving = NewMovingLoads(e, s)
 	return l
 }
 

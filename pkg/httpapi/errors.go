@@ -56,6 +56,7 @@ var kindTable = map[model.Kind]errorClass{
 	model.KindTooLarge:           {http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE", "Validation"},
 	model.KindMethodNotAllowed:   {http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "Api"},
 	model.KindUnavailable:        {http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Infrastructure"},
+	model.KindNotImplemented:     {http.StatusNotImplemented, "NOT_IMPLEMENTED", "Api"},
 }
 
 // internalMessage is all a client learns about an unexpected failure.

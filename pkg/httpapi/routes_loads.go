@@ -111,6 +111,7 @@ func (a *API) registerLoadRoutes() {
 			h.filters = append(h.filters, eqFilter("elementType", "Member or Plate", []string{"Member", "Plate"},
 				func(x *model.ThermalLoad) string { return x.ElementType }))
 		})
+	a.registerMovingLoadRoutes()
 }
 
 // registerLoad serves one load collection: filters loadCases (the case id

@@ -44,6 +44,9 @@ const (
 	// KindUnavailable is a dependency (Redis, the file system) that cannot be
 	// reached; retrying later may succeed.
 	KindUnavailable
+	// KindNotImplemented is a valid request for a feature that is not
+	// available yet (moving-load generation before its generator exists).
+	KindNotImplemented
 )
 
 // FieldError names one offending field of a request.
