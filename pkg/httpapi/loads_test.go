@@ -268,6 +268,14 @@ func TestDeleteLoadCase(t *testing.T) {
 	}
 	e.wantError(404, "NOT_FOUND", "GET", lp+"/load-cases/2", nil)
 	e.wantError(404, "NOT_FOUND", "DELETE", lp+"/load-cases/2", nil)
+	// An unused case that a combination includes keeps its row.
+	e.must(201, "POST", lp+"/load-cases", map[string]any{"id": 5, "title": "Wind"})
+	e.must(201, "POST", lp+"/combination-load-cases", map[string]any{"id": 6, "title": "C", "combinationItems": []map[string]any{{"loadCase": 5}}})
+	e.must(200, "DELETE", lp+"/load-cases/5", nil).decode(t, &res)
+	if !reflect.DeepEqual(res.KeptLoadCases, []int64{5}) {
+		t.Errorf("delete of a combined case: %+v", res)
+	}
+	e.must(200, "GET", lp+"/combination-load-cases/6/items", nil)
 	e.wantError(400, "VALIDATION_FAILED", "POST", lp+"/load-cases", map[string]any{"title": strings.Repeat("t", 101)})
 	e.wantError(400, "VALIDATION_FAILED", "POST", lp+"/load-cases", map[string]any{"title": "x", "notes": strings.Repeat("n", 2049)})
 	e.wantError(400, "VALIDATION_FAILED", "POST", lp+"/load-cases", map[string]any{"title": "x", "type": "Primary"})

@@ -181,7 +181,8 @@ func (a *API) caseTypeFilter(ctx context.Context, ws, v string, _ model.Units) (
 
 // removeCases deletes load cases the way the spec's state table says: only
 // the title, notes and metadata go. A case that still has loads or
-// combination items stays listed with an empty title; one without goes.
+// combination items, or that a combination or scenario refers to, stays
+// listed with an empty title; one without goes.
 func (a *API) removeCases(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
 	ids := firstParts(keys)
 	recs, err := a.loads.Cases.GetMany(ctx, ws, ids)
@@ -202,10 +203,14 @@ func (a *API) removeCases(ctx context.Context, ws string, keys [][]int64, cont, 
 	if err != nil {
 		return nil, err
 	}
+	used, err := a.referencedCases(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
 	res := CaseDeleteResult{LoadCases: []int64{}, KeptLoadCases: []int64{}}
 	var b store.Batch
 	for i, c := range found {
-		if types[i] == model.CaseUnused {
+		if types[i] == model.CaseUnused && !used[c.ID] {
 			b.Delete(model.CollLoadCases, store.Key(c.ID))
 			res.LoadCases = append(res.LoadCases, c.ID)
 			continue
@@ -224,6 +229,34 @@ func (a *API) removeCases(ctx context.Context, ws string, keys [][]int64, cont, 
 	a.sess.Touched(ctx, ws)
 	res.TotalRemoved = len(res.LoadCases)
 	return res, nil
+}
+
+// referencedCases are the cases other rows point at: components of
+// combinations and the cases moving-load scenarios combine with. Deleting
+// one keeps its row, like loads do, so that no reference dangles.
+func (a *API) referencedCases(ctx context.Context, ws string) (map[int64]bool, error) {
+	used := map[int64]bool{}
+	cases, err := a.loads.Cases.All(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cases {
+		for _, it := range c.CombinationItems {
+			used[it.LoadCase] = true
+		}
+	}
+	if a.loads.Moving != nil {
+		scenarios, err := a.loads.Moving.Scenarios.All(ctx, ws)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range scenarios {
+			for _, c := range s.Combinations {
+				used[c.CombineWithLoadCase] = true
+			}
+		}
+	}
+	return used, nil
 }
 
 // removeCategory deletes categories no load uses.
