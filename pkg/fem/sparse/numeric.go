@@ -3,7 +3,6 @@ package sparse
 import (
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -52,9 +51,12 @@ func (f *Factor) Inertia() Inertia { return f.inertia }
 func (f *Factor) Bytes() int64 { return 8*int64(len(f.Val)) + f.Sym.StackBytes() }
 
 // Factorize computes the numeric factorization of a, whose pattern must be
-// the one sym was analysed from. It honours ctx between supernodes (and
-// between blocks of very large ones) and then returns ctx.Err() wrapped. A
-// zero or tiny pivot yields a *SingularError naming the original DOF.
+// the one sym was analysed from. It honours ctx throughout: between
+// supernodes, and inside large fronts between chunks of bounded work (dense
+// updates of at most ctxChunkWork multiply-adds, zeroing, copying and
+// scattering in blocks, large allocations abandoned on cancellation), and
+// then returns ctx.Err() wrapped. A zero or tiny pivot yields a
+// *SingularError naming the original DOF.
 func Factorize(ctx context.Context, sym *Symbolic, a *SymMatrix, opt FactorOptions) (*Factor, error) {
 	f := &Factor{Sym: sym, opt: opt}
 	if err := f.Refactor(ctx, a); err != nil {
@@ -71,10 +73,17 @@ func (f *Factor) Refactor(ctx context.Context, a *SymMatrix) error {
 	if a.Pat != sym.aPat && !samePattern(a.Pat, sym.aPat) {
 		return errors.New("sparse: factorize: matrix pattern differs from the analysed one")
 	}
+	if err := cancelled(ctx); err != nil {
+		return err
+	}
 	if f.Val == nil {
-		f.Val = make([]float64, sym.ValPtr[sym.NSuper])
-	} else {
-		clear(f.Val)
+		v, err := allocFloats(ctx, sym.ValPtr[sym.NSuper])
+		if err != nil {
+			return err
+		}
+		f.Val = v
+	} else if err := clearFloats(ctx, f.Val); err != nil {
+		return err
 	}
 	if f.ref == nil {
 		f.ref = make([]float64, sym.N)
@@ -83,6 +92,13 @@ func (f *Factor) Refactor(ctx context.Context, a *SymMatrix) error {
 	}
 	p := a.Pat
 	for j := 0; j < p.N; j++ {
+		// The first touch of a fresh factor's pages makes the scatter
+		// slow enough to need its own checks.
+		if j%4096 == 0 {
+			if err := cancelled(ctx); err != nil {
+				return err
+			}
+		}
 		pj := sym.IPerm[j]
 		for q := p.ColPtr[j]; q < p.ColPtr[j+1]; q++ {
 			v := a.Val[q]
@@ -114,14 +130,18 @@ func (f *Factor) Refactor(ctx context.Context, a *SymMatrix) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			fw := newFrontWorker(f, sc.binStack[w], 1)
+			fw, err := newFrontWorker(ctx, f, sc.binStack[w], 1)
+			if err != nil {
+				fail(err)
+				return
+			}
 			for _, rg := range sc.bins[w] {
 				for S := rg[0]; S <= rg[1]; S++ {
 					if stop.Load() {
 						return
 					}
-					if err := ctx.Err(); err != nil {
-						fail(fmt.Errorf("sparse: factorize: %w", err))
+					if err := cancelled(ctx); err != nil {
+						fail(err)
 						return
 					}
 					if err := fw.supernode(ctx, S); err != nil {
@@ -134,10 +154,16 @@ func (f *Factor) Refactor(ctx context.Context, a *SymMatrix) error {
 	}
 	wg.Wait()
 	if firstErr == nil && len(sc.top) > 0 {
-		fw := newFrontWorker(f, sc.topStack, sc.workers)
+		fw, err := newFrontWorker(ctx, f, sc.topStack, sc.workers)
+		if err != nil {
+			firstErr = err
+		}
 		for _, S := range sc.top {
-			if err := ctx.Err(); err != nil {
-				firstErr = fmt.Errorf("sparse: factorize: %w", err)
+			if firstErr != nil {
+				break
+			}
+			if err := cancelled(ctx); err != nil {
+				firstErr = err
 				break
 			}
 			if err := fw.supernode(ctx, int(S)); err != nil {
@@ -205,8 +231,12 @@ type frontWorker struct {
 	par   int
 }
 
-func newFrontWorker(f *Factor, stackWords int64, par int) *frontWorker {
-	return &frontWorker{f: f, stack: make([]float64, stackWords), pos: make([]int32, f.Sym.N), par: par}
+func newFrontWorker(ctx context.Context, f *Factor, stackWords int64, par int) (*frontWorker, error) {
+	stack, err := allocFloats(ctx, int(stackWords))
+	if err != nil {
+		return nil, err
+	}
+	return &frontWorker{f: f, stack: stack, pos: make([]int32, f.Sym.N), par: par}, nil
 }
 
 // supernode assembles the front of S from A (already scattered into the
@@ -232,11 +262,15 @@ func (w *frontWorker) supernode(ctx context.Context, S int) error {
 	}
 	var u []float64
 	if r > 0 {
+		var err error
 		if heap[S] {
-			u = make([]float64, r*r)
+			u, err = allocFloats(ctx, r*r)
 		} else {
 			u = w.stack[w.top : w.top+r*r]
-			clear(u)
+			err = clearFloats(ctx, u)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	for _, c := range kids {
@@ -246,7 +280,9 @@ func (w *frontWorker) supernode(ctx context.Context, S int) error {
 			continue
 		}
 		crow := s.Rows[s.RowPtr[c]+kc : s.RowPtr[c+1]]
-		w.extendAdd(panel, m, k, u, r, f.upd[c], rc, crow)
+		if err := w.extendAdd(ctx, panel, m, k, u, r, f.upd[c], rc, crow); err != nil {
+			return err
+		}
 		f.upd[c] = nil
 	}
 	if cap(w.d) < k {
@@ -256,23 +292,24 @@ func (w *frontWorker) supernode(ctx context.Context, S int) error {
 	if err := w.ldlPanel(ctx, panel, m, 0, k, d, s.SupPtr[S]); err != nil {
 		return err
 	}
-	// The update of the parent's front is cut into column blocks so a
-	// cancellation is seen within a fraction of a second even on the
-	// largest fronts.
-	const blk = 512
-	for c0 := 0; c0 < r; c0 += blk {
-		if c0 > 0 && ctx.Err() != nil {
-			return fmt.Errorf("sparse: factorize: %w", ctx.Err())
-		}
-		cw := min(blk, r-c0)
-		updateNT(r-c0, cw, k, panel[k+c0:], m, d, panel[k+c0:], m, u[c0+c0*r:], r, true, w.par)
+	// The update matrix for the parent, in checked chunks.
+	if err := w.lowerUpdate(ctx, r, r, k, panel[k:], m, d, u, r); err != nil {
+		return err
 	}
 	if heap[S] {
 		f.upd[S] = u
 		w.top = base
 	} else {
 		if r > 0 && base != w.top {
-			copy(w.stack[base:base+r*r], u)
+			// Down the stack over the children's consumed updates: a
+			// forward copy in blocks is safe for the overlap.
+			for o := 0; o < r*r; o += ctxChunkWords {
+				if err := cancelled(ctx); err != nil {
+					return err
+				}
+				e := min(o+ctxChunkWords, r*r)
+				copy(w.stack[base+o:base+e], u[o:e])
+			}
 		}
 		f.upd[S] = w.stack[base : base+r*r]
 		w.top = base + r*r
@@ -282,7 +319,7 @@ func (w *frontWorker) supernode(ctx context.Context, S int) error {
 
 // extendAdd adds the child update uc (rc×rc, rows crow) into the front:
 // columns that are pivots of S go to the panel, the rest to u.
-func (w *frontWorker) extendAdd(panel []float64, m, k int, u []float64, r int, uc []float64, rc int, crow []int32) {
+func (w *frontWorker) extendAdd(ctx context.Context, panel []float64, m, k int, u []float64, r int, uc []float64, rc int, crow []int32) error {
 	if cap(w.rel) < rc {
 		w.rel = make([]int32, rc)
 	}
@@ -291,6 +328,11 @@ func (w *frontWorker) extendAdd(panel []float64, m, k int, u []float64, r int, u
 		rel[i] = w.pos[row]
 	}
 	for j := 0; j < rc; j++ {
+		if j%256 == 255 {
+			if err := cancelled(ctx); err != nil {
+				return err
+			}
+		}
 		lj := int(rel[j])
 		col := uc[j*rc+j : j*rc+rc]
 		rr := rel[j:]
@@ -306,4 +348,5 @@ func (w *frontWorker) extendAdd(panel []float64, m, k int, u []float64, r int, u
 			}
 		}
 	}
+	return nil
 }

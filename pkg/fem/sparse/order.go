@@ -10,8 +10,8 @@ type Method int
 // is the better choice for large 3-D models); solverType Wavefront → RCM.
 const (
 	Natural          Method = iota // the given DOF order
-	AMD                            // approximate minimum degree
-	NestedDissection               // multilevel nested dissection, AMD on small parts
+	AMD                            // approximate minimum degree (Amestoy–Davis–Duff)
+	NestedDissection               // nested dissection, constrained AMD on leaves and separators
 	RCM                            // reverse Cuthill–McKee (profile reduction)
 )
 
@@ -39,7 +39,7 @@ func orderGraph(g *graph, m Method) ([]int32, error) {
 		}
 		return p, nil
 	case AMD:
-		return amdBest(g), nil
+		return amdOrder(g), nil
 	case NestedDissection:
 		return ndOrder(g), nil
 	case RCM:

@@ -1,25 +1,47 @@
 package sparse
 
 import (
+	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 )
 
-// Nested dissection (George) with multilevel bisection in the style of
-// Karypis–Kumar: coarsen by heavy-edge matching, bisect the coarsest graph by
-// greedy growing, refine the edge cut with Fiduccia–Mattheyses while
-// uncoarsening, then turn the cut into a small vertex separator by a minimum
-// vertex cover of the cut edges (König). Parts are ordered recursively, the
-// separator last; parts below ndLeaf vertices are ordered by AMD.
-
-// ndLeaf is the part size (vertices) below which AMD orders the part.
-var ndLeaf = 120
+// Nested dissection (George 1973) on the node graph. Every part above
+// ndLeaf vertices is split by the lightest of several vertex separators,
+// the two sides are dissected recursively and the separator is numbered
+// after them. Candidate separators come from two sources:
+//
+//   - multilevel node bisection in the style of Karypis and Kumar (METIS):
+//     coarsen by heavy-edge matching, separate the coarsest graph (greedy
+//     growing, with and without an edge Fiduccia–Mattheyses pass, minimum
+//     vertex cover of the cut), then project and refine the separator
+//     itself by node Fiduccia–Mattheyses on every finer level
+//     (order_ndsep.go);
+//   - level structures from pseudo-peripheral vertices (George and Liu),
+//     also refined by node FM: on regular meshes these are the diagonal
+//     planes that are the smallest balanced separators.
+//
+// The leaves and separators then form the constraint sets, in dissection
+// order, of a constrained AMD (camdOrder) that orders each leaf knowing the
+// separators around it and each separator by minimum degree, without
+// changing the dissection. ndOrder keeps the order with the fewest flops
+// of a few dissections (different random coarsenings) and of plain AMD,
+// which wins on slender structures (towers, long frames), where
+// separators are as large as a minimum degree order's fronts.
 
 const (
-	ndCoarse  = 100  // stop coarsening at this size
-	ndTrials  = 3    // independent multilevel bisections per separator
-	ndInitial = 6    // greedy-growing starts on the coarsest graph
-	ndImbal   = 0.04 // allowed deviation of a side from half the weight
+	ndLeaf           = 120  // parts up to this many vertices are leaves
+	ndCoarse         = 100  // stop coarsening at this many vertices
+	ndTrials         = 3    // multilevel bisections per separator
+	ndInitial        = 6    // greedy-growing starts on the coarsest graph
+	ndLevelRoots     = 4    // level-structure roots per separator
+	ndImbal          = 0.04 // edge FM: allowed deviation of a side from half the weight
+	ndMaxSide        = 0.6  // node FM: largest share of the weight on one side
+	ndNodePasses     = 8    // node FM passes per level
+	ndBalancePenalty = 1.0  // weight of the imbalance in the separator score
+	ndSeeds          = 3    // independent dissections ndOrder tries
 )
 
 // wgraph is a graph with vertex and edge weights used during coarsening.
@@ -31,25 +53,43 @@ type wgraph struct {
 	vw   []int32
 }
 
-// ndOrder keeps the lowest-flop order of a few dissections with different
-// random coarsenings (the separators differ in their fine detail).
+// ndOrder returns the nested dissection order of g: the one with the
+// fewest flops of ndSeeds dissections (run concurrently) and plain AMD.
 func ndOrder(g *graph) []int32 {
-	var best []int32
-	bestFl := 0.0
-	for seed := uint64(0); seed < ndSeeds; seed++ {
-		p := ndOrderSeed(g, seed)
-		if _, fl := nodeFill(g, p); best == nil || fl < bestFl {
-			best, bestFl = p, fl
+	if g.n <= ndLeaf { // a single leaf
+		return amdOrder(g)
+	}
+	cand := make([][]int32, ndSeeds+1)
+	fl := make([]float64, ndSeeds+1)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for k := range cand {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			if k == ndSeeds {
+				cand[k] = amdOrder(g)
+			} else {
+				cand[k] = ndOrderSeed(g, uint64(k))
+			}
+			_, fl[k] = nodeFill(g, cand[k])
+		}()
+	}
+	wg.Wait()
+	best := 0
+	for k := range cand {
+		if fl[k] < fl[best] {
+			best = k
 		}
 	}
-	return best
+	return cand[best]
 }
 
-// ndSeeds is the number of independent dissections ndOrder tries.
-const ndSeeds = 3
-
+// ndOrderSeed is one dissection with its own random stream, ordered by
+// constrained AMD on the leaves and separators.
 func ndOrderSeed(g *graph, seed uint64) []int32 {
-	perm := make([]int32, 0, g.n)
 	scratch := make([]int32, g.n)
 	for i := range scratch {
 		scratch[i] = -1
@@ -59,76 +99,61 @@ func ndOrderSeed(g *graph, seed uint64) []int32 {
 		all[i] = int32(i)
 	}
 	rng := rand.New(rand.NewPCG(0x5eed+seed, uint64(g.n)))
-	nd := &ndState{g: g, glob2loc: scratch, rng: rng, cset: make([]int32, g.n)}
-	nd.recurse(g, all, &perm)
-	// Reorder with constrained AMD: each leaf and each separator is one
-	// constraint set, in the dissection order.
+	nd := &ndState{glob2loc: scratch, rng: rng, cset: make([]int32, g.n)}
+	nd.recurse(g, all)
 	return camdOrder(g, nd.cset)
 }
 
+// ndState is the state of one dissection.
 type ndState struct {
-	g        *graph
-	glob2loc []int32
+	glob2loc []int32 // scratch for subgraph extraction, all −1
 	rng      *rand.Rand
 	cset     []int32 // constraint set of each vertex, in dissection order
 	nset     int32
 }
 
-// emit appends a leaf or separator (global ids) as the next constraint set.
-func (nd *ndState) emit(perm *[]int32, vs []int32) {
+// emit makes vs (global ids), a leaf or a separator, the next constraint
+// set.
+func (nd *ndState) emit(vs []int32) {
 	for _, v := range vs {
-		*perm = append(*perm, v)
 		nd.cset[v] = nd.nset
 	}
 	nd.nset++
 }
 
-// recurse appends an order of sub (whose vertices are the global ids verts).
-func (nd *ndState) recurse(sub *graph, verts []int32, perm *[]int32) {
+// recurse dissects sub, whose vertices are the global ids verts.
+func (nd *ndState) recurse(sub *graph, verts []int32) {
 	if sub.n <= ndLeaf {
-		nd.emit(perm, verts)
+		nd.emit(verts)
 		return
 	}
-	comps := components(sub)
-	if len(comps) > 1 {
+	global := func(local []int32) []int32 {
+		gl := make([]int32, len(local))
+		for i, v := range local {
+			gl[i] = verts[v]
+		}
+		return gl
+	}
+	if comps := components(sub); len(comps) > 1 {
 		for _, c := range comps {
-			gl := make([]int32, len(c))
-			for i, v := range c {
-				gl[i] = verts[v]
-			}
-			nd.recurse(sub.subgraph(c, nd.glob2loc), gl, perm)
+			nd.recurse(sub.subgraph(c, nd.glob2loc), global(c))
 		}
 		return
 	}
 	part := nd.separator(sub) // 0, 1 sides, 2 separator
-	var a, b, s []int32
+	var sides [3][]int32
 	for v, p := range part {
-		switch p {
-		case 0:
-			a = append(a, int32(v))
-		case 1:
-			b = append(b, int32(v))
-		default:
-			s = append(s, int32(v))
-		}
+		sides[p] = append(sides[p], int32(v))
 	}
-	if len(a) == 0 || len(b) == 0 {
+	if len(sides[0]) == 0 || len(sides[1]) == 0 {
 		// No useful split (e.g. a clique): minimum degree does best.
-		nd.emit(perm, verts)
+		nd.emit(verts)
 		return
 	}
-	for _, side := range [][]int32{a, b} {
-		gl := make([]int32, len(side))
-		for i, v := range side {
-			gl[i] = verts[v]
-		}
-		nd.recurse(sub.subgraph(side, nd.glob2loc), gl, perm)
+	for _, side := range sides[:2] {
+		nd.recurse(sub.subgraph(side, nd.glob2loc), global(side))
 	}
-	gs := make([]int32, len(s))
-	for i, v := range s {
-		gs[i] = verts[v]
-	}
-	nd.emit(perm, gs)
+	nd.emit(global(sides[2]))
 }
 
 // components returns the connected components of g (vertex lists).
@@ -156,8 +181,8 @@ func components(g *graph) [][]int32 {
 }
 
 // separator returns a vertex partition of g: 0 and 1 for the two sides, 2
-// for the separator. The best of ndTrials multilevel bisections wins by
-// separator weight, penalised by imbalance.
+// for the separator. The best of ndTrials multilevel node bisections wins
+// by separator weight, penalised by imbalance.
 func (nd *ndState) separator(g *graph) []int8 {
 	wg := &wgraph{n: g.n, xadj: g.xadj, adj: g.adj, vw: g.vwgt, ew: make([]int32, len(g.adj))}
 	for i := range wg.ew {
@@ -166,36 +191,66 @@ func (nd *ndState) separator(g *graph) []int8 {
 	var best []int8
 	bestScore := 0.0
 	for t := 0; t < ndTrials; t++ {
-		part := nd.bisect(wg)
-		sep := vertexCover(wg, part)
-		var w [3]int
-		for v, p := range sep {
-			w[p] += int(wg.vw[v])
-		}
-		big, small := max(w[0], w[1]), min(w[0], w[1])
-		score := float64(w[2]) * (1 + float64(big-small)/float64(big+small+1))
+		sep := nd.nodeBisect(wg)
+		score := sepScore(wg, sep)
 		if best == nil || score < bestScore {
+			best, bestScore = sep, score
+		}
+	}
+	for _, sep := range levelSeparators(wg, maxSideWeight(wg), ndLevelRoots) {
+		if score := sepScore(wg, sep); score < bestScore {
 			best, bestScore = sep, score
 		}
 	}
 	return best
 }
 
-// bisect computes an edge bisection of g by the multilevel scheme.
-func (nd *ndState) bisect(g *wgraph) []int8 {
+// sepScore is the separator weight, penalised by imbalance; a partition
+// with an empty side separates nothing and scores +Inf.
+func sepScore(g *wgraph, sep []int8) float64 {
+	var w [3]int
+	for v, p := range sep {
+		w[p] += int(g.vw[v])
+	}
+	return partScore(w[0], w[1], w[2])
+}
+
+// partScore scores sides of weights w0 and w1 split by a separator of
+// weight ws.
+func partScore(w0, w1, ws int) float64 {
+	if w0 == 0 || w1 == 0 {
+		return math.Inf(1)
+	}
+	big, small := max(w0, w1), min(w0, w1)
+	return float64(ws) * (1 + ndBalancePenalty*float64(big-small)/float64(big+small))
+}
+
+// maxSideWeight is the balance bound of a side during refinement.
+func maxSideWeight(g *wgraph) int {
+	t := 0
+	for _, w := range g.vw {
+		t += int(w)
+	}
+	return int(ndMaxSide * float64(t))
+}
+
+// nodeBisect computes a vertex separator of g by the multilevel scheme:
+// coarsen, separate the coarsest graph, then project and refine the
+// separator on every finer level.
+func (nd *ndState) nodeBisect(g *wgraph) []int8 {
 	if g.n <= ndCoarse {
-		return nd.initialBisection(g)
+		return nd.initialSeparator(g)
 	}
 	cg, cmap := coarsen(g, nd.rng)
 	if cg.n > g.n*9/10 { // matching stalled (e.g. star-like graph)
-		return nd.initialBisection(g)
+		return nd.initialSeparator(g)
 	}
-	cpart := nd.bisect(cg)
+	cpart := nd.nodeBisect(cg)
 	part := make([]int8, g.n)
 	for v := range part {
 		part[v] = cpart[cmap[v]]
 	}
-	fmRefine(g, part, 6)
+	nodeRefine(g, part, maxSideWeight(g), ndNodePasses)
 	return part
 }
 
@@ -270,15 +325,17 @@ func coarsen(g *wgraph, rng *rand.Rand) (*wgraph, []int32) {
 	return cg, cmap
 }
 
-// initialBisection grows side 0 breadth-first from random vertices until
-// it holds half the weight, refines each try and keeps the smallest cut.
-func (nd *ndState) initialBisection(g *wgraph) []int8 {
+// initialSeparator grows side 0 breadth-first from random vertices until
+// it holds half the weight, refines the edge cut, turns it into a vertex
+// separator and refines that; the lightest of ndInitial tries wins.
+func (nd *ndState) initialSeparator(g *wgraph) []int8 {
 	total := 0
 	for _, w := range g.vw {
 		total += int(w)
 	}
+	maxSide := maxSideWeight(g)
 	var best []int8
-	bestCut := -1
+	bestScore := 0.0
 	for t := 0; t < ndInitial; t++ {
 		part := make([]int8, g.n)
 		for i := range part {
@@ -307,250 +364,18 @@ func (nd *ndState) initialBisection(g *wgraph) []int8 {
 				}
 			}
 		}
-		fmRefine(g, part, 8)
-		if c := edgeCut(g, part); bestCut < 0 || c < bestCut {
-			best, bestCut = part, c
+		for k := 0; k < 2; k++ {
+			pk := part
+			if k == 1 {
+				pk = slices.Clone(part)
+				fmRefine(g, pk, 8)
+			}
+			sep := vertexCover(g, pk)
+			nodeRefine(g, sep, maxSide, ndNodePasses)
+			if sc := sepScore(g, sep); best == nil || sc < bestScore {
+				best, bestScore = sep, sc
+			}
 		}
 	}
 	return best
-}
-
-func edgeCut(g *wgraph, part []int8) int {
-	c := 0
-	for v := 0; v < g.n; v++ {
-		for q := g.xadj[v]; q < g.xadj[v+1]; q++ {
-			if part[g.adj[q]] != part[v] {
-				c += int(g.ew[q])
-			}
-		}
-	}
-	return c / 2
-}
-
-// fmRefine improves an edge bisection by Fiduccia–Mattheyses passes:
-// move the highest-gain unlocked vertex that keeps both sides within the
-// balance bound, then roll back to the best prefix of the pass.
-func fmRefine(g *wgraph, part []int8, passes int) {
-	total := 0
-	var pw [2]int
-	for v, w := range g.vw {
-		total += int(w)
-		pw[part[v]] += int(w)
-	}
-	maxSide := int(float64(total)*(0.5+ndImbal)) + 1
-	gain := make([]int, g.n)
-	locked := make([]bool, g.n)
-	h := &gainHeap{}
-	for pass := 0; pass < passes; pass++ {
-		h.items = h.items[:0]
-		for v := 0; v < g.n; v++ {
-			gv, boundary := 0, false
-			for q := g.xadj[v]; q < g.xadj[v+1]; q++ {
-				if part[g.adj[q]] != part[v] {
-					gv += int(g.ew[q])
-					boundary = true
-				} else {
-					gv -= int(g.ew[q])
-				}
-			}
-			gain[v] = gv
-			locked[v] = false
-			if boundary {
-				h.push(int32(v), gv)
-			}
-		}
-		imb := func() int { return max(pw[0], pw[1]) }
-		var moves []int32
-		cut, bestCut, bestIdx, bestImb := 0, 0, 0, imb()
-		for h.len() > 0 {
-			v, gv := h.pop()
-			if locked[v] || gv != gain[v] {
-				continue
-			}
-			from := part[v]
-			to := 1 - from
-			if pw[to]+int(g.vw[v]) > maxSide && pw[to]+int(g.vw[v]) > pw[from] {
-				continue
-			}
-			part[v] = to
-			pw[from] -= int(g.vw[v])
-			pw[to] += int(g.vw[v])
-			cut -= gv
-			locked[v] = true
-			moves = append(moves, v)
-			for q := g.xadj[v]; q < g.xadj[v+1]; q++ {
-				u := g.adj[q]
-				if locked[u] {
-					continue
-				}
-				if part[u] == to {
-					gain[u] -= 2 * int(g.ew[q])
-				} else {
-					gain[u] += 2 * int(g.ew[q])
-				}
-				h.push(u, gain[u])
-			}
-			if cut < bestCut || (cut == bestCut && imb() < bestImb) {
-				bestCut, bestIdx, bestImb = cut, len(moves), imb()
-			}
-			if len(moves)-bestIdx > 64 {
-				break
-			}
-		}
-		for i := len(moves) - 1; i >= bestIdx; i-- {
-			v := moves[i]
-			from := part[v]
-			part[v] = 1 - from
-			pw[from] -= int(g.vw[v])
-			pw[1-from] += int(g.vw[v])
-		}
-		if bestIdx == 0 {
-			break
-		}
-	}
-}
-
-// gainHeap is a max-heap of (vertex, gain) with lazy deletion.
-type gainHeap struct {
-	items []gainItem
-}
-
-type gainItem struct {
-	v int32
-	g int
-}
-
-func (h *gainHeap) len() int { return len(h.items) }
-
-func (h *gainHeap) push(v int32, g int) {
-	h.items = append(h.items, gainItem{v, g})
-	i := len(h.items) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if h.items[p].g >= h.items[i].g {
-			break
-		}
-		h.items[p], h.items[i] = h.items[i], h.items[p]
-		i = p
-	}
-}
-
-func (h *gainHeap) pop() (int32, int) {
-	top := h.items[0]
-	last := len(h.items) - 1
-	h.items[0] = h.items[last]
-	h.items = h.items[:last]
-	i := 0
-	for {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < last && h.items[l].g > h.items[m].g {
-			m = l
-		}
-		if r < last && h.items[r].g > h.items[m].g {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		h.items[m], h.items[i] = h.items[i], h.items[m]
-		i = m
-	}
-	return top.v, top.g
-}
-
-// vertexCover turns an edge bisection into a vertex separator: a minimum
-// vertex cover of the cut edges (maximum matching plus König's theorem),
-// then drops separator vertices that touch only one side.
-func vertexCover(g *wgraph, part []int8) []int8 {
-	out := slices.Clone(part)
-	var left []int32 // side-0 vertices on the cut
-	isRight := make([]bool, g.n)
-	for v := 0; v < g.n; v++ {
-		for _, u := range g.adj[g.xadj[v]:g.xadj[v+1]] {
-			if part[u] != part[v] {
-				if part[v] == 0 {
-					left = append(left, int32(v))
-				} else {
-					isRight[v] = true
-				}
-				break
-			}
-		}
-	}
-	mate := make([]int32, g.n)
-	for i := range mate {
-		mate[i] = -1
-	}
-	visited := make([]int32, g.n)
-	for i := range visited {
-		visited[i] = -1
-	}
-	// Kuhn's augmenting paths, iterative DFS.
-	var try func(v int32, stamp int32) bool
-	try = func(v int32, stamp int32) bool {
-		for _, u := range g.adj[g.xadj[v]:g.xadj[v+1]] {
-			if part[u] != 1 || visited[u] == stamp {
-				continue
-			}
-			visited[u] = stamp
-			if mate[u] < 0 || try(mate[u], stamp) {
-				mate[u], mate[v] = v, u
-				return true
-			}
-		}
-		return false
-	}
-	for i, v := range left {
-		try(v, int32(i))
-	}
-	// König: Z = vertices reachable from unmatched left vertices by
-	// alternating paths; cover = (left \ Z) ∪ (right ∩ Z).
-	inZ := make([]bool, g.n)
-	var queue []int32
-	for _, v := range left {
-		if mate[v] < 0 {
-			inZ[v] = true
-			queue = append(queue, v)
-		}
-	}
-	for q := 0; q < len(queue); q++ {
-		v := queue[q]
-		for _, u := range g.adj[g.xadj[v]:g.xadj[v+1]] {
-			if part[u] != 1 || inZ[u] || mate[v] == u {
-				continue
-			}
-			inZ[u] = true
-			if m := mate[u]; m >= 0 && !inZ[m] {
-				inZ[m] = true
-				queue = append(queue, m)
-			}
-		}
-	}
-	for _, v := range left {
-		if !inZ[v] {
-			out[v] = 2
-		}
-	}
-	for v := 0; v < g.n; v++ {
-		if isRight[v] && inZ[v] {
-			out[v] = 2
-		}
-	}
-	// A separator vertex with no neighbour on one side can join the other.
-	for v := 0; v < g.n; v++ {
-		if out[v] != 2 {
-			continue
-		}
-		var touch [3]bool
-		for _, u := range g.adj[g.xadj[v]:g.xadj[v+1]] {
-			touch[out[u]] = true
-		}
-		switch {
-		case !touch[1]:
-			out[v] = 0
-		case !touch[0]:
-			out[v] = 1
-		}
-	}
-	return out
 }
