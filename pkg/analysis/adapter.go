@@ -1,0 +1,382 @@
+// Package analysis turns the stored model of a job into the engine's input
+// and, later, runs analyses for the worker. It sits between the model
+// editor (Redis-backed collections, SI records) and the engine packages
+// under pkg/fem, which know nothing of storage.
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gusset/gusset/pkg/editor"
+	"github.com/gusset/gusset/pkg/fem/static"
+	"github.com/gusset/gusset/pkg/fem/transform"
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// Source reads the stored model of a workspace.
+type Source struct {
+	Structure *editor.Structure
+	Loads     *editor.Loads
+}
+
+// Input is the engine model of a job and what the conversion had to say.
+type Input struct {
+	Model *static.Model
+	// Warnings name what the linear frame engine leaves out (plates and
+	// their loads, lumped masses) so that a run can report them.
+	Warnings []string
+}
+
+func id(n int64) string { return strconv.FormatInt(n, 10) }
+
+const degree = math.Pi / 180
+
+var axisNames = map[string]transform.Axis{"XAxis": transform.XAxis, "YAxis": transform.YAxis, "ZAxis": transform.ZAxis,
+	"NegativeXAxis": transform.NegativeXAxis, "NegativeYAxis": transform.NegativeYAxis, "NegativeZAxis": transform.NegativeZAxis}
+
+var memberTypes = map[string]static.MemberType{"Normal": static.Frame, "Truss": static.Truss, "TensionOnly": static.TensionOnly,
+	"CompressionOnly": static.CompressionOnly, "Cable": static.Cable, "Gap": static.Gap,
+	// Fuses and pulleys behave as ordinary members in a linear analysis.
+	"BrittleFuse": static.Frame, "PlasticFuse": static.Frame, "Pulley": static.Frame}
+
+// Build reads every collection of the open job and converts it. Values
+// are SI on both sides; ids become the engine's string ids.
+func Build(ctx context.Context, src Source, ws string, settings model.Settings) (Input, error) {
+	b := &builder{ctx: ctx, src: src, ws: ws, m: &static.Model{VerticalAxis: editor.VerticalAxis(settings.VerticalAxis)}}
+	steps := []func() error{b.nodes, b.materials, b.sections, b.members, b.supports, b.constraints, b.cases}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return Input{}, fmt.Errorf("read the model for analysis: %w", err)
+		}
+	}
+	sort.Strings(b.warnings)
+	return Input{Model: b.m, Warnings: b.warnings}, nil
+}
+
+type builder struct {
+	ctx      context.Context
+	src      Source
+	ws       string
+	m        *static.Model
+	warnings []string
+	// primary maps a stored case id to its index in Model.LoadCases.
+	primary map[int64]int
+}
+
+func (b *builder) warn(format string, args ...any) { b.warnings = append(b.warnings, fmt.Sprintf(format, args...)) }
+
+func (b *builder) nodes() error {
+	nodes, err := b.src.Structure.Nodes.All(b.ctx, b.ws)
+	for _, n := range nodes {
+		b.m.Nodes = append(b.m.Nodes, static.Node{ID: id(n.ID), X: n.X, Y: n.Y, Z: n.Z})
+	}
+	return err
+}
+
+func (b *builder) materials() error {
+	mats, err := b.src.Structure.Materials.All(b.ctx, b.ws)
+	for _, x := range mats {
+		b.m.Materials = append(b.m.Materials, static.Material{Name: id(x.ID), E: x.YoungsModulus,
+			G: x.YoungsModulus / (2 * (1 + x.PoissonsRatio)), Density: x.MassDensity, Alpha: x.ThermalCoeff})
+	}
+	return err
+}
+
+func (b *builder) sections() error {
+	secs, err := b.src.Structure.Sections.All(b.ctx, b.ws)
+	for _, x := range secs {
+		s := static.Section{Name: id(x.ID), A: x.A, Ay: x.Ay, Az: x.Az, J: x.J, Iy: x.Iy, Iz: x.Iz,
+			PrincipalAngle: x.PrincipalAngle * degree}
+		if len(x.Shapes) > 0 {
+			sh := x.Shapes[0]
+			s.YTop, s.YBottom, s.ZTop, s.ZBottom = sh.YTop, sh.YBtm, sh.ZTop, sh.ZBtm
+		}
+		b.m.Sections = append(b.m.Sections, s)
+	}
+	return err
+}
+
+func (b *builder) members() error {
+	st := b.src.Structure
+	members, err := st.Members.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	offs, err := st.Offsets.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	offByMember := map[int64]model.MemberOffset{}
+	for _, o := range offs {
+		offByMember[o.Member] = o
+	}
+	secs, err := st.Sections.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	secByID := map[int64]model.Section{}
+	for _, s := range secs {
+		secByID[s.ID] = s
+	}
+	for _, m := range members {
+		r := m.Releases
+		em := static.Member{ID: id(m.ID), Type: memberTypes[m.Type], NodeA: id(m.NodeA), NodeB: id(m.NodeB),
+			Section: id(m.Section), Material: id(m.Material),
+			ReleaseA: r.FixityCodeAtA, ReleaseB: r.FixityCodeAtB,
+			SpringsA: [6]float64{r.TxStiffnessAtA, r.TyStiffnessAtA, r.TzStiffnessAtA, r.RxStiffnessAtA, r.RyStiffnessAtA, r.RzStiffnessAtA},
+			SpringsB: [6]float64{r.TxStiffnessAtB, r.TyStiffnessAtB, r.TzStiffnessAtB, r.RxStiffnessAtB, r.RyStiffnessAtB, r.RzStiffnessAtB},
+			Direction: transform.Direction{Angle: m.Direction.DirAngle * degree}}
+		switch m.Direction.Source {
+		case "Node":
+			em.Direction.Kind, em.DirectionNode = transform.DirectionNode, id(m.Direction.DirNode)
+		case "Axis":
+			em.Direction.Kind, em.Direction.Axis = transform.DirectionAxis, axisNames[m.Direction.DirAxis]
+		}
+		if m.Type == "BrittleFuse" || m.Type == "PlasticFuse" || m.Type == "Pulley" {
+			b.warn("member %d (%s) acts as a normal member in a linear analysis", m.ID, m.Type)
+		}
+		if s, ok := secByID[m.Section]; ok {
+			em.AreaFactor, em.TorsionFactor, em.IyFactor, em.IzFactor = s.AreaFactor, s.TorsionFactor, s.IyFactor, s.IzFactor
+		}
+		if o, ok := offByMember[m.ID]; ok {
+			em.OffsetA = transform.Vec3{o.XOffsetAtA, o.YOffsetAtA, o.ZOffsetAtA}
+			em.OffsetB = transform.Vec3{o.XOffsetAtB, o.YOffsetAtB, o.ZOffsetAtB}
+			em.OffsetsLocal = o.Axes == "Local"
+		}
+		b.m.Members = append(b.m.Members, em)
+	}
+	plates, _, err := st.Plates.List(b.ctx, b.ws, editor.ListQuery[model.Plate]{Limit: 1})
+	if err == nil && len(plates) > 0 {
+		b.warn("plates are not analysed yet: the frame engine leaves them out")
+	}
+	return err
+}
+
+func (b *builder) supports() error {
+	rs, err := b.src.Structure.Restraints.All(b.ctx, b.ws)
+	for _, r := range rs {
+		s := static.Support{Node: id(r.Node), Code: r.RestraintCode,
+			Springs: [6]float64{r.TxStiffness, r.TyStiffness, r.TzStiffness, r.RxStiffness, r.RyStiffness, r.RzStiffness}}
+		for i := 0; i < 6; i++ {
+			if t := *editor.Table(&r, i); t != nil {
+				s.Tables[i] = segments(t)
+			}
+			if c := r.ActiveDirection[i]; c == 'P' || c == 'N' {
+				s.Active[i] = c
+			}
+		}
+		b.m.Supports = append(b.m.Supports, s)
+	}
+	return err
+}
+
+// segments turns a table of [x, stiffness] rows into spring segments: each
+// row's stiffness holds up to the next row's x.
+func segments(t *model.Table) []static.SpringSegment {
+	out := make([]static.SpringSegment, len(t.Rows))
+	for i, row := range t.Rows {
+		limit := math.Inf(1)
+		if i+1 < len(t.Rows) {
+			limit = t.Rows[i+1][0]
+		}
+		out[i] = static.SpringSegment{Stiffness: row[1], Limit: limit}
+	}
+	return out
+}
+
+func (b *builder) constraints() error {
+	cs, err := b.src.Structure.Constraints.All(b.ctx, b.ws)
+	for _, c := range cs {
+		ec := static.Constraint{Master: id(c.MasterNode), Slaves: []string{id(c.SlaveNode)}, Code: c.ConstraintCode}
+		if c.Axes == "Inclined" {
+			// The vector is the constraint's x axis; y and z complete it
+			// the way member axes are completed.
+			r, err := transform.LocalAxes(transform.Vec3{}, transform.Vec3{c.XVector, c.YVector, c.ZVector},
+				transform.Direction{}, b.m.VerticalAxis)
+			if err != nil {
+				return fmt.Errorf("constraint of node %d: %w", c.SlaveNode, err)
+			}
+			ec.Axes = &r
+		}
+		b.m.Constraints = append(b.m.Constraints, ec)
+	}
+	return err
+}
+
+// loadCase returns the engine case of a stored case id, creating it.
+func (b *builder) loadCase(lc int64) *static.LoadCase {
+	i, ok := b.primary[lc]
+	if !ok {
+		b.m.LoadCases = append(b.m.LoadCases, static.LoadCase{Name: id(lc)})
+		i = len(b.m.LoadCases) - 1
+		b.primary[lc] = i
+	}
+	return &b.m.LoadCases[i]
+}
+
+func (b *builder) cases() error {
+	cases, err := b.src.Loads.Cases.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	// Every non-combination case exists in the engine, loaded or not, so
+	// that combinations and results can name it.
+	b.primary = map[int64]int{}
+	for _, c := range cases {
+		if len(c.CombinationItems) == 0 {
+			b.loadCase(c.ID)
+		}
+	}
+	for _, c := range cases {
+		if len(c.CombinationItems) == 0 {
+			continue
+		}
+		comb := static.Combination{Name: id(c.ID)}
+		for _, it := range c.CombinationItems {
+			comb.Terms = append(comb.Terms, static.Term{Case: id(it.LoadCase), Factor: it.MultiplyingFactor})
+		}
+		b.m.Combinations = append(b.m.Combinations, comb)
+	}
+	return b.loads()
+}
+
+var globalAxes = [3]transform.Axis{transform.XAxis, transform.YAxis, transform.ZAxis}
+
+func loadAxes(s string) static.LoadAxes {
+	switch s {
+	case "GlobalInclined":
+		return static.GlobalInclined
+	case "GlobalProjected":
+		return static.GlobalProjected
+	}
+	return static.Local
+}
+
+func position(s string) static.PositionKind {
+	if s == "Percent" {
+		return static.Percent
+	}
+	return static.Actual
+}
+
+// loads converts every load of every primary case. Component loads of
+// one record (fx, fy, fz) become one engine load per non-zero component.
+func (b *builder) loads() error {
+	l := b.src.Loads
+	ctx, ws := b.ctx, b.ws
+	nls, err := l.NodeLoads.All(ctx, ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range nls {
+		c := b.loadCase(x.LoadCase)
+		c.NodeLoads = append(c.NodeLoads, static.NodeLoad{Node: id(x.Node), F: [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}})
+	}
+	pds, err := l.Prescribed.All(ctx, ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range pds {
+		v := [6]float64{x.Tx, x.Ty, x.Tz, x.Rx, x.Ry, x.Rz}
+		p := static.PrescribedDisplacement{Node: id(x.Node), Value: v}
+		for i := range v {
+			p.Set[i] = v[i] != 0
+		}
+		c := b.loadCase(x.LoadCase)
+		c.Prescribed = append(c.Prescribed, p)
+	}
+	cls, err := l.Concentrated.All(ctx, ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range cls {
+		c := b.loadCase(x.LoadCase)
+		f := [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}
+		for i, v := range f {
+			if v == 0 {
+				continue
+			}
+			kind := static.ConcentratedForce
+			if i >= 3 {
+				kind = static.ConcentratedMoment
+			}
+			c.Members = append(c.Members, static.MemberLoad{Member: id(x.Member), Type: kind, Axes: loadAxes(x.Axes),
+				Direction: globalAxes[i%3], Position: position(x.PositionUnits), A: x.Position, P1: v})
+		}
+	}
+	dls, err := l.Distributed.All(ctx, ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range dls {
+		b.distributed(x.LoadCase, x.Member, static.DistributedForce, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
+			[3][2]float64{{x.FxStart, x.FxFinish}, {x.FyStart, x.FyFinish}, {x.FzStart, x.FzFinish}})
+	}
+	dms, err := l.Moments.All(ctx, ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range dms {
+		b.distributed(x.LoadCase, x.Member, static.DistributedMoment, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
+			[3][2]float64{{x.MxStart, x.MxFinish}, {x.MyStart, x.MyFinish}, {x.MzStart, x.MzFinish}})
+	}
+	pss, err := l.Prestress.All(ctx, ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range pss {
+		c := b.loadCase(x.LoadCase)
+		c.Prestress = append(c.Prestress, static.PrestressLoad{Member: id(x.Member), Force: x.Prestress})
+	}
+	sws, err := l.SelfWeight.All(ctx, ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range sws {
+		b.loadCase(x.LoadCase).SelfWeight = [3]float64{x.AccelerationX / static.G, x.AccelerationY / static.G, x.AccelerationZ / static.G}
+	}
+	ths, err := l.Thermal.All(ctx, ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range ths {
+		if x.ElementType == "Plate" {
+			b.warn("thermal load on plate %d in case %d is left out: plates are not analysed yet", x.ElementID, x.LoadCase)
+			continue
+		}
+		c := b.loadCase(x.LoadCase)
+		c.Thermal = append(c.Thermal, static.ThermalLoad{Member: id(x.ElementID), DT: x.ThermalLoad, DTy: x.YThermalGradient, DTz: x.ZThermalGradient})
+	}
+	if pls, _, err := l.Pressures.List(ctx, ws, editor.ListQuery[model.PlatePressureLoad]{Limit: 1}); err != nil {
+		return err
+	} else if len(pls) > 0 {
+		b.warn("plate pressure loads are left out: plates are not analysed yet")
+	}
+	return nil
+}
+
+// distributed adds one engine load per non-zero component of a trapezoid.
+func (b *builder) distributed(lc, member int64, kind static.MemberLoadType, axes, units string, start, finish float64, w [3][2]float64) {
+	c := b.loadCase(lc)
+	for i, p := range w {
+		if p[0] == 0 && p[1] == 0 {
+			continue
+		}
+		c.Members = append(c.Members, static.MemberLoad{Member: id(member), Type: kind, Axes: loadAxes(axes),
+			Direction: globalAxes[i], Position: position(units), A: start, B: finish, P1: p[0], P2: p[1]})
+	}
+}
+
+// EngineID parses an engine id back into the stored id.
+func EngineID(s string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("engine id %q is not a stored id: %w", s, err)
+	}
+	return n, nil
+}
