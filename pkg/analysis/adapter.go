@@ -68,7 +68,9 @@ type builder struct {
 	primary map[int64]int
 }
 
-func (b *builder) warn(format string, args ...any) { b.warnings = append(b.warnings, fmt.Sprintf(format, args...)) }
+func (b *builder) warn(format string, args ...any) {
+	b.warnings = append(b.warnings, fmt.Sprintf(format, args...))
+}
 
 func (b *builder) nodes() error {
 	nodes, err := b.src.Structure.Nodes.All(b.ctx, b.ws)
@@ -128,8 +130,8 @@ func (b *builder) members() error {
 		em := static.Member{ID: id(m.ID), Type: memberTypes[m.Type], NodeA: id(m.NodeA), NodeB: id(m.NodeB),
 			Section: id(m.Section), Material: id(m.Material),
 			ReleaseA: r.FixityCodeAtA, ReleaseB: r.FixityCodeAtB,
-			SpringsA: [6]float64{r.TxStiffnessAtA, r.TyStiffnessAtA, r.TzStiffnessAtA, r.RxStiffnessAtA, r.RyStiffnessAtA, r.RzStiffnessAtA},
-			SpringsB: [6]float64{r.TxStiffnessAtB, r.TyStiffnessAtB, r.TzStiffnessAtB, r.RxStiffnessAtB, r.RyStiffnessAtB, r.RzStiffnessAtB},
+			SpringsA:  [6]float64{r.TxStiffnessAtA, r.TyStiffnessAtA, r.TzStiffnessAtA, r.RxStiffnessAtA, r.RyStiffnessAtA, r.RzStiffnessAtA},
+			SpringsB:  [6]float64{r.TxStiffnessAtB, r.TyStiffnessAtB, r.TzStiffnessAtB, r.RxStiffnessAtB, r.RyStiffnessAtB, r.RzStiffnessAtB},
 			Direction: transform.Direction{Angle: m.Direction.DirAngle * degree}}
 		switch m.Direction.Source {
 		case "Node":
