@@ -101,18 +101,24 @@ func (a *analysis) setup() error {
 	for i := range m.Materials {
 		a.matIdx[m.Materials[i].Name] = &m.Materials[i]
 	}
-	a.memIdx = map[string]int{}
+	// Member matrices in parallel; errors are reported in member order,
+	// a duplicate ID before a later member's error.
 	a.members = make([]*member, len(m.Members))
+	errs := make([]error, len(m.Members))
+	parallelChunks(len(m.Members), 256, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			a.members[i], errs[i] = a.buildMember(i)
+		}
+	})
+	a.memIdx = make(map[string]int, len(m.Members))
 	for i := range m.Members {
 		if _, dup := a.memIdx[m.Members[i].ID]; dup {
 			return fmt.Errorf("member %s is defined twice", m.Members[i].ID)
 		}
 		a.memIdx[m.Members[i].ID] = i
-		mb, err := a.buildMember(i)
-		if err != nil {
-			return err
+		if errs[i] != nil {
+			return errs[i]
 		}
-		a.members[i] = mb
 	}
 	if err := a.resolveSupports(); err != nil {
 		return err

@@ -42,21 +42,31 @@
 // releases are condensed statically, rigid offsets and rotations applied
 // blockwise (package transform). The DOF map drops restrained DOFs and
 // eliminates tied slave DOFs (u = C·u_independent, rigid-body kinematics,
-// assembled as Cᵀ·K·C entry by entry); the free-free
-// stiffness is assembled as a lower-triangle CSC matrix and factored once
-// by a Factorizer (dense LDLᵀ by default; the sparse solver plugs in via
-// Options.Factorizer). All primary cases needed are solved as one block;
-// combinations (also nested) are superposed, and member diagrams of a
-// combination use the combined member loads, so they are exact.
+// assembled as Cᵀ·K·C entry by entry). The free-free stiffness is a
+// lower-triangle CSC matrix whose pattern (and every element's slots in
+// it) is computed once per equation numbering; numeric assembly is an
+// indexed add. It is factored once by a Factorizer: by default a
+// SparseFactorizer (package sparse, supernodal LDLᵀ; the ordering follows
+// Options.SolverType and Options.OptimizationMethod, see
+// Options.Orderings), or DenseFactorizer, or any other through
+// Options.Factorizer. All primary cases needed are solved as one
+// multi-right-hand-side block; combinations (also nested) are superposed,
+// and member diagrams of a combination use the combined member loads, so
+// they are exact. Member results are recovered in parallel.
 //
 // With Options.TensionCompressionOnly, one-way members (TensionOnly,
 // Cable, CompressionOnly, Gap) and one-way supports (Support.Active) are
 // resolved per case by a reversal loop; combinations are then solved from
-// their combined loads instead of superposed.
+// their combined loads instead of superposed. States that switch members
+// off keep the pattern (it holds every member, switched off or not), so
+// the sparse factorizer refactors them without a new ordering or symbolic
+// analysis; so does a stabilization spring. Switching a one-way support
+// off renumbers the equations and needs one new analysis per numbering.
 //
 // # Errors
 //
 // Errors name what the user must fix: a mechanism names the node and DOF
-// (*MechanismError), a missing section or material names the member, a
-// load on a missing member or node names it.
+// (*MechanismError; a Factorizer reports the equation of a zero pivot as
+// *SingularError and the engine maps it back), a missing section or
+// material names the member, a load on a missing member or node names it.
 package static

@@ -16,7 +16,27 @@ type caseLoads struct {
 	nodeF  []float64
 	member map[int]*element.MemberLoads
 	presc  map[int]float64 // global DOF → value
-	total  []float64       // cached totalNodeLoads; set once the loads are final
+	// Set by totalNodeLoads once the loads are final: the total node
+	// loads and the fixed-end actions of the loaded members (fe, indexed
+	// through feIdx by member, −1 when unloaded), reused by recovery.
+	total []float64
+	fe    []memberFE
+	feIdx []int32
+}
+
+// memberFE holds the condensed (qc) and uncondensed (q0) local fixed-end
+// actions of a loaded member.
+type memberFE struct {
+	qc, q0 [12]float64
+}
+
+// fixedEndOf returns the cached fixed-end actions of member m, or nil when
+// m is unloaded or totalNodeLoads has not run on c.
+func (c *caseLoads) fixedEndOf(m int) *memberFE {
+	if c == nil || c.feIdx == nil || c.feIdx[m] < 0 {
+		return nil
+	}
+	return &c.fe[c.feIdx[m]]
 }
 
 func newCaseLoads(nd int) *caseLoads {

@@ -31,9 +31,9 @@ type member struct {
 	rot    transform.Rotation
 	eA, eB transform.Vec3 // global offsets
 	rel    element.Releases
-	k0     [144]float64 // local, uncondensed
-	kc     [144]float64 // local, condensed
-	kg     [144]float64 // global node axes, with offsets
+	k0     [144]float64  // local, uncondensed
+	kc     *[144]float64 // local, condensed; nil when equal to k0 (no releases)
+	kg     [144]float64  // global node axes, with offsets
 	sec    *Section
 	mat    *Material
 }
@@ -125,15 +125,20 @@ func (a *analysis) buildMember(i int) (*member, error) {
 		}
 	}
 	element.FrameStiffness(m.props, m.k0[:])
-	m.kc = m.k0
-	if err := element.Condense(m.kc[:], nil, &m.rel); err != nil {
-		return nil, fmt.Errorf("member %s: %w", mm.ID, err)
+	kc := &m.k0
+	if m.rel.Any() {
+		kc = new([144]float64)
+		*kc = m.k0
+		if err := element.Condense(kc[:], nil, &m.rel); err != nil {
+			return nil, fmt.Errorf("member %s: %w", mm.ID, err)
+		}
+		if m.typ.axialOnly() {
+			// Exact bar matrix: condensation leaves round-off in bending.
+			element.TrussStiffness(m.props, kc[:])
+		}
+		m.kc = kc
 	}
-	if m.typ.axialOnly() {
-		// Exact bar matrix: condensation leaves round-off in bending.
-		element.TrussStiffness(m.props, m.kc[:])
-	}
-	transform.ToGlobalMatrix(m.rot, 12, m.kc[:], m.kg[:])
+	transform.ToGlobalMatrix(m.rot, 12, kc[:], m.kg[:])
 	transform.OffsetMatrix(m.eA, m.eB, m.kg[:])
 	return m, nil
 }
@@ -178,6 +183,9 @@ func (m *member) fixedEnd(l *element.MemberLoads, qc, q0 []float64) error {
 	var scratch [144]float64
 	element.FixedEndActions(m.props, l, q0, scratch[:])
 	copy(qc, q0[:12])
+	if m.kc == nil { // no releases: nothing to condense
+		return nil
+	}
 	k := m.k0
 	if err := element.Condense(k[:], qc, &m.rel); err != nil {
 		return fmt.Errorf("member %s: %w", m.id, err)

@@ -4,10 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gusset/gusset/pkg/fem/element"
 	"github.com/gusset/gusset/pkg/fem/transform"
@@ -21,9 +18,10 @@ type memberState struct {
 	fNode [12]float64 // forces the nodes exert on the member, global axes at the nodes
 }
 
-// memberEnd recovers member m under loads l (may be nil) and global
-// displacements u into ms.
-func (a *analysis) memberEnd(ms *memberState, m *member, l *element.MemberLoads, u []float64) error {
+// memberEnd recovers member m under the loads of cl (nil: unloaded) and
+// global displacements u into ms. The fixed-end actions come from cl's
+// cache when totalNodeLoads has run on it.
+func (a *analysis) memberEnd(ms *memberState, m *member, cl *caseLoads, u []float64) error {
 	*ms = memberState{}
 	var ug [12]float64
 	for e := range 2 {
@@ -33,8 +31,10 @@ func (a *analysis) memberEnd(ms *memberState, m *member, l *element.MemberLoads,
 	transform.OffsetDisplacements(m.eA, m.eB, ug[:], ue[:])
 	transform.ToLocalVector(m.rot, ue[:], ms.uNode[:])
 	var qc, q0 [12]float64
-	if !l.Empty() {
-		if err := m.fixedEnd(l, qc[:], q0[:]); err != nil {
+	if fe := cl.fixedEndOf(m.index); fe != nil {
+		qc, q0 = fe.qc, fe.q0
+	} else if cl != nil && !cl.member[m.index].Empty() {
+		if err := m.fixedEnd(cl.member[m.index], qc[:], q0[:]); err != nil {
 			return err
 		}
 	}
@@ -50,10 +50,10 @@ func (a *analysis) memberEnd(ms *memberState, m *member, l *element.MemberLoads,
 		ms.q[i] = s
 	}
 	// Node forces through the condensed matrix, so springs in releases
-	// act on the node side exactly as assembled. Without releases (and
-	// for frames: truss members are condensed) that is q itself.
+	// act on the node side exactly as assembled. Without releases that
+	// is q itself.
 	fl := ms.q
-	if m.typ.axialOnly() || m.rel.Any() {
+	if m.kc != nil {
 		for i := range 12 {
 			s := qc[i]
 			for j := range 12 {
@@ -80,25 +80,18 @@ func (a *analysis) recover(name string, s *system, cl *caseLoads, u []float64) (
 		return nil, fmt.Errorf("recover %s: %w", name, err)
 	}
 	nd := 6 * len(a.pos)
+	// Total loads first: it also caches the fixed-end actions the
+	// members' recovery reads.
+	pTot, err := a.totalNodeLoads(cl)
+	if err != nil {
+		return nil, fmt.Errorf("recover %s: %w", name, err)
+	}
 	cr := &CaseResult{Name: name, Members: make([]MemberResult, len(a.members))}
 	fNode := make([]float64, 12*len(a.members)) // forces nodes exert on each member, global
-	nChunks := (len(a.members) + recoverChunk - 1) / recoverChunk
-	errs := make([]error, nChunks)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), nChunks) {
-		wg.Go(func() {
-			for {
-				c := int(next.Add(1)) - 1
-				if c >= nChunks {
-					return
-				}
-				lo, hi := c*recoverChunk, min((c+1)*recoverChunk, len(a.members))
-				errs[c] = a.recoverMembers(s, cl, u, cr.Members[lo:hi], fNode[12*lo:12*hi], lo)
-			}
-		})
-	}
-	wg.Wait()
+	errs := make([]error, (len(a.members)+recoverChunk-1)/recoverChunk)
+	parallelChunks(len(a.members), recoverChunk, func(c, lo, hi int) {
+		errs[c] = a.recoverMembers(s, cl, u, cr.Members[lo:hi], fNode[12*lo:12*hi], lo)
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("recover %s: %w", name, err)
@@ -112,10 +105,6 @@ func (a *analysis) recover(name string, s *system, cl *caseLoads, u []float64) (
 				fel[6*m.nodes[e]+d] += fm[6*e+d]
 			}
 		}
-	}
-	pTot, err := a.totalNodeLoads(cl)
-	if err != nil {
-		return nil, fmt.Errorf("recover %s: %w", name, err)
 	}
 	// Out-of-balance force of every DOF (members + support springs −
 	// node loads), gathered onto equations (residuals) and restrained
@@ -184,19 +173,16 @@ func (a *analysis) recoverMembers(s *system, cl *caseLoads, u []float64, out []M
 		if s.st.memberOff != nil && s.st.memberOff[m.index] {
 			mr.Inactive = true
 			// Its loads still reach the nodes (as in the load vector).
-			if !l.Empty() {
-				var qc, q0, pe [12]float64
-				if err := m.fixedEnd(l, qc[:], q0[:]); err != nil {
-					return err
-				}
-				m.nodeLoads(qc[:], pe[:])
+			if fe := cl.fixedEndOf(m.index); fe != nil {
+				var pe [12]float64
+				m.nodeLoads(fe.qc[:], pe[:])
 				for k := range 12 {
 					fm[k] = -pe[k]
 				}
 			}
 			continue
 		}
-		if err := a.memberEnd(&ms, m, l, u); err != nil {
+		if err := a.memberEnd(&ms, m, cl, u); err != nil {
 			return err
 		}
 		copy(fm, ms.fNode[:])
@@ -270,11 +256,11 @@ func (a *analysis) stations(out []Station, m *member, l *element.MemberLoads, ms
 	copy(qB[:], ms.q[6:])
 	copy(uA[:], ms.uMem[:6])
 	for _, p := range pts {
-		st := Station{X: p.x}
+		out = append(out, Station{X: p.x})
+		st := &out[len(out)-1]
 		st.Forces = element.InternalForces(l, &qA, p.x, p.right)
 		st.Disp = element.Displacements(m.props, l, &uA, &qB, p.x)
 		st.Stress = m.stress(st.Forces)
-		out = append(out, st)
 	}
 	return out
 }

@@ -20,7 +20,9 @@ func (a *analysis) runReversal(names []string, res *Results) error {
 	base := map[string]*caseLoads{}
 	nd := 6 * len(a.pos)
 	for _, name := range names {
+		t0 := time.Now()
 		cl, _, err := a.combined(name, base)
+		a.timings.Loads += time.Since(t0)
 		if err != nil {
 			return err
 		}
@@ -50,9 +52,9 @@ func (a *analysis) runReversal(names []string, res *Results) error {
 		if !settled {
 			a.warn("load case %s: tension/compression-only reversal did not settle in %d iterations; results are from the last iteration", name, maxIt)
 		}
-		t0 := time.Now()
+		t1 := time.Now()
 		cr, err := a.recover(name, s, cl, u)
-		a.timings.Recovery += time.Since(t0)
+		a.timings.Recovery += time.Since(t1)
 		if err != nil {
 			return err
 		}
@@ -74,7 +76,7 @@ func (a *analysis) reverse(s *system, cl *caseLoads, u []float64) (state, bool, 
 		}
 		if !s.st.memberOff[m.index] {
 			ms := &memberState{}
-			if err := a.memberEnd(ms, m, cl.member[m.index], u); err != nil {
+			if err := a.memberEnd(ms, m, cl, u); err != nil {
 				return next, false, err
 			}
 			n := -ms.q[0] // tension positive at end A
@@ -107,7 +109,7 @@ func (a *analysis) reverse(s *system, cl *caseLoads, u []float64) (state, bool, 
 				continue
 			}
 			ms := &memberState{}
-			if err := a.memberEnd(ms, m, cl.member[m.index], u); err != nil {
+			if err := a.memberEnd(ms, m, cl, u); err != nil {
 				return next, false, err
 			}
 			for e := range 2 {

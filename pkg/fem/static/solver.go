@@ -28,10 +28,10 @@ type SymMatrix struct {
 // spring). SparseFactorizer, the default, wraps package sparse;
 // DenseFactorizer is a reference for tests and tiny models.
 type Factorizer interface {
-	// Factor factors a. The Factorization must stay valid after later
-	// calls, and a's slices may be reused by the caller once Factor
-	// returns. A singular matrix yields a (possibly wrapped)
-	// *SingularError naming the equation.
+	// Factor factors a, which it must not modify or retain: the caller
+	// reuses a's slices once Factor returns. The Factorization must stay
+	// valid after later calls. A singular matrix yields a (possibly
+	// wrapped) *SingularError naming the equation.
 	Factor(ctx context.Context, a *SymMatrix) (Factorization, error)
 }
 

@@ -1,0 +1,282 @@
+package static
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/gusset/gusset/pkg/fem/sparse"
+	"gonum.org/v1/gonum/mat"
+)
+
+// DefaultSparsePivotTol is the relative zero-pivot threshold of
+// SparseFactorizer: a pivot d with |d| ≤ tol·(largest |a| in its original
+// row and column) is a mechanism. It is the dense factorizer's 1e-10, not
+// package sparse's 1e-13: the pivot of a frame mechanism is the round-off
+// of the stiffnesses it was eliminated against, and axial terms EA/L
+// exceed the bending terms of a rotation's column by about A·L²/I. A sway
+// mechanism with A·L²/I ≈ 10⁵ (a 3 m portal with hinged beam ends, A =
+// 0.1 m², I = 1e-6 m⁴) leaves a pivot above 1e-13 but far below 1e-10 of
+// its column and was solved as if stable; a well-posed frame's pivots lie
+// far above 1e-10 of their columns.
+const DefaultSparsePivotTol = 1e-10
+
+// maxCachedPatterns bounds the symbolic analyses a SparseFactorizer keeps.
+const maxCachedPatterns = 4
+
+// SparseFactorizer is the engine's default Factorizer: the supernodal
+// multifrontal LDLᵀ of package sparse. The first factorization of a
+// pattern orders it (on the node graph when SymMatrix.NodeOf is set) and
+// runs the symbolic analysis; later factorizations of a matrix with the
+// same pattern (reversal states, stabilization retries, non-linear
+// iterations) only refill values and run the numeric phase. A zero pivot
+// is reported as *SingularError naming the equation (the original,
+// un-permuted index). Use a pointer; it is safe for concurrent use, and
+// every Factorization it returned stays valid.
+type SparseFactorizer struct {
+	// Orderings are the candidate fill-reducing orderings: the one whose
+	// symbolic analysis predicts the fewest factorization flops is used
+	// (candidates are analysed concurrently). Empty means AMD and nested
+	// dissection; see Options.Orderings for the service's settings.
+	Orderings []sparse.Method
+	// PivotTol is the relative zero-pivot threshold; 0 means
+	// DefaultSparsePivotTol.
+	PivotTol float64
+	// Workers bounds the goroutines of the numeric phase; 0 means
+	// GOMAXPROCS.
+	Workers int
+
+	mu    sync.Mutex
+	cache []*sparsePattern // most recently used first
+	stats SparseStats
+}
+
+// SparseStats summarizes the work of a SparseFactorizer.
+type SparseStats struct {
+	Analyses       int           // patterns ordered and analysed (each with every candidate ordering)
+	Factorizations int           // numeric factorizations (successful or not)
+	AnalyzeTime    time.Duration // wall time of ordering and symbolic analysis
+	NumericTime    time.Duration // wall time of numeric factorization
+	// Of the last symbolic analysis: the ordering chosen, its predicted
+	// flops and nonzeros of L, and the flops of every candidate in the
+	// order of Orderings.
+	Method     sparse.Method
+	Flops      float64
+	NnzL       int64
+	Candidates []float64
+}
+
+// Stats returns a snapshot of the factorizer's counters.
+func (f *SparseFactorizer) Stats() SparseStats {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	s := f.stats
+	s.Candidates = slices.Clone(s.Candidates)
+	return s
+}
+
+// sparsePattern is one converted pattern and its symbolic analysis.
+type sparsePattern struct {
+	colPtr []int // the SymMatrix pattern it was built from
+	rowIdx []int
+	nodeOf []int
+	pat    *sparse.Pattern
+	sym    *sparse.Symbolic
+	// slot maps SymMatrix value k to sparse value slot[k]; nil when they
+	// coincide (the diagonal is stored in every column).
+	slot []int32
+}
+
+func (p *sparsePattern) matches(a *SymMatrix) bool {
+	return a.N == p.pat.N && slices.Equal(a.ColPtr, p.colPtr) && slices.Equal(a.RowIdx, p.rowIdx) &&
+		slices.Equal(a.NodeOf, p.nodeOf)
+}
+
+// Factor implements Factorizer.
+func (f *SparseFactorizer) Factor(ctx context.Context, a *SymMatrix) (Factorization, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sparse factor: %w", err)
+	}
+	if a.N == 0 {
+		return emptyFactorization{}, nil
+	}
+	p, err := f.pattern(a)
+	if err != nil {
+		return nil, err
+	}
+	vals := a.Val
+	if p.slot != nil {
+		vals = make([]float64, p.pat.Nnz())
+		for k, s := range p.slot {
+			vals[s] += a.Val[k]
+		}
+	}
+	tol := f.PivotTol
+	if tol == 0 {
+		tol = DefaultSparsePivotTol
+	}
+	t0 := time.Now()
+	fac, err := sparse.Factorize(ctx, p.sym, &sparse.SymMatrix{Pat: p.pat, Val: vals}, sparse.FactorOptions{PivotTol: tol})
+	f.mu.Lock()
+	f.stats.Factorizations++
+	f.stats.NumericTime += time.Since(t0)
+	f.mu.Unlock()
+	if err != nil {
+		var se *sparse.SingularError
+		if errors.As(err, &se) {
+			return nil, &SingularError{Equation: se.DOF}
+		}
+		return nil, fmt.Errorf("sparse factor: %w", err)
+	}
+	return &sparseFactorization{f: fac, n: a.N}, nil
+}
+
+// pattern returns the cached analysis of a's pattern or builds one.
+func (f *SparseFactorizer) pattern(a *SymMatrix) (*sparsePattern, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, p := range f.cache {
+		if p.matches(a) {
+			copy(f.cache[1:i+1], f.cache[:i])
+			f.cache[0] = p
+			return p, nil
+		}
+	}
+	p, err := convertPattern(a)
+	if err != nil {
+		return nil, err
+	}
+	meths := f.Orderings
+	if len(meths) == 0 {
+		meths = []sparse.Method{sparse.AMD, sparse.NestedDissection}
+	}
+	t0 := time.Now()
+	syms := make([]*sparse.Symbolic, len(meths))
+	errs := make([]error, len(meths))
+	var wg sync.WaitGroup
+	for i, m := range meths {
+		wg.Go(func() {
+			syms[i], errs[i] = sparse.Analyze(p.pat, sparse.AnalyzeOptions{Method: m, NodeOf: a.NodeOf, Workers: f.Workers})
+		})
+	}
+	wg.Wait()
+	f.stats.AnalyzeTime += time.Since(t0)
+	f.stats.Analyses++
+	f.stats.Candidates = f.stats.Candidates[:0]
+	for i, s := range syms {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("sparse analyze (%v): %w", meths[i], errs[i])
+		}
+		f.stats.Candidates = append(f.stats.Candidates, s.Flops)
+		if p.sym == nil || s.Flops < p.sym.Flops {
+			p.sym = s
+		}
+	}
+	f.stats.Method, f.stats.Flops, f.stats.NnzL = p.sym.Method, p.sym.Flops, p.sym.NnzL
+	f.cache = append([]*sparsePattern{p}, f.cache[:min(len(f.cache), maxCachedPatterns-1)]...)
+	return p, nil
+}
+
+// convertPattern converts a's pattern to package sparse's form, adding
+// any missing diagonal entries.
+func convertPattern(a *SymMatrix) (*sparsePattern, error) {
+	n := a.N
+	if len(a.ColPtr) != n+1 || a.ColPtr[0] != 0 || a.ColPtr[n] != len(a.RowIdx) || len(a.Val) != len(a.RowIdx) {
+		return nil, errors.New("sparse factor: malformed matrix: ColPtr, RowIdx and Val do not agree")
+	}
+	if a.NodeOf != nil && len(a.NodeOf) != n {
+		return nil, fmt.Errorf("sparse factor: NodeOf has %d entries for %d equations", len(a.NodeOf), n)
+	}
+	p := &sparsePattern{colPtr: slices.Clone(a.ColPtr), rowIdx: slices.Clone(a.RowIdx), nodeOf: slices.Clone(a.NodeOf)}
+	sp := &sparse.Pattern{N: n, ColPtr: make([]int, n+1), RowIdx: make([]int32, 0, len(a.RowIdx)+n)}
+	slot := make([]int32, len(a.RowIdx))
+	ident := true
+	for j := range n {
+		lo, hi := a.ColPtr[j], a.ColPtr[j+1]
+		if hi < lo {
+			return nil, fmt.Errorf("sparse factor: malformed matrix: column %d", j)
+		}
+		if lo == hi || a.RowIdx[lo] != j {
+			sp.RowIdx = append(sp.RowIdx, int32(j))
+			ident = false
+		}
+		for k := lo; k < hi; k++ {
+			r := a.RowIdx[k]
+			if r < j || r >= n || (k > lo && r <= a.RowIdx[k-1]) {
+				return nil, fmt.Errorf("sparse factor: malformed matrix: column %d is not lower triangular with ascending rows", j)
+			}
+			slot[k] = int32(len(sp.RowIdx))
+			sp.RowIdx = append(sp.RowIdx, int32(r))
+		}
+		sp.ColPtr[j+1] = len(sp.RowIdx)
+	}
+	p.pat = sp
+	if !ident {
+		p.slot = slot
+	}
+	return p, nil
+}
+
+// sparseFactorization adapts a *sparse.Factor to Factorization.
+type sparseFactorization struct {
+	f *sparse.Factor
+	n int
+}
+
+// Solve implements Factorization: one right-hand side directly, a block
+// with one multi-right-hand-side solve (sparse.Factor.SolveMany).
+func (s *sparseFactorization) Solve(ctx context.Context, b []float64, nrhs int) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sparse solve: %w", err)
+	}
+	n := s.n
+	if len(b) < n*nrhs {
+		return fmt.Errorf("sparse solve: block of %d values for %d×%d", len(b), n, nrhs)
+	}
+	switch nrhs {
+	case 0:
+		return nil
+	case 1:
+		if err := s.f.Solve(b[:n], b[:n]); err != nil {
+			return fmt.Errorf("sparse solve: %w", err)
+		}
+		return nil
+	}
+	if err := s.solveMany(b, 0, nrhs); err != nil {
+		return fmt.Errorf("sparse solve: %w", err)
+	}
+	return nil
+}
+
+// solveMany solves the right-hand sides c0 … c1−1 of the column-major
+// block b with one SolveMany, which wants one row per equation (row-major
+// N×h, so a supernode's rows for all cases are contiguous).
+func (s *sparseFactorization) solveMany(b []float64, c0, c1 int) error {
+	n, h := s.n, c1-c0
+	blk := mat.NewDense(n, h, nil)
+	raw := blk.RawMatrix()
+	for c := range h {
+		for i, v := range b[(c0+c)*n : (c0+c+1)*n] {
+			raw.Data[i*raw.Stride+c] = v
+		}
+	}
+	if err := s.f.SolveMany(blk, blk); err != nil {
+		return err
+	}
+	for c := range h {
+		x := b[(c0+c)*n : (c0+c+1)*n]
+		for i := range x {
+			x[i] = raw.Data[i*raw.Stride+c]
+		}
+	}
+	return nil
+}
+
+// emptyFactorization solves a system without equations.
+type emptyFactorization struct{}
+
+// Solve implements Factorization.
+func (emptyFactorization) Solve(context.Context, []float64, int) error { return nil }
