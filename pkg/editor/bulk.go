@@ -2,6 +2,7 @@ package editor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -222,6 +223,30 @@ func (c *Collection[T]) checkRecords(ctx context.Context, ws string, recs []*T, 
 // failing item rejects the whole request; with true the valid items are
 // stored and the failures reported.
 func (c *Collection[T]) Create(ctx context.Context, ws string, items []Item[T], continueOnError bool) (Created[T], error) {
+	for attempt := 0; ; attempt++ {
+		out, err := c.createOnce(ctx, ws, items, continueOnError)
+		if !errors.Is(err, store.ErrStale) {
+			return out, err
+		}
+		if attempt == maxPlanRetries {
+			return out, model.E(model.KindConflict, "the model kept changing while %d %ss were created; retry", len(items), c.k.Noun)
+		}
+	}
+}
+
+// bulkRefThreshold is the number of items or distinct referenced rows
+// above which a create guards what it read by the model revision instead
+// of one requirement per row: with thousands of rows, one revision check
+// is far cheaper in the store than thousands of existence checks (and lets
+// the store write in one MULTI/EXEC), and a batch that raced a change is
+// simply planned again.
+const bulkRefThreshold = 64
+
+func (c *Collection[T]) createOnce(ctx context.Context, ws string, items []Item[T], continueOnError bool) (Created[T], error) {
+	slot, err := c.e.jobs.Slot(ctx, ws)
+	if err != nil {
+		return Created[T]{}, err
+	}
 	op := "create " + c.k.Noun
 	if len(items) > 1 {
 		op = "bulk create " + c.k.Noun + "s"
@@ -302,7 +327,20 @@ func (c *Collection[T]) Create(ctx context.Context, ws string, items []Item[T], 
 		out.Records = append(out.Records, *rec)
 		r.res.Succeeded = append(r.res.Succeeded, success(i, key))
 	}
-	_, err := c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error {
+	if len(required) > bulkRefThreshold || len(items) > bulkRefThreshold {
+		// The references were read at slot.Rev or later; if the model is
+		// still at slot.Rev, every one of them still exists.
+		kept := b.Ops[:0]
+		var keptOwner []int
+		for j, o := range b.Ops {
+			if o.Kind != store.OpRequire {
+				kept = append(kept, o)
+				keptOwner = append(keptOwner, owner[j])
+			}
+		}
+		b.Ops, owner, b.ExpectRev = kept, keptOwner, slot.Rev
+	}
+	_, err = c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error {
 		return c.explainConflict(ce, owner)
 	})
 	if err != nil {

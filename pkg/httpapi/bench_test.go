@@ -14,9 +14,7 @@ import (
 func BenchmarkStructureBulk(b *testing.B) {
 	const total, batch, page = 100_000, 10_000, 1_000
 	for i := 0; i < b.N; i++ {
-		t := &testing.T{}
-		e := newEnv(t, envOptions{recoveryDelay: time.Second})
-		e.t = t
+		e := newEnv(b, envOptions{recoveryDelay: time.Second})
 		e.must(200, "POST", "/job/new", nil)
 		e.must(201, "POST", sp+"/materials", map[string]any{"name": "s", "youngsModulus": 200000, "poissonsRatio": 0.3})
 		e.must(201, "POST", sp+"/sections", map[string]any{"name": "b", "a": 1e4, "j": 2e8, "iy": 1e8, "iz": 1e8, "ay": 5e3, "az": 5e3})
@@ -74,8 +72,7 @@ func BenchmarkStructureBulk(b *testing.B) {
 func BenchmarkDistributedLoadsBulk(b *testing.B) {
 	const total, batch, members = 100_000, 10_000, 1_000
 	for i := 0; i < b.N; i++ {
-		t := &testing.T{}
-		e := newEnv(t, envOptions{recoveryDelay: time.Second})
+		e := newEnv(b, envOptions{recoveryDelay: time.Second})
 		e.must(200, "POST", "/job/new", nil)
 		e.must(201, "POST", sp+"/materials", map[string]any{"name": "s", "youngsModulus": 200000, "poissonsRatio": 0.3})
 		e.must(201, "POST", sp+"/sections", map[string]any{"name": "b", "a": 1e4, "j": 2e8, "iy": 1e8, "iz": 1e8, "ay": 5e3, "az": 5e3})

@@ -332,17 +332,14 @@ func (h *collection[T]) getVisible(c *fiber.Ctx, key []int64) (T, error) {
 }
 
 // item decodes one create body: defaults, then the client's fields.
-func (h *collection[T]) item(raw []byte, u model.Units, path string) editor.Item[T] {
+func (h *collection[T]) item(fields map[string]json.RawMessage, u model.Units) editor.Item[T] {
 	var it editor.Item[T]
 	k := h.c.Kind()
 	if k.Defaults != nil {
 		k.Defaults(&it.Rec)
 	}
 	applyEnumDefaults(reflect.ValueOf(&it.Rec))
-	fields, err := objectFields(raw, path)
-	if err == nil {
-		err = missingRequired(reflect.TypeOf(it.Rec), fields)
-	}
+	err := missingRequired(reflect.TypeOf(it.Rec), fields)
 	if err == nil {
 		err = mergeFields(reflect.ValueOf(&it.Rec), fields, u, "")
 	}
@@ -361,7 +358,11 @@ func (h *collection[T]) create(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	it := h.item(c.Body(), u, "")
+	fields, err := objectFields(c.Body(), "")
+	if err != nil {
+		return err
+	}
+	it := h.item(fields, u)
 	if it.Err != nil {
 		return it.Err
 	}
@@ -378,12 +379,8 @@ func (h *collection[T]) create(c *fiber.Ctx) error {
 // change decodes one update body into a merge of its fields. A bulk item
 // (key nil) carries its key in the body; a single update takes it from the
 // route, which wins over any key in the body.
-func (h *collection[T]) change(raw []byte, u model.Units, key []int64) editor.Change[T] {
-	fields, err := objectFields(raw, "")
-	ch := editor.Change[T]{Key: key, Err: err}
-	if err != nil {
-		return ch
-	}
+func (h *collection[T]) change(fields map[string]json.RawMessage, u model.Units, key []int64) editor.Change[T] {
+	ch := editor.Change[T]{Key: key}
 	if key == nil {
 		if ch.Key, ch.Err = h.bodyKey(fields); ch.Err != nil {
 			return ch
@@ -408,7 +405,11 @@ func (h *collection[T]) update(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	ch := h.change(c.Body(), u, key)
+	fields, err := objectFields(c.Body(), "")
+	if err != nil {
+		return err
+	}
+	ch := h.change(fields, u, key)
 	if ch.Err != nil {
 		return ch.Err
 	}

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gusset/gusset/pkg/editor"
@@ -10,7 +12,7 @@ import (
 )
 
 // bulkItems decodes a bulk body: a JSON array of raw items.
-func bulkItems(c *fiber.Ctx) ([]json.RawMessage, bool, error) {
+func bulkItems(c *fiber.Ctx) ([]map[string]json.RawMessage, bool, error) {
 	cont, err := queryBool(c, "continueOnError")
 	if err != nil {
 		return nil, false, err
@@ -18,9 +20,11 @@ func bulkItems(c *fiber.Ctx) ([]json.RawMessage, bool, error) {
 	if err := requireJSON(c); err != nil {
 		return nil, false, err
 	}
-	var items []json.RawMessage
+	// One pass splits every item into its fields; items are then decoded
+	// field by field without scanning the body again.
+	var items []map[string]json.RawMessage
 	if err := json.Unmarshal(c.Body(), &items); err != nil {
-		return nil, false, model.E(model.KindValidation, "the body must be a JSON array: %v", err)
+		return nil, false, model.E(model.KindValidation, "the body must be a JSON array of objects: %v", err)
 	}
 	if len(items) == 0 {
 		return nil, false, model.E(model.KindValidation, "the body is an empty array: nothing to do")
@@ -38,8 +42,8 @@ func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
 		return err
 	}
 	items := make([]editor.Item[T], len(raws))
-	for i, raw := range raws {
-		items[i] = h.item(raw, u, fmt.Sprintf("[%d]", i))
+	parallelRange(len(raws), func(i int) { items[i] = h.item(raws[i], u) })
+	for i := range items {
 		if h.onCreate != nil && items[i].Err == nil {
 			h.onCreate(c, &items[i].Rec)
 		}
@@ -62,7 +66,7 @@ func (h *collection[T]) bulkUpdate(c *fiber.Ctx) error {
 	}
 	changes := make([]editor.Change[T], len(raws))
 	for i, raw := range raws {
-		changes[i] = h.change(raw, u, nil)
+		changes[i] = h.change(raw, u, nil) // applied later, in Update
 	}
 	out, err := h.c.Update(c.UserContext(), workspace(c), changes, cont)
 	if err != nil {
@@ -110,4 +114,29 @@ func (h *collection[T]) bulkDelete(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(body)
+}
+
+// parallelRange runs fn for 0..n-1 on every core when n is large: the
+// items of a bulk body decode independently.
+func parallelRange(n int, fn func(i int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if n < 512 || workers < 2 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for w := 0; w < workers; w++ {
+		lo, hi := w*per, min((w+1)*per, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

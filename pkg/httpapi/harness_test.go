@@ -23,7 +23,7 @@ import (
 // env is one API served over real HTTP on a free loopback port, backed by
 // its own redis-server and jobs directory.
 type env struct {
-	t    *testing.T
+	t    testing.TB
 	base string
 	dir  string
 	api  *httpapi.API
@@ -57,7 +57,7 @@ type envOptions struct {
 	beforeServe func(a *httpapi.API)
 }
 
-func newEnv(t *testing.T, opt envOptions) *env {
+func newEnv(t testing.TB, opt envOptions) *env {
 	t.Helper()
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
@@ -98,7 +98,7 @@ type resp struct {
 }
 
 // decode unmarshals the body into v, failing the test on error.
-func (r resp) decode(t *testing.T, v any) {
+func (r resp) decode(t testing.TB, v any) {
 	t.Helper()
 	if err := json.Unmarshal(r.body, v); err != nil {
 		t.Fatalf("decode %s: %v", r.body, err)
@@ -106,7 +106,7 @@ func (r resp) decode(t *testing.T, v any) {
 }
 
 // errBody decodes the body as an ErrorResponse and checks its invariants.
-func (r resp) errBody(t *testing.T) httpapi.ErrorResponse {
+func (r resp) errBody(t testing.TB) httpapi.ErrorResponse {
 	t.Helper()
 	var e httpapi.ErrorResponse
 	r.decode(t, &e)

@@ -178,12 +178,15 @@ func (m *Model) Exists(ctx context.Context, ws, coll string, ks ...string) ([]bo
 	if err != nil {
 		return nil, model.Wrap(op, err)
 	}
-	cmds := make([]*redis.BoolCmd, len(ks))
+	// HMGET in chunks: one command per thousand keys instead of one
+	// HEXISTS per key.
+	const chunk = 1000
+	var cmds []*redis.SliceCmd
 	var open *redis.IntCmd
 	_, err = m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		open = p.Exists(ctx, k.job())
-		for i, key := range ks {
-			cmds[i] = p.HExists(ctx, k.coll(coll), key)
+		for i := 0; i < len(ks); i += chunk {
+			cmds = append(cmds, p.HMGet(ctx, k.coll(coll), ks[i:min(i+chunk, len(ks))]...))
 		}
 		return nil
 	})
@@ -193,9 +196,11 @@ func (m *Model) Exists(ctx context.Context, ws, coll string, ks ...string) ([]bo
 	if open.Val() == 0 {
 		return nil, model.ErrNoJobOpen
 	}
-	out := make([]bool, len(ks))
-	for i, c := range cmds {
-		out[i] = c.Val()
+	out := make([]bool, 0, len(ks))
+	for _, c := range cmds {
+		for _, v := range c.Val() {
+			out = append(out, v != nil)
+		}
 	}
 	return out, nil
 }
@@ -253,6 +258,10 @@ func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, er
 	if len(b.Ops) == 0 {
 		return 0, nil
 	}
+	if b.ExpectRev != 0 && writesOnly(b) && len(b.Ops) >= fastPathMin {
+		rev, err := m.applyWatched(ctx, k, b)
+		return rev, model.Wrap(op, err)
+	}
 	args := make([]any, 0, 2+4*len(b.Ops))
 	args = append(args, k.prefix+"m:", len(b.Ops), b.ExpectRev)
 	for _, o := range b.Ops {
@@ -278,6 +287,117 @@ func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, er
 	default:
 		return 0, model.Wrap(op, errors.New("unexpected script reply "+strconv.Quote(fmt.Sprint(res))))
 	}
+}
+
+// fastPathMin is the batch size from which a batch planned at a known
+// revision is applied with WATCH/MULTI instead of the script: for bulk
+// writes the script's per-op interpretation costs more than the writes.
+const fastPathMin = 256
+
+// writesOnly reports whether a batch only creates, updates or puts rows.
+func writesOnly(b *store.Batch) bool {
+	for _, o := range b.Ops {
+		if o.Kind != store.OpCreate && o.Kind != store.OpUpdate && o.Kind != store.OpPut {
+			return false
+		}
+	}
+	return true
+}
+
+// applyWatched applies a write-only batch planned at b.ExpectRev under
+// WATCH of the job, the revision and the lock: it checks the preconditions
+// with one pipelined read, then writes everything in one MULTI/EXEC. Any
+// change to the watched keys in between makes EXEC fail, which is reported
+// as stale so the caller plans again; so the batch lands whole or not at
+// all, exactly as with the script.
+func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64, error) {
+	const chunk = 5000
+	var rev int64
+	err := m.rdb.Watch(ctx, func(tx *redis.Tx) error {
+		pipe := tx.Pipeline()
+		open := pipe.Exists(ctx, k.job())
+		locked := pipe.Exists(ctx, k.lock())
+		cur := pipe.Get(ctx, k.rev())
+		type probe struct {
+			coll string
+			keys []string
+			cmd  *redis.SliceCmd
+		}
+		var probes []probe
+		byColl := map[string][]string{}
+		var order []string
+		for _, o := range b.Ops {
+			if _, ok := byColl[o.Coll]; !ok {
+				order = append(order, o.Coll)
+			}
+			byColl[o.Coll] = append(byColl[o.Coll], o.Key)
+		}
+		for _, c := range order {
+			ks := byColl[c]
+			for i := 0; i < len(ks); i += chunk {
+				part := ks[i:min(i+chunk, len(ks))]
+				probes = append(probes, probe{c, part, pipe.HMGet(ctx, k.coll(c), part...)})
+			}
+		}
+		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+			return err
+		}
+		if open.Val() == 0 {
+			return model.ErrNoJobOpen
+		}
+		if locked.Val() == 1 {
+			return model.E(model.KindAnalysisInProgress,
+				"the model is read-only while an analysis is in progress; wait for it or cancel it")
+		}
+		if n, _ := cur.Int64(); n != b.ExpectRev {
+			return store.ErrStale
+		}
+		exists := map[string]bool{}
+		for _, p := range probes {
+			for i, v := range p.cmd.Val() {
+				if v != nil {
+					exists[p.coll+"\x00"+p.keys[i]] = true
+				}
+			}
+		}
+		for i, o := range b.Ops {
+			id := o.Coll + "\x00" + o.Key
+			e := exists[id]
+			if o.Kind == store.OpCreate && e {
+				return &store.ConflictError{Index: i, Op: o, Exists: true}
+			}
+			if o.Kind == store.OpUpdate && !e {
+				return &store.ConflictError{Index: i, Op: o, Exists: false}
+			}
+			exists[id] = true
+		}
+		_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			for i := 0; i < len(b.Ops); {
+				j := i
+				for j < len(b.Ops) && b.Ops[j].Coll == b.Ops[i].Coll && j-i < chunk {
+					j++
+				}
+				hv := make([]any, 0, 2*(j-i))
+				zs := make([]redis.Z, 0, j-i)
+				for _, o := range b.Ops[i:j] {
+					hv = append(hv, o.Key, o.Value)
+					zs = append(zs, redis.Z{Member: o.Key})
+				}
+				p.HSet(ctx, k.coll(b.Ops[i].Coll), hv...)
+				p.ZAdd(ctx, k.collIDs(b.Ops[i].Coll), zs...)
+				i = j
+			}
+			p.HSet(ctx, k.job(), fModified, "1")
+			p.Incr(ctx, k.rev())
+			return nil
+		})
+		rev = b.ExpectRev + 1
+		return err
+	}, k.job(), k.rev(), k.lock())
+	if errors.Is(err, redis.TxFailedErr) {
+		return 0, store.ErrStale
+	}
+	return rev, err
 }
 
 // applyScript checks every precondition of a batch against the rows as the
