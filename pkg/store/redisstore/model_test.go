@@ -133,3 +133,40 @@ func TestPageRangesAndExists(t *testing.T) {
 		t.Errorf("page of a workspace without a job: %v", err)
 	}
 }
+
+// Large write batches planned at a known revision take the WATCH/MULTI
+// path; it must keep the script's all-or-nothing guarantees.
+func TestWatchedBulkApply(t *testing.T) {
+	m, jobs, ctx := openModel(t)
+	_, sl, _ := jobs.Snapshot(ctx, "w")
+	batch := func(from, n int, rev int64) *store.Batch {
+		b := &store.Batch{ExpectRev: rev}
+		for i := from; i < from+n; i++ {
+			b.Create("nodes", store.Key(int64(i)), []byte(`{}`))
+		}
+		return b
+	}
+	rev, err := m.Apply(ctx, "w", batch(1, 1000, sl.Rev))
+	if err != nil || rev != sl.Rev+1 {
+		t.Fatalf("bulk apply: rev %d err %v", rev, err)
+	}
+	// One taken key among a thousand new ones: nothing lands.
+	_, err = m.Apply(ctx, "w", batch(1000, 1000, rev))
+	var ce *store.ConflictError
+	if !errors.As(err, &ce) || ce.Index != 0 || !ce.Exists {
+		t.Fatalf("conflict: %v", err)
+	}
+	if p, _ := m.Page(ctx, "w", "nodes", nil, 0, 0); p.Total != 1000 {
+		t.Errorf("a failed bulk batch stored rows: total %d", p.Total)
+	}
+	// Planned at an older revision: stale, nothing lands.
+	if _, err := m.Apply(ctx, "w", batch(5000, 1000, rev-1)); !errors.Is(err, store.ErrStale) {
+		t.Errorf("stale bulk batch: %v", err)
+	}
+	if p, _ := m.Page(ctx, "w", "nodes", nil, 0, 0); p.Total != 1000 {
+		t.Errorf("a stale bulk batch stored rows: total %d", p.Total)
+	}
+	if _, sl2, _ := jobs.Snapshot(ctx, "w"); sl2.Rev != rev || !sl2.State.IsModified {
+		t.Errorf("rev %d modified %v", sl2.Rev, sl2.State.IsModified)
+	}
+}
