@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -186,12 +188,15 @@ func (c *Collection[T]) requireRefs(b *store.Batch, rec *T, seen map[Ref]bool) {
 // failing the ones that break a rule.
 func (c *Collection[T]) checkRecords(ctx context.Context, ws string, recs []*T, r *results) error {
 	if c.k.Validate != nil {
-		for i, rec := range recs {
-			if rec == nil {
-				continue
+		errs := make([]error, len(recs))
+		Parallel(len(recs), func(i int) {
+			if recs[i] != nil {
+				errs[i] = c.k.Validate(recs[i])
 			}
-			if err := c.k.Validate(rec); err != nil {
-				r.fail(i, c.k.Key(rec), err)
+		})
+		for i, err := range errs {
+			if err != nil {
+				r.fail(i, c.k.Key(recs[i]), err)
 				recs[i] = nil
 			}
 		}
@@ -306,6 +311,12 @@ func (c *Collection[T]) createOnce(ctx context.Context, ws string, items []Item[
 	if err := c.assignKeys(ctx, ws, recs, items); err != nil {
 		return Created[T]{}, err
 	}
+	encoded := make([][]byte, len(recs))
+	Parallel(len(recs), func(i int) {
+		if recs[i] != nil {
+			encoded[i] = c.encode(*recs[i])
+		}
+	})
 	var b store.Batch
 	owner := []int{} // batch op index → item index
 	required := map[Ref]bool{}
@@ -320,7 +331,7 @@ func (c *Collection[T]) createOnce(ctx context.Context, ws string, items []Item[
 			b.Require(c.k.Parent, ks)
 		}
 		c.requireRefs(&b, rec, required)
-		b.Create(c.k.Coll, ks, c.encode(*rec))
+		b.Create(c.k.Coll, ks, encoded[i])
 		for len(owner) < len(b.Ops) {
 			owner = append(owner, i)
 		}
@@ -589,4 +600,30 @@ func (c *Collection[T]) DeleteRows(ctx context.Context, ws string, keys [][]int6
 		return BulkResult{}, fmt.Errorf("%s: %w", op, err)
 	}
 	return r.res, nil
+}
+
+// Parallel runs fn for 0..n-1 on every core when n is large enough to
+// pay for the goroutines: decoding, validating and encoding the items of
+// a bulk request are independent.
+func Parallel(n int, fn func(i int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if n < 512 || workers < 2 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	per := (n + workers - 1) / workers
+	for w := 0; w < workers; w++ {
+		lo, hi := w*per, min((w+1)*per, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -126,7 +126,10 @@ func NewLoads(e *Editor, s *Structure) *Loads {
 		Key:       func(x *model.LumpedMassLoad) []int64 { return []int64{x.LoadCase, x.Node} },
 		SetKey:    func(x *model.LumpedMassLoad, k []int64) { x.LoadCase, x.Node = k[0], k[1] },
 		Validate: func(x *model.LumpedMassLoad) error {
-			return nonNegative(map[string]float64{"tmx": x.Tmx, "tmy": x.Tmy, "tmz": x.Tmz, "rmx": x.Rmx, "rmy": x.Rmy, "rmz": x.Rmz})
+			return nonNegative(
+				named{"tmx", x.Tmx}, named{"tmy", x.Tmy}, named{"tmz", x.Tmz},
+				named{"rmx", x.Rmx}, named{"rmy", x.Rmy}, named{"rmz", x.Rmz},
+			)
 		},
 		Refs: func(x *model.LumpedMassLoad) []Ref {
 			return elementRefs(x.LoadCase, model.CollNodes, "node", "node", x.Node, x.LoadCategory)

@@ -76,10 +76,17 @@ func validCode(field, code, letters string) error {
 	return nil
 }
 
-func nonNegative(fields map[string]float64) error {
-	for name, v := range fields {
-		if v < 0 {
-			return model.Invalid(name, "%s must be zero or more, got %g", name, v)
+// named is a value with the field name errors use.
+type named struct {
+	name string
+	v    float64
+}
+
+// nonNegative fails on the first negative value, in the order given.
+func nonNegative(fields ...named) error {
+	for _, f := range fields {
+		if f.v < 0 {
+			return model.Invalid(f.name, "%s must be zero or more, got %g", f.name, f.v)
 		}
 	}
 	return nil
@@ -125,13 +132,14 @@ func validateMember(m *model.Member) error {
 	if err := validCode("releases.fixityCodeAtB", r.FixityCodeAtB, "FRS"); err != nil {
 		return err
 	}
-	return nonNegative(map[string]float64{"cableLength": m.CableLength, "gapTensionLimit": m.GapTensionLimit,
-		"gapCompressionLimit": m.GapCompressionLimit, "fuseTensionLimit": m.FuseTensionLimit,
-		"fuseCompressionLimit":    m.FuseCompressionLimit,
-		"releases.txStiffnessAtA": r.TxStiffnessAtA, "releases.tyStiffnessAtA": r.TyStiffnessAtA, "releases.tzStiffnessAtA": r.TzStiffnessAtA,
-		"releases.rxStiffnessAtA": r.RxStiffnessAtA, "releases.ryStiffnessAtA": r.RyStiffnessAtA, "releases.rzStiffnessAtA": r.RzStiffnessAtA,
-		"releases.txStiffnessAtB": r.TxStiffnessAtB, "releases.tyStiffnessAtB": r.TyStiffnessAtB, "releases.tzStiffnessAtB": r.TzStiffnessAtB,
-		"releases.rxStiffnessAtB": r.RxStiffnessAtB, "releases.ryStiffnessAtB": r.RyStiffnessAtB, "releases.rzStiffnessAtB": r.RzStiffnessAtB})
+	return nonNegative(
+		named{"cableLength", m.CableLength}, named{"gapTensionLimit", m.GapTensionLimit}, named{"gapCompressionLimit", m.GapCompressionLimit},
+		named{"fuseTensionLimit", m.FuseTensionLimit}, named{"fuseCompressionLimit", m.FuseCompressionLimit}, named{"releases.txStiffnessAtA", r.TxStiffnessAtA},
+		named{"releases.tyStiffnessAtA", r.TyStiffnessAtA}, named{"releases.tzStiffnessAtA", r.TzStiffnessAtA}, named{"releases.rxStiffnessAtA", r.RxStiffnessAtA},
+		named{"releases.ryStiffnessAtA", r.RyStiffnessAtA}, named{"releases.rzStiffnessAtA", r.RzStiffnessAtA}, named{"releases.txStiffnessAtB", r.TxStiffnessAtB},
+		named{"releases.tyStiffnessAtB", r.TyStiffnessAtB}, named{"releases.tzStiffnessAtB", r.TzStiffnessAtB}, named{"releases.rxStiffnessAtB", r.RxStiffnessAtB},
+		named{"releases.ryStiffnessAtB", r.RyStiffnessAtB}, named{"releases.rzStiffnessAtB", r.RzStiffnessAtB},
+	)
 }
 
 func memberRefs(m *model.Member) []Ref {
@@ -210,7 +218,7 @@ func validateMaterial(m *model.Material) error {
 	if !(m.PoissonsRatio > -1 && m.PoissonsRatio < 0.5) {
 		return model.Invalid("poissonsRatio", "poissonsRatio must lie between -1 and 0.5 (exclusive), got %g", m.PoissonsRatio)
 	}
-	return nonNegative(map[string]float64{"massDensity": m.MassDensity, "concreteStrength": m.ConcreteStrength})
+	return nonNegative(named{"massDensity", m.MassDensity}, named{"concreteStrength", m.ConcreteStrength})
 }
 
 // restraintTables pairs each direction with its table and code position.
@@ -278,11 +286,13 @@ func validateRestraint(r *model.NodeRestraint) error {
 			return err
 		}
 	}
-	return nonNegative(map[string]float64{"txStiffness": r.TxStiffness, "tyStiffness": r.TyStiffness, "tzStiffness": r.TzStiffness,
-		"rxStiffness": r.RxStiffness, "ryStiffness": r.RyStiffness, "rzStiffness": r.RzStiffness,
-		"xFrictionFactor": r.XFrictionFactor, "yFrictionFactor": r.YFrictionFactor, "zFrictionFactor": r.ZFrictionFactor,
-		"txPlasticLimit": r.TxPlasticLimit, "tyPlasticLimit": r.TyPlasticLimit, "tzPlasticLimit": r.TzPlasticLimit,
-		"rxPlasticLimit": r.RxPlasticLimit, "ryPlasticLimit": r.RyPlasticLimit, "rzPlasticLimit": r.RzPlasticLimit})
+	return nonNegative(
+		named{"txStiffness", r.TxStiffness}, named{"tyStiffness", r.TyStiffness}, named{"tzStiffness", r.TzStiffness},
+		named{"rxStiffness", r.RxStiffness}, named{"ryStiffness", r.RyStiffness}, named{"rzStiffness", r.RzStiffness},
+		named{"xFrictionFactor", r.XFrictionFactor}, named{"yFrictionFactor", r.YFrictionFactor}, named{"zFrictionFactor", r.ZFrictionFactor},
+		named{"txPlasticLimit", r.TxPlasticLimit}, named{"tyPlasticLimit", r.TyPlasticLimit}, named{"tzPlasticLimit", r.TzPlasticLimit},
+		named{"rxPlasticLimit", r.RxPlasticLimit}, named{"ryPlasticLimit", r.RyPlasticLimit}, named{"rzPlasticLimit", r.RzPlasticLimit},
+	)
 }
 
 func validateConstraint(c *model.NodeConstraint) error {

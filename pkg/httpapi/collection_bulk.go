@@ -3,8 +3,6 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gusset/gusset/pkg/editor"
@@ -42,7 +40,7 @@ func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
 		return err
 	}
 	items := make([]editor.Item[T], len(raws))
-	parallelRange(len(raws), func(i int) { items[i] = h.item(raws[i], u) })
+	editor.Parallel(len(raws), func(i int) { items[i] = h.item(raws[i], u) })
 	for i := range items {
 		if h.onCreate != nil && items[i].Err == nil {
 			h.onCreate(c, &items[i].Rec)
@@ -114,29 +112,4 @@ func (h *collection[T]) bulkDelete(c *fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(body)
-}
-
-// parallelRange runs fn for 0..n-1 on every core when n is large: the
-// items of a bulk body decode independently.
-func parallelRange(n int, fn func(i int)) {
-	workers := runtime.GOMAXPROCS(0)
-	if n < 512 || workers < 2 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	per := (n + workers - 1) / workers
-	for w := 0; w < workers; w++ {
-		lo, hi := w*per, min((w+1)*per, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
