@@ -229,6 +229,19 @@ func (m *Model) LastKeys(ctx context.Context, ws, coll string, ranges []store.Ke
 	if err != nil {
 		return nil, model.Wrap("read last keys", err)
 	}
+	if len(ranges) > 64 {
+		// Thousands of prefixes (a sub-load number per case and member):
+		// one script call costs far less than thousands of commands.
+		args := make([]any, 0, 2*len(ranges))
+		for _, r := range ranges {
+			args = append(args, "["+r.Lo, "["+r.Hi)
+		}
+		res, err := lastKeysScript.Run(ctx, m.rdb, []string{k.collIDs(coll)}, args...).StringSlice()
+		if err != nil {
+			return nil, model.Wrap("read last keys", err)
+		}
+		return res, nil
+	}
 	cmds := make([]*redis.StringSliceCmd, len(ranges))
 	_, err = m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, r := range ranges {
@@ -247,6 +260,16 @@ func (m *Model) LastKeys(ctx context.Context, ws, coll string, ranges []store.Ke
 	}
 	return out, nil
 }
+
+// lastKeysScript answers the greatest key of each range (ARGV pairs of
+// inclusive bounds), "" where a range is empty.
+var lastKeysScript = redis.NewScript(`
+local out = {}
+for i = 1, #ARGV, 2 do
+  local r = redis.call('ZREVRANGEBYLEX', KEYS[1], ARGV[i + 1], ARGV[i], 'LIMIT', 0, 1)
+  out[#out + 1] = r[1] or ''
+end
+return out`)
 
 // Apply implements store.Model.
 func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, error) {

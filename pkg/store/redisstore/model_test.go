@@ -170,3 +170,40 @@ func TestWatchedBulkApply(t *testing.T) {
 		t.Errorf("rev %d modified %v", sl2.Rev, sl2.State.IsModified)
 	}
 }
+
+// LastKeys answers the same through its script (many ranges) as through
+// single commands (few ranges).
+func TestLastKeysManyRanges(t *testing.T) {
+	m, _, ctx := openModel(t)
+	var b store.Batch
+	for c := int64(1); c <= 100; c++ {
+		for sub := int64(1); sub <= c%4; sub++ {
+			b.Create("nodes", store.Key(c, 7, sub), []byte(`{}`))
+		}
+	}
+	if _, err := m.Apply(ctx, "w", &b); err != nil {
+		t.Fatal(err)
+	}
+	var ranges []store.KeyRange
+	for c := int64(1); c <= 100; c++ {
+		ranges = append(ranges, store.UnderPrefix(c, 7))
+	}
+	many, err := m.LastKeys(ctx, "w", "nodes", ranges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range ranges {
+		few, err := m.LastKeys(ctx, "w", "nodes", []store.KeyRange{r})
+		if err != nil || few[0] != many[i] {
+			t.Fatalf("range %d: script %q, command %q (%v)", i, many[i], few[0], err)
+		}
+		c := int64(i + 1)
+		want := ""
+		if c%4 > 0 {
+			want = store.Key(c, 7, c%4)
+		}
+		if many[i] != want {
+			t.Errorf("range %d: %q, want %q", i, many[i], want)
+		}
+	}
+}
