@@ -5,11 +5,14 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -76,4 +79,27 @@ func envOr(name, def string) string {
 // Logger returns the structured logger of the process.
 func (c Config) Logger() *slog.Logger {
 	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: c.LogLevel}))
+}
+
+// Main runs one process: it reads the configuration, starts run with a
+// context that ends on SIGINT or SIGTERM, and exits non-zero on failure.
+// needRedis makes REDIS_URL mandatory (the api and worker binaries).
+func Main(name string, needRedis bool, run func(ctx context.Context, cfg Config, log *slog.Logger) error) {
+	cfg, err := FromEnv()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		os.Exit(2)
+	}
+	if needRedis && cfg.RedisURL == "" {
+		fmt.Fprintf(os.Stderr, "%s: REDIS_URL is required (e.g. redis://localhost:6379/0)\n", name)
+		os.Exit(2)
+	}
+	log := cfg.Logger()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, log); err != nil {
+		log.Error("stopped", "err", err)
+		stop()
+		os.Exit(1)
+	}
 }

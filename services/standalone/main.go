@@ -6,25 +6,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
+	"log/slog"
 
 	"github.com/gusset/gusset/pkg/server"
 )
 
 func main() {
-	cfg, err := server.FromEnv()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "gusset:", err)
-		os.Exit(2)
-	}
-	log := cfg.Logger()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err = server.RunStandalone(ctx, cfg, log, func(base string) { fmt.Println("gusset listening on", base) })
-	if err != nil {
-		log.Error("stopped", "err", err)
-		os.Exit(1)
-	}
+	server.Main("gusset", false, func(ctx context.Context, cfg server.Config, log *slog.Logger) error {
+		return server.RunStandalone(ctx, cfg, log, func(base string) { fmt.Println("gusset listening on", base) })
+	})
 }

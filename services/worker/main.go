@@ -4,35 +4,18 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
+	"log/slog"
 
 	"github.com/gusset/gusset/pkg/server"
 )
 
 func main() {
-	cfg, err := server.FromEnv()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "gusset-worker:", err)
-		os.Exit(2)
-	}
-	if cfg.RedisURL == "" {
-		fmt.Fprintln(os.Stderr, "gusset-worker: REDIS_URL is required (e.g. redis://localhost:6379/0)")
-		os.Exit(2)
-	}
-	log := cfg.Logger()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	rdb, err := server.Connect(ctx, cfg.RedisURL)
-	if err != nil {
-		log.Error("start", "err", err)
-		os.Exit(1)
-	}
-	defer rdb.Close()
-	if err := server.RunWorker(ctx, rdb, log); err != nil {
-		log.Error("stopped", "err", err)
-		os.Exit(1)
-	}
+	server.Main("gusset-worker", true, func(ctx context.Context, cfg server.Config, log *slog.Logger) error {
+		rdb, err := server.Connect(ctx, cfg.RedisURL)
+		if err != nil {
+			return err
+		}
+		defer rdb.Close()
+		return server.RunWorker(ctx, rdb, log)
+	})
 }
