@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"testing"
@@ -9,7 +10,9 @@ import (
 	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/fem/static"
+	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/samples"
 	"github.com/gusset/gusset/pkg/store"
 	"github.com/gusset/gusset/pkg/store/redisstore"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
@@ -98,5 +101,54 @@ func TestStoredCantileverThroughTheEngine(t *testing.T) {
 	}
 	if math.Abs(disp["3"]-1.5*want) > 1e-9*want || disp["2"] != 0 {
 		t.Errorf("combination %.9g (want %.9g), unused case %g", disp["3"], 1.5*want, disp["2"])
+	}
+}
+
+// The bundled portal frame sample converts and solves, and each case is in
+// equilibrium: the reactions balance the applied loads (statics).
+func TestPortalSampleIsInEquilibrium(t *testing.T) {
+	ctx := context.Background()
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	jobs := redisstore.NewJobs(rdb, editor.Collections())
+	raw, _, err := samples.Read("Portal frame")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := jobfile.Decode(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if _, err := jobs.Open(ctx, "w", dec.Snapshot, model.State{OpenedAt: &now}); err != nil {
+		t.Fatal(err)
+	}
+	ed := editor.New(redisstore.NewModel(rdb), jobs)
+	st := editor.NewStructure(ed)
+	in, err := analysis.Build(ctx, analysis.Source{Structure: st, Loads: editor.NewLoads(ed, st)}, "w", dec.Snapshot.Job.Settings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := static.Analyze(ctx, in.Model, static.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cases) != 4 {
+		t.Fatalf("%d cases", len(res.Cases))
+	}
+	for _, c := range res.Cases {
+		// Load + Reaction = 0 to 1e-9 of the largest load (verification
+		// README, equilibrium row).
+		for i := 0; i < 3; i++ {
+			if r := math.Abs(c.Summary.Load[i] + c.Summary.Reaction[i]); r > 1e-9*c.Summary.MaxLoad {
+				t.Errorf("case %s: component %d load %g, reaction %g", c.Name, i, c.Summary.Load[i], c.Summary.Reaction[i])
+			}
+		}
+	}
+	// Wind: 5 kN at the knee, so the bases push back 5 kN in total.
+	for _, c := range res.Cases {
+		if c.Name == "3" && math.Abs(c.Summary.Reaction[0]+5e3) > 1e-6 {
+			t.Errorf("wind base shear %g N, want -5000", c.Summary.Reaction[0])
+		}
 	}
 }

@@ -340,6 +340,13 @@ func TestServiceAndSamples(t *testing.T) {
 		}
 		e.must(200, "POST", "/job/close", nil)
 	}
+	e.must(200, "POST", "/job/open-sample", map[string]any{"fileName": "portal frame"})
+	var st httpapi.Status
+	e.must(200, "GET", "/job/status", nil).decode(t, &st)
+	if st.Structure.Nodes != 4 || st.Structure.Members != 3 || st.Loads.LoadCases != 4 || st.Loads.CombinationLoadCases != 1 {
+		t.Errorf("portal frame sample: %+v %+v", st.Structure, st.Loads)
+	}
+	e.must(200, "POST", "/job/close", nil)
 	er := e.wantError(404, "NOT_FOUND", "POST", "/job/open-sample", map[string]any{"fileName": "missing"})
 	if !strings.Contains(er.Detail, names[0]) {
 		t.Errorf("unknown sample error does not list the samples: %s", er.Detail)

@@ -2,21 +2,90 @@ package samples
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
 	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/model/library"
 	"github.com/gusset/gusset/pkg/store"
 )
 
 var update = flag.Bool("update", false, "rewrite the embedded sample files")
 
-// definitions are the sources of the embedded samples. Model samples join
-// them as the model resources land.
+// rows encodes records as the model store keeps them.
+func rows[T any](key func(T) []int64, recs ...T) []store.Row {
+	out := make([]store.Row, len(recs))
+	for i, r := range recs {
+		b, err := json.Marshal(r)
+		if err != nil {
+			panic(err)
+		}
+		out[i] = store.Row{Key: store.Key(key(r)...), Value: b}
+	}
+	return out
+}
+
+// portalFrame is a 6 m × 4 m steel portal with fixed bases (Y up): dead
+// load as self-weight, a live load on the beam, wind at the knee, and the
+// 1.2G + 1.5Q combination.
+func portalFrame() store.Snapshot {
+	job := model.NewJob()
+	job.Headings = model.Headings{ProjectHeading: "Gusset samples", Heading: "Portal frame",
+		Notes: "Fixed-base steel portal, 360UB44.7 (AS/NZS 3679.1), 6 m span, 4 m high."}
+	sec, err := library.LookupSection("Aust300", "360UB44.7")
+	if err != nil {
+		panic(err)
+	}
+	steel, err := library.LookupMaterial("Aust", "STEEL")
+	if err != nil {
+		panic(err)
+	}
+	f := sec.Shape.ExtremeFibres()
+	id := func(n int64) []int64 { return []int64{n} }
+	fixed := model.Releases{FixityCodeAtA: "FFFFFF", FixityCodeAtB: "FFFFFF"}
+	angle := model.Direction{Source: "Angle", DirAxis: "NotApplicable"}
+	member := func(n, a, b int64) model.Member {
+		return model.Member{ID: n, NodeA: a, NodeB: b, Type: "Normal", Section: 1, Material: 1, Direction: angle, Releases: fixed}
+	}
+	base := func(n int64) model.NodeRestraint {
+		return model.NodeRestraint{Node: n, RestraintCode: "FFFFFF", ActiveDirection: "BBBBBB", XFrictionNormalAxis: "None",
+			YFrictionNormalAxis: "None", ZFrictionNormalAxis: "None", XFrictionNormalDirection: "Either",
+			YFrictionNormalDirection: "Either", ZFrictionNormalDirection: "Either"}
+	}
+	return store.Snapshot{Job: job, Collections: map[string][]store.Row{
+		model.CollNodes: rows(func(n model.Node) []int64 { return id(n.ID) },
+			model.Node{ID: 1}, model.Node{ID: 2, Y: 4}, model.Node{ID: 3, X: 6, Y: 4}, model.Node{ID: 4, X: 6}),
+		model.CollSections: rows(func(x model.Section) []int64 { return id(x.ID) }, model.Section{ID: 1, Name: sec.Name, Library: sec.Library,
+			A: sec.A, J: sec.J, Iy: sec.Iy, Iz: sec.Iz, Ay: sec.Ay, Az: sec.Az, Source: "Library", AreaFactor: 1, TorsionFactor: 1,
+			IyFactor: 1, IzFactor: 1, AngleType: "NotApplicable", Shapes: []model.Shape{{Family: string(sec.Shape.Family),
+				D: sec.Shape.D, B: sec.Shape.B, Tf: sec.Shape.Tf, Tw: sec.Shape.Tw, R: sec.Shape.R,
+				YTop: f.YPos, YBtm: f.YNeg, ZTop: f.ZPos, ZBtm: f.ZNeg}}}),
+		model.CollMaterials: rows(func(x model.Material) []int64 { return id(x.ID) }, model.Material{ID: 1, Name: steel.Name,
+			YoungsModulus: steel.YoungsModulus, PoissonsRatio: steel.PoissonsRatio, MassDensity: steel.MassDensity,
+			ThermalCoeff: steel.ThermalCoeff, Source: "Library", Library: steel.Library}),
+		model.CollMembers:        rows(func(m model.Member) []int64 { return id(m.ID) }, member(1, 1, 2), member(2, 2, 3), member(3, 4, 3)),
+		model.CollNodeRestraints: rows(func(r model.NodeRestraint) []int64 { return id(r.Node) }, base(1), base(4)),
+		model.CollLoadCases: rows(func(c model.LoadCase) []int64 { return id(c.ID) },
+			model.LoadCase{ID: 1, Title: "Dead (self-weight)"}, model.LoadCase{ID: 2, Title: "Live"},
+			model.LoadCase{ID: 3, Title: "Wind"},
+			model.LoadCase{ID: 4, Title: "1.2G + 1.5Q", CombinationItems: []model.CombinationItem{{LoadCase: 1, MultiplyingFactor: 1.2}, {LoadCase: 2, MultiplyingFactor: 1.5}}}),
+		model.CollSelfWeightLoads: rows(func(x model.SelfWeightLoad) []int64 { return id(x.LoadCase) },
+			model.SelfWeightLoad{LoadCase: 1, AccelerationY: -9.80665}),
+		model.CollMemberDistributedLoads: rows(func(x model.MemberDistributedLoad) []int64 { return []int64{x.LoadCase, x.Member, x.SubLoad} },
+			model.MemberDistributedLoad{LoadCase: 2, Member: 2, SubLoad: 1, Axes: "GlobalInclined", PositionUnits: "Percent",
+				FinishPosition: 100, FyStart: -10e3, FyFinish: -10e3}),
+		model.CollNodeLoads: rows(func(x model.NodeLoad) []int64 { return []int64{x.LoadCase, x.Node} },
+			model.NodeLoad{LoadCase: 3, Node: 2, Fx: 5e3}),
+	}}
+}
+
+// definitions are the sources of the embedded samples.
 func definitions() map[string]store.Snapshot {
 	metric := model.NewJob()
 	metric.Headings = model.Headings{ProjectHeading: "Gusset samples", Heading: "Metric job template",
@@ -29,6 +98,7 @@ func definitions() map[string]store.Snapshot {
 	return map[string]store.Snapshot{
 		"Metric template.gsj":       {Job: metric},
 		"US customary template.gsj": {Job: us},
+		"Portal frame.gsj":          portalFrame(),
 	}
 }
 
@@ -57,6 +127,9 @@ func TestSamplesMatchDefinitions(t *testing.T) {
 			if err != nil {
 				t.Fatalf("decode embedded %s: %v", name, err)
 			}
+			if !reflect.DeepEqual(dec.Snapshot.Collections, nonNil(snap.Collections)) {
+				t.Errorf("embedded %s holds other model rows (run go test ./pkg/samples -update)", name)
+			}
 			if dec.Snapshot.Job != snap.Job {
 				t.Errorf("embedded %s holds %+v, want %+v (run go test ./pkg/samples -update)", name, dec.Snapshot.Job, snap.Job)
 			}
@@ -82,4 +155,11 @@ func TestReadIgnoresCaseAndExtension(t *testing.T) {
 	if err != nil || name != "Metric template.gsj" {
 		t.Fatalf("Read = %q, %v", name, err)
 	}
+}
+
+func nonNil(c map[string][]store.Row) map[string][]store.Row {
+	if c == nil {
+		return map[string][]store.Row{}
+	}
+	return c
 }
