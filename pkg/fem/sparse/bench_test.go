@@ -152,3 +152,51 @@ func BenchmarkDenseCholeskyCeiling(b *testing.B) {
 	b.ReportMetric(gf, "GFLOP/s")
 	b.Logf("gonum dense Cholesky %d×%d: %.2f GFLOP/s", n, n, gf)
 }
+
+// BenchmarkSolveManyGrid20 times the block solve of ten right-hand sides
+// on the nested-dissection factor of grid-20 against ten single solves
+// (the ten-case static analysis solves that block), and reports the block
+// solve's cost in single solves.
+func BenchmarkSolveManyGrid20(b *testing.B) {
+	const h = 10
+	model, err := gridn.Generate(20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sym, err := sparse.Analyze(model.K.Pat, sparse.AnalyzeOptions{Method: sparse.NestedDissection, NodeOf: model.NodeOf})
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := sparse.Factorize(context.Background(), sym, model.K, sparse.FactorOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := model.NFree
+	rhs := mat.NewDense(n, h, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < h; j++ {
+			rhs.Set(i, j, model.RHS[i]*float64(j+1))
+		}
+	}
+	x := mat.NewDense(n, h, nil)
+	col := make([]float64, n)
+	b.ResetTimer()
+	var block, single time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if err := f.SolveMany(x, rhs); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		for j := 0; j < h; j++ {
+			if err := f.Solve(col, mat.Col(col, j, rhs)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		block += t1.Sub(t0)
+		single += time.Since(t1)
+	}
+	b.ReportMetric(block.Seconds()/float64(b.N), "s-block")
+	b.ReportMetric(single.Seconds()/float64(b.N)/h, "s-single")
+	b.ReportMetric(block.Seconds()/single.Seconds()*h, "singles/block")
+}

@@ -39,6 +39,15 @@ func (c *caseLoads) fixedEndOf(m int) *memberFE {
 	return &c.fe[c.feIdx[m]]
 }
 
+// memberLoads returns the loads on member m, nil when there are none or
+// c is nil.
+func (c *caseLoads) memberLoads(m int) *element.MemberLoads {
+	if c == nil {
+		return nil
+	}
+	return c.member[m]
+}
+
 func newCaseLoads(nd int) *caseLoads {
 	return &caseLoads{nodeF: make([]float64, nd), member: map[int]*element.MemberLoads{}, presc: map[int]float64{}}
 }

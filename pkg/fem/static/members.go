@@ -36,6 +36,87 @@ type member struct {
 	kg     [144]float64  // global node axes, with offsets
 	sec    *Section
 	mat    *Material
+	// blocky is set when k0 and kc couple only DOFs of the same group of
+	// frameGroups (always, for the element's matrices; checked once),
+	// so products with them can skip the structural zeros.
+	blocky   bool
+	released bool // some end DOF is released
+	offset   bool // some rigid offset is not zero
+	sc       stressCoef
+}
+
+// frameGroups are the groups of local frame DOFs that FrameStiffness
+// couples (axial, torsion, bending in x-y, bending in x-z), each in
+// ascending order; condensing releases keeps couplings within a group.
+var frameGroups = [4][]int{{0, 6}, {3, 9}, {1, 5, 7, 11}, {2, 4, 8, 10}}
+
+// frameGroupOf is the group index of each local DOF.
+var frameGroupOf = [12]int{0, 2, 3, 1, 3, 2, 0, 2, 3, 1, 3, 2}
+
+// isBlocky reports whether k couples only DOFs of the same frame group.
+func isBlocky(k *[144]float64) bool {
+	for i := range 12 {
+		for j := range 12 {
+			if frameGroupOf[i] != frameGroupOf[j] && k[i*12+j] != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mulAdd writes out = q + k·u for a 12×12 member matrix k. Blocky
+// matrices skip their structural zeros; the remaining terms are summed in
+// the same order as the full product, so the result is identical.
+func mulAdd(k *[144]float64, blocky bool, q, u, out *[12]float64) {
+	if !blocky {
+		for i := range 12 {
+			s := q[i]
+			for j := range 12 {
+				s += k[i*12+j] * u[j]
+			}
+			out[i] = s
+		}
+		return
+	}
+	for _, g := range frameGroups {
+		for _, i := range g {
+			s := q[i]
+			for _, j := range g {
+				s += k[i*12+j] * u[j]
+			}
+			out[i] = s
+		}
+	}
+}
+
+// stressCoef are the factors turning internal forces into stresses.
+type stressCoef struct {
+	rA, rAy, rAz float64    // 1/A and 1/shear areas (A where 0)
+	by, bz       [2]float64 // bending stress per unit My (+z, −z fibre) and Mz (+y, −y fibre)
+	hasY, hasZ   bool       // bending stresses about y and z exist
+}
+
+// newStressCoef returns the stress factors of m (see member.stress).
+func newStressCoef(m *member) stressCoef {
+	p, sec := m.props, m.sec
+	ay, az := p.Ay, p.Az
+	if ay <= 0 {
+		ay = p.A
+	}
+	if az <= 0 {
+		az = p.A
+	}
+	c := stressCoef{rA: 1 / p.A, rAy: 1 / ay, rAz: 1 / az}
+	if !m.typ.axialOnly() {
+		if p.Iy > 0 {
+			c.by, c.hasY = [2]float64{sec.ZTop / p.Iy, -sec.ZBottom / p.Iy}, true
+		}
+		if p.Iz > 0 {
+			c.bz, c.hasZ = [2]float64{-sec.YTop / p.Iz, sec.YBottom / p.Iz}, true
+		}
+	}
+	return c
 }
 
 // Nodes implements Element.
@@ -140,6 +221,10 @@ func (a *analysis) buildMember(i int) (*member, error) {
 	}
 	transform.ToGlobalMatrix(m.rot, 12, kc[:], m.kg[:])
 	transform.OffsetMatrix(m.eA, m.eB, m.kg[:])
+	m.blocky = isBlocky(&m.k0) && isBlocky(kc)
+	m.released = m.rel.Any()
+	m.offset = m.eA != (transform.Vec3{}) || m.eB != (transform.Vec3{})
+	m.sc = newStressCoef(m)
 	return m, nil
 }
 
@@ -198,7 +283,9 @@ func (m *member) fixedEnd(l *element.MemberLoads, qc, q0 []float64) error {
 func (m *member) nodeLoads(qc []float64, out []float64) {
 	var g [12]float64
 	transform.ToGlobalVector(m.rot, qc[:12], g[:])
-	transform.OffsetForces(m.eA, m.eB, g[:], g[:])
+	if m.offset {
+		transform.OffsetForces(m.eA, m.eB, g[:], g[:])
+	}
 	for i := range 12 {
 		out[i] = -g[i]
 	}

@@ -18,85 +18,132 @@ type memberState struct {
 	fNode [12]float64 // forces the nodes exert on the member, global axes at the nodes
 }
 
-// memberEnd recovers member m under the loads of cl (nil: unloaded) and
-// global displacements u into ms. The fixed-end actions come from cl's
-// cache when totalNodeLoads has run on it.
-func (a *analysis) memberEnd(ms *memberState, m *member, cl *caseLoads, u []float64) error {
-	*ms = memberState{}
+// memberEnd recovers member m under the loads of cl (nil: unloaded),
+// whose loads on m are l (cl.memberLoads(m.index)), and global
+// displacements u into ms. The fixed-end actions come from cl's cache when
+// totalNodeLoads has run on it.
+func (a *analysis) memberEnd(ms *memberState, m *member, cl *caseLoads, l *element.MemberLoads, u []float64) error {
 	var ug [12]float64
-	for e := range 2 {
-		copy(ug[6*e:6*e+6], u[6*m.nodes[e]:6*m.nodes[e]+6])
+	copy(ug[:6], u[6*m.nodes[0]:6*m.nodes[0]+6])
+	copy(ug[6:], u[6*m.nodes[1]:6*m.nodes[1]+6])
+	if m.offset {
+		var ue [12]float64
+		transform.OffsetDisplacements(m.eA, m.eB, ug[:], ue[:])
+		ug = ue
 	}
-	var ue [12]float64
-	transform.OffsetDisplacements(m.eA, m.eB, ug[:], ue[:])
-	transform.ToLocalVector(m.rot, ue[:], ms.uNode[:])
+	transform.ToLocalVector(m.rot, ug[:], ms.uNode[:])
 	var qc, q0 [12]float64
 	if fe := cl.fixedEndOf(m.index); fe != nil {
 		qc, q0 = fe.qc, fe.q0
-	} else if cl != nil && !cl.member[m.index].Empty() {
-		if err := m.fixedEnd(cl.member[m.index], qc[:], q0[:]); err != nil {
+	} else if !l.Empty() {
+		if err := m.fixedEnd(l, qc[:], q0[:]); err != nil {
 			return err
 		}
 	}
-	var scratch [156]float64
-	if err := element.MemberEndDisplacements(m.k0[:], q0[:], &m.rel, ms.uNode[:], ms.uMem[:], scratch[:]); err != nil {
-		return fmt.Errorf("member %s: %w", m.id, err)
-	}
-	for i := range 12 {
-		s := q0[i]
-		for j := range 12 {
-			s += m.k0[i*12+j] * ms.uMem[j]
+	if m.released {
+		var scratch [156]float64
+		if err := element.MemberEndDisplacements(m.k0[:], q0[:], &m.rel, ms.uNode[:], ms.uMem[:], scratch[:]); err != nil {
+			return fmt.Errorf("member %s: %w", m.id, err)
 		}
-		ms.q[i] = s
+	} else {
+		ms.uMem = ms.uNode
 	}
+	mulAdd(&m.k0, m.blocky, &q0, &ms.uMem, &ms.q)
 	// Node forces through the condensed matrix, so springs in releases
 	// act on the node side exactly as assembled. Without releases that
 	// is q itself.
 	fl := ms.q
 	if m.kc != nil {
-		for i := range 12 {
-			s := qc[i]
-			for j := range 12 {
-				s += m.kc[i*12+j] * ms.uNode[j]
-			}
-			fl[i] = s
-		}
+		mulAdd(m.kc, m.blocky, &qc, &ms.uNode, &fl)
 	}
 	transform.ToGlobalVector(m.rot, fl[:], ms.fNode[:])
-	transform.OffsetForces(m.eA, m.eB, ms.fNode[:], ms.fNode[:])
+	if m.offset {
+		transform.OffsetForces(m.eA, m.eB, ms.fNode[:], ms.fNode[:])
+	}
 	return nil
 }
 
 // recoverChunk is the number of members one recovery task takes.
-const recoverChunk = 512
+const recoverChunk = 256
 
 // recover builds the results of one case from its loads and global
-// displacements u on system s. Members are recovered in parallel chunks
-// (each with one allocation for all its stations); everything summed over
-// members is summed afterwards in member order, so results do not depend
-// on the number of workers.
+// displacements u on system s (see recoverCases).
 func (a *analysis) recover(name string, s *system, cl *caseLoads, u []float64) (*CaseResult, error) {
-	if err := a.ctx.Err(); err != nil {
-		return nil, fmt.Errorf("recover %s: %w", name, err)
-	}
-	nd := 6 * len(a.pos)
-	// Total loads first: it also caches the fixed-end actions the
-	// members' recovery reads.
-	pTot, err := a.totalNodeLoads(cl)
+	crs, err := a.recoverCases([]string{name}, s, []*caseLoads{cl}, [][]float64{u})
 	if err != nil {
-		return nil, fmt.Errorf("recover %s: %w", name, err)
+		return nil, err
 	}
-	cr := &CaseResult{Name: name, Members: make([]MemberResult, len(a.members))}
-	fNode := make([]float64, 12*len(a.members)) // forces nodes exert on each member, global
-	errs := make([]error, (len(a.members)+recoverChunk-1)/recoverChunk)
-	parallelChunks(len(a.members), recoverChunk, func(c, lo, hi int) {
-		errs[c] = a.recoverMembers(s, cl, u, cr.Members[lo:hi], fNode[12*lo:12*hi], lo)
+	return &crs[0], nil
+}
+
+// recoverCases builds the results of several cases (names, with loads cls
+// and global displacements us) on system s. Members are recovered in
+// parallel chunks, every case of a member while its matrices are in cache,
+// with one station allocation per chunk and case; the node results and
+// summaries of the cases are then built in parallel, one task per case.
+// Everything summed over members is summed in member order, so results do
+// not depend on the number of workers. The first error in case order (and
+// member order within it) is returned.
+func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us [][]float64) ([]CaseResult, error) {
+	if err := a.ctx.Err(); err != nil {
+		return nil, fmt.Errorf("recover: %w", err)
+	}
+	nc, nm := len(names), len(a.members)
+	// Total loads first: they also cache the fixed-end actions that member
+	// recovery reads. One task per distinct caseLoads (a name may repeat).
+	pTot := make([][]float64, nc)
+	loads := make([][]*element.MemberLoads, nc) // per case, per member
+	errs := make([]error, nc)
+	first := make([]int, nc) // first case with the same caseLoads
+	for i := range cls {
+		first[i] = slices.Index(cls, cls[i])
+	}
+	parallelChunks(nc, 1, func(i, _, _ int) {
+		if first[i] != i {
+			return
+		}
+		pTot[i], errs[i] = a.totalNodeLoads(cls[i])
+		loads[i] = make([]*element.MemberLoads, nm)
+		for m, l := range cls[i].member {
+			loads[i][m] = l
+		}
 	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("recover %s: %w", name, err)
+	for i := range nc {
+		if err := errs[i]; err != nil {
+			return nil, fmt.Errorf("recover %s: %w", names[i], err)
+		}
+		if j := first[i]; j != i {
+			pTot[i], loads[i] = pTot[j], loads[j]
 		}
 	}
+	crs := make([]CaseResult, nc)
+	fNode := make([][]float64, nc) // forces nodes exert on each member, global, 12 per member
+	for i := range crs {
+		crs[i] = CaseResult{Name: names[i], Members: make([]MemberResult, nm)}
+		fNode[i] = make([]float64, 12*nm)
+	}
+	nChunks := (nm + recoverChunk - 1) / recoverChunk
+	merrs := make([]error, nChunks*nc) // chunk-major, then case
+	parallelChunks(nm, recoverChunk, func(c, lo, hi int) {
+		a.recoverMembers(s, cls, loads, us, crs, fNode, lo, hi, merrs[c*nc:(c+1)*nc])
+	})
+	for i := range nc {
+		for c := range nChunks {
+			if err := merrs[c*nc+i]; err != nil {
+				return nil, fmt.Errorf("recover %s: %w", names[i], err)
+			}
+		}
+	}
+	parallelChunks(nc, 1, func(i, _, _ int) {
+		a.caseTotals(&crs[i], s, cls[i], us[i], fNode[i], pTot[i])
+	})
+	return crs, nil
+}
+
+// caseTotals fills the node results and the equilibrium summary of cr
+// from the forces the nodes exert on the members (fNode).
+func (a *analysis) caseTotals(cr *CaseResult, s *system, cl *caseLoads, u, fNode, pTot []float64) {
+	nd := 6 * len(a.pos)
 	fel := make([]float64, nd) // Σ forces nodes exert on members
 	for _, m := range a.members {
 		fm := fNode[12*m.index : 12*m.index+12]
@@ -147,53 +194,69 @@ func (a *analysis) recover(name string, s *system, cl *caseLoads, u []float64) (
 	for _, v := range resid {
 		sum.Residual = math.Max(sum.Residual, math.Abs(v))
 	}
-	return cr, nil
 }
 
-// recoverMembers recovers the members from index lo on into out, and the
-// forces the nodes exert on them (global, 12 per member) into fNode.
-func (a *analysis) recoverMembers(s *system, cl *caseLoads, u []float64, out []MemberResult, fNode []float64, lo int) error {
+// recoverMembers recovers members lo…hi−1 for every case c (loads cls[c],
+// member loads loads[c], displacements us[c]) into crs[c].Members and the
+// forces the nodes exert on them (global, 12 per member) into fNode[c].
+// A member's error for case c goes to errs[c] and stops that case.
+func (a *analysis) recoverMembers(s *system, cls []*caseLoads, loads [][]*element.MemberLoads, us [][]float64,
+	crs []CaseResult, fNode [][]float64, lo, hi int, errs []error) {
 	div := a.divisions()
-	total := 0
-	for i := range out {
-		total += div + 1
-		if l := cl.member[lo+i]; l != nil {
-			total += 2 * len(l.Points)
-		}
-	}
-	slab := make([]Station, 0, total)
-	var ms memberState
-	var pts []stationPoint
-	for i := range out {
-		m := a.members[lo+i]
-		l := cl.member[m.index]
-		mr := &out[i]
-		mr.Member = m.id
-		fm := fNode[12*i : 12*i+12]
-		if s.st.memberOff != nil && s.st.memberOff[m.index] {
-			mr.Inactive = true
-			// Its loads still reach the nodes (as in the load vector).
-			if fe := cl.fixedEndOf(m.index); fe != nil {
-				var pe [12]float64
-				m.nodeLoads(fe.qc[:], pe[:])
-				for k := range 12 {
-					fm[k] = -pe[k]
-				}
+	slabs := make([][]Station, len(cls))
+	for c := range cls {
+		total := (hi - lo) * (div + 1)
+		for _, l := range loads[c][lo:hi] {
+			if l != nil {
+				total += 2 * len(l.Points)
 			}
-			continue
 		}
-		if err := a.memberEnd(&ms, m, cl, u); err != nil {
-			return err
-		}
-		copy(fm, ms.fNode[:])
-		copy(mr.EndA[:], ms.q[:6])
-		copy(mr.EndB[:], ms.q[6:])
-		pts = stationPoints(pts[:0], m.props.L, div, l)
-		n := len(slab)
-		slab = a.stations(slab, m, l, &ms, pts)
-		mr.Stations = slab[n:len(slab):len(slab)]
+		slabs[c] = make([]Station, 0, total)
 	}
-	return nil
+	var ms memberState
+	var pts, divPts []stationPoint
+	var ev element.StationEvaluator
+	for i := lo; i < hi; i++ {
+		m := a.members[i]
+		off := s.st.memberOff != nil && s.st.memberOff[i]
+		divPts = stationPoints(divPts[:0], m.props.L, div, nil)
+		for c, cl := range cls {
+			if errs[c] != nil {
+				continue
+			}
+			l := loads[c][i]
+			mr := &crs[c].Members[i]
+			mr.Member = m.id
+			fm := fNode[c][12*i : 12*i+12]
+			if off {
+				mr.Inactive = true
+				// Its loads still reach the nodes (as in the load vector).
+				if fe := cl.fixedEndOf(i); fe != nil {
+					var pe [12]float64
+					m.nodeLoads(fe.qc[:], pe[:])
+					for k := range 12 {
+						fm[k] = -pe[k]
+					}
+				}
+				continue
+			}
+			if err := a.memberEnd(&ms, m, cl, l, us[c]); err != nil {
+				errs[c] = err
+				continue
+			}
+			copy(fm, ms.fNode[:])
+			copy(mr.EndA[:], ms.q[:6])
+			copy(mr.EndB[:], ms.q[6:])
+			p := divPts
+			if l != nil && len(l.Points) > 0 {
+				pts = stationPoints(pts[:0], m.props.L, div, l)
+				p = pts
+			}
+			n := len(slabs[c])
+			slabs[c] = a.stations(slabs[c], &ev, m, l, &ms, p)
+			mr.Stations = slabs[c][n:len(slabs[c]):len(slabs[c])]
+		}
+	}
 }
 
 // divisions returns the number of member divisions for stations.
@@ -249,41 +312,32 @@ func addMoment(acc *[6]float64, p transform.Vec3, f [6]float64) {
 }
 
 // stations appends to out the internal forces, displacements and stresses
-// of m at pts.
-func (a *analysis) stations(out []Station, m *member, l *element.MemberLoads, ms *memberState, pts []stationPoint) []Station {
-	var qA, qB, uA [6]float64
+// of m at pts (ascending), evaluated by ev.
+func (a *analysis) stations(out []Station, ev *element.StationEvaluator, m *member, l *element.MemberLoads, ms *memberState, pts []stationPoint) []Station {
+	var qA, uA [6]float64
 	copy(qA[:], ms.q[:6])
-	copy(qB[:], ms.q[6:])
 	copy(uA[:], ms.uMem[:6])
-	for _, p := range pts {
-		out = append(out, Station{X: p.x})
-		st := &out[len(out)-1]
-		st.Forces = element.InternalForces(l, &qA, p.x, p.right)
-		st.Disp = element.Displacements(m.props, l, &uA, &qB, p.x)
-		st.Stress = m.stress(st.Forces)
+	ev.Reset(m.props, l, &qA, &uA)
+	n := len(out)
+	out = out[:n+len(pts)]
+	for i, p := range pts {
+		st := &out[n+i]
+		st.X = p.x
+		ev.At(p.x, p.right, &st.Forces, &st.Disp)
+		m.stress(&st.Forces, &st.Stress)
 	}
 	return out
 }
 
-// stress evaluates section stresses from internal forces.
-func (m *member) stress(f [6]float64) Stress {
-	p, sec := m.props, m.sec
-	s := Stress{Axial: f[0] / p.A}
-	ay, az := p.Ay, p.Az
-	if ay <= 0 {
-		ay = p.A
+// stress evaluates section stresses from internal forces f into s.
+func (m *member) stress(f *[6]float64, s *Stress) {
+	c := &m.sc
+	*s = Stress{Axial: f[0] * c.rA, ShearY: f[1] * c.rAy, ShearZ: f[2] * c.rAz}
+	if c.hasY {
+		s.BendingY = [2]float64{f[4] * c.by[0], f[4] * c.by[1]}
 	}
-	if az <= 0 {
-		az = p.A
-	}
-	s.ShearY, s.ShearZ = f[1]/ay, f[2]/az
-	if !m.typ.axialOnly() {
-		if p.Iy > 0 {
-			s.BendingY = [2]float64{f[4] * sec.ZTop / p.Iy, -f[4] * sec.ZBottom / p.Iy}
-		}
-		if p.Iz > 0 {
-			s.BendingZ = [2]float64{-f[5] * sec.YTop / p.Iz, f[5] * sec.YBottom / p.Iz}
-		}
+	if c.hasZ {
+		s.BendingZ = [2]float64{f[5] * c.bz[0], f[5] * c.bz[1]}
 	}
 	// The extreme corner combinations, without math.Max's NaN and ±0
 	// handling (this runs for every station of every case).
@@ -297,5 +351,4 @@ func (m *member) stress(f [6]float64) Stress {
 	}
 	s.Max = s.Axial + by0 + bz0
 	s.Min = s.Axial + by1 + bz1
-	return s
 }

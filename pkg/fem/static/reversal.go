@@ -76,7 +76,7 @@ func (a *analysis) reverse(s *system, cl *caseLoads, u []float64) (state, bool, 
 		}
 		if !s.st.memberOff[m.index] {
 			ms := &memberState{}
-			if err := a.memberEnd(ms, m, cl, u); err != nil {
+			if err := a.memberEnd(ms, m, cl, cl.memberLoads(m.index), u); err != nil {
 				return next, false, err
 			}
 			n := -ms.q[0] // tension positive at end A
@@ -89,7 +89,7 @@ func (a *analysis) reverse(s *system, cl *caseLoads, u []float64) (state, bool, 
 		}
 		// Elongation of the chord between the member ends, local x.
 		ms := &memberState{}
-		if err := a.memberEnd(ms, m, nil, u); err != nil {
+		if err := a.memberEnd(ms, m, nil, nil, u); err != nil {
 			return next, false, err
 		}
 		elong := ms.uNode[6] - ms.uNode[0]
@@ -109,7 +109,7 @@ func (a *analysis) reverse(s *system, cl *caseLoads, u []float64) (state, bool, 
 				continue
 			}
 			ms := &memberState{}
-			if err := a.memberEnd(ms, m, cl, u); err != nil {
+			if err := a.memberEnd(ms, m, cl, cl.memberLoads(m.index), u); err != nil {
 				return next, false, err
 			}
 			for e := range 2 {

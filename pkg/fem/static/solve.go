@@ -2,6 +2,8 @@ package static
 
 import (
 	"fmt"
+
+	"github.com/gusset/gusset/pkg/fem/element"
 	"time"
 )
 
@@ -104,19 +106,6 @@ func (a *analysis) resolveCases(names []string) ([]*caseLoads, error) {
 		if err != nil {
 			return nil, err
 		}
-	}
-	return out, nil
-}
-
-// recoverCases recovers the results of several cases on one system.
-func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us [][]float64) ([]CaseResult, error) {
-	out := make([]CaseResult, len(names))
-	for i, n := range names {
-		cr, err := a.recover(n, s, cls[i], us[i])
-		if err != nil {
-			return nil, err
-		}
-		out[i] = *cr
 	}
 	return out, nil
 }
@@ -245,12 +234,22 @@ func (a *analysis) totalNodeLoads(cl *caseLoads) ([]float64, error) {
 	}
 	p := append([]float64(nil), cl.nodeF...)
 	feIdx := make([]int32, len(a.members))
-	var fe []memberFE
+	// The loaded members, by index (one pass over the map), then the sums
+	// in member order: deterministic.
+	loads := make([]*element.MemberLoads, len(a.members))
+	n := 0
+	for i, l := range cl.member {
+		if !l.Empty() {
+			loads[i] = l
+			n++
+		}
+	}
+	fe := make([]memberFE, 0, n)
 	var pe [12]float64
-	for _, m := range a.members { // member order: deterministic sums
+	for _, m := range a.members {
 		feIdx[m.index] = -1
-		l := cl.member[m.index]
-		if l.Empty() {
+		l := loads[m.index]
+		if l == nil {
 			continue
 		}
 		feIdx[m.index] = int32(len(fe))
