@@ -412,43 +412,39 @@ func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, it
 		p := store.Key(key[:len(key)-1]...)
 		next[p] = max(next[p], key[len(key)-1]+1)
 	}
-	// The greatest last part under each prefix, read in one round trip.
+	// The greatest last part in use under each prefix, in one round trip.
 	var prefixes []string
-	var ranges []store.KeyRange
 	seenPrefix := map[string]bool{}
+	single := false
 	for i, rec := range recs {
 		if rec == nil || items[i].HasKey {
 			continue
 		}
 		key := c.k.Key(rec)
-		lead := key[:len(key)-1]
-		p := store.Key(lead...)
-		if seenPrefix[p] {
+		if len(key) == 1 {
+			single = true
 			continue
 		}
-		seenPrefix[p] = true
-		prefixes = append(prefixes, p)
-		if len(lead) > 0 {
-			ranges = append(ranges, store.UnderPrefix(lead...))
-		} else {
-			ranges = append(ranges, store.KeyRange{Lo: store.Key(0), Hi: store.Key(model.MaxID)})
+		p := store.Key(key[:len(key)-1]...)
+		if !seenPrefix[p] {
+			seenPrefix[p] = true
+			prefixes = append(prefixes, p)
 		}
 	}
-	if len(ranges) > 0 {
-		lasts, err := c.e.model.LastKeys(ctx, ws, c.k.Coll, ranges)
+	if single {
+		_, maxID, err := c.Stats(ctx, ws)
+		if err != nil {
+			return err
+		}
+		next[""] = max(next[""], maxID+1, 1)
+	}
+	if len(prefixes) > 0 {
+		lasts, err := c.e.model.LastParts(ctx, ws, c.k.Coll, prefixes)
 		if err != nil {
 			return err
 		}
 		for j, last := range lasts {
-			p := prefixes[j]
-			if last != "" {
-				parts, err := store.ParseKey(last)
-				if err != nil {
-					return err
-				}
-				next[p] = max(next[p], parts[len(parts)-1]+1)
-			}
-			next[p] = max(next[p], 1)
+			next[prefixes[j]] = max(next[prefixes[j]], last+1, 1)
 		}
 	}
 	for i, rec := range recs {

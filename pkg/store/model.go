@@ -178,9 +178,11 @@ type Model interface {
 	// LastKey returns the greatest key of a collection, or of the keys in
 	// r when r is not nil; "" when there is none.
 	LastKey(ctx context.Context, ws, coll string, r *KeyRange) (string, error)
-	// LastKeys returns the greatest key in each range ("" for none), in
-	// one round trip.
-	LastKeys(ctx context.Context, ws, coll string, ranges []KeyRange) ([]string, error)
+	// LastParts returns, for each prefix of composite keys (Key of the
+	// leading parts), the greatest last part ever written under it, 0 for
+	// none, in one round trip. Deleting a row does not lower it, so
+	// numbers handed out are not handed out again.
+	LastParts(ctx context.Context, ws, coll string, prefixes []string) ([]int64, error)
 	// Apply commits a batch atomically: every check holds and every change
 	// lands, or a *ConflictError (wrapped) says which check failed and
 	// nothing changes. A non-empty batch bumps the model revision and marks

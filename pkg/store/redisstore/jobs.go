@@ -189,6 +189,17 @@ func writeCollections(ctx context.Context, p redis.Pipeliner, k keys, colls map[
 			p.HSet(ctx, k.coll(name), hv...)
 			p.ZAdd(ctx, k.collIDs(name), zs...)
 		}
+		keys := make([]string, len(rows))
+		for i, r := range rows {
+			keys[i] = r.Key
+		}
+		if last := lastParts(keys); len(last) > 0 {
+			args := make([]any, 0, 2*len(last))
+			for pfx, l := range last {
+				args = append(args, pfx, l)
+			}
+			p.HSet(ctx, k.collLast(name), args...)
+		}
 	}
 }
 

@@ -9,6 +9,8 @@
 //	ws:{w}:lock               string: analysis lock, value is the runId
 //	ws:{w}:m:{coll}           hash: key → encoded record of a model collection
 //	ws:{w}:m:{coll}:ids       sorted set: keys ordered for paging
+//	ws:{w}:m:{coll}:last      hash: composite-key prefix → greatest last
+//	                          part ever written under it (sub-load numbering)
 //
 // Multi-key changes run in MULTI/EXEC under WATCH, so a failure or a race
 // leaves nothing half applied.
@@ -28,12 +30,13 @@ func (k keys) lock() string   { return k.prefix + "lock" }
 
 func (k keys) coll(name string) string    { return k.prefix + "m:" + name }
 func (k keys) collIDs(name string) string { return k.prefix + "m:" + name + ":ids" }
+func (k keys) collLast(name string) string { return k.prefix + "m:" + name + ":last" }
 
 // modelKeys lists every key that holds model data of the given collections.
 func (k keys) modelKeys(colls []string) []string {
-	out := make([]string, 0, 2*len(colls))
+	out := make([]string, 0, 3*len(colls))
 	for _, c := range colls {
-		out = append(out, k.coll(c), k.collIDs(c))
+		out = append(out, k.coll(c), k.collIDs(c), k.collLast(c))
 	}
 	return out
 }
@@ -41,4 +44,26 @@ func (k keys) modelKeys(colls []string) []string {
 // validWorkspace rejects names that would break the key layout.
 func validWorkspace(ws string) bool {
 	return ws != "" && !strings.ContainsAny(ws, ": \t\n{}*?[]")
+}
+
+// splitLast splits a composite key into its prefix and last part; ok is
+// false for a single-part key.
+func splitLast(key string) (prefix, last string, ok bool) {
+	i := strings.LastIndexByte(key, ':')
+	if i < 0 {
+		return "", "", false
+	}
+	return key[:i], key[i+1:], true
+}
+
+// lastParts finds, per prefix, the greatest last part among keys; parts
+// are zero-padded, so byte order is numeric order.
+func lastParts(keys []string) map[string]string {
+	out := map[string]string{}
+	for _, k := range keys {
+		if p, l, ok := splitLast(k); ok && l > out[p] {
+			out[p] = l
+		}
+	}
+	return out
 }

@@ -223,53 +223,37 @@ func (m *Model) LastKey(ctx context.Context, ws, coll string, r *store.KeyRange)
 	return ks[0], nil
 }
 
-// LastKeys implements store.Model.
-func (m *Model) LastKeys(ctx context.Context, ws, coll string, ranges []store.KeyRange) ([]string, error) {
+// LastParts implements store.Model.
+func (m *Model) LastParts(ctx context.Context, ws, coll string, prefixes []string) ([]int64, error) {
 	k, err := m.keys(ws)
 	if err != nil {
-		return nil, model.Wrap("read last keys", err)
+		return nil, model.Wrap("read last key parts", err)
 	}
-	if len(ranges) > 64 {
-		// Thousands of prefixes (a sub-load number per case and member):
-		// one script call costs far less than thousands of commands.
-		args := make([]any, 0, 2*len(ranges))
-		for _, r := range ranges {
-			args = append(args, "["+r.Lo, "["+r.Hi)
-		}
-		res, err := lastKeysScript.Run(ctx, m.rdb, []string{k.collIDs(coll)}, args...).StringSlice()
-		if err != nil {
-			return nil, model.Wrap("read last keys", err)
-		}
-		return res, nil
-	}
-	cmds := make([]*redis.StringSliceCmd, len(ranges))
+	const chunk = 1000
+	var cmds []*redis.SliceCmd
 	_, err = m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
-		for i, r := range ranges {
-			cmds[i] = p.ZRevRangeByLex(ctx, k.collIDs(coll), &redis.ZRangeBy{Min: "[" + r.Lo, Max: "[" + r.Hi, Count: 1})
+		for i := 0; i < len(prefixes); i += chunk {
+			cmds = append(cmds, p.HMGet(ctx, k.collLast(coll), prefixes[i:min(i+chunk, len(prefixes))]...))
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, model.Wrap("read last keys", err)
+		return nil, model.Wrap("read last key parts", err)
 	}
-	out := make([]string, len(ranges))
-	for i, c := range cmds {
-		if v := c.Val(); len(v) > 0 {
-			out[i] = v[0]
+	out := make([]int64, 0, len(prefixes))
+	for _, c := range cmds {
+		for _, v := range c.Val() {
+			var n int64
+			if s, ok := v.(string); ok {
+				if n, err = strconv.ParseInt(s, 10, 64); err != nil {
+					return nil, model.Wrap("read last key parts", err)
+				}
+			}
+			out = append(out, n)
 		}
 	}
 	return out, nil
 }
-
-// lastKeysScript answers the greatest key of each range (ARGV pairs of
-// inclusive bounds), "" where a range is empty.
-var lastKeysScript = redis.NewScript(`
-local out = {}
-for i = 1, #ARGV, 2 do
-  local r = redis.call('ZREVRANGEBYLEX', KEYS[1], ARGV[i + 1], ARGV[i], 'LIMIT', 0, 1)
-  out[#out + 1] = r[1] or ''
-end
-return out`)
 
 // Apply implements store.Model.
 func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, error) {
@@ -362,6 +346,27 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 				probes = append(probes, probe{c, part, pipe.HMGet(ctx, k.coll(c), part...)})
 			}
 		}
+		// The sub-load index of each collection, for the prefixes written.
+		type lastProbe struct {
+			coll     string
+			prefixes []string
+			want     []string
+			cmd      *redis.SliceCmd
+		}
+		var lasts []lastProbe
+		for _, c := range order {
+			lp := lastParts(byColl[c])
+			if len(lp) == 0 {
+				continue
+			}
+			probe := lastProbe{coll: c}
+			for pfx, l := range lp {
+				probe.prefixes = append(probe.prefixes, pfx)
+				probe.want = append(probe.want, l)
+			}
+			probe.cmd = pipe.HMGet(ctx, k.collLast(c), probe.prefixes...)
+			lasts = append(lasts, probe)
+		}
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
 			return err
 		}
@@ -409,6 +414,17 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 				p.HSet(ctx, k.coll(b.Ops[i].Coll), hv...)
 				p.ZAdd(ctx, k.collIDs(b.Ops[i].Coll), zs...)
 				i = j
+			}
+			for _, lp := range lasts {
+				var args []any
+				for i, cur := range lp.cmd.Val() {
+					if s, _ := cur.(string); s < lp.want[i] {
+						args = append(args, lp.prefixes[i], lp.want[i])
+					}
+				}
+				if len(args) > 0 {
+					p.HSet(ctx, k.collLast(lp.coll), args...)
+				}
 			}
 			p.HSet(ctx, k.job(), fModified, "1")
 			p.Incr(ctx, k.rev())
@@ -487,6 +503,7 @@ local function flush()
   end
   runH, runWrite, hargs, zargs = nil, nil, {}, {}
 end
+local lastIdx = {}
 for j = 1, n do
   local base = 4 + (j - 1) * 4
   local kind, h, k = ARGV[base], prefix .. ARGV[base + 1], ARGV[base + 2]
@@ -497,7 +514,21 @@ for j = 1, n do
     zargs[#zargs + 1] = k
     if write then hargs[#hargs + 1] = k; hargs[#hargs + 1] = ARGV[base + 3] end
   end
+  if write then
+    local pfx, last = string.match(k, '^(.*):([^:]*)$')
+    if pfx then
+      local id = h .. '\0' .. pfx
+      local cur = lastIdx[id]
+      if cur == nil or cur[3] < last then lastIdx[id] = {h, pfx, last} end
+    end
+  end
 end
 flush()
+-- Keep the greatest last part per prefix (zero-padded, so strings compare
+-- as numbers) for sub-load numbering.
+for _, v in pairs(lastIdx) do
+  local cur = redis.call('HGET', v[1] .. ':last', v[2])
+  if (not cur) or cur < v[3] then redis.call('HSET', v[1] .. ':last', v[2], v[3]) end
+end
 redis.call('HSET', KEYS[1], 'modified', '1')
 return {'ok', redis.call('INCR', KEYS[2])}`)

@@ -3,6 +3,7 @@ package redisstore_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/gusset/gusset/pkg/model"
@@ -171,39 +172,52 @@ func TestWatchedBulkApply(t *testing.T) {
 	}
 }
 
-// LastKeys answers the same through its script (many ranges) as through
-// single commands (few ranges).
-func TestLastKeysManyRanges(t *testing.T) {
-	m, _, ctx := openModel(t)
-	var b store.Batch
-	for c := int64(1); c <= 100; c++ {
-		for sub := int64(1); sub <= c%4; sub++ {
-			b.Create("nodes", store.Key(c, 7, sub), []byte(`{}`))
-		}
-	}
-	if _, err := m.Apply(ctx, "w", &b); err != nil {
+// LastParts tracks the greatest last key part per prefix through every
+// write path: the script (small batches), WATCH/MULTI (bulk batches) and
+// loading a job; deletes do not lower it.
+func TestLastParts(t *testing.T) {
+	m, jobs, ctx := openModel(t)
+	var small store.Batch
+	small.Create("nodes", store.Key(1, 7, 1), []byte(`{}`))
+	small.Create("nodes", store.Key(1, 7, 3), []byte(`{}`))
+	small.Create("nodes", store.Key(2, 7, 2), []byte(`{}`))
+	if _, err := m.Apply(ctx, "w", &small); err != nil {
 		t.Fatal(err)
 	}
-	var ranges []store.KeyRange
-	for c := int64(1); c <= 100; c++ {
-		ranges = append(ranges, store.UnderPrefix(c, 7))
+	_, sl, _ := jobs.Snapshot(ctx, "w")
+	bulk := &store.Batch{ExpectRev: sl.Rev}
+	for i := int64(1); i <= 300; i++ {
+		bulk.Create("nodes", store.Key(3, i, 5), []byte(`{}`))
 	}
-	many, err := m.LastKeys(ctx, "w", "nodes", ranges)
+	bulk.Create("nodes", store.Key(1, 7, 10), []byte(`{}`))
+	if _, err := m.Apply(ctx, "w", bulk); err != nil {
+		t.Fatal(err)
+	}
+	var del store.Batch
+	del.Delete("nodes", store.Key(1, 7, 10))
+	if _, err := m.Apply(ctx, "w", &del); err != nil {
+		t.Fatal(err)
+	}
+	prefixes := []string{store.Key(1, 7), store.Key(2, 7), store.Key(3, 150), store.Key(4, 1)}
+	want := []int64{10, 2, 5, 0}
+	check := func(label string) {
+		t.Helper()
+		got, err := m.LastParts(ctx, "w", "nodes", prefixes)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %v (%v), want %v", label, got, err, want)
+		}
+	}
+	check("after writes")
+	// A saved job reopened rebuilds the index from its rows; the deleted
+	// sub-load 10 is gone, so the greatest in use is 3 again.
+	snap, _, err := jobs.Snapshot(ctx, "w")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, r := range ranges {
-		few, err := m.LastKeys(ctx, "w", "nodes", []store.KeyRange{r})
-		if err != nil || few[0] != many[i] {
-			t.Fatalf("range %d: script %q, command %q (%v)", i, many[i], few[0], err)
-		}
-		c := int64(i + 1)
-		want := ""
-		if c%4 > 0 {
-			want = store.Key(c, 7, c%4)
-		}
-		if many[i] != want {
-			t.Errorf("range %d: %q, want %q", i, many[i], want)
-		}
+	jobs.Close(ctx, "w")
+	if _, err := jobs.Open(ctx, "w", snap, openState()); err != nil {
+		t.Fatal(err)
 	}
+	want[0] = 3
+	check("after reopening")
 }
