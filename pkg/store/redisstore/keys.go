@@ -28,8 +28,8 @@ func (k keys) rev() string    { return k.prefix + "rev" }
 func (k keys) errors() string { return k.prefix + "errors" }
 func (k keys) lock() string   { return k.prefix + "lock" }
 
-func (k keys) coll(name string) string    { return k.prefix + "m:" + name }
-func (k keys) collIDs(name string) string { return k.prefix + "m:" + name + ":ids" }
+func (k keys) coll(name string) string     { return k.prefix + "m:" + name }
+func (k keys) collIDs(name string) string  { return k.prefix + "m:" + name + ":ids" }
 func (k keys) collLast(name string) string { return k.prefix + "m:" + name + ":last" }
 
 // modelKeys lists every key that holds model data of the given collections.
