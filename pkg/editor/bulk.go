@@ -3,6 +3,8 @@ package editor
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
+	"time"
 	"fmt"
 	"runtime"
 	"sort"
@@ -233,9 +235,10 @@ func (c *Collection[T]) Create(ctx context.Context, ws string, items []Item[T], 
 		if !errors.Is(err, store.ErrStale) {
 			return out, err
 		}
-		if attempt == maxPlanRetries {
+		if attempt == maxWriteRetries {
 			return out, model.E(model.KindConflict, "the model kept changing while %d %ss were created; retry", len(items), c.k.Noun)
 		}
+		backoff(ctx, attempt)
 	}
 }
 
@@ -352,6 +355,10 @@ func (c *Collection[T]) createOnce(ctx context.Context, ws string, items []Item[
 		b.Ops, owner, b.ExpectRev = kept, keptOwner, slot.Rev
 	}
 	_, err = c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error {
+		// Another request took an id this one assigned: number again.
+		if ce.Op.Kind == store.OpCreate && ce.Exists && ce.Index < len(owner) && !items[owner[ce.Index]].HasKey {
+			return store.ErrStale
+		}
 		return c.explainConflict(ce, owner)
 	})
 	if err != nil {
@@ -494,6 +501,33 @@ type Updated[T any] struct {
 // Update applies changes to existing records; like Create, with
 // continueOnError false any failing item rejects the whole request.
 func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[T], continueOnError bool) (Updated[T], error) {
+	for attempt := 0; ; attempt++ {
+		out, err := c.updateOnce(ctx, ws, changes, continueOnError)
+		if !errors.Is(err, store.ErrStale) {
+			return out, err
+		}
+		if attempt == maxWriteRetries {
+			return out, model.E(model.KindConflict, "the %ss kept changing under this update; retry", c.k.Noun)
+		}
+		backoff(ctx, attempt)
+	}
+}
+
+// maxWriteRetries bounds how often a create or update is planned again
+// after another request changed the rows it read.
+const maxWriteRetries = 20
+
+// backoff waits a random, growing time so that writers that keep
+// colliding spread out.
+func backoff(ctx context.Context, attempt int) {
+	d := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
+func (c *Collection[T]) updateOnce(ctx context.Context, ws string, changes []Change[T], continueOnError bool) (Updated[T], error) {
 	op := "update " + c.k.Noun
 	if len(changes) > 1 {
 		op = "bulk update " + c.k.Noun + "s"
@@ -513,7 +547,7 @@ func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[
 		}
 		seen[ks] = i
 	}
-	olds, err := c.GetKeys(ctx, ws, keys)
+	olds, raws, err := c.getKeysRaw(ctx, ws, keys)
 	if err != nil {
 		return Updated[T]{}, err
 	}
@@ -549,7 +583,9 @@ func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[
 			continue
 		}
 		c.requireRefs(&b, rec, required)
-		b.Update(c.k.Coll, store.Key(keys[i]...), c.encode(*rec))
+		// Only over the row as read: a concurrent update makes this one
+		// plan again instead of overwriting it.
+		b.UpdateFrom(c.k.Coll, store.Key(keys[i]...), c.encode(*rec), raws[i])
 		for len(owner) < len(b.Ops) {
 			owner = append(owner, i)
 		}

@@ -176,13 +176,19 @@ func (c *Collection[T]) GetMany(ctx context.Context, ws string, ids []int64) ([]
 
 // GetKeys returns the records of keys; a missing one is nil.
 func (c *Collection[T]) GetKeys(ctx context.Context, ws string, ks [][]int64) ([]*T, error) {
+	recs, _, err := c.getKeysRaw(ctx, ws, ks)
+	return recs, err
+}
+
+// getKeysRaw is GetKeys that also returns each row as stored.
+func (c *Collection[T]) getKeysRaw(ctx context.Context, ws string, ks [][]int64) ([]*T, [][]byte, error) {
 	keys := make([]string, len(ks))
 	for i, k := range ks {
 		keys[i] = store.Key(k...)
 	}
 	vals, err := c.e.model.Get(ctx, ws, c.k.Coll, keys...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out := make([]*T, len(ks))
 	for i, v := range vals {
@@ -191,11 +197,11 @@ func (c *Collection[T]) GetKeys(ctx context.Context, ws string, ks [][]int64) ([
 		}
 		rec, err := c.decode(v)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		out[i] = &rec
 	}
-	return out, nil
+	return out, vals, nil
 }
 
 // ListQuery selects rows of a collection.

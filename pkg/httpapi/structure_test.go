@@ -566,3 +566,36 @@ func emptyLoads(r *editor.DeleteResult) {
 		}
 	}
 }
+
+// Replicas serve requests at once: two partial updates of one row keep
+// both changes, and creates without ids never collide.
+func TestConcurrentWrites(t *testing.T) {
+	e := structureEnv(t)
+	for round := 0; round < 20; round++ {
+		e.must(200, "PATCH", sp+"/nodes/1", map[string]any{"x": 0, "y": 0})
+		done := make(chan int, 2)
+		go func() { done <- e.do("PATCH", sp+"/nodes/1", map[string]any{"x": 1}).status }()
+		go func() { done <- e.do("PATCH", sp+"/nodes/1", map[string]any{"y": 1}).status }()
+		if a, b := <-done, <-done; a != 200 || b != 200 {
+			t.Fatalf("round %d: statuses %d %d", round, a, b)
+		}
+		var n model.Node
+		e.must(200, "GET", sp+"/nodes/1", nil).decode(t, &n)
+		if n.X != 1 || n.Y != 1 {
+			t.Fatalf("round %d: an update was lost: %+v", round, n)
+		}
+	}
+	const creators = 20
+	statuses := make(chan int, creators)
+	for i := 0; i < creators; i++ {
+		go func() { statuses <- e.do("POST", sp+"/nodes", map[string]any{"x": 1, "y": 2, "z": 3}).status }()
+	}
+	for i := 0; i < creators; i++ {
+		if s := <-statuses; s != 201 {
+			t.Errorf("concurrent create without id: %d", s)
+		}
+	}
+	if nodes, _ := list[model.Node](t, e, sp+"/nodes"); len(nodes) != 4+creators {
+		t.Errorf("%d nodes after %d concurrent creates", len(nodes), creators)
+	}
+}

@@ -84,6 +84,11 @@ type Op struct {
 	Coll  string
 	Key   string
 	Value []byte
+	// Expect, when not nil, is the row as the caller read it: an update
+	// then applies only if the row is still exactly that, so two
+	// read-modify-write updates of one row cannot lose each other's
+	// changes. A mismatch fails the batch with ErrStale.
+	Expect []byte
 }
 
 // OpKind says what an Op does and what it requires.
@@ -122,27 +127,33 @@ type Batch struct {
 var ErrStale = errors.New("the model changed while the change was being planned")
 
 // Create adds an OpCreate.
-func (b *Batch) Create(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{OpCreate, coll, key, v}) }
+func (b *Batch) Create(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{Kind: OpCreate, Coll: coll, Key: key, Value: v}) }
 
 // Update adds an OpUpdate.
-func (b *Batch) Update(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{OpUpdate, coll, key, v}) }
+func (b *Batch) Update(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{Kind: OpUpdate, Coll: coll, Key: key, Value: v}) }
+
+// UpdateFrom adds an OpUpdate that applies only while the row is still
+// old (see Op.Expect).
+func (b *Batch) UpdateFrom(coll, key string, v, old []byte) {
+	b.Ops = append(b.Ops, Op{Kind: OpUpdate, Coll: coll, Key: key, Value: v, Expect: old})
+}
 
 // Put adds an OpPut.
-func (b *Batch) Put(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{OpPut, coll, key, v}) }
+func (b *Batch) Put(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{Kind: OpPut, Coll: coll, Key: key, Value: v}) }
 
 // Delete adds an OpDelete.
-func (b *Batch) Delete(coll, key string) { b.Ops = append(b.Ops, Op{OpDelete, coll, key, nil}) }
+func (b *Batch) Delete(coll, key string) { b.Ops = append(b.Ops, Op{Kind: OpDelete, Coll: coll, Key: key, Value: nil}) }
 
 // DeleteIfAny adds an OpDeleteIfAny.
 func (b *Batch) DeleteIfAny(coll, key string) {
-	b.Ops = append(b.Ops, Op{OpDeleteIfAny, coll, key, nil})
+	b.Ops = append(b.Ops, Op{Kind: OpDeleteIfAny, Coll: coll, Key: key, Value: nil})
 }
 
 // Require adds an OpRequire.
-func (b *Batch) Require(coll, key string) { b.Ops = append(b.Ops, Op{OpRequire, coll, key, nil}) }
+func (b *Batch) Require(coll, key string) { b.Ops = append(b.Ops, Op{Kind: OpRequire, Coll: coll, Key: key, Value: nil}) }
 
 // Forbid adds an OpForbid.
-func (b *Batch) Forbid(coll, key string) { b.Ops = append(b.Ops, Op{OpForbid, coll, key, nil}) }
+func (b *Batch) Forbid(coll, key string) { b.Ops = append(b.Ops, Op{Kind: OpForbid, Coll: coll, Key: key, Value: nil}) }
 
 // ConflictError reports the op of a batch whose precondition failed at
 // commit time; nothing of the batch was applied.

@@ -269,10 +269,14 @@ func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, er
 		rev, err := m.applyWatched(ctx, k, b)
 		return rev, model.Wrap(op, err)
 	}
-	args := make([]any, 0, 2+4*len(b.Ops))
+	args := make([]any, 0, 3+5*len(b.Ops))
 	args = append(args, k.prefix+"m:", len(b.Ops), b.ExpectRev)
 	for _, o := range b.Ops {
-		args = append(args, string(rune(o.Kind)), o.Coll, o.Key, o.Value)
+		expect := any(false) // a Lua false: no expectation
+		if o.Expect != nil {
+			expect = o.Expect
+		}
+		args = append(args, string(rune(o.Kind)), o.Coll, o.Key, o.Value, expectArg(expect))
 	}
 	res, err := applyScript.Run(ctx, m.rdb, []string{k.job(), k.rev(), k.lock()}, args...).Slice()
 	if err != nil {
@@ -294,6 +298,16 @@ func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, er
 	default:
 		return 0, model.Wrap(op, errors.New("unexpected script reply "+strconv.Quote(fmt.Sprint(res))))
 	}
+}
+
+// expectArg encodes an op's expected old value for the script: "-" for
+// none, "=" followed by the value otherwise (so an empty value differs
+// from none).
+func expectArg(v any) string {
+	if b, ok := v.([]byte); ok {
+		return "=" + string(b)
+	}
+	return "-"
 }
 
 // fastPathMin is the batch size from which a batch planned at a known
@@ -381,16 +395,21 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 			return store.ErrStale
 		}
 		exists := map[string]bool{}
+		current := map[string]string{}
 		for _, p := range probes {
 			for i, v := range p.cmd.Val() {
-				if v != nil {
+				if s, ok := v.(string); ok {
 					exists[p.coll+"\x00"+p.keys[i]] = true
+					current[p.coll+"\x00"+p.keys[i]] = s
 				}
 			}
 		}
 		for i, o := range b.Ops {
 			id := o.Coll + "\x00" + o.Key
 			e := exists[id]
+			if o.Expect != nil && current[id] != string(o.Expect) {
+				return store.ErrStale
+			}
 			if o.Kind == store.OpCreate && e {
 				return &store.ConflictError{Index: i, Op: o, Exists: true}
 			}
@@ -444,7 +463,7 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 // failed check leaves Redis untouched. It runs as one atomic script.
 // KEYS: job hash, rev counter, analysis lock. ARGV: collection key prefix,
 // op count, expected revision (0: any), then per op: kind, collection, key,
-// value.
+// value, expected old value ("-" for none, else "=" and the value).
 var applyScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'nojob'} end
 if redis.call('EXISTS', KEYS[3]) == 1 then return {'locked'} end
@@ -457,28 +476,31 @@ local CHUNK = 1000
 -- than one HEXISTS per op.
 local wanted, order = {}, {}
 for j = 1, n do
-  local base = 4 + (j - 1) * 4
+  local base = 4 + (j - 1) * 5
   local h = prefix .. ARGV[base + 1]
   if wanted[h] == nil then wanted[h] = {}; order[#order + 1] = h end
   wanted[h][ARGV[base + 2]] = true
 end
-local state = {}
+local state, current = {}, {}
 for _, h in ipairs(order) do
   local keys = {}
   for k in pairs(wanted[h]) do keys[#keys + 1] = k end
-  local st = {}
+  local st, cur = {}, {}
   for i = 1, #keys, CHUNK do
     local part = {unpack(keys, i, math.min(i + CHUNK - 1, #keys))}
     local vals = redis.call('HMGET', h, unpack(part))
-    for x = 1, #part do st[part[x]] = (vals[x] ~= false) end
+    for x = 1, #part do st[part[x]] = (vals[x] ~= false); cur[part[x]] = vals[x] end
   end
   state[h] = st
+  current[h] = cur
 end
 -- Check every op against the rows as the batch itself changes them.
 for j = 1, n do
-  local base = 4 + (j - 1) * 4
+  local base = 4 + (j - 1) * 5
   local kind, h, k = ARGV[base], prefix .. ARGV[base + 1], ARGV[base + 2]
   local e = state[h][k]
+  local expect = ARGV[base + 4]
+  if expect ~= '-' and current[h][k] ~= string.sub(expect, 2) then return {'stale'} end
   if (kind == 'C' or kind == 'F') and e then return {'exists', j} end
   if (kind == 'U' or kind == 'D' or kind == 'R') and not e then return {'missing', j} end
   if kind == 'C' or kind == 'U' or kind == 'P' then state[h][k] = true end
@@ -505,7 +527,7 @@ local function flush()
 end
 local lastIdx = {}
 for j = 1, n do
-  local base = 4 + (j - 1) * 4
+  local base = 4 + (j - 1) * 5
   local kind, h, k = ARGV[base], prefix .. ARGV[base + 1], ARGV[base + 2]
   local write = (kind == 'C' or kind == 'U' or kind == 'P')
   local del = (kind == 'D' or kind == 'd')
