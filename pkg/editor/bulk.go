@@ -3,13 +3,13 @@ package editor
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
-	"time"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"

@@ -127,10 +127,14 @@ type Batch struct {
 var ErrStale = errors.New("the model changed while the change was being planned")
 
 // Create adds an OpCreate.
-func (b *Batch) Create(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{Kind: OpCreate, Coll: coll, Key: key, Value: v}) }
+func (b *Batch) Create(coll, key string, v []byte) {
+	b.Ops = append(b.Ops, Op{Kind: OpCreate, Coll: coll, Key: key, Value: v})
+}
 
 // Update adds an OpUpdate.
-func (b *Batch) Update(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{Kind: OpUpdate, Coll: coll, Key: key, Value: v}) }
+func (b *Batch) Update(coll, key string, v []byte) {
+	b.Ops = append(b.Ops, Op{Kind: OpUpdate, Coll: coll, Key: key, Value: v})
+}
 
 // UpdateFrom adds an OpUpdate that applies only while the row is still
 // old (see Op.Expect).
@@ -139,10 +143,14 @@ func (b *Batch) UpdateFrom(coll, key string, v, old []byte) {
 }
 
 // Put adds an OpPut.
-func (b *Batch) Put(coll, key string, v []byte) { b.Ops = append(b.Ops, Op{Kind: OpPut, Coll: coll, Key: key, Value: v}) }
+func (b *Batch) Put(coll, key string, v []byte) {
+	b.Ops = append(b.Ops, Op{Kind: OpPut, Coll: coll, Key: key, Value: v})
+}
 
 // Delete adds an OpDelete.
-func (b *Batch) Delete(coll, key string) { b.Ops = append(b.Ops, Op{Kind: OpDelete, Coll: coll, Key: key, Value: nil}) }
+func (b *Batch) Delete(coll, key string) {
+	b.Ops = append(b.Ops, Op{Kind: OpDelete, Coll: coll, Key: key, Value: nil})
+}
 
 // DeleteIfAny adds an OpDeleteIfAny.
 func (b *Batch) DeleteIfAny(coll, key string) {
@@ -150,10 +158,14 @@ func (b *Batch) DeleteIfAny(coll, key string) {
 }
 
 // Require adds an OpRequire.
-func (b *Batch) Require(coll, key string) { b.Ops = append(b.Ops, Op{Kind: OpRequire, Coll: coll, Key: key, Value: nil}) }
+func (b *Batch) Require(coll, key string) {
+	b.Ops = append(b.Ops, Op{Kind: OpRequire, Coll: coll, Key: key, Value: nil})
+}
 
 // Forbid adds an OpForbid.
-func (b *Batch) Forbid(coll, key string) { b.Ops = append(b.Ops, Op{Kind: OpForbid, Coll: coll, Key: key, Value: nil}) }
+func (b *Batch) Forbid(coll, key string) {
+	b.Ops = append(b.Ops, Op{Kind: OpForbid, Coll: coll, Key: key, Value: nil})
+}
 
 // ConflictError reports the op of a batch whose precondition failed at
 // commit time; nothing of the batch was applied.
