@@ -70,9 +70,13 @@ const maxPlanRetries = 5
 func (s *Structure) DeleteElements(ctx context.Context, ws string, coll string, ids []int64, continueOnError bool) (DeleteResult, BulkResult, error) {
 	for attempt := 0; ; attempt++ {
 		res, bulk, err := s.deleteOnce(ctx, ws, coll, ids, continueOnError)
-		if !errors.Is(err, store.ErrStale) || attempt == maxPlanRetries {
+		if !errors.Is(err, store.ErrStale) {
 			return res, bulk, err
 		}
+		if attempt == maxWriteRetries {
+			return res, bulk, model.E(model.KindConflict, "the model kept changing while the delete was planned; retry")
+		}
+		backoff(ctx, attempt)
 	}
 }
 

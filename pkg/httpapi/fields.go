@@ -180,11 +180,16 @@ func mergeFields(dst reflect.Value, fields map[string]json.RawMessage, u model.U
 				return fieldErr(p, "%s must be one of %s, got %q", p, strings.Join(f.enum, ", "), s)
 			}
 		}
-		if err := checkFinite(nv.Elem(), p); err != nil {
-			return err
+		if string(raw) == "null" && f.typ.Kind() != reflect.Pointer && f.typ.Kind() != reflect.Slice {
+			return fieldErr(p, "%s must not be null", p)
 		}
 		if !(f.positional && isPercent(dst)) {
 			scaleField(f, nv.Elem(), u, true)
+		}
+		// Checked in SI, after scaling: a number fine in one unit may not
+		// be in another.
+		if err := checkMagnitude(nv.Elem(), p); err != nil {
+			return err
 		}
 		fv.Set(nv.Elem())
 	}
@@ -200,12 +205,29 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// checkFinite rejects numbers JSON cannot carry back (and that would poison
-// an analysis); encoding/json already refuses NaN in input, so this guards
-// against overflow such as 1e400.
-func checkFinite(v reflect.Value, path string) error {
-	if v.Kind() == reflect.Float64 && (math.IsInf(v.Float(), 0) || math.IsNaN(v.Float())) {
-		return fieldErr(path, "%s must be a finite number", path)
+// MaxMagnitude bounds every stored number (SI): far beyond any physical
+// quantity of a structure, far enough below the float64 range that every
+// unit conversion of it stays finite.
+const MaxMagnitude = 1e20
+
+// checkMagnitude rejects numbers that are not finite or beyond
+// MaxMagnitude, in a value or, for tables, in every cell: they would
+// poison an analysis or fail to encode.
+func checkMagnitude(v reflect.Value, path string) error {
+	bad := func(x float64) bool { return math.IsNaN(x) || math.Abs(x) > MaxMagnitude }
+	switch {
+	case v.Kind() == reflect.Float64 && bad(v.Float()):
+		return fieldErr(path, "%s must be a finite number of magnitude at most %g in SI units, got %g", path, MaxMagnitude, v.Float())
+	case v.Kind() == reflect.Pointer && !v.IsNil():
+		if t, ok := v.Interface().(*model.Table); ok {
+			for i, row := range t.Rows {
+				for _, x := range row {
+					if bad(x) {
+						return fieldErr(path, "%s row %d: values must be finite and of magnitude at most %g in SI units", path, i, MaxMagnitude)
+					}
+				}
+			}
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -117,6 +118,9 @@ func (a *API) registerRestraintTables(h *collection[model.NodeRestraint]) {
 						d+1, string(r.RestraintCode[d]))
 				}
 				if err := editor.ValidateTable("rows", &t); err != nil {
+					return err
+				}
+				if err := checkMagnitude(reflect.ValueOf(&t), "rows"); err != nil {
 					return err
 				}
 				*editor.Table(r, d) = &t

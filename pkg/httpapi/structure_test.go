@@ -2,6 +2,8 @@ package httpapi_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"fmt"
 	"math"
 	"reflect"
@@ -597,5 +599,25 @@ func TestConcurrentWrites(t *testing.T) {
 	}
 	if nodes, _ := list[model.Node](t, e, sp+"/nodes"); len(nodes) != 4+creators {
 		t.Errorf("%d nodes after %d concurrent creates", len(nodes), creators)
+	}
+}
+
+// Hostile values are 400s, never 500s (found in review).
+func TestHostileValues(t *testing.T) {
+	e := structureEnv(t)
+	// 1e305 MPa is 1e311 Pa: beyond float64 once in SI.
+	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/materials", map[string]any{"name": "x", "youngsModulus": 1e305, "poissonsRatio": 0.3})
+	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/nodes", map[string]any{"x": 1e21, "y": 0, "z": 0})
+	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/nodes", map[string]any{"x": nil, "y": 0, "z": 0})
+	e.wantError(400, "VALIDATION_FAILED", "PATCH", sp+"/nodes/1", map[string]any{"y": nil})
+	e.must(201, "POST", sp+"/node-restraints", map[string]any{"node": 1, "restraintCode": "VFFFFF"})
+	e.wantError(400, "VALIDATION_FAILED", "PUT", sp+"/node-restraints/1/table/Tx", map[string]any{"rows": [][]float64{{0, 1e306}}})
+	// Saving where a folder stands is a 400 that says so.
+	if err := os.MkdirAll(filepath.Join(e.dir, "dirjob.gsj"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	er := e.wantError(400, "VALIDATION_FAILED", "POST", "/job/save", map[string]any{"filePath": "dirjob.gsj"})
+	if !strings.Contains(er.Detail, "folder") {
+		t.Errorf("save onto a folder: %s", er.Detail)
 	}
 }

@@ -240,6 +240,10 @@ func (s *Service) Save(ctx context.Context, ws, filePath string) (Saved, error) 
 	if err != nil {
 		return Saved{}, fmt.Errorf("%s: %w", op, err)
 	}
+	// Stat refuses a folder standing where the file should go.
+	if _, err := s.dir.Stat(p); err != nil {
+		return Saved{}, fmt.Errorf("%s: %w", op, err)
+	}
 	if err := s.dir.Write(p, snap, s.generator, s.now()); err != nil {
 		return Saved{}, fmt.Errorf("%s: %w", op, err)
 	}

@@ -1,6 +1,7 @@
 package redisstore
 
 import (
+	"bytes"
 	"context"
 	crand "crypto/rand"
 	"encoding/hex"
@@ -143,6 +144,9 @@ func (s *Jobs) Open(ctx context.Context, ws string, snap store.Snapshot, st mode
 	if err != nil {
 		return Slot{}, model.Wrap(op, err)
 	}
+	if err := s.checkSnapshot(snap); err != nil {
+		return Slot{}, model.Wrap(op, err)
+	}
 	session := newSession()
 	var out Slot
 	err = s.watch(ctx, func(tx *redis.Tx) error {
@@ -171,6 +175,32 @@ func (s *Jobs) Open(ctx context.Context, ws string, snap store.Snapshot, st mode
 		return nil
 	}, k.job())
 	return out, model.Wrap(op, err)
+}
+
+// checkSnapshot refuses content the store could not keep: a job file is
+// the client's input, so an unknown collection, a malformed key or a row
+// that is not a JSON object is a validation error, found before anything
+// is written.
+func (s *Jobs) checkSnapshot(snap store.Snapshot) error {
+	known := map[string]bool{}
+	for _, c := range s.collections {
+		known[c] = true
+	}
+	for name, rows := range snap.Collections {
+		if !known[name] {
+			return model.E(model.KindValidation, "the job file holds an unknown collection %q", name)
+		}
+		for _, r := range rows {
+			parts, err := store.ParseKey(r.Key)
+			if err != nil || store.Key(parts...) != r.Key {
+				return model.E(model.KindValidation, "the job file's collection %s holds a malformed key %q", name, r.Key)
+			}
+			if v := bytes.TrimSpace(r.Value); len(v) == 0 || v[0] != '{' {
+				return model.E(model.KindValidation, "the job file's collection %s holds a row %s that is not a JSON object", name, r.Key)
+			}
+		}
+	}
+	return nil
 }
 
 // writeCollections queues the rows of every collection; Redis limits the

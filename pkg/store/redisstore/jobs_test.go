@@ -29,7 +29,7 @@ func TestOpenCloseAndWorkspaces(t *testing.T) {
 	ctx := context.Background()
 	s, srv := newStore(t, "nodes")
 	snap := store.Snapshot{Job: model.NewJob(), Collections: map[string][]store.Row{
-		"nodes": {{Key: "2", Score: 2, Value: json.RawMessage(`{"x":2}`)}, {Key: "1", Score: 1, Value: json.RawMessage(`{"x":1}`)}},
+		"nodes": {{Key: store.Key(2), Value: json.RawMessage(`{"x":2}`)}, {Key: store.Key(1), Value: json.RawMessage(`{"x":1}`)}},
 	}}
 	snap.Job.Headings.Heading = "A"
 	if _, err := s.Open(ctx, "alpha", snap, openState()); err != nil {
@@ -53,8 +53,22 @@ func TestOpenCloseAndWorkspaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Job.Headings.Heading != "A" || len(got.Collections["nodes"]) != 2 || got.Collections["nodes"][0].Key != "1" {
+	if got.Job.Headings.Heading != "A" || len(got.Collections["nodes"]) != 2 || got.Collections["nodes"][0].Key != store.Key(1) {
 		t.Errorf("snapshot = %+v (rows must come back in score order)", got)
+	}
+	// A job file with an unknown collection or a malformed key is refused
+	// before anything is written.
+	for _, bad := range []map[string][]store.Row{
+		{"nodes:ids": {{Key: store.Key(1), Value: json.RawMessage(`{}`)}}},
+		{"nodes": {{Key: "zzz", Value: json.RawMessage(`{}`)}}},
+		{"nodes": {{Key: store.Key(1), Value: json.RawMessage(`"hello"`)}}},
+	} {
+		if _, err := s.Open(ctx, "gamma", store.Snapshot{Job: model.NewJob(), Collections: bad}, openState()); model.KindOf(err) != model.KindValidation {
+			t.Errorf("open with %v: %v, want a validation error", bad, err)
+		}
+	}
+	if sl, _ := s.Slot(ctx, "gamma"); sl.State.IsOpen {
+		t.Error("a refused job file left a job open")
 	}
 	// Every key is under the workspace prefix.
 	keys, _ := srv.Client(t).Keys(ctx, "*").Result()
@@ -204,7 +218,7 @@ func TestLargeSnapshotRoundTrip(t *testing.T) {
 	s, _ := newStore(t, "nodes")
 	rows := make([]store.Row, 12345)
 	for i := range rows {
-		rows[i] = store.Row{Key: fmt.Sprint(i + 1), Score: float64(i + 1), Value: json.RawMessage(fmt.Sprintf(`{"id":%d}`, i+1))}
+		rows[i] = store.Row{Key: store.Key(int64(i + 1)), Value: json.RawMessage(fmt.Sprintf(`{"id":%d}`, i+1))}
 	}
 	if _, err := s.Open(ctx, "w", store.Snapshot{Job: model.NewJob(), Collections: map[string][]store.Row{"nodes": rows}}, openState()); err != nil {
 		t.Fatal(err)
@@ -213,7 +227,7 @@ func TestLargeSnapshotRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Collections["nodes"]) != len(rows) || got.Collections["nodes"][12344].Key != "12345" {
+	if len(got.Collections["nodes"]) != len(rows) || got.Collections["nodes"][12344].Key != store.Key(12345) {
 		t.Fatalf("got %d rows", len(got.Collections["nodes"]))
 	}
 	counts, _ := s.Counts(ctx, "w")

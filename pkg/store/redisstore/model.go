@@ -137,14 +137,17 @@ func (m *Model) Page(ctx context.Context, ws, coll string, ranges []store.KeyRan
 	if err != nil {
 		return store.Page{}, model.Wrap(op, err)
 	}
-	page.Values = make([][]byte, len(vals))
+	// A row deleted between the two reads is left out: the page is then
+	// one row short, as if the delete had come first.
+	keys := page.Keys[:0]
+	page.Values = make([][]byte, 0, len(vals))
 	for i, v := range vals {
-		s, ok := v.(string)
-		if !ok {
-			return store.Page{}, model.Wrap(op, fmt.Errorf("%s: key %s is indexed but has no row", coll, page.Keys[i]))
+		if s, ok := v.(string); ok {
+			keys = append(keys, page.Keys[i])
+			page.Values = append(page.Values, []byte(s))
 		}
-		page.Values[i] = []byte(s)
 	}
+	page.Keys = keys
 	return page, nil
 }
 
