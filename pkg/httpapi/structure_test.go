@@ -2,10 +2,10 @@ package httpapi_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
