@@ -196,8 +196,30 @@ func (l *Loads) checkCombinations(ctx context.Context, ws string, recs []*model.
 			graph[r.ID] = append(graph[r.ID], it.LoadCase)
 		}
 	}
+	// A case that carries loads cannot become a combination: its loads
+	// would be silently ignored.
+	var existing []model.LoadCase
+	for _, c := range cases {
+		for _, r := range recs {
+			if r != nil && r.ID == c.ID && len(c.CombinationItems) == 0 {
+				existing = append(existing, c)
+			}
+		}
+	}
+	types, err := l.CaseTypes(ctx, ws, existing)
+	if err != nil {
+		return nil, err
+	}
+	primary := map[int64]bool{}
+	for i, c := range existing {
+		primary[c.ID] = types[i] == model.CasePrimary
+	}
 	for i, r := range recs {
 		if r == nil {
+			continue
+		}
+		if primary[r.ID] {
+			out[i] = model.Invalid("combinationItems", "load case %d carries loads; remove them before making it a combination", r.ID)
 			continue
 		}
 		for j, it := range r.CombinationItems {

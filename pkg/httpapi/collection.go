@@ -389,7 +389,12 @@ func (h *collection[T]) change(fields map[string]json.RawMessage, u model.Units,
 	for _, f := range h.c.Kind().KeyFields {
 		delete(fields, f) // key fields name the record; they never change it
 	}
-	ch.Apply = func(rec *T) error { return mergeFields(reflect.ValueOf(rec), fields, u, "") }
+	ch.Apply = func(rec *T) error {
+		if h.only != nil && !h.only(rec) {
+			return model.E(model.KindNotFound, "%s %v not found", h.noun(), ch.Key)
+		}
+		return mergeFields(reflect.ValueOf(rec), fields, u, "")
+	}
 	return ch
 }
 

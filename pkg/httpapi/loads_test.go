@@ -251,7 +251,7 @@ func TestCombinationRules(t *testing.T) {
 func TestDeleteLoadCase(t *testing.T) {
 	e := loadsEnv(t)
 	e.must(201, "POST", lp+"/node-loads", map[string]any{"loadCase": 1, "node": 2, "fy": -10})
-	var res httpapi.CaseDeleteResult
+	var res editor.CaseDeleteResult
 	e.must(200, "DELETE", lp+"/load-cases/1", nil).decode(t, &res)
 	if len(res.LoadCases) != 0 || !reflect.DeepEqual(res.KeptLoadCases, []int64{1}) {
 		t.Errorf("delete with loads: %+v", res)
@@ -368,5 +368,56 @@ func TestElementDeleteRemovesLoads(t *testing.T) {
 	e.must(200, "GET", lp+"/member-prestress-loads/1/1", nil)
 	if caseType(t, e, 2) != model.CaseUnused {
 		t.Error("case 2 lost its only load and must be Unused")
+	}
+}
+
+// Review findings: the combination rules hold on every path.
+func TestCombinationPathsKeepTheRules(t *testing.T) {
+	e := loadsEnv(t)
+	e.must(201, "POST", lp+"/node-loads", map[string]any{"loadCase": 2, "node": 1, "fx": 1})
+	// Bulk PATCH on the combination path cannot turn a Primary case into
+	// a combination (404, not a combination), and items on a case with
+	// loads are refused anyway.
+	e.wantError(404, "NOT_FOUND", "PATCH", lp+"/combination-load-cases/bulk", []map[string]any{{"id": 2, "combinationItems": []map[string]any{{"loadCase": 1}}}})
+	if caseType(t, e, 2) != model.CasePrimary {
+		t.Error("case 2 changed type")
+	}
+	// DELETE on the combination path of a non-combination is a 404.
+	e.wantError(404, "NOT_FOUND", "DELETE", lp+"/combination-load-cases/1", nil)
+	// A duplicate id in a bulk delete is a 400, not a 500.
+	e.wantError(400, "VALIDATION_FAILED", "DELETE", lp+"/load-cases/bulk", []int64{1, 1})
+	var bd httpapi.BulkCaseDeleteResult
+	e.must(200, "DELETE", lp+"/load-cases/bulk?continueOnError=true", []int64{1, 1, 99}).decode(t, &bd)
+	if len(bd.Succeeded) != 1 || len(bd.Errors) != 2 || !reflect.DeepEqual(bd.Deleted.LoadCases, []int64{1}) {
+		t.Errorf("bulk case delete: %+v", bd)
+	}
+}
+
+// Concurrent set-general calls leave exactly one general restraint.
+func TestSetGeneralIsAtomic(t *testing.T) {
+	e := structureEnv(t)
+	for n := 1; n <= 4; n++ {
+		e.must(201, "POST", sp+"/node-restraints", map[string]any{"node": n})
+	}
+	for round := 0; round < 10; round++ {
+		done := make(chan int, 4)
+		for n := 1; n <= 4; n++ {
+			go func() { done <- e.do("POST", sp+"/node-restraints/set-general", map[string]any{"node": n}).status }()
+		}
+		for n := 0; n < 4; n++ {
+			if s := <-done; s != 200 {
+				t.Fatalf("set-general: %d", s)
+			}
+		}
+		rs, _ := list[model.NodeRestraint](t, e, sp+"/node-restraints")
+		general := 0
+		for _, r := range rs {
+			if r.GeneralRestraint {
+				general++
+			}
+		}
+		if general != 1 {
+			t.Fatalf("round %d: %d general restraints", round, general)
+		}
 	}
 }

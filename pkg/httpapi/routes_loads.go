@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"reflect"
 	"strings"
 
@@ -10,19 +9,9 @@ import (
 
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/model"
-	"github.com/gusset/gusset/pkg/store"
 )
 
 const loadsPath = "/job/loads"
-
-// CaseDeleteResult is the answer to deleting load cases: the cases whose
-// rows went, and those kept because loads or combination items still
-// refer to them (their title and notes are cleared).
-type CaseDeleteResult struct {
-	LoadCases     []int64 `json:"loadCases"`
-	KeptLoadCases []int64 `json:"keptLoadCases"`
-	TotalRemoved  int     `json:"totalRemoved"`
-}
 
 // ItemsBody is the body of GET and PUT combination-load-cases/{id}/items.
 type ItemsBody struct {
@@ -33,7 +22,7 @@ func (a *API) registerLoadRoutes() {
 	l := a.loads
 	const tag = "Loads"
 	cases := &collection[model.LoadCase]{a: a, c: l.Cases, path: loadsPath + "/load-cases", tag: tag, idFilter: "loadCases",
-		expandable: []string{"combinationItems"}, removeBody: CaseDeleteResult{},
+		expandable: []string{"combinationItems"}, removeBody: editor.CaseDeleteResult{},
 		desc: "Filters: loadCases (id list), titleSearch (case-insensitive contains), type (Primary, Combination, Step, Unused). " +
 			"type is computed: Combination with items, Primary with loads, Unused otherwise; Step only for non-linear load steps.",
 		filters: []filter[model.LoadCase]{
@@ -45,11 +34,11 @@ func (a *API) registerLoadRoutes() {
 			{name: "type", typ: "string", desc: "Primary, Combination, Step or Unused", build: a.caseTypeFilter},
 		}}
 	cases.hydrate = a.hydrateCases
-	cases.remove = a.removeCases
+	cases.remove = a.removeCases(false)
 	cases.register()
 
 	combos := &collection[model.CombinationLoadCase]{a: a, c: l.Combinations, path: loadsPath + "/combination-load-cases", tag: tag,
-		idFilter: "loadCases", removeBody: CaseDeleteResult{},
+		idFilter: "loadCases", removeBody: editor.CaseDeleteResult{},
 		desc: "Cases of type Combination only. Items: loadCase and multiplyingFactor (default 1). Rules: at least one item; each component exists " +
 			"and is Primary, Combination or Unused (never Step); no self-reference; no case twice; no cycle through other combinations.",
 		only: func(c *model.CombinationLoadCase) bool { return len(c.CombinationItems) > 0 },
@@ -64,7 +53,7 @@ func (a *API) registerLoadRoutes() {
 		}
 		return nil
 	}
-	combos.remove = a.removeCases
+	combos.remove = a.removeCases(true)
 	combos.extraRoutes = func() { a.registerCombinationItems(combos) }
 	combos.register()
 
@@ -179,84 +168,25 @@ func (a *API) caseTypeFilter(ctx context.Context, ws, v string, _ model.Units) (
 	return func(c *model.LoadCase) bool { return keep[c.ID] }, nil
 }
 
-// removeCases deletes load cases the way the spec's state table says: only
-// the title, notes and metadata go. A case that still has loads or
-// combination items, or that a combination or scenario refers to, stays
-// listed with an empty title; one without goes.
-func (a *API) removeCases(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
-	ids := firstParts(keys)
-	recs, err := a.loads.Cases.GetMany(ctx, ws, ids)
-	if err != nil {
-		return nil, err
-	}
-	var found []model.LoadCase
-	for i, r := range recs {
-		if r == nil {
-			if !cont {
-				return nil, model.NotFound("load case", ids[i])
-			}
-			continue
-		}
-		found = append(found, *r)
-	}
-	types, err := a.loads.CaseTypes(ctx, ws, found)
-	if err != nil {
-		return nil, err
-	}
-	used, err := a.referencedCases(ctx, ws)
-	if err != nil {
-		return nil, err
-	}
-	res := CaseDeleteResult{LoadCases: []int64{}, KeptLoadCases: []int64{}}
-	var b store.Batch
-	for i, c := range found {
-		if types[i] == model.CaseUnused && !used[c.ID] {
-			b.Delete(model.CollLoadCases, store.Key(c.ID))
-			res.LoadCases = append(res.LoadCases, c.ID)
-			continue
-		}
-		c.Title, c.Notes = "", ""
-		raw, err := json.Marshal(c)
+// removeCases deletes load cases (see editor.DeleteCases); a bulk delete
+// answers the bulk result with the case result under deleted.
+func (a *API) removeCases(onlyCombinations bool) func(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
+	return func(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
+		res, br, err := a.loads.DeleteCases(ctx, ws, firstParts(keys), cont, onlyCombinations)
 		if err != nil {
 			return nil, err
 		}
-		b.Update(model.CollLoadCases, store.Key(c.ID), raw)
-		res.KeptLoadCases = append(res.KeptLoadCases, c.ID)
+		if bulk {
+			return BulkCaseDeleteResult{BulkResult: br, Deleted: res}, nil
+		}
+		return res, nil
 	}
-	if _, err := a.model.Apply(ctx, ws, &b); err != nil {
-		return nil, err
-	}
-	a.sess.Touched(ctx, ws)
-	res.TotalRemoved = len(res.LoadCases)
-	return res, nil
 }
 
-// referencedCases are the cases other rows point at: components of
-// combinations and the cases moving-load scenarios combine with. Deleting
-// one keeps its row, like loads do, so that no reference dangles.
-func (a *API) referencedCases(ctx context.Context, ws string) (map[int64]bool, error) {
-	used := map[int64]bool{}
-	cases, err := a.loads.Cases.All(ctx, ws)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range cases {
-		for _, it := range c.CombinationItems {
-			used[it.LoadCase] = true
-		}
-	}
-	if a.loads.Moving != nil {
-		scenarios, err := a.loads.Moving.Scenarios.All(ctx, ws)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range scenarios {
-			for _, c := range s.Combinations {
-				used[c.CombineWithLoadCase] = true
-			}
-		}
-	}
-	return used, nil
+// BulkCaseDeleteResult is a bulk delete of load cases.
+type BulkCaseDeleteResult struct {
+	editor.BulkResult
+	Deleted editor.CaseDeleteResult `json:"deleted"`
 }
 
 // removeCategory deletes categories no load uses.

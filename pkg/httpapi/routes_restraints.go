@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 
@@ -9,7 +8,6 @@ import (
 
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/model"
-	"github.com/gusset/gusset/pkg/store"
 )
 
 // TableMetadata describes a restraint table (wire-names.md).
@@ -149,45 +147,22 @@ func (a *API) registerRestraintTables(h *collection[model.NodeRestraint]) {
 		}})
 }
 
-// setGeneral moves the general-restraint flag in one atomic change.
+// setGeneral moves the general-restraint flag (editor.SetGeneral).
 func (a *API) setGeneral(c *fiber.Ctx, h *collection[model.NodeRestraint]) error {
 	var req SetGeneralRequest
 	if err := decodeJSON(c, &req, true); err != nil {
 		return err
 	}
-	ctx, ws := c.UserContext(), workspace(c)
 	u, err := h.units(c)
 	if err != nil {
 		return err
 	}
-	all, err := h.c.All(ctx, ws)
+	rec, err := a.structure.SetGeneral(c.UserContext(), workspace(c), req.Node)
 	if err != nil {
 		return err
 	}
-	var b store.Batch
-	var target *model.NodeRestraint
-	for i := range all {
-		r := all[i]
-		want := req.Node != nil && r.Node == *req.Node
-		if want {
-			target = &all[i]
-		}
-		if r.GeneralRestraint != want {
-			r.GeneralRestraint = want
-			raw, _ := json.Marshal(r)
-			b.Update(model.CollNodeRestraints, store.Key(r.Node), raw)
-		}
-	}
-	if req.Node != nil && target == nil {
-		return model.E(model.KindNotFound, "node %d has no restraint; create one first", *req.Node)
-	}
-	if _, err := a.model.Apply(ctx, ws, &b); err != nil {
-		return err
-	}
-	a.sess.Touched(ctx, ws)
-	if target == nil {
+	if rec == nil {
 		return c.SendStatus(fiber.StatusNoContent)
 	}
-	target.GeneralRestraint = true
-	return c.JSON(toWire(*target, u))
+	return c.JSON(toWire(*rec, u))
 }

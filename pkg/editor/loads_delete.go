@@ -1,0 +1,169 @@
+package editor
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// CaseDeleteResult is the answer to deleting load cases: the cases whose
+// rows went, and those kept because loads, combination items, other
+// combinations or moving-load scenarios still refer to them (their title
+// and notes are cleared).
+type CaseDeleteResult struct {
+	LoadCases     []int64 `json:"loadCases"`
+	KeptLoadCases []int64 `json:"keptLoadCases"`
+	TotalRemoved  int     `json:"totalRemoved"`
+}
+
+// DeleteCases deletes load cases the way the spec's state table says:
+// only the title, notes and metadata go. A case that something still
+// refers to stays listed with an empty title; one without goes. With
+// onlyCombinations (the combination endpoint) a case that is not a
+// combination is a 404. The plan is guarded by the model revision, so a
+// load added meanwhile cannot be left pointing at a deleted case.
+func (l *Loads) DeleteCases(ctx context.Context, ws string, ids []int64, cont, onlyCombinations bool) (CaseDeleteResult, BulkResult, error) {
+	for attempt := 0; ; attempt++ {
+		res, bulk, err := l.deleteCasesOnce(ctx, ws, ids, cont, onlyCombinations)
+		if !errors.Is(err, store.ErrStale) {
+			return res, bulk, err
+		}
+		if attempt == maxWriteRetries {
+			return res, bulk, model.E(model.KindConflict, "the model kept changing while the delete was planned; retry")
+		}
+		backoff(ctx, attempt)
+	}
+}
+
+func (l *Loads) deleteCasesOnce(ctx context.Context, ws string, ids []int64, cont, onlyCombinations bool) (CaseDeleteResult, BulkResult, error) {
+	slot, err := l.e.jobs.Slot(ctx, ws)
+	if err != nil {
+		return CaseDeleteResult{}, BulkResult{}, err
+	}
+	recs, err := l.Cases.GetMany(ctx, ws, ids)
+	if err != nil {
+		return CaseDeleteResult{}, BulkResult{}, err
+	}
+	r := newResults()
+	seen := map[int64]bool{}
+	var found []model.LoadCase
+	for i, c := range recs {
+		switch {
+		case c == nil || (onlyCombinations && len(c.CombinationItems) == 0):
+			r.fail(i, []int64{ids[i]}, l.Cases.notFound([]int64{ids[i]}))
+		case seen[c.ID]:
+			r.fail(i, []int64{ids[i]}, model.Invalid("id", "load case %d appears twice in the request", c.ID))
+		default:
+			seen[c.ID] = true
+			found = append(found, *c)
+			r.res.Succeeded = append(r.res.Succeeded, success(i, []int64{c.ID}))
+		}
+	}
+	if r.anyFailed() && !cont {
+		return CaseDeleteResult{}, BulkResult{}, r.rejection("delete load cases")
+	}
+	types, err := l.CaseTypes(ctx, ws, found)
+	if err != nil {
+		return CaseDeleteResult{}, BulkResult{}, err
+	}
+	used, err := l.referencedCases(ctx, ws)
+	if err != nil {
+		return CaseDeleteResult{}, BulkResult{}, err
+	}
+	res := CaseDeleteResult{LoadCases: []int64{}, KeptLoadCases: []int64{}}
+	b := store.Batch{ExpectRev: slot.Rev}
+	for i, c := range found {
+		if types[i] == model.CaseUnused && !used[c.ID] {
+			b.Delete(model.CollLoadCases, store.Key(c.ID))
+			res.LoadCases = append(res.LoadCases, c.ID)
+			continue
+		}
+		c.Title, c.Notes = "", ""
+		b.Update(model.CollLoadCases, store.Key(c.ID), l.Cases.encode(c))
+		res.KeptLoadCases = append(res.KeptLoadCases, c.ID)
+	}
+	if _, err := l.e.apply(ctx, ws, &b, nil); err != nil {
+		return CaseDeleteResult{}, BulkResult{}, err
+	}
+	res.TotalRemoved = len(res.LoadCases)
+	return res, r.res, nil
+}
+
+// referencedCases are the cases other rows point at: components of
+// combinations and the cases moving-load scenarios combine with.
+func (l *Loads) referencedCases(ctx context.Context, ws string) (map[int64]bool, error) {
+	used := map[int64]bool{}
+	cases, err := l.Cases.All(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cases {
+		for _, it := range c.CombinationItems {
+			used[it.LoadCase] = true
+		}
+	}
+	if l.Moving != nil {
+		scenarios, err := l.Moving.Scenarios.All(ctx, ws)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range scenarios {
+			for _, c := range s.Combinations {
+				used[c.CombineWithLoadCase] = true
+			}
+		}
+	}
+	return used, nil
+}
+
+// SetGeneral makes node's restraint the general restraint, or clears it
+// when node is nil, in one change guarded by the model revision so that
+// two concurrent calls cannot leave two general restraints.
+func (s *Structure) SetGeneral(ctx context.Context, ws string, node *int64) (*model.NodeRestraint, error) {
+	for attempt := 0; ; attempt++ {
+		rec, err := s.setGeneralOnce(ctx, ws, node)
+		if !errors.Is(err, store.ErrStale) {
+			return rec, err
+		}
+		if attempt == maxWriteRetries {
+			return nil, model.E(model.KindConflict, "the restraints kept changing; retry")
+		}
+		backoff(ctx, attempt)
+	}
+}
+
+func (s *Structure) setGeneralOnce(ctx context.Context, ws string, node *int64) (*model.NodeRestraint, error) {
+	slot, err := s.e.jobs.Slot(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	all, err := s.Restraints.All(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	b := store.Batch{ExpectRev: slot.Rev}
+	var target *model.NodeRestraint
+	for i := range all {
+		r := all[i]
+		want := node != nil && r.Node == *node
+		if want {
+			target = &all[i]
+		}
+		if r.GeneralRestraint != want {
+			r.GeneralRestraint = want
+			b.Update(model.CollNodeRestraints, store.Key(r.Node), s.Restraints.encode(r))
+		}
+	}
+	if node != nil && target == nil {
+		return nil, model.E(model.KindNotFound, "node %d has no restraint; create one first", *node)
+	}
+	if _, err := s.e.apply(ctx, ws, &b, nil); err != nil {
+		return nil, err
+	}
+	if target != nil {
+		target.GeneralRestraint = true
+	}
+	return target, nil
+}
