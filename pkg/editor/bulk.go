@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -481,157 +479,6 @@ func (c *Collection[T]) explainConflict(ce *store.ConflictError, owner []int) er
 		return &model.Error{Kind: model.KindDuplicate, Msg: fmt.Sprintf("item %d: %s %v was created by another request meanwhile", item, what, ids)}
 	}
 	return &model.Error{Kind: model.KindConflict, Msg: fmt.Sprintf("item %d: %s %v was deleted by another request meanwhile; retry", item, what, ids)}
-}
-
-// Change is one update: the key and how to change the record.
-type Change[T any] struct {
-	Key []int64
-	// Apply merges the client's fields into the stored record.
-	Apply func(*T) error
-	// Err is a decoding error of this item.
-	Err error
-}
-
-// Updated is the outcome of an update.
-type Updated[T any] struct {
-	Result  BulkResult
-	Records []T
-}
-
-// Update applies changes to existing records; like Create, with
-// continueOnError false any failing item rejects the whole request.
-func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[T], continueOnError bool) (Updated[T], error) {
-	for attempt := 0; ; attempt++ {
-		out, err := c.updateOnce(ctx, ws, changes, continueOnError)
-		if !errors.Is(err, store.ErrStale) {
-			return out, err
-		}
-		if attempt == maxWriteRetries {
-			return out, model.E(model.KindConflict, "the %ss kept changing under this update; retry", c.k.Noun)
-		}
-		backoff(ctx, attempt)
-	}
-}
-
-// maxWriteRetries bounds how often a create or update is planned again
-// after another request changed the rows it read.
-const maxWriteRetries = 20
-
-// backoff waits a random, growing time so that writers that keep
-// colliding spread out.
-func backoff(ctx context.Context, attempt int) {
-	d := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
-	select {
-	case <-ctx.Done():
-	case <-time.After(d):
-	}
-}
-
-func (c *Collection[T]) updateOnce(ctx context.Context, ws string, changes []Change[T], continueOnError bool) (Updated[T], error) {
-	op := "update " + c.k.Noun
-	if len(changes) > 1 {
-		op = "bulk update " + c.k.Noun + "s"
-	}
-	r := newResults()
-	keys := make([][]int64, len(changes))
-	seen := map[string]int{}
-	for i, ch := range changes {
-		keys[i] = ch.Key
-		if ch.Err != nil {
-			r.fail(i, ch.Key, ch.Err)
-			continue
-		}
-		ks := store.Key(ch.Key...)
-		if j, dup := seen[ks]; dup {
-			r.fail(i, ch.Key, model.Invalid(c.k.KeyFields[len(c.k.KeyFields)-1], "%s appears twice in the request (items %d and %d)", c.describe(ch.Key), j, i))
-		}
-		seen[ks] = i
-	}
-	olds, raws, err := c.getKeysRaw(ctx, ws, keys)
-	if err != nil {
-		return Updated[T]{}, err
-	}
-	recs := make([]*T, len(changes))
-	for i, ch := range changes {
-		if r.failed[i] {
-			continue
-		}
-		if olds[i] == nil {
-			r.fail(i, ch.Key, c.notFound(ch.Key))
-			continue
-		}
-		rec := *olds[i]
-		if err := ch.Apply(&rec); err != nil {
-			r.fail(i, ch.Key, err)
-			continue
-		}
-		c.k.SetKey(&rec, ch.Key) // the route key wins over the body
-		recs[i] = &rec
-	}
-	if err := c.checkRecords(ctx, ws, recs, r); err != nil {
-		return Updated[T]{}, err
-	}
-	if r.anyFailed() && !continueOnError {
-		return Updated[T]{}, r.rejection(op)
-	}
-	var b store.Batch
-	var owner []int
-	required := map[Ref]bool{}
-	out := Updated[T]{}
-	for i, rec := range recs {
-		if rec == nil {
-			continue
-		}
-		c.requireRefs(&b, rec, required)
-		// Only over the row as read: a concurrent update makes this one
-		// plan again instead of overwriting it.
-		b.UpdateFrom(c.k.Coll, store.Key(keys[i]...), c.encode(*rec), raws[i])
-		for len(owner) < len(b.Ops) {
-			owner = append(owner, i)
-		}
-		out.Records = append(out.Records, *rec)
-		r.res.Succeeded = append(r.res.Succeeded, success(i, keys[i]))
-	}
-	if _, err := c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error { return c.explainConflict(ce, owner) }); err != nil {
-		return Updated[T]{}, fmt.Errorf("%s: %w", op, err)
-	}
-	out.Result = r.res
-	return out, nil
-}
-
-// DeleteRows removes rows that nothing else depends on (attribute rows,
-// loads, sections in no use...). Missing keys are 404s per item.
-func (c *Collection[T]) DeleteRows(ctx context.Context, ws string, keys [][]int64, continueOnError bool) (BulkResult, error) {
-	op := "delete " + c.k.Noun
-	r := newResults()
-	found, err := c.GetKeys(ctx, ws, keys)
-	if err != nil {
-		return BulkResult{}, err
-	}
-	seen := map[string]bool{}
-	var b store.Batch
-	for i, key := range keys {
-		ks := store.Key(key...)
-		switch {
-		case found[i] == nil:
-			r.fail(i, key, c.notFound(key))
-		case seen[ks]:
-			r.fail(i, key, model.Invalid(c.k.KeyFields[0], "%s appears twice in the request", c.describe(key)))
-		default:
-			seen[ks] = true
-			b.Delete(c.k.Coll, ks)
-			r.res.Succeeded = append(r.res.Succeeded, success(i, key))
-		}
-	}
-	if r.anyFailed() && !continueOnError {
-		return BulkResult{}, r.rejection(op)
-	}
-	if _, err := c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error {
-		return model.E(model.KindConflict, "%s %s was deleted by another request meanwhile", c.k.Noun, ce.Op.Key)
-	}); err != nil {
-		return BulkResult{}, fmt.Errorf("%s: %w", op, err)
-	}
-	return r.res, nil
 }
 
 // Parallel runs fn for 0..n-1 on every core when n is large enough to

@@ -167,3 +167,72 @@ func (s *Structure) setGeneralOnce(ctx context.Context, ws string, node *int64) 
 	}
 	return target, nil
 }
+
+// CategoryInUse fails with a conflict naming a load that uses one of the
+// categories.
+func (l *Loads) CategoryInUse(ctx context.Context, ws string, ids map[int64]bool) error {
+	check := func(noun string, cats []int64) error {
+		for _, c := range cats {
+			if ids[c] {
+				return model.E(model.KindConflict, "load category %d is used by %s; change or delete those loads first", c, noun)
+			}
+		}
+		return nil
+	}
+	type source struct {
+		noun string
+		cats func() ([]int64, error)
+	}
+	sources := []source{
+		{"node loads", func() ([]int64, error) {
+			return categories(ctx, ws, l.NodeLoads, func(x *model.NodeLoad) int64 { return x.LoadCategory })
+		}},
+		{"prescribed displacements", func() ([]int64, error) {
+			return categories(ctx, ws, l.Prescribed, func(x *model.PrescribedDisplacement) int64 { return x.LoadCategory })
+		}},
+		{"lumped masses", func() ([]int64, error) {
+			return categories(ctx, ws, l.LumpedMasses, func(x *model.LumpedMassLoad) int64 { return x.LoadCategory })
+		}},
+		{"member concentrated loads", func() ([]int64, error) {
+			return categories(ctx, ws, l.Concentrated, func(x *model.MemberConcentratedLoad) int64 { return x.LoadCategory })
+		}},
+		{"member distributed loads", func() ([]int64, error) {
+			return categories(ctx, ws, l.Distributed, func(x *model.MemberDistributedLoad) int64 { return x.LoadCategory })
+		}},
+		{"member distributed moments", func() ([]int64, error) {
+			return categories(ctx, ws, l.Moments, func(x *model.MemberDistributedMoment) int64 { return x.LoadCategory })
+		}},
+		{"member prestress loads", func() ([]int64, error) {
+			return categories(ctx, ws, l.Prestress, func(x *model.MemberPrestressLoad) int64 { return x.LoadCategory })
+		}},
+		{"plate pressure loads", func() ([]int64, error) {
+			return categories(ctx, ws, l.Pressures, func(x *model.PlatePressureLoad) int64 { return x.LoadCategory })
+		}},
+		{"self-weight loads", func() ([]int64, error) {
+			return categories(ctx, ws, l.SelfWeight, func(x *model.SelfWeightLoad) int64 { return x.LoadCategory })
+		}},
+		{"thermal loads", func() ([]int64, error) {
+			return categories(ctx, ws, l.Thermal, func(x *model.ThermalLoad) int64 { return x.LoadCategory })
+		}},
+	}
+	for _, s := range sources {
+		cats, err := s.cats()
+		if err != nil {
+			return err
+		}
+		if err := check(s.noun, cats); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// categories lists the category of every row of a load collection.
+func categories[T any](ctx context.Context, ws string, c *Collection[T], cat func(*T) int64) ([]int64, error) {
+	rows, err := c.All(ctx, ws)
+	out := make([]int64, len(rows))
+	for i := range rows {
+		out[i] = cat(&rows[i])
+	}
+	return out, err
+}

@@ -237,7 +237,7 @@ func restraintTables(r *model.NodeRestraint) []struct {
 const MaxTableRows = 15
 
 // ValidateTable checks a restraint table: 1 to 15 rows of [x, y], the
-// first x zero, x unique, x and y not negative.
+// first x zero, x increasing, x and y not negative.
 func ValidateTable(field string, t *model.Table) error {
 	if t == nil || len(t.Rows) == 0 || len(t.Rows) > MaxTableRows {
 		n := 0
@@ -258,6 +258,10 @@ func ValidateTable(field string, t *model.Table) error {
 			return model.Invalid(field, "%s row %d: x = %g appears twice", field, i, row[0])
 		}
 		seen[row[0]] = true
+		// The spring law reads the rows as segments in order of x.
+		if i > 0 && row[0] < t.Rows[i-1][0] {
+			return model.Invalid(field, "%s row %d: x = %g comes before the previous row's %g; list rows by increasing x", field, i, row[0], t.Rows[i-1][0])
+		}
 	}
 	if t.Rows[0][0] != 0 {
 		return model.Invalid(field, "%s: the first row must have x = 0, got %g", field, t.Rows[0][0])

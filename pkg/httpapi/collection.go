@@ -135,9 +135,11 @@ func (h *collection[T]) register() {
 	}
 	h.a.add(route{method: "GET", path: p + "/metadata", tag: tag, summary: "Describe the " + n + " fields, units and bounds",
 		responses: map[int]any{200: Metadata{}}, errors: []int{http.StatusConflict}, handler: h.metadata})
-	h.a.add(route{method: "GET", path: p + "/next", tag: tag, summary: "The smallest free " + n + " id at or above start",
-		desc:  "Returns the id as a bare JSON integer.",
-		query: []param{{name: "start", typ: "integer", desc: "first id to consider (default 1)"}}, responses: map[int]any{200: int64(0)}, errors: errs, handler: h.next})
+	if len(h.c.Kind().KeyFields) == 1 { // ids of composite keys are not allocated
+		h.a.add(route{method: "GET", path: p + "/next", tag: tag, summary: "The smallest free " + n + " id at or above start",
+			desc:  "Returns the id as a bare JSON integer.",
+			query: []param{{name: "start", typ: "integer", desc: "first id to consider (default 1)"}}, responses: map[int]any{200: int64(0)}, errors: errs, handler: h.next})
+	}
 	h.a.add(route{method: "POST", path: p + "/bulk", tag: tag, summary: "Create many " + n + "s",
 		desc: "Body: an array of create bodies. All items are validated up front.", query: cont, body: []T{}, bodyRequired: true,
 		responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkCreate})
@@ -469,8 +471,19 @@ func (h *collection[T]) metadata(c *fiber.Ctx) error {
 		return err
 	}
 	var zero T
-	md := Metadata{ResourceType: h.c.Kind().Noun, Count: &count, MaxID: maxID, NextID: maxID + 1,
-		Fields: fieldMetadata(reflect.TypeOf(zero), u, "")}
+	md := Metadata{ResourceType: h.c.Kind().Noun, Count: &count, Fields: fieldMetadata(reflect.TypeOf(zero), u, "")}
+	switch {
+	case len(h.c.Kind().KeyFields) > 1:
+		// Composite keys have no id space of their own: maxId and nextId
+		// stay 0.
+	case maxID < model.MaxID:
+		md.MaxID, md.NextID = maxID, maxID+1
+	default:
+		md.MaxID = maxID
+		if md.NextID, err = h.c.NextID(c.UserContext(), workspace(c), 1); err != nil {
+			return err
+		}
+	}
 	for _, e := range h.expandable {
 		for i := range md.Fields {
 			if md.Fields[i].JSONName == e {

@@ -421,3 +421,19 @@ func TestSetGeneralIsAtomic(t *testing.T) {
 		}
 	}
 }
+
+func TestCategoryInUseAndTableOrder(t *testing.T) {
+	e := loadsEnv(t)
+	e.must(201, "POST", lp+"/load-categories", map[string]any{"title": "Wind"})
+	e.must(201, "POST", lp+"/node-loads", map[string]any{"loadCase": 1, "node": 1, "loadCategory": 1, "fx": 1})
+	er := e.wantError(409, "CONFLICT", "DELETE", lp+"/load-categories/1", nil)
+	if !strings.Contains(er.Detail, "node loads") {
+		t.Errorf("in-use detail: %s", er.Detail)
+	}
+	e.must(204, "DELETE", lp+"/node-loads/1/1", nil)
+	e.must(204, "DELETE", lp+"/load-categories/1", nil)
+	// Restraint tables list x in increasing order: the spring law reads
+	// the rows as consecutive segments.
+	e.must(201, "POST", sp+"/node-restraints", map[string]any{"node": 1, "restraintCode": "VFFFFF"})
+	e.wantError(400, "VALIDATION_FAILED", "PUT", sp+"/node-restraints/1/table/Tx", map[string]any{"rows": [][]float64{{0, 1}, {5, 2}, {3, 4}}})
+}

@@ -189,8 +189,16 @@ type BulkCaseDeleteResult struct {
 	Deleted editor.CaseDeleteResult `json:"deleted"`
 }
 
-// removeCategory deletes categories no load uses.
+// removeCategory deletes categories no load uses; one in use is a 409
+// naming a load, as for sections and materials.
 func (a *API) removeCategory(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
+	ids := map[int64]bool{}
+	for _, k := range keys {
+		ids[k[0]] = true
+	}
+	if err := a.loads.CategoryInUse(ctx, ws, ids); err != nil {
+		return nil, err
+	}
 	return removeRowsOf(a.loads.Categories)(ctx, ws, keys, cont, bulk)
 }
 
