@@ -1,6 +1,7 @@
 package editor
 
 import (
+	"context"
 	"math"
 	"strings"
 
@@ -60,6 +61,7 @@ func NewStructure(e *Editor) *Structure {
 		Parent: model.CollNodes, ParentNoun: "node",
 		Defaults: func(c *model.NodeConstraint) { c.ConstraintCode = "FFFFFF" },
 		Validate: validateConstraint,
+		Check:    s.checkConstraintChains,
 		Refs: func(c *model.NodeConstraint) []Ref {
 			return []Ref{{Coll: model.CollNodes, Noun: "node", Field: "masterNode", ID: c.MasterNode}}
 		}}, "slaveNode", func(c *model.NodeConstraint) *int64 { return &c.SlaveNode }))
@@ -324,3 +326,37 @@ func TableIndex(dir string) (int, error) {
 
 // Table returns the table slot of direction index i of r.
 func Table(r *model.NodeRestraint, i int) **model.Table { return restraintTables(r)[i].table }
+
+// checkConstraintChains refuses chains: the engine eliminates each slave
+// in terms of its master, so a slave cannot itself be a master, nor a
+// master a slave of another constraint.
+func (s *Structure) checkConstraintChains(ctx context.Context, ws string, recs []*model.NodeConstraint) (map[int]error, error) {
+	out := map[int]error{}
+	all, err := s.Constraints.All(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	masters, slaves := map[int64]int64{}, map[int64]bool{}
+	for _, c := range all {
+		masters[c.MasterNode] = c.SlaveNode
+		slaves[c.SlaveNode] = true
+	}
+	for _, r := range recs {
+		if r != nil {
+			masters[r.MasterNode] = r.SlaveNode
+			slaves[r.SlaveNode] = true
+		}
+	}
+	for i, r := range recs {
+		if r == nil {
+			continue
+		}
+		switch {
+		case slaves[r.MasterNode]:
+			out[i] = model.Invalid("masterNode", "master node %d is itself the slave of a constraint; tie node %d to that constraint's master instead", r.MasterNode, r.SlaveNode)
+		case masters[r.SlaveNode] != 0:
+			out[i] = model.Invalid("slaveNode", "node %d is the master of node %d's constraint and cannot also be a slave", r.SlaveNode, masters[r.SlaveNode])
+		}
+	}
+	return out, nil
+}

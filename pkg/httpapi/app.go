@@ -91,6 +91,11 @@ func New(cfg Config) *API {
 		Immutable:             true,
 		BodyLimit:             limit,
 		DisableStartupMessage: true,
+		// A slow or stalled client must not hold a connection forever;
+		// the limits leave room for 64 MiB uploads on slow links.
+		ReadTimeout:  2 * time.Minute,
+		WriteTimeout: 2 * time.Minute,
+		IdleTimeout:  2 * time.Minute,
 		ErrorHandler: func(c *fiber.Ctx, err error) error {
 			a.writeError(c, err)
 			return nil

@@ -262,6 +262,9 @@ func decodeFieldErr(path string, t reflect.Type, raw []byte, err error) error {
 	if got == "number" && (t.Kind() == reflect.Int64 || t.Kind() == reflect.Int) {
 		return fieldErr(path, "%s: expected an integer, got %s", path, string(raw))
 	}
+	if got == "number" && t.Kind() == reflect.Float64 {
+		return fieldErr(path, "%s: the number %s is out of range", path, string(raw))
+	}
 	return &model.Error{Kind: model.KindValidation, Msg: fmt.Sprintf("%s: expected %s, got JSON %s", path, want, got),
 		Fields: []model.FieldError{{Field: path, Message: fmt.Sprintf("expected %s", want)}}, Err: err}
 }

@@ -88,3 +88,14 @@ func TestHostileValues(t *testing.T) {
 		t.Errorf("save onto a folder: %s", er.Detail)
 	}
 }
+
+// A slave cannot be a master and a master cannot be a slave: the engine
+// eliminates each slave through its master (found in review).
+func TestConstraintChainsRefused(t *testing.T) {
+	e := structureEnv(t)
+	e.must(201, "POST", sp+"/node-constraints", map[string]any{"slaveNode": 1, "masterNode": 2})
+	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/node-constraints", map[string]any{"slaveNode": 2, "masterNode": 1})
+	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/node-constraints", map[string]any{"slaveNode": 3, "masterNode": 1})
+	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/node-constraints", map[string]any{"slaveNode": 2, "masterNode": 3})
+	e.must(201, "POST", sp+"/node-constraints", map[string]any{"slaveNode": 3, "masterNode": 2})
+}

@@ -197,6 +197,10 @@ func writeAtomic(target string, snap store.Snapshot, generator string, now time.
 	if err := tmp.Sync(); err != nil {
 		return fmt.Errorf("flush job file: %w", err)
 	}
+	// CreateTemp makes the file private; job files are shared documents.
+	if err := tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("set job file mode: %w", err)
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("close job file: %w", err)
 	}

@@ -62,9 +62,13 @@ const (
 	modelExt      = ".jsonl"
 )
 
-// maxEntryBytes caps how much one entry may expand to, so that a crafted
-// file (a zip bomb) cannot exhaust memory.
-const maxEntryBytes = 2 << 30
+// maxEntryBytes caps how much one entry may expand to, and maxTotalBytes
+// the whole file, so that a crafted file (a zip bomb) cannot exhaust
+// memory. A model of a million members stays well below both.
+const (
+	maxEntryBytes = 1 << 30
+	maxTotalBytes = 2 << 30
+)
 
 // Encode writes snap as a job file to w.
 func Encode(w io.Writer, snap store.Snapshot, generator string, savedAt time.Time) error {
@@ -135,8 +139,15 @@ func Decode(r io.ReaderAt, size int64) (Decoded, error) {
 		return out, invalid("%v", err)
 	}
 	files := make(map[string]*zip.File, len(zr.File))
+	var total uint64
 	for _, f := range zr.File {
 		files[f.Name] = f
+		total += f.UncompressedSize64
+	}
+	// The sizes in the directory can lie; the readers also stop at the
+	// per-entry cap, so this is the cheap first line of defence.
+	if total > maxTotalBytes {
+		return out, invalid("it expands to %d bytes, more than the %d this service accepts", total, uint64(maxTotalBytes))
 	}
 	if err := readJSON(files, entryManifest, &out.Manifest, true); err != nil {
 		return out, err

@@ -295,7 +295,8 @@ func (s *Jobs) Job(ctx context.Context, ws string) (model.Job, Slot, error) {
 	if err != nil {
 		return model.Job{}, Slot{}, model.Wrap(op, err)
 	}
-	// One round trip in a read-only MULTI gives a consistent view.
+	// Read under WATCH of the job hash: the slot and the record come from
+	// one opening of the job even if another request closes it.
 	var job model.Job
 	var sl Slot
 	err = s.watch(ctx, func(tx *redis.Tx) error {
