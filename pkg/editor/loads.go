@@ -105,84 +105,43 @@ func NewLoads(e *Editor, s *Structure) *Loads {
 			}
 			return nil
 		}}, "id", func(c *model.LoadCategory) *int64 { return &c.ID }))
-	l.NodeLoads = NewCollection(e, Kind[model.NodeLoad]{Coll: model.CollNodeLoads, Noun: "node load",
-		KeyFields: []string{"loadCase", "node"},
-		Key:       func(x *model.NodeLoad) []int64 { return []int64{x.LoadCase, x.Node} },
-		SetKey:    func(x *model.NodeLoad, k []int64) { x.LoadCase, x.Node = k[0], k[1] },
-		Refs: func(x *model.NodeLoad) []Ref {
-			return elementRefs(x.LoadCase, model.CollNodes, "node", "node", x.Node, x.LoadCategory)
-		},
-		Check: checkCases(l, func(x *model.NodeLoad) int64 { return x.LoadCase })})
-	l.Prescribed = NewCollection(e, Kind[model.PrescribedDisplacement]{Coll: model.CollPrescribedDisplacements, Noun: "prescribed displacement",
-		KeyFields: []string{"loadCase", "node"},
-		Key:       func(x *model.PrescribedDisplacement) []int64 { return []int64{x.LoadCase, x.Node} },
-		SetKey:    func(x *model.PrescribedDisplacement, k []int64) { x.LoadCase, x.Node = k[0], k[1] },
-		Refs: func(x *model.PrescribedDisplacement) []Ref {
-			return elementRefs(x.LoadCase, model.CollNodes, "node", "node", x.Node, x.LoadCategory)
-		},
-		Check: checkCases(l, func(x *model.PrescribedDisplacement) int64 { return x.LoadCase })})
-	l.LumpedMasses = NewCollection(e, Kind[model.LumpedMassLoad]{Coll: model.CollLumpedMassLoads, Noun: "lumped mass",
-		KeyFields: []string{"loadCase", "node"},
-		Key:       func(x *model.LumpedMassLoad) []int64 { return []int64{x.LoadCase, x.Node} },
-		SetKey:    func(x *model.LumpedMassLoad, k []int64) { x.LoadCase, x.Node = k[0], k[1] },
-		Validate: func(x *model.LumpedMassLoad) error {
-			return nonNegative(
-				named{"tmx", x.Tmx}, named{"tmy", x.Tmy}, named{"tmz", x.Tmz},
-				named{"rmx", x.Rmx}, named{"rmy", x.Rmy}, named{"rmz", x.Rmz},
-			)
-		},
-		Refs: func(x *model.LumpedMassLoad) []Ref {
-			return elementRefs(x.LoadCase, model.CollNodes, "node", "node", x.Node, x.LoadCategory)
-		},
-		Check: checkCases(l, func(x *model.LumpedMassLoad) int64 { return x.LoadCase })})
-	l.Concentrated = NewCollection(e, Kind[model.MemberConcentratedLoad]{Coll: model.CollMemberConcentratedLoads, Noun: "member concentrated load",
-		KeyFields: []string{"loadCase", "member", "subLoad"}, AutoKey: true,
-		Key:    func(x *model.MemberConcentratedLoad) []int64 { return []int64{x.LoadCase, x.Member, x.SubLoad} },
-		SetKey: func(x *model.MemberConcentratedLoad, k []int64) { x.LoadCase, x.Member, x.SubLoad = k[0], k[1], k[2] },
-		Refs: func(x *model.MemberConcentratedLoad) []Ref {
-			return elementRefs(x.LoadCase, model.CollMembers, "member", "member", x.Member, x.LoadCategory)
-		},
-		Check: checkMemberLoadsOf(l, func(x *model.MemberConcentratedLoad) (int64, int64, string, [][2]any) {
-			return x.LoadCase, x.Member, x.PositionUnits, [][2]any{{"position", x.Position}}
-		})})
-	l.Distributed = NewCollection(e, Kind[model.MemberDistributedLoad]{Coll: model.CollMemberDistributedLoads, Noun: "member distributed load",
-		KeyFields: []string{"loadCase", "member", "subLoad"}, AutoKey: true,
-		Key:      func(x *model.MemberDistributedLoad) []int64 { return []int64{x.LoadCase, x.Member, x.SubLoad} },
-		SetKey:   func(x *model.MemberDistributedLoad, k []int64) { x.LoadCase, x.Member, x.SubLoad = k[0], k[1], k[2] },
-		Defaults: func(x *model.MemberDistributedLoad) { x.PositionUnits, x.FinishPosition = "Percent", 100 },
-		Refs: func(x *model.MemberDistributedLoad) []Ref {
-			return elementRefs(x.LoadCase, model.CollMembers, "member", "member", x.Member, x.LoadCategory)
-		},
-		Check: checkMemberLoadsOf(l, func(x *model.MemberDistributedLoad) (int64, int64, string, [][2]any) {
-			return x.LoadCase, x.Member, x.PositionUnits, [][2]any{{"startPosition", x.StartPosition}, {"finishPosition", x.FinishPosition}}
-		})})
-	l.Moments = NewCollection(e, Kind[model.MemberDistributedMoment]{Coll: model.CollMemberTorsionLoads, Noun: "member distributed moment",
-		KeyFields: []string{"loadCase", "member", "subLoad"}, AutoKey: true,
-		Key:      func(x *model.MemberDistributedMoment) []int64 { return []int64{x.LoadCase, x.Member, x.SubLoad} },
-		SetKey:   func(x *model.MemberDistributedMoment, k []int64) { x.LoadCase, x.Member, x.SubLoad = k[0], k[1], k[2] },
-		Defaults: func(x *model.MemberDistributedMoment) { x.PositionUnits, x.FinishPosition = "Percent", 100 },
-		Refs: func(x *model.MemberDistributedMoment) []Ref {
-			return elementRefs(x.LoadCase, model.CollMembers, "member", "member", x.Member, x.LoadCategory)
-		},
-		Check: checkMemberLoadsOf(l, func(x *model.MemberDistributedMoment) (int64, int64, string, [][2]any) {
-			return x.LoadCase, x.Member, x.PositionUnits, [][2]any{{"startPosition", x.StartPosition}, {"finishPosition", x.FinishPosition}}
-		})})
-	l.Prestress = NewCollection(e, Kind[model.MemberPrestressLoad]{Coll: model.CollMemberPrestressLoads, Noun: "member prestress load",
-		KeyFields: []string{"loadCase", "member"},
-		Key:       func(x *model.MemberPrestressLoad) []int64 { return []int64{x.LoadCase, x.Member} },
-		SetKey:    func(x *model.MemberPrestressLoad, k []int64) { x.LoadCase, x.Member = k[0], k[1] },
-		Refs: func(x *model.MemberPrestressLoad) []Ref {
-			return elementRefs(x.LoadCase, model.CollMembers, "member", "member", x.Member, x.LoadCategory)
-		},
-		Check: checkCases(l, func(x *model.MemberPrestressLoad) int64 { return x.LoadCase })})
-	l.Pressures = NewCollection(e, Kind[model.PlatePressureLoad]{Coll: model.CollPlateLoads, Noun: "plate pressure load",
-		KeyFields: []string{"loadCase", "plate"},
-		Key:       func(x *model.PlatePressureLoad) []int64 { return []int64{x.LoadCase, x.Plate} },
-		SetKey:    func(x *model.PlatePressureLoad, k []int64) { x.LoadCase, x.Plate = k[0], k[1] },
-		Refs: func(x *model.PlatePressureLoad) []Ref {
-			return elementRefs(x.LoadCase, model.CollPlates, "plate", "plate", x.Plate, x.LoadCategory)
-		},
-		Check: checkCases(l, func(x *model.PlatePressureLoad) int64 { return x.LoadCase })})
+	l.NodeLoads = NewCollection(e, elementLoadKind(l, model.CollNodeLoads, "node load", model.CollNodes, "node",
+		func(x *model.NodeLoad) (*int64, *int64, int64) { return &x.LoadCase, &x.Node, x.LoadCategory }))
+	l.Prescribed = NewCollection(e, elementLoadKind(l, model.CollPrescribedDisplacements, "prescribed displacement", model.CollNodes, "node",
+		func(x *model.PrescribedDisplacement) (*int64, *int64, int64) {
+			return &x.LoadCase, &x.Node, x.LoadCategory
+		}))
+	lumped := elementLoadKind(l, model.CollLumpedMassLoads, "lumped mass", model.CollNodes, "node",
+		func(x *model.LumpedMassLoad) (*int64, *int64, int64) { return &x.LoadCase, &x.Node, x.LoadCategory })
+	lumped.Validate = func(x *model.LumpedMassLoad) error {
+		return nonNegative(
+			named{"tmx", x.Tmx}, named{"tmy", x.Tmy}, named{"tmz", x.Tmz},
+			named{"rmx", x.Rmx}, named{"rmy", x.Rmy}, named{"rmz", x.Rmz},
+		)
+	}
+	l.LumpedMasses = NewCollection(e, lumped)
+	l.Concentrated = NewCollection(e, subLoadKind(l, model.CollMemberConcentratedLoads, "member concentrated load", nil,
+		func(x *model.MemberConcentratedLoad) subLoadParts {
+			return subLoadParts{&x.LoadCase, &x.Member, &x.SubLoad, x.LoadCategory, x.PositionUnits, [][2]any{{"position", x.Position}}}
+		}))
+	l.Distributed = NewCollection(e, subLoadKind(l, model.CollMemberDistributedLoads, "member distributed load",
+		func(x *model.MemberDistributedLoad) { x.PositionUnits, x.FinishPosition = "Percent", 100 },
+		func(x *model.MemberDistributedLoad) subLoadParts {
+			return subLoadParts{&x.LoadCase, &x.Member, &x.SubLoad, x.LoadCategory, x.PositionUnits,
+				[][2]any{{"startPosition", x.StartPosition}, {"finishPosition", x.FinishPosition}}}
+		}))
+	l.Moments = NewCollection(e, subLoadKind(l, model.CollMemberTorsionLoads, "member distributed moment",
+		func(x *model.MemberDistributedMoment) { x.PositionUnits, x.FinishPosition = "Percent", 100 },
+		func(x *model.MemberDistributedMoment) subLoadParts {
+			return subLoadParts{&x.LoadCase, &x.Member, &x.SubLoad, x.LoadCategory, x.PositionUnits,
+				[][2]any{{"startPosition", x.StartPosition}, {"finishPosition", x.FinishPosition}}}
+		}))
+	l.Prestress = NewCollection(e, elementLoadKind(l, model.CollMemberPrestressLoads, "member prestress load", model.CollMembers, "member",
+		func(x *model.MemberPrestressLoad) (*int64, *int64, int64) {
+			return &x.LoadCase, &x.Member, x.LoadCategory
+		}))
+	l.Pressures = NewCollection(e, elementLoadKind(l, model.CollPlateLoads, "plate pressure load", model.CollPlates, "plate",
+		func(x *model.PlatePressureLoad) (*int64, *int64, int64) { return &x.LoadCase, &x.Plate, x.LoadCategory }))
 	l.SelfWeight = NewCollection(e, Kind[model.SelfWeightLoad]{Coll: model.CollSelfWeightLoads, Noun: "self-weight load",
 		KeyFields: []string{"loadCase"},
 		Key:       func(x *model.SelfWeightLoad) []int64 { return []int64{x.LoadCase} },
@@ -257,4 +216,48 @@ func validateItems(self int64, items []model.CombinationItem) error {
 		seen[it.LoadCase] = i
 	}
 	return nil
+}
+
+// elementLoadKind describes a load keyed by its case and one element (a
+// node, member or plate, also the name of the key field).
+func elementLoadKind[T any](l *Loads, coll, noun, elemColl, elem string, parts func(*T) (lc, id *int64, cat int64)) Kind[T] {
+	return Kind[T]{Coll: coll, Noun: noun, KeyFields: []string{"loadCase", elem},
+		Key: func(x *T) []int64 { lc, id, _ := parts(x); return []int64{*lc, *id} },
+		SetKey: func(x *T, k []int64) {
+			lc, id, _ := parts(x)
+			*lc, *id = k[0], k[1]
+		},
+		Refs: func(x *T) []Ref {
+			lc, id, cat := parts(x)
+			return elementRefs(*lc, elemColl, elem, elem, *id, cat)
+		},
+		Check: checkCases(l, func(x *T) int64 { lc, _, _ := parts(x); return *lc })}
+}
+
+// subLoadParts are the fields of a member load numbered by sub-load.
+type subLoadParts struct {
+	lc, member, sub *int64
+	cat             int64
+	units           string
+	positions       [][2]any // field name, value
+}
+
+// subLoadKind describes a member load keyed by case, member and a
+// server-numbered sub-load, with positions along the member.
+func subLoadKind[T any](l *Loads, coll, noun string, defaults func(*T), parts func(*T) subLoadParts) Kind[T] {
+	return Kind[T]{Coll: coll, Noun: noun, KeyFields: []string{"loadCase", "member", "subLoad"}, AutoKey: true,
+		Key: func(x *T) []int64 { p := parts(x); return []int64{*p.lc, *p.member, *p.sub} },
+		SetKey: func(x *T, k []int64) {
+			p := parts(x)
+			*p.lc, *p.member, *p.sub = k[0], k[1], k[2]
+		},
+		Defaults: defaults,
+		Refs: func(x *T) []Ref {
+			p := parts(x)
+			return elementRefs(*p.lc, model.CollMembers, "member", "member", *p.member, p.cat)
+		},
+		Check: checkMemberLoadsOf(l, func(x *T) (int64, int64, string, [][2]any) {
+			p := parts(x)
+			return *p.lc, *p.member, p.units, p.positions
+		})}
 }
