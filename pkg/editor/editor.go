@@ -141,7 +141,7 @@ func (c *Collection[T]) encode(rec T) []byte {
 	if err != nil {
 		panic(fmt.Sprintf("editor: encode %s: %v", c.k.Noun, err))
 	}
-	return b
+	return compact(b)
 }
 
 func (c *Collection[T]) decode(b []byte) (T, error) {
