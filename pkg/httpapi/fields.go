@@ -103,11 +103,92 @@ func objectFields(raw []byte, path string) (map[string]json.RawMessage, error) {
 		}
 		return nil, fieldErr(path, "%s must be a JSON object", where)
 	}
+	// Valid JSON with plain member names is split by a scanner, several
+	// times faster than the reflective decoder on the small objects of a
+	// bulk body; anything else takes the decoder, which also explains
+	// errors.
+	if json.Valid(raw) {
+		if m, ok := splitObject(raw); ok {
+			return m, nil
+		}
+	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, &model.Error{Kind: model.KindMalformed, Msg: "malformed JSON: " + err.Error(), Err: err}
 	}
 	return m, nil
+}
+
+// splitObject splits a valid JSON object into its members. It reports
+// false for escaped member names, which the decoder must unescape.
+func splitObject(b []byte) (map[string]json.RawMessage, bool) {
+	m := map[string]json.RawMessage{}
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return m, true
+	}
+	for i < len(b) && b[i] == '"' {
+		j := i + 1
+		for j < len(b) && b[j] != '"' {
+			if b[j] == '\\' {
+				return nil, false
+			}
+			j++
+		}
+		key := string(b[i+1 : j])
+		i = skipSpace(b, j+1) + 1 // past ':'
+		i = skipSpace(b, i)
+		end := valueEnd(b, i)
+		m[key] = json.RawMessage(b[i:end])
+		i = skipSpace(b, end)
+		if i < len(b) && b[i] == ',' {
+			i = skipSpace(b, i+1)
+			continue
+		}
+		return m, i < len(b) && b[i] == '}'
+	}
+	return nil, false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// valueEnd returns the index just after the valid JSON value at b[i].
+func valueEnd(b []byte, i int) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			for j++; j < len(b) && b[j] != '"'; j++ {
+				if b[j] == '\\' {
+					j++
+				}
+			}
+			if depth == 0 {
+				return j + 1
+			}
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return j
+			}
+			if depth--; depth == 0 {
+				return j + 1
+			}
+		case depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return j
+		}
+	}
+	return len(b)
 }
 
 func fieldErr(field, format string, args ...any) *model.Error {
