@@ -391,26 +391,7 @@ func allFlagged(flag []int64, flg int64, xs []int32) bool {
 // order np of g (elimination tree plus row-subtree column counts).
 func nodeFill(g *graph, np []int32) (int64, float64) {
 	nn := g.n
-	pinv := make([]int32, nn)
-	for k, v := range np {
-		pinv[v] = int32(k)
-	}
-	parent := make([]int32, nn)
-	anc := make([]int32, nn)
-	for k := 0; k < nn; k++ {
-		parent[k], anc[k] = -1, -1
-		v := np[k]
-		for _, u := range g.adj[g.xadj[v]:g.xadj[v+1]] {
-			for i := pinv[u]; i != -1 && int(i) < k; {
-				next := anc[i]
-				anc[i] = int32(k)
-				if next == -1 {
-					parent[i] = int32(k)
-				}
-				i = next
-			}
-		}
-	}
+	pinv, parent, anc := nodeEtree(g, np)
 	cc := make([]int, nn)
 	mark := anc
 	for k := range mark {

@@ -94,27 +94,7 @@ func Analyze(p *Pattern, opt AnalyzeOptions) (*Symbolic, error) {
 
 func symbolicFromNodeOrder(p *Pattern, nm *nodeMap, g *graph, np []int32) *Symbolic {
 	nn := g.n
-	pinv := make([]int32, nn)
-	for k, v := range np {
-		pinv[v] = int32(k)
-	}
-	// Elimination tree of the permuted node graph (Liu, path compression).
-	parent := make([]int32, nn)
-	anc := make([]int32, nn)
-	for k := 0; k < nn; k++ {
-		parent[k], anc[k] = -1, -1
-		v := np[k]
-		for _, u := range g.adj[g.xadj[v]:g.xadj[v+1]] {
-			for i := pinv[u]; i != -1 && int(i) < k; {
-				next := anc[i]
-				anc[i] = int32(k)
-				if next == -1 {
-					parent[i] = int32(k)
-				}
-				i = next
-			}
-		}
-	}
+	pinv, parent, anc := nodeEtree(g, np)
 	wt := make([]int, nn) // DOFs of the node at position k
 	for k, v := range np {
 		wt[k] = int(g.vwgt[v])
@@ -398,4 +378,33 @@ func (s *Symbolic) buildAMap(p *Pattern) {
 			s.amap[q] = s.ValPtr[S] + (c-s.SupPtr[S])*m + lr
 		}
 	}
+}
+
+// nodeEtree returns the inverse of the node order np, the elimination tree
+// of the permuted node graph (parent, -1 at roots; Liu's algorithm with
+// path compression) and the ancestor scratch array it used, which callers
+// reuse as workspace.
+func nodeEtree(g *graph, np []int32) (pinv, parent, anc []int32) {
+	nn := g.n
+	pinv = make([]int32, nn)
+	for k, v := range np {
+		pinv[v] = int32(k)
+	}
+	parent = make([]int32, nn)
+	anc = make([]int32, nn)
+	for k := 0; k < nn; k++ {
+		parent[k], anc[k] = -1, -1
+		v := np[k]
+		for _, u := range g.adj[g.xadj[v]:g.xadj[v+1]] {
+			for i := pinv[u]; i != -1 && int(i) < k; {
+				next := anc[i]
+				anc[i] = int32(k)
+				if next == -1 {
+					parent[i] = int32(k)
+				}
+				i = next
+			}
+		}
+	}
+	return pinv, parent, anc
 }
