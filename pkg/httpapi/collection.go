@@ -352,15 +352,22 @@ func (h *collection[T]) item(fields map[string]json.RawMessage, u model.Units) e
 	return it
 }
 
-func (h *collection[T]) create(c *fiber.Ctx) error {
+// objectBody reads a single-record body: a JSON object, with the job units
+// to read it in.
+func (h *collection[T]) objectBody(c *fiber.Ctx) (map[string]json.RawMessage, model.Units, error) {
 	if err := requireJSON(c); err != nil {
-		return err
+		return nil, model.Units{}, err
 	}
 	u, err := h.units(c)
 	if err != nil {
-		return err
+		return nil, u, err
 	}
 	fields, err := objectFields(c.Body(), "")
+	return fields, u, err
+}
+
+func (h *collection[T]) create(c *fiber.Ctx) error {
+	fields, u, err := h.objectBody(c)
 	if err != nil {
 		return err
 	}
@@ -401,27 +408,18 @@ func (h *collection[T]) change(fields map[string]json.RawMessage, u model.Units,
 }
 
 func (h *collection[T]) update(c *fiber.Ctx) error {
-	if err := requireJSON(c); err != nil {
-		return err
-	}
 	key, err := h.pathKey(c)
 	if err != nil {
 		return err
 	}
-	u, err := h.units(c)
+	fields, u, err := h.objectBody(c)
 	if err != nil {
 		return err
 	}
-	fields, err := objectFields(c.Body(), "")
-	if err != nil {
-		return err
-	}
+	// change hides records that only rejects, inside the update itself.
 	ch := h.change(fields, u, key)
 	if ch.Err != nil {
 		return ch.Err
-	}
-	if _, err := h.getVisible(c, key); err != nil {
-		return err
 	}
 	out, err := h.c.Update(c.UserContext(), workspace(c), []editor.Change[T]{ch}, false)
 	if err != nil {

@@ -379,6 +379,7 @@ func TestCombinationPathsKeepTheRules(t *testing.T) {
 	// a combination (404, not a combination), and items on a case with
 	// loads are refused anyway.
 	e.wantError(404, "NOT_FOUND", "PATCH", lp+"/combination-load-cases/bulk", []map[string]any{{"id": 2, "combinationItems": []map[string]any{{"loadCase": 1}}}})
+	e.wantError(404, "NOT_FOUND", "PATCH", lp+"/combination-load-cases/2", map[string]any{"title": "x"})
 	if caseType(t, e, 2) != model.CasePrimary {
 		t.Error("case 2 changed type")
 	}
