@@ -179,11 +179,7 @@ func (a *API) getJob(c *fiber.Ctx) error {
 
 func (a *API) getStatus(c *fiber.Ctx) error {
 	ctx, ws := c.UserContext(), workspace(c)
-	job, err := a.sess.Job(ctx, ws)
-	if err != nil {
-		return err
-	}
-	sl, err := a.sess.Slot(ctx, ws)
+	job, sl, err := a.sess.JobAndSlot(ctx, ws)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,11 @@ func (s *Service) Job(ctx context.Context, ws string) (model.Job, error) {
 	return job, err
 }
 
+// JobAndSlot returns the job record with the slot it was read from.
+func (s *Service) JobAndSlot(ctx context.Context, ws string) (model.Job, store.Slot, error) {
+	return s.jobs.Job(ctx, ws)
+}
+
 // Update applies fn to the job record, then schedules the recovery file.
 func (s *Service) Update(ctx context.Context, ws string, fn func(*model.Job) error) (model.Job, error) {
 	job, _, err := s.jobs.Update(ctx, ws, fn)
