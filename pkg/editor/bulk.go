@@ -312,36 +312,49 @@ func (c *Collection[T]) createOnce(ctx context.Context, ws string, items []Item[
 	if err := c.assignKeys(ctx, ws, recs, items); err != nil {
 		return Created[T]{}, err
 	}
+	// A large batch is guarded by the model revision rather than by one
+	// requirement per referenced row (see bulkRefThreshold).
+	guarded := len(items) > bulkRefThreshold
 	encoded := make([][]byte, len(recs))
+	keys := make([]string, len(recs))
 	Parallel(len(recs), func(i int) {
 		if recs[i] != nil {
 			encoded[i] = c.encode(*recs[i])
+			keys[i] = store.Key(c.k.Key(recs[i])...)
 		}
 	})
-	var b store.Batch
-	owner := []int{} // batch op index → item index
+	n := 0
+	for _, rec := range recs {
+		if rec != nil {
+			n++
+		}
+	}
+	b := store.Batch{Ops: make([]store.Op, 0, n)}
+	owner := make([]int, 0, n) // batch op index → item index
 	required := map[Ref]bool{}
-	out := Created[T]{}
+	out := Created[T]{Records: make([]T, 0, n)}
+	r.res.Succeeded = make([]BulkSuccess, 0, n)
 	for i, rec := range recs {
 		if rec == nil {
 			continue
 		}
-		key := c.k.Key(rec)
-		ks := store.Key(key...)
-		if c.k.Parent != "" {
-			b.Require(c.k.Parent, ks)
+		if !guarded {
+			if c.k.Parent != "" {
+				b.Require(c.k.Parent, keys[i])
+			}
+			c.requireRefs(&b, rec, required)
 		}
-		c.requireRefs(&b, rec, required)
-		b.Create(c.k.Coll, ks, encoded[i])
+		b.Create(c.k.Coll, keys[i], encoded[i])
 		for len(owner) < len(b.Ops) {
 			owner = append(owner, i)
 		}
 		out.Records = append(out.Records, *rec)
-		r.res.Succeeded = append(r.res.Succeeded, success(i, key))
+		r.res.Succeeded = append(r.res.Succeeded, success(i, c.k.Key(rec)))
 	}
-	if len(required) > bulkRefThreshold || len(items) > bulkRefThreshold {
-		// The references were read at slot.Rev or later; if the model is
-		// still at slot.Rev, every one of them still exists.
+	if guarded || len(required) > bulkRefThreshold {
+		// The references, the chosen keys and the greatest keys in use were
+		// all read at slot.Rev or later; if the model is still at slot.Rev,
+		// every reference still exists and every new key is still free.
 		kept := b.Ops[:0]
 		var keptOwner []int
 		for j, o := range b.Ops {
@@ -350,7 +363,7 @@ func (c *Collection[T]) createOnce(ctx context.Context, ws string, items []Item[
 				keptOwner = append(keptOwner, owner[j])
 			}
 		}
-		b.Ops, owner, b.ExpectRev = kept, keptOwner, slot.Rev
+		b.Ops, owner, b.ExpectRev, b.Verified = kept, keptOwner, slot.Rev, true
 	}
 	_, err = c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error {
 		// Another request took an id this one assigned: number again.
@@ -407,35 +420,31 @@ func (c *Collection[T]) checkChosen(ctx context.Context, ws string, recs []*T, c
 // greatest in use under the same leading parts, so that bulk creation needs
 // no search for gaps.
 func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, items []Item[T]) error {
+	last := len(c.k.KeyFields) - 1
 	next := map[string]int64{} // leading parts → next free last part
-	// Keys chosen in this request count as in use.
-	for i, rec := range recs {
-		if rec == nil || !items[i].HasKey {
-			continue
-		}
-		key := c.k.Key(rec)
-		p := store.Key(key[:len(key)-1]...)
-		next[p] = max(next[p], key[len(key)-1]+1)
-	}
-	// The greatest last part in use under each prefix, in one round trip.
-	var prefixes []string
-	seenPrefix := map[string]bool{}
+	prefix := make([]string, len(recs))
+	var prefixes []string // of records to number, each once
+	asked := map[string]bool{}
 	single := false
 	for i, rec := range recs {
-		if rec == nil || items[i].HasKey {
+		if rec == nil {
 			continue
 		}
 		key := c.k.Key(rec)
-		if len(key) == 1 {
+		p := store.Key(key[:last]...)
+		prefix[i] = p
+		switch {
+		case items[i].HasKey:
+			// Keys chosen in this request count as in use.
+			next[p] = max(next[p], key[last]+1)
+		case last == 0:
 			single = true
-			continue
-		}
-		p := store.Key(key[:len(key)-1]...)
-		if !seenPrefix[p] {
-			seenPrefix[p] = true
+		case !asked[p]:
+			asked[p] = true
 			prefixes = append(prefixes, p)
 		}
 	}
+	// The greatest last part in use under each prefix, in one round trip.
 	if single {
 		_, maxID, err := c.Stats(ctx, ws)
 		if err != nil {
@@ -448,22 +457,22 @@ func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, it
 		if err != nil {
 			return err
 		}
-		for j, last := range lasts {
-			next[prefixes[j]] = max(next[prefixes[j]], last+1, 1)
+		for j, l := range lasts {
+			next[prefixes[j]] = max(next[prefixes[j]], l+1, 1)
 		}
 	}
 	for i, rec := range recs {
 		if rec == nil || items[i].HasKey {
 			continue
 		}
-		key := c.k.Key(rec)
-		p := store.Key(key[:len(key)-1]...)
-		if next[p] > model.MaxID {
+		id := next[prefix[i]]
+		if id > model.MaxID {
 			return model.E(model.KindConflict, "no %s ids left above %d; give ids explicitly", c.k.Noun, model.MaxID)
 		}
-		key[len(key)-1] = next[p]
+		key := c.k.Key(rec)
+		key[last] = id
 		c.k.SetKey(rec, key)
-		next[p]++
+		next[prefix[i]] = id + 1
 	}
 	return nil
 }

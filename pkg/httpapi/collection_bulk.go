@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/gusset/gusset/pkg/editor"
@@ -18,24 +19,45 @@ func bulkItems(c *fiber.Ctx) ([]map[string]json.RawMessage, bool, error) {
 	if err := requireJSON(c); err != nil {
 		return nil, false, err
 	}
-	// A cheap first pass cuts the array into items; the items are split
-	// into their fields on every core.
-	var raws []json.RawMessage
-	if err := json.Unmarshal(c.Body(), &raws); err != nil {
-		return nil, false, model.E(model.KindValidation, "the body must be a JSON array of objects: %v", err)
-	}
-	if len(raws) == 0 {
-		return nil, false, model.E(model.KindValidation, "the body is an empty array: nothing to do")
+	raws, err := arrayItems(c.Body())
+	if err != nil {
+		return nil, false, err
 	}
 	items := make([]map[string]json.RawMessage, len(raws))
 	errs := make([]error, len(raws))
-	editor.Parallel(len(raws), func(i int) { items[i], errs[i] = objectFields(raws[i], fmt.Sprintf("[%d]", i)) })
+	editor.Parallel(len(raws), func(i int) { items[i], errs[i] = splitFields(raws[i], fmt.Sprintf("[%d]", i), true) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, false, err
 		}
 	}
 	return items, cont, nil
+}
+
+// arrayItems cuts a bulk body into its items. A scanner cuts the array and
+// the items are checked on every core; a body that fails either goes to
+// the decoder, whose message says what is wrong.
+func arrayItems(body []byte) ([][]byte, error) {
+	raws, ok := splitArray(body)
+	if ok {
+		bad := make([]bool, len(raws))
+		editor.Parallel(len(raws), func(i int) { bad[i] = !json.Valid(raws[i]) })
+		ok = !slices.Contains(bad, true)
+	}
+	if !ok {
+		var decoded []json.RawMessage
+		if err := json.Unmarshal(body, &decoded); err != nil {
+			return nil, model.E(model.KindValidation, "the body must be a JSON array of objects: %v", err)
+		}
+		raws = make([][]byte, len(decoded))
+		for i, r := range decoded {
+			raws[i] = r
+		}
+	}
+	if len(raws) == 0 {
+		return nil, model.E(model.KindValidation, "the body is an empty array: nothing to do")
+	}
+	return raws, nil
 }
 
 func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {

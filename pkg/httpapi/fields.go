@@ -95,6 +95,12 @@ func tagFloat(s string) *float64 {
 // objectFields splits a JSON object into its members, keeping their order
 // of appearance irrelevant and rejecting anything but an object.
 func objectFields(raw []byte, path string) (map[string]json.RawMessage, error) {
+	return splitFields(raw, path, false)
+}
+
+// splitFields is objectFields for raw already known to be valid JSON when
+// valid is true, as the items of a checked bulk body are.
+func splitFields(raw []byte, path string, valid bool) (map[string]json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		where := path
@@ -107,7 +113,7 @@ func objectFields(raw []byte, path string) (map[string]json.RawMessage, error) {
 	// times faster than the reflective decoder on the small objects of a
 	// bulk body; anything else takes the decoder, which also explains
 	// errors.
-	if json.Valid(raw) {
+	if valid || json.Valid(raw) {
 		if m, ok := splitObject(raw); ok {
 			return m, nil
 		}
@@ -117,6 +123,37 @@ func objectFields(raw []byte, path string) (map[string]json.RawMessage, error) {
 		return nil, &model.Error{Kind: model.KindMalformed, Msg: "malformed JSON: " + err.Error(), Err: err}
 	}
 	return m, nil
+}
+
+// splitArray cuts a JSON array into its elements, checking only the text
+// between them; the caller checks each element. It reports false for
+// anything but an array.
+func splitArray(b []byte) ([][]byte, bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return nil, false
+	}
+	var out [][]byte
+	if i = skipSpace(b, i+1); i < len(b) && b[i] == ']' {
+		return out, skipSpace(b, i+1) == len(b)
+	}
+	for i < len(b) {
+		end := valueEnd(b, i)
+		if end == i {
+			return nil, false
+		}
+		out = append(out, b[i:end])
+		i = skipSpace(b, end)
+		switch {
+		case i < len(b) && b[i] == ',':
+			i = skipSpace(b, i+1)
+		case i < len(b) && b[i] == ']':
+			return out, skipSpace(b, i+1) == len(b)
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // splitObject splits a valid JSON object into its members. It reports

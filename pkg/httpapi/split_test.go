@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,51 @@ func TestSplitObjectMatchesDecoder(t *testing.T) {
 	}
 	if _, ok := splitObject([]byte(`{"a\u0062":1}`)); ok {
 		t.Error("an escaped name must go to the decoder")
+	}
+}
+
+// A bulk body is cut into the same items as the decoder cuts it, and any
+// body the decoder refuses is refused with the decoder's message.
+func TestArrayItemsMatchesDecoder(t *testing.T) {
+	tests := []struct {
+		name, in string
+		ok       bool
+	}{
+		{"objects", `[{"a":1},{"b":"]"}]`, true},
+		{"spaces", " [ {\"a\" : [1, 2]} ,\n{ } ] \n", true},
+		{"scalars", `[1, "x", null, true]`, true},
+		{"nested brackets in strings", `[{"a":"[{,}]"},{"b":"\"]"}]`, true},
+		{"empty", `[]`, false},
+		{"missing comma", `[{"a":1}{"b":2}]`, false},
+		{"split literal", `[tru e]`, false},
+		{"trailing comma", `[{"a":1},]`, false},
+		{"unterminated string", `[{"a":"x}]`, false},
+		{"text after the array", `[{"a":1}] x`, false},
+		{"not an array", `{"a":1}`, false},
+		{"null", `null`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := arrayItems([]byte(tt.in))
+			var want []json.RawMessage
+			decErr := json.Unmarshal([]byte(tt.in), &want)
+			if !tt.ok {
+				if err == nil {
+					t.Fatalf("accepted %q as %q", tt.in, got)
+				}
+				if decErr != nil && !strings.Contains(err.Error(), decErr.Error()) {
+					t.Errorf("message %q does not carry the decoder's %q", err, decErr)
+				}
+				return
+			}
+			if err != nil || decErr != nil || len(got) != len(want) {
+				t.Fatalf("got %q, %v; decoder %q, %v", got, err, want, decErr)
+			}
+			for i := range want {
+				if string(got[i]) != string(want[i]) {
+					t.Errorf("item %d: %s, decoder %s", i, got[i], want[i])
+				}
+			}
+		})
 	}
 }

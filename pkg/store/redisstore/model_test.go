@@ -170,6 +170,28 @@ func TestWatchedBulkApply(t *testing.T) {
 	if _, sl2, _ := jobs.Snapshot(ctx, "w"); sl2.Rev != rev || !sl2.State.IsModified {
 		t.Errorf("rev %d modified %v", sl2.Rev, sl2.State.IsModified)
 	}
+	// Verified: the caller checked the rows at this revision, so only the
+	// revision is checked. A stale one still lands nothing...
+	stale := batch(2000, 1000, rev-1)
+	stale.Verified = true
+	if _, err := m.Apply(ctx, "w", stale); !errors.Is(err, store.ErrStale) {
+		t.Errorf("stale verified batch: %v", err)
+	}
+	// ...and a current one is written without reading its rows first: the
+	// taken key 1000 is not probed (its caller vouched for it) and is
+	// overwritten, which is why only callers that did check may say so.
+	fresh := batch(1000, 1000, rev)
+	fresh.Verified = true
+	fresh.Ops[0].Value = []byte(`{"x":1}`)
+	if _, err := m.Apply(ctx, "w", fresh); err != nil {
+		t.Fatalf("verified batch: %v", err)
+	}
+	if p, _ := m.Page(ctx, "w", "nodes", nil, 0, 0); p.Total != 1999 {
+		t.Errorf("verified batch: total %d, want 1999", p.Total)
+	}
+	if v, _ := m.Get(ctx, "w", "nodes", store.Key(1000)); string(v[0]) != `{"x":1}` {
+		t.Errorf("verified batch: row 1000 is %s", v[0])
+	}
 }
 
 // LastParts tracks the greatest last key part per prefix through every
