@@ -137,11 +137,11 @@ func (c *Collection[T]) encode(rec T) []byte {
 	if c.k.Strip != nil {
 		c.k.Strip(&rec)
 	}
-	b, err := json.Marshal(rec)
+	b, err := encodeCompact(rec)
 	if err != nil {
 		panic(fmt.Sprintf("editor: encode %s: %v", c.k.Noun, err))
 	}
-	return compact(b)
+	return b
 }
 
 func (c *Collection[T]) decode(b []byte) (T, error) {
