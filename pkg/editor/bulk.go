@@ -130,37 +130,46 @@ func (c *Collection[T]) checkRefs(ctx context.Context, ws string, recs []*T) (ma
 	if c.k.Refs == nil {
 		return out, nil
 	}
-	type use struct {
-		rec int
-		ref Ref
+	// Many records share a referenced row (every member its section): ask
+	// once per distinct id, one round trip per referenced collection.
+	refs := make([][]Ref, len(recs))
+	type asked struct {
+		index map[int64]int // id → position in keys
+		keys  []string
+		found []bool
 	}
-	byColl := map[string][]use{}
+	byColl := map[string]*asked{}
+	var order []string
 	for i, rec := range recs {
 		if rec == nil {
 			continue
 		}
-		for _, ref := range c.k.Refs(rec) {
-			byColl[ref.Coll] = append(byColl[ref.Coll], use{i, ref})
-		}
-	}
-	for coll, uses := range byColl {
-		// Many records share a referenced row (every member its section):
-		// ask once per distinct id.
-		index := map[int64]int{}
-		var keys []string
-		for _, u := range uses {
-			if _, ok := index[u.ref.ID]; !ok {
-				index[u.ref.ID] = len(keys)
-				keys = append(keys, store.Key(u.ref.ID))
+		refs[i] = c.k.Refs(rec)
+		for _, ref := range refs[i] {
+			a := byColl[ref.Coll]
+			if a == nil {
+				a = &asked{index: map[int64]int{}}
+				byColl[ref.Coll] = a
+				order = append(order, ref.Coll)
+			}
+			if _, ok := a.index[ref.ID]; !ok {
+				a.index[ref.ID] = len(a.keys)
+				a.keys = append(a.keys, store.Key(ref.ID))
 			}
 		}
-		found, err := c.e.model.Exists(ctx, ws, coll, keys...)
-		if err != nil {
+	}
+	for _, coll := range order {
+		a := byColl[coll]
+		var err error
+		if a.found, err = c.e.model.Exists(ctx, ws, coll, a.keys...); err != nil {
 			return nil, err
 		}
-		for _, u := range uses {
-			if !found[index[u.ref.ID]] && out[u.rec] == nil {
-				out[u.rec] = model.Invalid(u.ref.Field, "%s: %s %d does not exist", u.ref.Field, u.ref.Noun, u.ref.ID)
+	}
+	for i, rs := range refs {
+		for _, ref := range rs {
+			if a := byColl[ref.Coll]; !a.found[a.index[ref.ID]] {
+				out[i] = model.Invalid(ref.Field, "%s: %s %d does not exist", ref.Field, ref.Noun, ref.ID)
+				break
 			}
 		}
 	}

@@ -122,19 +122,19 @@ func NewLoads(e *Editor, s *Structure) *Loads {
 	l.LumpedMasses = NewCollection(e, lumped)
 	l.Concentrated = NewCollection(e, subLoadKind(l, model.CollMemberConcentratedLoads, "member concentrated load", nil,
 		func(x *model.MemberConcentratedLoad) subLoadParts {
-			return subLoadParts{&x.LoadCase, &x.Member, &x.SubLoad, x.LoadCategory, x.PositionUnits, [][2]any{{"position", x.Position}}}
+			return subLoadParts{&x.LoadCase, &x.Member, &x.SubLoad, x.LoadCategory, x.PositionUnits, [2]position{{"position", x.Position}}, 1}
 		}))
 	l.Distributed = NewCollection(e, subLoadKind(l, model.CollMemberDistributedLoads, "member distributed load",
 		func(x *model.MemberDistributedLoad) { x.PositionUnits, x.FinishPosition = "Percent", 100 },
 		func(x *model.MemberDistributedLoad) subLoadParts {
 			return subLoadParts{&x.LoadCase, &x.Member, &x.SubLoad, x.LoadCategory, x.PositionUnits,
-				[][2]any{{"startPosition", x.StartPosition}, {"finishPosition", x.FinishPosition}}}
+				[2]position{{"startPosition", x.StartPosition}, {"finishPosition", x.FinishPosition}}, 2}
 		}))
 	l.Moments = NewCollection(e, subLoadKind(l, model.CollMemberTorsionLoads, "member distributed moment",
 		func(x *model.MemberDistributedMoment) { x.PositionUnits, x.FinishPosition = "Percent", 100 },
 		func(x *model.MemberDistributedMoment) subLoadParts {
 			return subLoadParts{&x.LoadCase, &x.Member, &x.SubLoad, x.LoadCategory, x.PositionUnits,
-				[][2]any{{"startPosition", x.StartPosition}, {"finishPosition", x.FinishPosition}}}
+				[2]position{{"startPosition", x.StartPosition}, {"finishPosition", x.FinishPosition}}, 2}
 		}))
 	l.Prestress = NewCollection(e, elementLoadKind(l, model.CollMemberPrestressLoads, "member prestress load", model.CollMembers, "member",
 		func(x *model.MemberPrestressLoad) (*int64, *int64, int64) {
@@ -239,7 +239,16 @@ type subLoadParts struct {
 	lc, member, sub *int64
 	cat             int64
 	units           string
-	positions       [][2]any // field name, value
+	// The first npos positions, in order along the member. An array, not a
+	// slice: parts runs several times per record of a 10,000-row batch.
+	pos  [2]position
+	npos int
+}
+
+// position is a named position along a member.
+type position struct {
+	field string
+	value float64
 }
 
 // subLoadKind describes a member load keyed by case, member and a
@@ -256,8 +265,5 @@ func subLoadKind[T any](l *Loads, coll, noun string, defaults func(*T), parts fu
 			p := parts(x)
 			return elementRefs(*p.lc, model.CollMembers, "member", "member", *p.member, p.cat)
 		},
-		Check: checkMemberLoadsOf(l, func(x *T) (int64, int64, string, [][2]any) {
-			p := parts(x)
-			return *p.lc, *p.member, p.units, p.positions
-		})}
+		Check: checkMemberLoadsOf(l, parts)}
 }

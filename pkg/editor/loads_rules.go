@@ -62,9 +62,9 @@ const positionTolerance = 1e-9
 // checkMemberLoads builds the Check of a member load: its case takes loads,
 // and its positions lie on the member (0 to the physical length, or 0 to
 // 100 percent), the finish not before the start.
-func checkMemberLoadsOf[T any](l *Loads, parts func(*T) (lc, member int64, units string, pos [][2]any)) func(ctx context.Context, ws string, recs []*T) (map[int]error, error) {
+func checkMemberLoadsOf[T any](l *Loads, parts func(*T) subLoadParts) func(ctx context.Context, ws string, recs []*T) (map[int]error, error) {
 	return func(ctx context.Context, ws string, recs []*T) (map[int]error, error) {
-		out, err := refuseNonPrimary(ctx, l, ws, recs, func(r *T) int64 { lc, _, _, _ := parts(r); return lc })
+		out, err := refuseNonPrimary(ctx, l, ws, recs, func(r *T) int64 { return *parts(r).lc })
 		if err != nil {
 			return nil, err
 		}
@@ -74,8 +74,8 @@ func checkMemberLoadsOf[T any](l *Loads, parts func(*T) (lc, member int64, units
 			if r == nil || out[i] != nil {
 				continue
 			}
-			if _, m, units, _ := parts(r); units == "Actual" {
-				need[m] = true
+			if p := parts(r); p.units == "Actual" {
+				need[*p.member] = true
 			}
 		}
 		lengths, err := l.memberLengths(ctx, ws, need)
@@ -86,9 +86,10 @@ func checkMemberLoadsOf[T any](l *Loads, parts func(*T) (lc, member int64, units
 			if r == nil || out[i] != nil {
 				continue
 			}
-			_, m, units, pos := parts(r)
+			p := parts(r)
+			m := *p.member
 			limit, what := 100.0, "100 percent"
-			if units == "Actual" {
+			if p.units == "Actual" {
 				length, ok := lengths[m]
 				if !ok {
 					continue // a missing member is reported by its reference
@@ -96,9 +97,8 @@ func checkMemberLoadsOf[T any](l *Loads, parts func(*T) (lc, member int64, units
 				limit, what = length*(1+positionTolerance), fmt.Sprintf("the member length %g m", length)
 			}
 			prev := 0.0
-			for j, p := range pos {
-				v := p[1].(float64)
-				name := p[0].(string)
+			for j, at := range p.pos[:p.npos] {
+				v, name := at.value, at.field
 				if v < 0 || v > limit {
 					out[i] = model.Invalid(name, "%s %g lies outside member %d: it must be between 0 and %s", name, v, m, what)
 					break

@@ -58,6 +58,9 @@ type collection[T any] struct {
 
 func (h *collection[T]) noun() string { return h.c.Kind().Noun }
 
+// info describes the record type's fields.
+func (h *collection[T]) info() *typeInfo { return infoOf(reflect.TypeOf((*T)(nil)).Elem()) }
+
 // keyPath is the route suffix of one record: "/:id", or
 // "/:loadCase/:node" for a composite key.
 func (h *collection[T]) keyPath() string {

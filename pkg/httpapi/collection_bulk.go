@@ -10,8 +10,9 @@ import (
 	"github.com/gusset/gusset/pkg/model"
 )
 
-// bulkItems decodes a bulk body: a JSON array of raw items.
-func bulkItems(c *fiber.Ctx) ([]map[string]json.RawMessage, bool, error) {
+// bulkItems decodes a bulk body: a JSON array of raw items of the record
+// type ti describes.
+func bulkItems(c *fiber.Ctx, ti *typeInfo) ([]map[string]json.RawMessage, bool, error) {
 	cont, err := queryBool(c, "continueOnError")
 	if err != nil {
 		return nil, false, err
@@ -25,7 +26,7 @@ func bulkItems(c *fiber.Ctx) ([]map[string]json.RawMessage, bool, error) {
 	}
 	items := make([]map[string]json.RawMessage, len(raws))
 	errs := make([]error, len(raws))
-	editor.Parallel(len(raws), func(i int) { items[i], errs[i] = splitFields(raws[i], fmt.Sprintf("[%d]", i), true) })
+	editor.Parallel(len(raws), func(i int) { items[i], errs[i] = splitFields(raws[i], fmt.Sprintf("[%d]", i), true, ti) })
 	for _, err := range errs {
 		if err != nil {
 			return nil, false, err
@@ -61,7 +62,7 @@ func arrayItems(body []byte) ([][]byte, error) {
 }
 
 func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
-	raws, cont, err := bulkItems(c)
+	raws, cont, err := bulkItems(c, h.info())
 	if err != nil {
 		return err
 	}
@@ -84,7 +85,7 @@ func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
 }
 
 func (h *collection[T]) bulkUpdate(c *fiber.Ctx) error {
-	raws, cont, err := bulkItems(c)
+	raws, cont, err := bulkItems(c, h.info())
 	if err != nil {
 		return err
 	}

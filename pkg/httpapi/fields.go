@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,8 +39,18 @@ type fieldInfo struct {
 }
 
 type typeInfo struct {
-	fields []*fieldInfo
-	byName map[string]*fieldInfo
+	fields   []*fieldInfo
+	byName   map[string]*fieldInfo
+	required []*fieldInfo
+}
+
+// field looks a member name up without making a string of it.
+func (ti *typeInfo) field(name []byte) (*fieldInfo, bool) {
+	if ti == nil {
+		return nil, false
+	}
+	f, ok := ti.byName[string(name)]
+	return f, ok
 }
 
 var typeCache sync.Map // reflect.Type → *typeInfo
@@ -76,6 +87,9 @@ func infoOf(t reflect.Type) *typeInfo {
 		}
 		ti.fields = append(ti.fields, fi)
 		ti.byName[name] = fi
+		if fi.required {
+			ti.required = append(ti.required, fi)
+		}
 	}
 	typeCache.Store(t, ti)
 	return ti
@@ -95,12 +109,13 @@ func tagFloat(s string) *float64 {
 // objectFields splits a JSON object into its members, keeping their order
 // of appearance irrelevant and rejecting anything but an object.
 func objectFields(raw []byte, path string) (map[string]json.RawMessage, error) {
-	return splitFields(raw, path, false)
+	return splitFields(raw, path, false, nil)
 }
 
 // splitFields is objectFields for raw already known to be valid JSON when
-// valid is true, as the items of a checked bulk body are.
-func splitFields(raw []byte, path string, valid bool) (map[string]json.RawMessage, error) {
+// valid is true, as the items of a checked bulk body are. ti, when known,
+// lends its field names to the map, sparing a string per member.
+func splitFields(raw []byte, path string, valid bool, ti *typeInfo) (map[string]json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		where := path
@@ -114,7 +129,7 @@ func splitFields(raw []byte, path string, valid bool) (map[string]json.RawMessag
 	// bulk body; anything else takes the decoder, which also explains
 	// errors.
 	if valid || json.Valid(raw) {
-		if m, ok := splitObject(raw); ok {
+		if m, ok := splitObject(raw, ti); ok {
 			return m, nil
 		}
 	}
@@ -157,9 +172,10 @@ func splitArray(b []byte) ([][]byte, bool) {
 }
 
 // splitObject splits a valid JSON object into its members. It reports
-// false for escaped member names, which the decoder must unescape.
-func splitObject(b []byte) (map[string]json.RawMessage, bool) {
-	m := map[string]json.RawMessage{}
+// false for escaped member names, which the decoder must unescape. Names
+// of ti's fields (ti may be nil) reuse the field's name string.
+func splitObject(b []byte, ti *typeInfo) (map[string]json.RawMessage, bool) {
+	m := make(map[string]json.RawMessage, 8)
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, false
@@ -176,7 +192,12 @@ func splitObject(b []byte) (map[string]json.RawMessage, bool) {
 			}
 			j++
 		}
-		key := string(b[i+1 : j])
+		var key string
+		if f, ok := ti.field(b[i+1 : j]); ok {
+			key = f.name
+		} else {
+			key = string(b[i+1 : j])
+		}
 		i = skipSpace(b, j+1) + 1 // past ':'
 		i = skipSpace(b, i)
 		end := valueEnd(b, i)
@@ -254,20 +275,22 @@ func merge(dst reflect.Value, raw []byte, u model.Units, path string) error {
 func mergeFields(dst reflect.Value, fields map[string]json.RawMessage, u model.Units, path string) error {
 	dst = reflect.Indirect(dst)
 	ti := infoOf(dst.Type())
+	var buf [16]*fieldInfo
+	given := buf[:0]
 	for name := range fields {
-		if _, ok := ti.byName[name]; !ok {
+		f, ok := ti.byName[name]
+		if !ok {
 			p := joinPath(path, name)
 			return &model.Error{Kind: model.KindValidation, Msg: fmt.Sprintf("unknown property %q", p),
 				Fields: []model.FieldError{{Field: p, Message: "unknown property"}}}
 		}
+		given = append(given, f)
 	}
 	// Struct order, not map order: positionUnits comes before the
 	// positions whose unit it decides.
-	for _, f := range ti.fields {
-		raw, ok := fields[f.name]
-		if !ok {
-			continue
-		}
+	slices.SortFunc(given, func(a, b *fieldInfo) int { return a.index - b.index })
+	for _, f := range given {
+		raw := fields[f.name]
 		name := f.name
 		p := joinPath(path, name)
 		if f.readOnly {
@@ -389,8 +412,8 @@ func decodeFieldErr(path string, t reflect.Type, raw []byte, err error) error {
 
 // missingRequired names the first required field absent from a create body.
 func missingRequired(t reflect.Type, fields map[string]json.RawMessage) error {
-	for _, f := range infoOf(t).fields {
-		if _, ok := fields[f.name]; f.required && !ok {
+	for _, f := range infoOf(t).required {
+		if _, ok := fields[f.name]; !ok {
 			return fieldErr(f.name, "%s is required", f.name)
 		}
 	}

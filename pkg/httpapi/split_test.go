@@ -18,7 +18,7 @@ func TestSplitObjectMatchesDecoder(t *testing.T) {
 			if err := json.Unmarshal([]byte(in), &want); err != nil {
 				t.Fatal(err)
 			}
-			got, ok := splitObject([]byte(in))
+			got, ok := splitObject([]byte(in), nil)
 			if !ok || len(got) != len(want) {
 				t.Fatalf("split %v (ok %v), decoder %v", got, ok, want)
 			}
@@ -32,7 +32,7 @@ func TestSplitObjectMatchesDecoder(t *testing.T) {
 			}
 		})
 	}
-	if _, ok := splitObject([]byte(`{"a\u0062":1}`)); ok {
+	if _, ok := splitObject([]byte(`{"a\u0062":1}`), nil); ok {
 		t.Error("an escaped name must go to the decoder")
 	}
 }
