@@ -318,7 +318,8 @@ func (c *Collection[T]) createOnce(ctx context.Context, ws string, items []Item[
 	if r.anyFailed() && !continueOnError {
 		return Created[T]{}, r.rejection(op)
 	}
-	if err := c.assignKeys(ctx, ws, recs, items); err != nil {
+	lasts, err := c.assignKeys(ctx, ws, recs, items)
+	if err != nil {
 		return Created[T]{}, err
 	}
 	// A large batch is guarded by the model revision rather than by one
@@ -373,6 +374,7 @@ func (c *Collection[T]) createOnce(ctx context.Context, ws string, items []Item[
 			}
 		}
 		b.Ops, owner, b.ExpectRev, b.Verified = kept, keptOwner, slot.Rev, true
+		b.Lasts = map[string]map[string]int64{c.k.Coll: lasts}
 	}
 	_, err = c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error {
 		// Another request took an id this one assigned: number again.
@@ -427,8 +429,9 @@ func (c *Collection[T]) checkChosen(ctx context.Context, ws string, recs []*T, c
 
 // assignKeys gives items without a last key part the values after the
 // greatest in use under the same leading parts, so that bulk creation needs
-// no search for gaps.
-func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, items []Item[T]) error {
+// no search for gaps. It returns the greatest last parts it read, by
+// prefix, which spare the store reading them again (store.Batch.Lasts).
+func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, items []Item[T]) (map[string]int64, error) {
 	last := len(c.k.KeyFields) - 1
 	next := map[string]int64{} // leading parts → next free last part
 	prefix := make([]string, len(recs))
@@ -457,16 +460,19 @@ func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, it
 	if single {
 		_, maxID, err := c.Stats(ctx, ws)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		next[""] = max(next[""], maxID+1, 1)
 	}
+	var read map[string]int64
 	if len(prefixes) > 0 {
 		lasts, err := c.e.model.LastParts(ctx, ws, c.k.Coll, prefixes)
 		if err != nil {
-			return err
+			return nil, err
 		}
+		read = make(map[string]int64, len(prefixes))
 		for j, l := range lasts {
+			read[prefixes[j]] = l
 			next[prefixes[j]] = max(next[prefixes[j]], l+1, 1)
 		}
 	}
@@ -476,14 +482,14 @@ func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, it
 		}
 		id := next[prefix[i]]
 		if id > model.MaxID {
-			return model.E(model.KindConflict, "no %s ids left above %d; give ids explicitly", c.k.Noun, model.MaxID)
+			return nil, model.E(model.KindConflict, "no %s ids left above %d; give ids explicitly", c.k.Noun, model.MaxID)
 		}
 		key := c.k.Key(rec)
 		key[last] = id
 		c.k.SetKey(rec, key)
 		next[prefix[i]] = id + 1
 	}
-	return nil
+	return read, nil
 }
 
 func (c *Collection[T]) explainConflict(ce *store.ConflictError, owner []int) error {

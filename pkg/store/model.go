@@ -155,6 +155,11 @@ type Batch struct {
 	// skip reading the rows again; a bulk create of 10,000 rows saves a
 	// read of 10,000 keys.
 	Verified bool
+	// Lasts, with Verified, are greatest last key parts the caller read
+	// with LastParts at ExpectRev: collection → prefix → last part. A
+	// store keeping that index need not read these prefixes again to
+	// raise them; it reads only prefixes missing here.
+	Lasts map[string]map[string]int64
 }
 
 // ErrStale reports a batch whose ExpectRev no longer matched; re-read and

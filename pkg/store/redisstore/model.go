@@ -366,12 +366,14 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 				probes = append(probes, probe{c, part, pipe.HMGet(ctx, k.coll(c), part...)})
 			}
 		}
-		// The sub-load index of each collection, for the prefixes written.
+		// The sub-load index of each collection, for the prefixes written:
+		// read unless the caller read them at this revision (Lasts).
 		type lastProbe struct {
 			coll     string
 			prefixes []string
 			want     []string
 			cmd      *redis.SliceCmd
+			known    []string // the raise the caller's reads already decide
 		}
 		var lasts []lastProbe
 		for _, c := range order {
@@ -380,11 +382,20 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 				continue
 			}
 			probe := lastProbe{coll: c}
+			read := b.Lasts[c]
 			for pfx, l := range lp {
+				if cur, ok := read[pfx]; ok && b.Verified {
+					if store.Key(cur) < l {
+						probe.known = append(probe.known, pfx, l)
+					}
+					continue
+				}
 				probe.prefixes = append(probe.prefixes, pfx)
 				probe.want = append(probe.want, l)
 			}
-			probe.cmd = pipe.HMGet(ctx, k.collLast(c), probe.prefixes...)
+			if len(probe.prefixes) > 0 {
+				probe.cmd = pipe.HMGet(ctx, k.collLast(c), probe.prefixes...)
+			}
 			lasts = append(lasts, probe)
 		}
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
@@ -444,10 +455,15 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 				i = j
 			}
 			for _, lp := range lasts {
-				var args []any
-				for i, cur := range lp.cmd.Val() {
-					if s, _ := cur.(string); s < lp.want[i] {
-						args = append(args, lp.prefixes[i], lp.want[i])
+				args := make([]any, 0, len(lp.known)+2*len(lp.prefixes))
+				for _, s := range lp.known {
+					args = append(args, s)
+				}
+				if lp.cmd != nil {
+					for i, cur := range lp.cmd.Val() {
+						if s, _ := cur.(string); s < lp.want[i] {
+							args = append(args, lp.prefixes[i], lp.want[i])
+						}
 					}
 				}
 				if len(args) > 0 {

@@ -230,6 +230,25 @@ func TestLastParts(t *testing.T) {
 		}
 	}
 	check("after writes")
+	// A verified bulk batch that brings the index values its caller read
+	// (Lasts) raises those without reading them, and still reads and
+	// raises, never lowers, the prefixes it does not bring.
+	_, sl, _ = jobs.Snapshot(ctx, "w")
+	known := &store.Batch{ExpectRev: sl.Rev, Verified: true,
+		// (3, 2) claims 9 where the index holds 5: the store takes the
+		// caller's word and leaves 5, which shows it did not read.
+		Lasts: map[string]map[string]int64{"nodes": {store.Key(3, 1): 5, store.Key(3, 2): 9}}}
+	for i := int64(1); i <= 300; i++ {
+		known.Create("nodes", store.Key(3, i, 6), []byte(`{}`))
+	}
+	known.Create("nodes", store.Key(2, 7, 1), []byte(`{}`)) // below its last, 2
+	if _, err := m.Apply(ctx, "w", known); err != nil {
+		t.Fatal(err)
+	}
+	prefixes = append(prefixes, store.Key(3, 1), store.Key(3, 2))
+	want = append(want, 6, 5)
+	want[2] = 6
+	check("after a batch with known index values")
 	// A saved job reopened rebuilds the index from its rows; the deleted
 	// sub-load 10 is gone, so the greatest in use is 3 again.
 	snap, _, err := jobs.Snapshot(ctx, "w")
@@ -241,5 +260,6 @@ func TestLastParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	want[0] = 3
+	want[5] = 6 // rebuilt from the rows, whatever a caller claimed
 	check("after reopening")
 }
