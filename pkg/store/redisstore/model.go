@@ -385,7 +385,7 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 			read := b.Lasts[c]
 			for pfx, l := range lp {
 				if cur, ok := read[pfx]; ok && b.Verified {
-					if store.Key(cur) < l {
+					if n, err := strconv.ParseInt(l, 10, 64); err != nil || n > cur {
 						probe.known = append(probe.known, pfx, l)
 					}
 					continue
