@@ -338,18 +338,33 @@ func (h *collection[T]) getVisible(c *fiber.Ctx, key []int64) (T, error) {
 
 // item decodes one create body: defaults, then the client's fields.
 func (h *collection[T]) item(fields map[string]json.RawMessage, u model.Units) editor.Item[T] {
+	ti := h.info()
+	// A missing required field is named before an unknown one.
+	if err := missingRequired(ti, func(f *fieldInfo) bool { _, ok := fields[f.name]; return ok }); err != nil {
+		return editor.Item[T]{Err: err}
+	}
+	ms, err := fieldMembers(fields, ti, "")
+	if err != nil {
+		return editor.Item[T]{Err: err}
+	}
+	return h.itemOf(ms, u)
+}
+
+// itemOf decodes the members of one create body, in struct order.
+func (h *collection[T]) itemOf(ms []member, u model.Units) editor.Item[T] {
 	var it editor.Item[T]
 	k := h.c.Kind()
 	if k.Defaults != nil {
 		k.Defaults(&it.Rec)
 	}
 	applyEnumDefaults(reflect.ValueOf(&it.Rec))
-	err := missingRequired(reflect.TypeOf(it.Rec), fields)
+	ti := h.info()
+	err := missingRequired(ti, func(f *fieldInfo) bool { return hasMember(ms, f) })
 	if err == nil {
-		err = mergeFields(reflect.ValueOf(&it.Rec), fields, u, "")
+		err = mergeMembers(reflect.ValueOf(&it.Rec).Elem(), ms, u, "")
 	}
 	if err == nil {
-		_, it.HasKey = fields[k.KeyFields[len(k.KeyFields)-1]]
+		it.HasKey = hasMember(ms, ti.byName[k.KeyFields[len(k.KeyFields)-1]])
 	}
 	it.Err = err
 	return it

@@ -10,9 +10,9 @@ import (
 	"github.com/gusset/gusset/pkg/model"
 )
 
-// bulkItems decodes a bulk body: a JSON array of raw items of the record
-// type ti describes.
-func bulkItems(c *fiber.Ctx, ti *typeInfo) ([]map[string]json.RawMessage, bool, error) {
+// bulkBody reads a bulk request: its continueOnError flag and the items
+// of its body, a JSON array.
+func bulkBody(c *fiber.Ctx) ([][]byte, bool, error) {
 	cont, err := queryBool(c, "continueOnError")
 	if err != nil {
 		return nil, false, err
@@ -21,18 +21,39 @@ func bulkItems(c *fiber.Ctx, ti *typeInfo) ([]map[string]json.RawMessage, bool, 
 		return nil, false, err
 	}
 	raws, err := arrayItems(c.Body())
+	return raws, cont, err
+}
+
+// bulkItems decodes a bulk body into the fields of each item, a JSON
+// object of the record type ti describes.
+func bulkItems(c *fiber.Ctx, ti *typeInfo) ([]map[string]json.RawMessage, bool, error) {
+	raws, cont, err := bulkBody(c)
 	if err != nil {
 		return nil, false, err
 	}
 	items := make([]map[string]json.RawMessage, len(raws))
 	errs := make([]error, len(raws))
 	editor.Parallel(len(raws), func(i int) { items[i], errs[i] = splitFields(raws[i], fmt.Sprintf("[%d]", i), true, ti) })
-	for _, err := range errs {
-		if err != nil {
-			return nil, false, err
-		}
+	if err := firstError(errs); err != nil {
+		return nil, false, err
 	}
 	return items, cont, nil
+}
+
+// createBody is one item of a bulk create body: its members when they all
+// name fields (the common case, split without a map), else its fields.
+type createBody struct {
+	ms     []member
+	fields map[string]json.RawMessage
+}
+
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // arrayItems cuts a bulk body into its items. A scanner cuts the array and
@@ -62,8 +83,21 @@ func arrayItems(body []byte) ([][]byte, error) {
 }
 
 func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
-	raws, cont, err := bulkItems(c, h.info())
+	raws, cont, err := bulkBody(c)
 	if err != nil {
+		return err
+	}
+	ti := h.info()
+	bodies := make([]createBody, len(raws))
+	errs := make([]error, len(raws))
+	editor.Parallel(len(raws), func(i int) {
+		if ms, ok := recordMembers(raws[i], ti); ok {
+			bodies[i].ms = ms
+			return
+		}
+		bodies[i].fields, errs[i] = splitFields(raws[i], fmt.Sprintf("[%d]", i), true, ti)
+	})
+	if err := firstError(errs); err != nil {
 		return err
 	}
 	u, err := h.units(c)
@@ -71,7 +105,13 @@ func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
 		return err
 	}
 	items := make([]editor.Item[T], len(raws))
-	editor.Parallel(len(raws), func(i int) { items[i] = h.item(raws[i], u) })
+	editor.Parallel(len(raws), func(i int) {
+		if bodies[i].fields != nil {
+			items[i] = h.item(bodies[i].fields, u)
+		} else {
+			items[i] = h.itemOf(bodies[i].ms, u)
+		}
+	})
 	for i := range items {
 		if h.onCreate != nil && items[i].Err == nil {
 			h.onCreate(c, &items[i].Rec)

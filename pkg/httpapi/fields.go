@@ -176,40 +176,50 @@ func splitArray(b []byte) ([][]byte, bool) {
 // of ti's fields (ti may be nil) reuse the field's name string.
 func splitObject(b []byte, ti *typeInfo) (map[string]json.RawMessage, bool) {
 	m := make(map[string]json.RawMessage, 8)
+	ok := eachMember(b, func(name, raw []byte) bool {
+		if f, ok := ti.field(name); ok {
+			m[f.name] = raw
+		} else {
+			m[string(name)] = raw
+		}
+		return true
+	})
+	return m, ok
+}
+
+// eachMember calls fn with the name and value of each member of the valid
+// JSON object b, in order, until fn returns false. It reports false when
+// fn did, for anything but an object, and for escaped names, which only
+// the decoder unescapes.
+func eachMember(b []byte, fn func(name, raw []byte) bool) bool {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
-		return nil, false
+		return false
 	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return m, true
+	if i = skipSpace(b, i+1); i < len(b) && b[i] == '}' {
+		return true
 	}
 	for i < len(b) && b[i] == '"' {
 		j := i + 1
 		for j < len(b) && b[j] != '"' {
 			if b[j] == '\\' {
-				return nil, false
+				return false
 			}
 			j++
 		}
-		var key string
-		if f, ok := ti.field(b[i+1 : j]); ok {
-			key = f.name
-		} else {
-			key = string(b[i+1 : j])
-		}
-		i = skipSpace(b, j+1) + 1 // past ':'
-		i = skipSpace(b, i)
+		name := b[i+1 : j]
+		i = skipSpace(b, skipSpace(b, j+1)+1) // past ':'
 		end := valueEnd(b, i)
-		m[key] = json.RawMessage(b[i:end])
-		i = skipSpace(b, end)
-		if i < len(b) && b[i] == ',' {
+		if !fn(name, b[i:end]) {
+			return false
+		}
+		if i = skipSpace(b, end); i < len(b) && b[i] == ',' {
 			i = skipSpace(b, i+1)
 			continue
 		}
-		return m, i < len(b) && b[i] == '}'
+		return i < len(b) && b[i] == '}'
 	}
-	return nil, false
+	return false
 }
 
 func skipSpace(b []byte, i int) int {
@@ -274,23 +284,65 @@ func merge(dst reflect.Value, raw []byte, u model.Units, path string) error {
 
 func mergeFields(dst reflect.Value, fields map[string]json.RawMessage, u model.Units, path string) error {
 	dst = reflect.Indirect(dst)
-	ti := infoOf(dst.Type())
-	var buf [16]*fieldInfo
-	given := buf[:0]
-	for name := range fields {
+	ms, err := fieldMembers(fields, infoOf(dst.Type()), path)
+	if err != nil {
+		return err
+	}
+	return mergeMembers(dst, ms, u, path)
+}
+
+// member is one member of a JSON object that names a field of a record.
+type member struct {
+	f   *fieldInfo
+	raw json.RawMessage
+}
+
+// fieldMembers lists the members of fields in struct order, or names the
+// first that is no field of ti.
+func fieldMembers(fields map[string]json.RawMessage, ti *typeInfo, path string) ([]member, error) {
+	ms := make([]member, 0, len(fields))
+	for name, raw := range fields {
 		f, ok := ti.byName[name]
 		if !ok {
 			p := joinPath(path, name)
-			return &model.Error{Kind: model.KindValidation, Msg: fmt.Sprintf("unknown property %q", p),
+			return nil, &model.Error{Kind: model.KindValidation, Msg: fmt.Sprintf("unknown property %q", p),
 				Fields: []model.FieldError{{Field: p, Message: "unknown property"}}}
 		}
-		given = append(given, f)
+		ms = append(ms, member{f, raw})
 	}
-	// Struct order, not map order: positionUnits comes before the
-	// positions whose unit it decides.
-	slices.SortFunc(given, func(a, b *fieldInfo) int { return a.index - b.index })
-	for _, f := range given {
-		raw := fields[f.name]
+	sortMembers(ms)
+	return ms, nil
+}
+
+// sortMembers puts members in struct order, not the order of the JSON:
+// positionUnits comes before the positions whose unit it decides. Of two
+// members with one name the later stays later, so it wins, as in a map.
+func sortMembers(ms []member) {
+	slices.SortStableFunc(ms, func(a, b member) int { return a.f.index - b.f.index })
+}
+
+// recordMembers splits a valid JSON object into members naming fields of
+// ti, in struct order, without a map: the path of bulk create bodies. It
+// reports false for escaped or unknown names (and anything but an object),
+// which the map path decodes and explains.
+func recordMembers(b []byte, ti *typeInfo) ([]member, bool) {
+	ms := make([]member, 0, 8)
+	ok := eachMember(b, func(name, raw []byte) bool {
+		f, known := ti.field(name)
+		ms = append(ms, member{f, raw})
+		return known
+	})
+	if !ok {
+		return nil, false
+	}
+	sortMembers(ms)
+	return ms, true
+}
+
+// mergeMembers merges the members, in struct order, into the record dst.
+func mergeMembers(dst reflect.Value, ms []member, u model.Units, path string) error {
+	for _, m := range ms {
+		f, raw := m.f, m.raw
 		name := f.name
 		p := joinPath(path, name)
 		if f.readOnly {
@@ -410,14 +462,20 @@ func decodeFieldErr(path string, t reflect.Type, raw []byte, err error) error {
 		Fields: []model.FieldError{{Field: path, Message: fmt.Sprintf("expected %s", want)}}, Err: err}
 }
 
-// missingRequired names the first required field absent from a create body.
-func missingRequired(t reflect.Type, fields map[string]json.RawMessage) error {
-	for _, f := range infoOf(t).required {
-		if _, ok := fields[f.name]; !ok {
+// missingRequired names the first required field of ti that a create
+// body does not have.
+func missingRequired(ti *typeInfo, has func(*fieldInfo) bool) error {
+	for _, f := range ti.required {
+		if !has(f) {
 			return fieldErr(f.name, "%s is required", f.name)
 		}
 	}
 	return nil
+}
+
+// hasMember reports whether ms has a member for f.
+func hasMember(ms []member, f *fieldInfo) bool {
+	return slices.ContainsFunc(ms, func(m member) bool { return m.f == f })
 }
 
 // applyEnumDefaults sets every empty enum field (also in nested structs)

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gusset/gusset/pkg/model"
 )
 
 // The scanner splits objects exactly as encoding/json does.
@@ -77,6 +79,56 @@ func TestArrayItemsMatchesDecoder(t *testing.T) {
 			for i := range want {
 				if string(got[i]) != string(want[i]) {
 					t.Errorf("item %d: %s, decoder %s", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// Bulk create items take a map-free split; it must give the members the
+// map path gives, in struct order, and leave every other object to it.
+func TestRecordMembersMatchesMapPath(t *testing.T) {
+	ti := infoOf(reflect.TypeOf(model.MemberDistributedLoad{}))
+	tests := []struct {
+		name, in string
+		fast     bool
+	}{
+		{"plain", `{"member":3,"loadCase":1,"fyStart":-1.5}`, true},
+		{"positions after their units", `{"finishPosition":2,"positionUnits":"Actual","startPosition":1}`, true},
+		{"spaces and nesting", " {\n\"axes\" : \"a,}\" , \"loadCase\":[1, {\"x\":2}] } ", true},
+		{"empty", `{}`, true},
+		{"duplicate name: the last wins", `{"fyStart":1,"fyStart":2}`, true},
+		{"unknown name", `{"member":3,"bogus":1}`, false},
+		{"escaped name", `{"memb\u0065r":3}`, false},
+		{"not an object", `[1]`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ms, ok := recordMembers([]byte(tt.in), ti)
+			if ok != tt.fast {
+				t.Fatalf("fast path %v, want %v", ok, tt.fast)
+			}
+			if !ok {
+				return
+			}
+			fields, err := splitFields([]byte(tt.in), "", false, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := fieldMembers(fields, ti, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The map keeps one value per name: the last.
+			if tt.name == "duplicate name: the last wins" {
+				ms = ms[len(ms)-1:]
+			}
+			if len(ms) != len(want) {
+				t.Fatalf("%d members, map path %d", len(ms), len(want))
+			}
+			for i := range ms {
+				if ms[i].f != want[i].f || string(ms[i].raw) != string(want[i].raw) {
+					t.Errorf("member %d: %s=%s, map path %s=%s", i, ms[i].f.name, ms[i].raw, want[i].f.name, want[i].raw)
 				}
 			}
 		})
