@@ -2,7 +2,6 @@ package editor
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -236,17 +235,12 @@ func (c *Collection[T]) checkRecords(ctx context.Context, ws string, recs []*T, 
 // Create validates and stores new records. With continueOnError false any
 // failing item rejects the whole request; with true the valid items are
 // stored and the failures reported.
-func (c *Collection[T]) Create(ctx context.Context, ws string, items []Item[T], continueOnError bool) (Created[T], error) {
-	for attempt := 0; ; attempt++ {
-		out, err := c.createOnce(ctx, ws, items, continueOnError)
-		if !errors.Is(err, store.ErrStale) {
-			return out, err
-		}
-		if attempt == maxWriteRetries {
-			return out, model.E(model.KindConflict, "the model kept changing while %d %ss were created; retry", len(items), c.k.Noun)
-		}
-		backoff(ctx, attempt)
-	}
+func (c *Collection[T]) Create(ctx context.Context, ws string, items []Item[T], continueOnError bool) (out Created[T], err error) {
+	err = replan(ctx, fmt.Sprintf("the model kept changing while %d %ss were created", len(items), c.k.Noun), func() error {
+		out, err = c.createOnce(ctx, ws, items, continueOnError)
+		return err
+	})
+	return out, err
 }
 
 // bulkRefThreshold is the number of items or distinct referenced rows

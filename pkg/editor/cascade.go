@@ -2,7 +2,6 @@ package editor
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
@@ -59,25 +58,16 @@ type Plan struct {
 // plan deletes (loads on deleted nodes, say). Later resources register one.
 type Dependent func(ctx context.Context, e *Editor, ws string, p *Plan) error
 
-// maxPlanRetries bounds how often a cascade is planned again when the
-// model moved while it was planned.
-const maxPlanRetries = 5
-
 // DeleteElements deletes nodes, members and plates with everything that
 // depends on them, as one atomic change. Ids missing from the model fail
 // the request (404) unless continueOnError, in which case they are
 // reported and skipped (the per-item result is in bulk).
-func (s *Structure) DeleteElements(ctx context.Context, ws string, coll string, ids []int64, continueOnError bool) (DeleteResult, BulkResult, error) {
-	for attempt := 0; ; attempt++ {
-		res, bulk, err := s.deleteOnce(ctx, ws, coll, ids, continueOnError)
-		if !errors.Is(err, store.ErrStale) {
-			return res, bulk, err
-		}
-		if attempt == maxWriteRetries {
-			return res, bulk, model.E(model.KindConflict, "the model kept changing while the delete was planned; retry")
-		}
-		backoff(ctx, attempt)
-	}
+func (s *Structure) DeleteElements(ctx context.Context, ws string, coll string, ids []int64, continueOnError bool) (res DeleteResult, bulk BulkResult, err error) {
+	err = replan(ctx, "the model kept changing while the delete was planned", func() error {
+		res, bulk, err = s.deleteOnce(ctx, ws, coll, ids, continueOnError)
+		return err
+	})
+	return res, bulk, err
 }
 
 func (s *Structure) deleteOnce(ctx context.Context, ws, coll string, ids []int64, continueOnError bool) (DeleteResult, BulkResult, error) {

@@ -11,6 +11,7 @@ import (
 	"github.com/gusset/gusset/pkg/store"
 	"github.com/gusset/gusset/pkg/store/redisstore"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
+	"github.com/redis/go-redis/v9"
 )
 
 // faultyModel injects a failure into the middle of every batch it
@@ -37,13 +38,7 @@ func snapshotJSON(t *testing.T, jobs store.Jobs, ctx context.Context) string {
 // A cascade that fails halfway leaves the model exactly as it was.
 func TestCascadeFailureLeavesModelUnchanged(t *testing.T) {
 	ctx := context.Background()
-	srv := redistest.Start(t)
-	rdb := srv.Client(t)
-	jobs := redisstore.NewJobs(rdb, editor.StructureCollections)
-	now := time.Now()
-	if _, err := jobs.Open(ctx, "w", store.Snapshot{Job: model.NewJob()}, model.State{OpenedAt: &now}); err != nil {
-		t.Fatal(err)
-	}
+	rdb, jobs := openWorkspace(t)
 	good := editor.NewStructure(editor.New(redisstore.NewModel(rdb), jobs))
 	mustCreate[model.Material](t)(good.Materials.Create(ctx, "w", []editor.Item[model.Material]{{Rec: model.Material{Name: "s", YoungsModulus: 2e11, PoissonsRatio: 0.3}}}, false))
 	mustCreate[model.Section](t)(good.Sections.Create(ctx, "w", []editor.Item[model.Section]{{Rec: model.Section{Name: "b", A: 1, J: 1, Iy: 1, Iz: 1, Ay: 1, Az: 1,
@@ -86,6 +81,19 @@ func TestCascadeFailureLeavesModelUnchanged(t *testing.T) {
 }
 
 // mustCreate fails the test when a create fails.
+// openWorkspace starts a redis-server with a new job open in workspace
+// "w".
+func openWorkspace(t *testing.T) (*redis.Client, store.Jobs) {
+	t.Helper()
+	rdb := redistest.Start(t).Client(t)
+	jobs := redisstore.NewJobs(rdb, editor.StructureCollections)
+	now := time.Now()
+	if _, err := jobs.Open(context.Background(), "w", store.Snapshot{Job: model.NewJob()}, model.State{OpenedAt: &now}); err != nil {
+		t.Fatal(err)
+	}
+	return rdb, jobs
+}
+
 func mustCreate[T any](t *testing.T) func(editor.Created[T], error) {
 	return func(_ editor.Created[T], err error) {
 		t.Helper()

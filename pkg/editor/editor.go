@@ -83,6 +83,11 @@ type Kind[T any] struct {
 	Check func(ctx context.Context, ws string, recs []*T) (map[int]error, error)
 	// Strip clears derived fields before the record is stored.
 	Strip func(*T)
+	// Users, when set, reports the ids among ids that other rows still
+	// refer to (a section's members), each with the conflict to answer:
+	// such rows cannot be deleted. Deletes of the kind are then planned at
+	// one model revision, so a row that gains a user meanwhile stays.
+	Users func(ctx context.Context, ws string, ids map[int64]bool) (map[int64]error, error)
 }
 
 // idKind fills the key of a resource with a single integer id field.

@@ -104,7 +104,7 @@ func NewLoads(e *Editor, s *Structure) *Loads {
 				return model.Invalid("title", "title must not be empty")
 			}
 			return nil
-		}}, "id", func(c *model.LoadCategory) *int64 { return &c.ID }))
+		}, Users: l.categoryUsers}, "id", func(c *model.LoadCategory) *int64 { return &c.ID }))
 	l.NodeLoads = NewCollection(e, elementLoadKind(l, model.CollNodeLoads, "node load", model.CollNodes, "node",
 		func(x *model.NodeLoad) (*int64, *int64, int64) { return &x.LoadCase, &x.Node, x.LoadCategory }))
 	l.Prescribed = NewCollection(e, elementLoadKind(l, model.CollPrescribedDisplacements, "prescribed displacement", model.CollNodes, "node",

@@ -2,7 +2,6 @@ package editor
 
 import (
 	"context"
-	"errors"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -24,17 +23,12 @@ type CaseDeleteResult struct {
 // onlyCombinations (the combination endpoint) a case that is not a
 // combination is a 404. The plan is guarded by the model revision, so a
 // load added meanwhile cannot be left pointing at a deleted case.
-func (l *Loads) DeleteCases(ctx context.Context, ws string, ids []int64, cont, onlyCombinations bool) (CaseDeleteResult, BulkResult, error) {
-	for attempt := 0; ; attempt++ {
-		res, bulk, err := l.deleteCasesOnce(ctx, ws, ids, cont, onlyCombinations)
-		if !errors.Is(err, store.ErrStale) {
-			return res, bulk, err
-		}
-		if attempt == maxWriteRetries {
-			return res, bulk, model.E(model.KindConflict, "the model kept changing while the delete was planned; retry")
-		}
-		backoff(ctx, attempt)
-	}
+func (l *Loads) DeleteCases(ctx context.Context, ws string, ids []int64, cont, onlyCombinations bool) (res CaseDeleteResult, bulk BulkResult, err error) {
+	err = replan(ctx, "the model kept changing while the delete was planned", func() error {
+		res, bulk, err = l.deleteCasesOnce(ctx, ws, ids, cont, onlyCombinations)
+		return err
+	})
+	return res, bulk, err
 }
 
 func (l *Loads) deleteCasesOnce(ctx context.Context, ws string, ids []int64, cont, onlyCombinations bool) (CaseDeleteResult, BulkResult, error) {
@@ -121,17 +115,15 @@ func (l *Loads) referencedCases(ctx context.Context, ws string) (map[int64]bool,
 // SetGeneral makes node's restraint the general restraint, or clears it
 // when node is nil, in one change guarded by the model revision so that
 // two concurrent calls cannot leave two general restraints.
-func (s *Structure) SetGeneral(ctx context.Context, ws string, node *int64) (*model.NodeRestraint, error) {
-	for attempt := 0; ; attempt++ {
-		rec, err := s.setGeneralOnce(ctx, ws, node)
-		if !errors.Is(err, store.ErrStale) {
-			return rec, err
-		}
-		if attempt == maxWriteRetries {
-			return nil, model.E(model.KindConflict, "the restraints kept changing; retry")
-		}
-		backoff(ctx, attempt)
+func (s *Structure) SetGeneral(ctx context.Context, ws string, node *int64) (rec *model.NodeRestraint, err error) {
+	err = replan(ctx, "the restraints kept changing", func() error {
+		rec, err = s.setGeneralOnce(ctx, ws, node)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return rec, nil
 }
 
 func (s *Structure) setGeneralOnce(ctx context.Context, ws string, node *int64) (*model.NodeRestraint, error) {
@@ -166,73 +158,4 @@ func (s *Structure) setGeneralOnce(ctx context.Context, ws string, node *int64) 
 		target.GeneralRestraint = true
 	}
 	return target, nil
-}
-
-// CategoryInUse fails with a conflict naming a load that uses one of the
-// categories.
-func (l *Loads) CategoryInUse(ctx context.Context, ws string, ids map[int64]bool) error {
-	check := func(noun string, cats []int64) error {
-		for _, c := range cats {
-			if ids[c] {
-				return model.E(model.KindConflict, "load category %d is used by %s; change or delete those loads first", c, noun)
-			}
-		}
-		return nil
-	}
-	type source struct {
-		noun string
-		cats func() ([]int64, error)
-	}
-	sources := []source{
-		{"node loads", func() ([]int64, error) {
-			return categories(ctx, ws, l.NodeLoads, func(x *model.NodeLoad) int64 { return x.LoadCategory })
-		}},
-		{"prescribed displacements", func() ([]int64, error) {
-			return categories(ctx, ws, l.Prescribed, func(x *model.PrescribedDisplacement) int64 { return x.LoadCategory })
-		}},
-		{"lumped masses", func() ([]int64, error) {
-			return categories(ctx, ws, l.LumpedMasses, func(x *model.LumpedMassLoad) int64 { return x.LoadCategory })
-		}},
-		{"member concentrated loads", func() ([]int64, error) {
-			return categories(ctx, ws, l.Concentrated, func(x *model.MemberConcentratedLoad) int64 { return x.LoadCategory })
-		}},
-		{"member distributed loads", func() ([]int64, error) {
-			return categories(ctx, ws, l.Distributed, func(x *model.MemberDistributedLoad) int64 { return x.LoadCategory })
-		}},
-		{"member distributed moments", func() ([]int64, error) {
-			return categories(ctx, ws, l.Moments, func(x *model.MemberDistributedMoment) int64 { return x.LoadCategory })
-		}},
-		{"member prestress loads", func() ([]int64, error) {
-			return categories(ctx, ws, l.Prestress, func(x *model.MemberPrestressLoad) int64 { return x.LoadCategory })
-		}},
-		{"plate pressure loads", func() ([]int64, error) {
-			return categories(ctx, ws, l.Pressures, func(x *model.PlatePressureLoad) int64 { return x.LoadCategory })
-		}},
-		{"self-weight loads", func() ([]int64, error) {
-			return categories(ctx, ws, l.SelfWeight, func(x *model.SelfWeightLoad) int64 { return x.LoadCategory })
-		}},
-		{"thermal loads", func() ([]int64, error) {
-			return categories(ctx, ws, l.Thermal, func(x *model.ThermalLoad) int64 { return x.LoadCategory })
-		}},
-	}
-	for _, s := range sources {
-		cats, err := s.cats()
-		if err != nil {
-			return err
-		}
-		if err := check(s.noun, cats); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// categories lists the category of every row of a load collection.
-func categories[T any](ctx context.Context, ws string, c *Collection[T], cat func(*T) int64) ([]int64, error) {
-	rows, err := c.All(ctx, ws)
-	out := make([]int64, len(rows))
-	for i := range rows {
-		out[i] = cat(&rows[i])
-	}
-	return out, err
 }

@@ -48,12 +48,13 @@ func NewMovingLoads(e *Editor, s *Structure) *MovingLoads {
 	m.Vehicles = NewCollection(e, idKind(Kind[model.Vehicle]{Coll: model.CollMovingLoadVehicles, Noun: "vehicle", AutoKey: true,
 		Defaults: func(v *model.Vehicle) { v.Source = model.SourceUser },
 		Validate: (*model.Vehicle).Validate,
-		Strip:    func(v *model.Vehicle) { v.LoadUnits = model.VehicleLoadUnits{} }},
+		Strip:    func(v *model.Vehicle) { v.LoadUnits = model.VehicleLoadUnits{} },
+		Users:    m.scenarioUsers(model.CollMovingLoadVehicles, "vehicle")},
 		"id", func(v *model.Vehicle) *int64 { return &v.ID }))
 	m.Pressures = NewCollection(e, idKind(Kind[model.MovingPressure]{Coll: model.CollMovingLoadPressures, Noun: "pressure", AutoKey: true,
-		Validate: (*model.MovingPressure).Validate}, "id", func(p *model.MovingPressure) *int64 { return &p.ID }))
+		Validate: (*model.MovingPressure).Validate, Users: m.scenarioUsers(model.CollMovingLoadPressures, "pressure")}, "id", func(p *model.MovingPressure) *int64 { return &p.ID }))
 	m.TravelPaths = NewCollection(e, idKind(Kind[model.TravelPath]{Coll: model.CollMovingLoadTravelPaths, Noun: "travel path", AutoKey: true,
-		Validate: (*model.TravelPath).Validate,
+		Validate: (*model.TravelPath).Validate, Users: m.scenarioUsers(model.CollMovingLoadTravelPaths, "travel path"),
 		Refs: func(p *model.TravelPath) []Ref {
 			var refs []Ref
 			for i, st := range p.Stations {
@@ -107,10 +108,6 @@ func scenarioRefs(x *model.Scenario) []Ref {
 	return refs
 }
 
-// errBusy answers a change planned again and again because the model kept
-// moving under it.
-var errBusy = model.E(model.KindConflict, "the model kept changing while the change was planned; retry")
-
 // GetSingleton reads a singleton's row, or def when it was never written.
 func GetSingleton[T any](ctx context.Context, c *Collection[T], ws string, def func() T) (T, error) {
 	recs, err := c.GetMany(ctx, ws, []int64{model.SingletonKey})
@@ -128,117 +125,68 @@ func GetSingleton[T any](ctx context.Context, c *Collection[T], ws string, def f
 // validates it and writes it back as one batch. The batch expects the
 // model revision read before, so two concurrent patches cannot lose each
 // other's fields: the later one is planned again.
-func PatchSingleton[T any](ctx context.Context, c *Collection[T], ws string, def func() T, fn func(*T) error) (T, error) {
-	var zero T
-	for attempt := 0; ; attempt++ {
-		slot, err := c.e.jobs.Slot(ctx, ws)
-		if err != nil {
-			return zero, err
-		}
-		if !slot.State.IsOpen {
-			return zero, model.ErrNoJobOpen
-		}
-		rec, err := GetSingleton(ctx, c, ws, def)
-		if err != nil {
-			return zero, err
-		}
-		if err := fn(&rec); err != nil {
-			return zero, err
-		}
-		if c.k.Validate != nil {
-			if err := c.k.Validate(&rec); err != nil {
-				return zero, err
-			}
-		}
-		b := store.Batch{ExpectRev: slot.Rev}
-		b.Put(c.k.Coll, store.Key(model.SingletonKey), c.encode(rec))
-		_, err = c.e.apply(ctx, ws, &b, nil)
-		if errors.Is(err, store.ErrStale) {
-			if attempt < maxPlanRetries {
-				continue
-			}
-			err = errBusy
-		}
-		if err != nil {
-			return zero, fmt.Errorf("update %s: %w", c.k.Noun, err)
-		}
-		return rec, nil
-	}
-}
-
-// DeleteUnused deletes rows of vehicles, pressures or travel paths that no
-// scenario refers to; a row in use is a 409 naming the scenarios. The
-// batch expects the revision at which the scenarios were read, so a
-// scenario that starts using a row meanwhile makes the delete plan again.
-func DeleteUnused[T any](ctx context.Context, m *MovingLoads, c *Collection[T], ws string, keys [][]int64, cont bool) (BulkResult, error) {
-	for attempt := 0; ; attempt++ {
-		res, err := m.deleteUnusedOnce(ctx, c.k.Coll, c.k.Noun, ws, keys, cont)
-		if !errors.Is(err, store.ErrStale) {
-			return res, err
-		}
-		if attempt == maxPlanRetries {
-			return res, errBusy
-		}
-	}
-}
-
-func (m *MovingLoads) deleteUnusedOnce(ctx context.Context, coll, noun, ws string, keys [][]int64, cont bool) (BulkResult, error) {
-	slot, err := m.e.jobs.Slot(ctx, ws)
+func PatchSingleton[T any](ctx context.Context, c *Collection[T], ws string, def func() T, fn func(*T) error) (rec T, err error) {
+	err = replan(ctx, "the model kept changing while the change was planned", func() error {
+		rec, err = patchSingletonOnce(ctx, c, ws, def, fn)
+		return err
+	})
 	if err != nil {
-		return BulkResult{}, err
+		var zero T
+		return zero, err
+	}
+	return rec, nil
+}
+
+func patchSingletonOnce[T any](ctx context.Context, c *Collection[T], ws string, def func() T, fn func(*T) error) (T, error) {
+	var zero T
+	slot, err := c.e.jobs.Slot(ctx, ws)
+	if err != nil {
+		return zero, err
 	}
 	if !slot.State.IsOpen {
-		return BulkResult{}, model.ErrNoJobOpen
+		return zero, model.ErrNoJobOpen
 	}
-	scenarios, err := m.Scenarios.All(ctx, ws)
+	rec, err := GetSingleton(ctx, c, ws, def)
 	if err != nil {
-		return BulkResult{}, err
+		return zero, err
 	}
-	users := map[int64][]int64{}
-	for _, s := range scenarios {
-		for _, ref := range scenarioRefs(&s) {
-			if ref.Coll == coll && (len(users[ref.ID]) == 0 || users[ref.ID][len(users[ref.ID])-1] != s.ID) {
-				users[ref.ID] = append(users[ref.ID], s.ID)
+	if err := fn(&rec); err != nil {
+		return zero, err
+	}
+	if c.k.Validate != nil {
+		if err := c.k.Validate(&rec); err != nil {
+			return zero, err
+		}
+	}
+	b := store.Batch{ExpectRev: slot.Rev}
+	b.Put(c.k.Coll, store.Key(model.SingletonKey), c.encode(rec))
+	if _, err = c.e.apply(ctx, ws, &b, nil); err != nil {
+		if errors.Is(err, store.ErrStale) {
+			return zero, err
+		}
+		return zero, fmt.Errorf("update %s: %w", c.k.Noun, err)
+	}
+	return rec, nil
+}
+
+// scenarioUsers maps each row of coll among ids (vehicles, pressures or
+// travel paths) to the scenarios that refer to it (Kind.Users).
+func (m *MovingLoads) scenarioUsers(coll, noun string) func(ctx context.Context, ws string, ids map[int64]bool) (map[int64]error, error) {
+	return func(ctx context.Context, ws string, ids map[int64]bool) (map[int64]error, error) {
+		scenarios, err := m.Scenarios.All(ctx, ws)
+		if err != nil {
+			return nil, err
+		}
+		users := map[int64][]int64{}
+		for _, s := range scenarios {
+			for _, ref := range scenarioRefs(&s) {
+				if ref.Coll == coll && ids[ref.ID] && (len(users[ref.ID]) == 0 || users[ref.ID][len(users[ref.ID])-1] != s.ID) {
+					users[ref.ID] = append(users[ref.ID], s.ID)
+				}
 			}
 		}
+		return conflicts(noun, "scenarios", users), nil
 	}
-	strKeys := make([]string, len(keys))
-	for i, k := range keys {
-		strKeys[i] = store.Key(k...)
-	}
-	found, err := m.e.model.Exists(ctx, ws, coll, strKeys...)
-	if err != nil {
-		return BulkResult{}, err
-	}
-	r := newResults()
-	seen := map[int64]bool{}
-	b := store.Batch{ExpectRev: slot.Rev}
-	for i, key := range keys {
-		id := key[0]
-		switch {
-		case !found[i]:
-			r.fail(i, key, model.NotFound(noun, id))
-		case seen[id]:
-			r.fail(i, key, model.Invalid("id", "%s %d appears twice in the request", noun, id))
-		case len(users[id]) > 0:
-			r.fail(i, key, model.E(model.KindConflict, "%s %d is used by scenarios %s; change or delete them first",
-				noun, id, model.FormatIDs(users[id], nil)))
-		default:
-			seen[id] = true
-			b.Delete(coll, strKeys[i])
-			r.res.Succeeded = append(r.res.Succeeded, success(i, key))
-		}
-	}
-	if r.anyFailed() && !cont {
-		return BulkResult{}, r.rejection("delete " + noun)
-	}
-	if len(b.Ops) == 0 {
-		return r.res, nil
-	}
-	if _, err := m.e.apply(ctx, ws, &b, nil); err != nil {
-		return BulkResult{}, err
-	}
-	return r.res, nil
 }
 
 // HydrateTravelPaths sets hasStations, places stations at their nodes'

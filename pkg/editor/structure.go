@@ -49,10 +49,10 @@ func NewStructure(e *Editor) *Structure {
 		Defaults: func(x *model.Section) {
 			x.AreaFactor, x.TorsionFactor, x.IyFactor, x.IzFactor, x.Source = 1, 1, 1, 1, "User"
 		},
-		Validate: validateSection}, "id", func(x *model.Section) *int64 { return &x.ID }))
+		Validate: validateSection, Users: s.sectionUsers}, "id", func(x *model.Section) *int64 { return &x.ID }))
 	s.Materials = NewCollection(e, idKind(Kind[model.Material]{Coll: model.CollMaterials, Noun: "material", AutoKey: true,
 		Defaults: func(x *model.Material) { x.Source = "User" },
-		Validate: validateMaterial}, "id", func(x *model.Material) *int64 { return &x.ID }))
+		Validate: validateMaterial, Users: s.materialUsers}, "id", func(x *model.Material) *int64 { return &x.ID }))
 	s.Restraints = NewCollection(e, idKind(Kind[model.NodeRestraint]{Coll: model.CollNodeRestraints, Noun: "restraint",
 		Parent: model.CollNodes, ParentNoun: "node",
 		Defaults: func(r *model.NodeRestraint) { r.RestraintCode, r.ActiveDirection = "FFFFFF", "BBBBBB" },

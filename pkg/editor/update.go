@@ -28,14 +28,26 @@ type Updated[T any] struct {
 
 // Update applies changes to existing records; like Create, with
 // continueOnError false any failing item rejects the whole request.
-func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[T], continueOnError bool) (Updated[T], error) {
+func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[T], continueOnError bool) (out Updated[T], err error) {
+	err = replan(ctx, "the "+c.k.Noun+"s kept changing under this update", func() error {
+		out, err = c.updateOnce(ctx, ws, changes, continueOnError)
+		return err
+	})
+	return out, err
+}
+
+// replan runs plan until it succeeds or fails other than with
+// store.ErrStale (another request changed what it read), backing off
+// between tries; after maxWriteRetries it answers a conflict saying what
+// kept changing.
+func replan(ctx context.Context, what string, plan func() error) error {
 	for attempt := 0; ; attempt++ {
-		out, err := c.updateOnce(ctx, ws, changes, continueOnError)
+		err := plan()
 		if !errors.Is(err, store.ErrStale) {
-			return out, err
+			return err
 		}
 		if attempt == maxWriteRetries {
-			return out, model.E(model.KindConflict, "the %ss kept changing under this update; retry", c.k.Noun)
+			return model.E(model.KindConflict, "%s; retry", what)
 		}
 		backoff(ctx, attempt)
 	}
@@ -129,20 +141,47 @@ func (c *Collection[T]) updateOnce(ctx context.Context, ws string, changes []Cha
 
 // DeleteRows removes rows that nothing else depends on (attribute rows,
 // loads, sections in no use...). Missing keys are 404s per item.
-func (c *Collection[T]) DeleteRows(ctx context.Context, ws string, keys [][]int64, continueOnError bool) (BulkResult, error) {
+func (c *Collection[T]) DeleteRows(ctx context.Context, ws string, keys [][]int64, continueOnError bool) (res BulkResult, err error) {
+	err = replan(ctx, "the model kept changing while "+c.k.Noun+"s were deleted", func() error {
+		res, err = c.deleteRowsOnce(ctx, ws, keys, continueOnError)
+		return err
+	})
+	return res, err
+}
+
+func (c *Collection[T]) deleteRowsOnce(ctx context.Context, ws string, keys [][]int64, continueOnError bool) (BulkResult, error) {
 	op := "delete " + c.k.Noun
 	r := newResults()
+	var b store.Batch
+	var users map[int64]error
+	if c.k.Users != nil {
+		// Planned at this revision: a user that appears later makes the
+		// delete stale, and it is planned again.
+		slot, err := c.e.jobs.Slot(ctx, ws)
+		if err != nil {
+			return BulkResult{}, err
+		}
+		b.ExpectRev = slot.Rev
+		ids := map[int64]bool{}
+		for _, key := range keys {
+			ids[key[0]] = true
+		}
+		if users, err = c.k.Users(ctx, ws, ids); err != nil {
+			return BulkResult{}, err
+		}
+	}
 	found, err := c.GetKeys(ctx, ws, keys)
 	if err != nil {
 		return BulkResult{}, err
 	}
 	seen := map[string]bool{}
-	var b store.Batch
 	for i, key := range keys {
 		ks := store.Key(key...)
 		switch {
 		case found[i] == nil:
 			r.fail(i, key, c.notFound(key))
+		case users[key[0]] != nil:
+			r.fail(i, key, users[key[0]])
 		case seen[ks]:
 			r.fail(i, key, model.Invalid(c.k.KeyFields[0], "%s appears twice in the request", c.describe(key)))
 		default:

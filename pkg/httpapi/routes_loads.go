@@ -67,7 +67,7 @@ func (a *API) registerLoadRoutes() {
 	cats.onCreate = func(c *fiber.Ctx, rec *model.LoadCategory) {
 		rec.Source, rec.Version, rec.Username = "Api", Version, workspace(c)
 	}
-	cats.remove = a.removeCategory
+	cats.remove = removeRowsOf(l.Categories) // 409 while loads use it
 	cats.register()
 
 	registerLoad(a, l.NodeLoads, "/node-loads", "nodes", func(x *model.NodeLoad) int64 { return x.Node }, func(x *model.NodeLoad) int64 { return x.LoadCategory })
@@ -187,19 +187,6 @@ func (a *API) removeCases(onlyCombinations bool) func(ctx context.Context, ws st
 type BulkCaseDeleteResult struct {
 	editor.BulkResult
 	Deleted editor.CaseDeleteResult `json:"deleted"`
-}
-
-// removeCategory deletes categories no load uses; one in use is a 409
-// naming a load, as for sections and materials.
-func (a *API) removeCategory(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
-	ids := map[int64]bool{}
-	for _, k := range keys {
-		ids[k[0]] = true
-	}
-	if err := a.loads.CategoryInUse(ctx, ws, ids); err != nil {
-		return nil, err
-	}
-	return removeRowsOf(a.loads.Categories)(ctx, ws, keys, cont, bulk)
 }
 
 func (a *API) registerCombinationItems(h *collection[model.CombinationLoadCase]) {

@@ -79,7 +79,7 @@ func (a *API) registerMovingLoadRoutes() {
 		}
 		return nil
 	}
-	veh.remove = unusedRemover(m, m.Vehicles)
+	veh.remove = removeRowsOf(m.Vehicles)
 	veh.extraRoutes = func() {
 		a.add(route{method: "POST", path: veh.path + "/library", tag: tag, summary: "Create a vehicle from a built-in library",
 			desc: "Libraries: " + strings.Join(vehicles.Libraries(), ", ") + ". AS5100: " + strings.Join(vehicles.Names("AS5100"), ", ") +
@@ -96,7 +96,7 @@ func (a *API) registerMovingLoadRoutes() {
 		desc: "A rectangular patch load that travels like a vehicle: width across and length along the direction of travel (> 0), " +
 			"px, py, pz in the job Force/Length² (kN/m² by default), and loadSpacing (> 0), the spacing of the point loads it is " +
 			"discretised into. A pressure used by a scenario cannot be deleted (409)." + movingUnitsDoc}
-	pr.remove = unusedRemover(m, m.Pressures)
+	pr.remove = removeRowsOf(m.Pressures)
 	pr.register()
 
 	tp := &collection[model.TravelPath]{a: a, c: m.TravelPaths, path: movingPath + "/travel-paths", tag: tag, idFilter: "travelPaths",
@@ -106,7 +106,7 @@ func (a *API) registerMovingLoadRoutes() {
 			"Deleting a node turns its stations into coordinate stations at the node's last position. A travel path used by a " +
 			"scenario cannot be deleted (409). Lists leave stations out unless expand=All." + movingUnitsDoc}
 	tp.hydrate = m.HydrateTravelPaths
-	tp.remove = unusedRemover(m, m.TravelPaths)
+	tp.remove = removeRowsOf(m.TravelPaths)
 	tp.extraRoutes = func() {
 		a.add(a.nestedMetadata(tp.path+"/stations/metadata", tag, "TravelStation", reflect.TypeOf(model.TravelStation{}), nil))
 		listRoutes(a, tp, "stations", "Replaces the stations: 2 to 1000, rules as on the travel path.", model.TravelStation{},
@@ -168,17 +168,6 @@ func (a *API) registerMovingLoadRoutes() {
 			}
 			return m.Generate(c.UserContext(), workspace(c), cat, req.LoadCategory != nil)
 		}})
-}
-
-// unusedRemover deletes rows no scenario uses (204 for a single delete).
-func unusedRemover[T any](m *editor.MovingLoads, c *editor.Collection[T]) func(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
-	return func(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
-		res, err := editor.DeleteUnused(ctx, m, c, ws, keys, cont)
-		if err != nil || !bulk {
-			return nil, err
-		}
-		return res, nil
-	}
 }
 
 // nestedMetadata serves the field metadata of the rows of a nested list,

@@ -150,12 +150,12 @@ func (a *API) registerStructureRoutes() {
 	plates.register()
 
 	sections := &collection[model.Section]{a: a, c: s.Sections, path: structurePath + "/sections", tag: tag, idFilter: "sections"}
-	sections.remove = a.removeSection
+	sections.remove = removeRowsOf(s.Sections) // 409 while members use it
 	a.registerSectionLibrary(sections)
 	sections.register()
 
 	materials := &collection[model.Material]{a: a, c: s.Materials, path: structurePath + "/materials", tag: tag, idFilter: "materials"}
-	materials.remove = a.removeMaterial
+	materials.remove = removeRowsOf(s.Materials) // 409 while members or plates use it
 	a.registerMaterialLibrary(materials)
 	materials.register()
 

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"reflect"
@@ -228,74 +227,6 @@ func (a *API) registerMaterialLibrary(h *collection[model.Material]) {
 					Source: "Library", Library: lm.Library}, nil
 			})
 		}})
-}
-
-// removeSection deletes sections that no member uses.
-func (a *API) removeSection(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
-	ids := firstParts(keys)
-	members, err := a.structure.Members.All(ctx, ws)
-	if err != nil {
-		return nil, err
-	}
-	if err := inUse("section", ids, func(id int64) []int64 {
-		var users []int64
-		for _, m := range members {
-			if m.Section == id {
-				users = append(users, m.ID)
-			}
-		}
-		return users
-	}, "members"); err != nil {
-		return nil, err
-	}
-	return removeRowsOf(a.structure.Sections)(ctx, ws, keys, cont, bulk)
-}
-
-// removeMaterial deletes materials that no member or plate uses.
-func (a *API) removeMaterial(ctx context.Context, ws string, keys [][]int64, cont, bulk bool) (any, error) {
-	ids := firstParts(keys)
-	members, err := a.structure.Members.All(ctx, ws)
-	if err != nil {
-		return nil, err
-	}
-	plates, err := a.structure.Plates.All(ctx, ws)
-	if err != nil {
-		return nil, err
-	}
-	if err := inUse("material", ids, func(id int64) []int64 {
-		var users []int64
-		for _, m := range members {
-			if m.Material == id {
-				users = append(users, m.ID)
-			}
-		}
-		return users
-	}, "members"); err != nil {
-		return nil, err
-	}
-	if err := inUse("material", ids, func(id int64) []int64 {
-		var users []int64
-		for _, p := range plates {
-			if p.Material == id {
-				users = append(users, p.ID)
-			}
-		}
-		return users
-	}, "plates"); err != nil {
-		return nil, err
-	}
-	return removeRowsOf(a.structure.Materials)(ctx, ws, keys, cont, bulk)
-}
-
-// inUse refuses to delete a row that others still refer to: silently
-// leaving members without a section would only fail later, in an analysis.
-func inUse(noun string, ids []int64, users func(int64) []int64, what string) error {
-	for _, id := range ids {
-		if u := users(id); len(u) > 0 {
-			return model.E(model.KindConflict, "%s %d is used by %s %s; change or delete them first", noun, id, what, model.FormatIDs(u, nil))
-		}
-	}
-	return nil
 }
 
 func (a *API) nodeByLocation(h *collection[model.Node]) fiber.Handler {

@@ -319,9 +319,21 @@ func TestMembersAndPlates(t *testing.T) {
 	if d.Source != "Axis" || d.DirAxis != "YAxis" {
 		t.Errorf("plate direction %+v", d)
 	}
-	// A section or material in use cannot be deleted.
-	e.wantError(409, "CONFLICT", "DELETE", sp+"/sections/1", nil)
+	// A section or material in use cannot be deleted; in a bulk delete
+	// with continueOnError the unused ones go and the others are listed.
+	er := e.wantError(409, "CONFLICT", "DELETE", sp+"/sections/1", nil)
+	if !strings.Contains(er.Detail, "section 1 is used by members") {
+		t.Errorf("section in use: %q", er.Detail)
+	}
 	e.wantError(409, "CONFLICT", "DELETE", sp+"/materials/1", nil)
+	e.must(201, "POST", sp+"/sections", map[string]any{"id": 7, "name": "spare", "a": 1, "j": 1, "iy": 1, "iz": 1, "ay": 1, "az": 1})
+	e.wantError(409, "CONFLICT", "DELETE", sp+"/sections/bulk", []int{1, 7})
+	var res editor.BulkResult
+	e.must(200, "DELETE", sp+"/sections/bulk?continueOnError=true", []int{1, 7}).decode(t, &res)
+	if len(res.Succeeded) != 1 || res.Succeeded[0].ID != 7 || len(res.Errors) != 1 || res.Errors[0].ID != 1 ||
+		!strings.Contains(res.Errors[0].Error, "used by members") {
+		t.Errorf("bulk delete of a used and a spare section: %+v", res)
+	}
 }
 
 func TestLibrariesAndMaterials(t *testing.T) {
