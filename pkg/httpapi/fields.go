@@ -229,7 +229,8 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// valueEnd returns the index just after the valid JSON value at b[i].
+// valueEnd returns the index just after the valid JSON value at b[i]; on
+// text that is not valid JSON it returns an index no greater than len(b).
 func valueEnd(b []byte, i int) int {
 	depth := 0
 	for j := i; j < len(b); j++ {
@@ -239,6 +240,9 @@ func valueEnd(b []byte, i int) int {
 				if b[j] == '\\' {
 					j++
 				}
+			}
+			if j >= len(b) {
+				return len(b) // unterminated: the caller's check refuses it
 			}
 			if depth == 0 {
 				return j + 1
@@ -323,14 +327,19 @@ func sortMembers(ms []member) {
 
 // recordMembers splits a valid JSON object into members naming fields of
 // ti, in struct order, without a map: the path of bulk create bodies. It
-// reports false for escaped or unknown names (and anything but an object),
-// which the map path decodes and explains.
+// reports false for escaped, unknown or repeated names (and anything but
+// an object), which the map path decodes and explains.
 func recordMembers(b []byte, ti *typeInfo) ([]member, bool) {
 	ms := make([]member, 0, 8)
 	ok := eachMember(b, func(name, raw []byte) bool {
 		f, known := ti.field(name)
+		// A repeated name goes to the map path too: there the last value
+		// replaces the first, where merging both would mix them.
+		if !known || hasMember(ms, f) {
+			return false
+		}
 		ms = append(ms, member{f, raw})
-		return known
+		return true
 	})
 	if !ok {
 		return nil, false

@@ -190,11 +190,13 @@ func (s *Jobs) checkSnapshot(snap store.Snapshot) error {
 		if !known[name] {
 			return model.E(model.KindValidation, "the job file holds an unknown collection %q", name)
 		}
+		width := 0 // key parts, the same for every row of a collection
 		for _, r := range rows {
 			parts, err := store.ParseKey(r.Key)
-			if err != nil || store.Key(parts...) != r.Key {
+			if err != nil || store.Key(parts...) != r.Key || width != 0 && len(parts) != width {
 				return model.E(model.KindValidation, "the job file's collection %s holds a malformed key %q", name, r.Key)
 			}
+			width = len(parts)
 			if v := bytes.TrimSpace(r.Value); len(v) == 0 || v[0] != '{' {
 				return model.E(model.KindValidation, "the job file's collection %s holds a row %s that is not a JSON object", name, r.Key)
 			}

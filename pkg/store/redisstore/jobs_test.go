@@ -62,6 +62,9 @@ func TestOpenCloseAndWorkspaces(t *testing.T) {
 		{"nodes:ids": {{Key: store.Key(1), Value: json.RawMessage(`{}`)}}},
 		{"nodes": {{Key: "zzz", Value: json.RawMessage(`{}`)}}},
 		{"nodes": {{Key: store.Key(1), Value: json.RawMessage(`"hello"`)}}},
+		// Keys of different lengths in one collection would hide rows from
+		// the sub-load index that numbering relies on.
+		{"nodes": {{Key: store.Key(1), Value: json.RawMessage(`{}`)}, {Key: store.Key(1, 1, 5), Value: json.RawMessage(`{}`)}}},
 	} {
 		if _, err := s.Open(ctx, "gamma", store.Snapshot{Job: model.NewJob(), Collections: bad}, openState()); model.KindOf(err) != model.KindValidation {
 			t.Errorf("open with %v: %v, want a validation error", bad, err)

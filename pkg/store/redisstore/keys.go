@@ -59,13 +59,16 @@ func splitLast(key string) (prefix, last string, ok bool) {
 // lastParts finds, per prefix, the greatest last part among keys; parts
 // are zero-padded, so byte order is numeric order.
 func lastParts(keys []string) map[string]string {
-	// A collection's keys all have the same number of parts.
-	if len(keys) == 0 || strings.IndexByte(keys[0], ':') < 0 {
-		return nil
-	}
-	out := make(map[string]string, len(keys))
+	var out map[string]string // none for single-part keys, the common case
 	for _, k := range keys {
-		if p, l, ok := splitLast(k); ok && l > out[p] {
+		p, l, ok := splitLast(k)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]string, len(keys))
+		}
+		if l > out[p] {
 			out[p] = l
 		}
 	}
