@@ -370,14 +370,19 @@ func mergeMembers(dst reflect.Value, ms []member, u model.Units, path string) er
 			}
 			continue
 		}
-		nv := reflect.New(f.typ)
-		if !decodeScalar(raw, nv.Elem()) {
-			if err := json.Unmarshal(raw, nv.Interface()); err != nil {
+		// Plain scalars are decoded in place; anything else into a fresh
+		// value, so that a pointer or slice is replaced, not merged into.
+		// On an error the caller drops the whole record, so a value left
+		// half-checked in place does no harm.
+		v, fresh := fv, !decodeScalar(raw, fv)
+		if fresh {
+			v = reflect.New(f.typ).Elem()
+			if err := json.Unmarshal(raw, v.Addr().Interface()); err != nil {
 				return decodeFieldErr(p, f.typ, raw, err)
 			}
 		}
 		if f.enum != nil {
-			s := nv.Elem().String()
+			s := v.String()
 			if !contains(f.enum, s) {
 				return fieldErr(p, "%s must be one of %s, got %q", p, strings.Join(f.enum, ", "), s)
 			}
@@ -386,14 +391,16 @@ func mergeMembers(dst reflect.Value, ms []member, u model.Units, path string) er
 			return fieldErr(p, "%s must not be null", p)
 		}
 		if !(f.positional && isPercent(dst)) {
-			scaleField(f, nv.Elem(), u, true)
+			scaleField(f, v, u, true)
 		}
 		// Checked in SI, after scaling: a number fine in one unit may not
 		// be in another.
-		if err := checkMagnitude(nv.Elem(), p); err != nil {
+		if err := checkMagnitude(v, p); err != nil {
 			return err
 		}
-		fv.Set(nv.Elem())
+		if fresh {
+			fv.Set(v)
+		}
 	}
 	return nil
 }

@@ -80,6 +80,13 @@ func TestHostileValues(t *testing.T) {
 	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/nodes", map[string]any{"x": 1e21, "y": 0, "z": 0})
 	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/nodes", map[string]any{"x": nil, "y": 0, "z": 0})
 	e.wantError(400, "VALIDATION_FAILED", "PATCH", sp+"/nodes/1", map[string]any{"y": nil})
+	// A patch refused on one field leaves the others unchanged too.
+	var before, after model.Node
+	e.must(200, "GET", sp+"/nodes/1", nil).decode(t, &before)
+	e.wantError(400, "VALIDATION_FAILED", "PATCH", sp+"/nodes/1", map[string]any{"y": before.Y + 7, "z": 1e21})
+	if e.must(200, "GET", sp+"/nodes/1", nil).decode(t, &after); after != before {
+		t.Errorf("a refused patch changed node 1: %+v, was %+v", after, before)
+	}
 	e.must(201, "POST", sp+"/node-restraints", map[string]any{"node": 1, "restraintCode": "VFFFFF"})
 	e.wantError(400, "VALIDATION_FAILED", "PUT", sp+"/node-restraints/1/table/Tx", map[string]any{"rows": [][]float64{{0, 1e306}}})
 	// Cut-off bulk bodies are 400s (found in review: the scanner read past
