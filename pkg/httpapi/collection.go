@@ -347,12 +347,15 @@ func (h *collection[T]) item(fields map[string]json.RawMessage, u model.Units) e
 	if err != nil {
 		return editor.Item[T]{Err: err}
 	}
-	return h.itemOf(ms, u)
+	var it editor.Item[T]
+	h.fill(&it, ms, u)
+	return it
 }
 
-// itemOf decodes the members of one create body, in struct order.
-func (h *collection[T]) itemOf(ms []member, u model.Units) editor.Item[T] {
-	var it editor.Item[T]
+// fill decodes the members of one create body, in struct order, into the
+// zero item it (in place: a bulk create fills its 10,000 items where they
+// lie, not through copies on the heap).
+func (h *collection[T]) fill(it *editor.Item[T], ms []member, u model.Units) {
 	k := h.c.Kind()
 	if k.Defaults != nil {
 		k.Defaults(&it.Rec)
@@ -367,7 +370,6 @@ func (h *collection[T]) itemOf(ms []member, u model.Units) editor.Item[T] {
 		it.HasKey = hasMember(ms, ti.byName[k.KeyFields[len(k.KeyFields)-1]])
 	}
 	it.Err = err
-	return it
 }
 
 // objectBody reads a single-record body: a JSON object, with the job units

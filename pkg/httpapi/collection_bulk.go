@@ -109,7 +109,7 @@ func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
 		if bodies[i].fields != nil {
 			items[i] = h.item(bodies[i].fields, u)
 		} else {
-			items[i] = h.itemOf(bodies[i].ms, u)
+			h.fill(&items[i], bodies[i].ms, u)
 		}
 	})
 	for i := range items {
