@@ -27,6 +27,8 @@ type Editor struct {
 	// Touched is told after every committed change (the session's recovery
 	// file); nil is fine.
 	Touched func(ctx context.Context, ws string)
+	// rowChecks check job file rows by collection (snapshot.go).
+	rowChecks map[string]rowCheck
 }
 
 // New returns an editor over the model and job stores.
@@ -132,7 +134,9 @@ type Collection[T any] struct {
 
 // NewCollection binds a kind to the editor.
 func NewCollection[T any](e *Editor, k Kind[T]) *Collection[T] {
-	return &Collection[T]{e: e, k: k}
+	c := &Collection[T]{e: e, k: k}
+	register(e, c)
+	return c
 }
 
 // Kind is the collection's description.

@@ -414,25 +414,20 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// MaxMagnitude bounds every stored number (SI): far beyond any physical
-// quantity of a structure, far enough below the float64 range that every
-// unit conversion of it stays finite.
-const MaxMagnitude = 1e20
-
 // checkMagnitude rejects numbers that are not finite or beyond
-// MaxMagnitude, in a value or, for tables, in every cell: they would
+// model.MaxMagnitude, in a value or, for tables, in every cell: they would
 // poison an analysis or fail to encode.
 func checkMagnitude(v reflect.Value, path string) error {
-	bad := func(x float64) bool { return math.IsNaN(x) || math.Abs(x) > MaxMagnitude }
+	bad := func(x float64) bool { return math.IsNaN(x) || math.Abs(x) > model.MaxMagnitude }
 	switch {
 	case v.Kind() == reflect.Float64 && bad(v.Float()):
-		return fieldErr(path, "%s must be a finite number of magnitude at most %g in SI units, got %g", path, MaxMagnitude, v.Float())
+		return fieldErr(path, "%s must be a finite number of magnitude at most %g in SI units, got %g", path, model.MaxMagnitude, v.Float())
 	case v.Kind() == reflect.Pointer && !v.IsNil():
 		if t, ok := v.Interface().(*model.Table); ok {
 			for i, row := range t.Rows {
 				for _, x := range row {
 					if bad(x) {
-						return fieldErr(path, "%s row %d: values must be finite and of magnitude at most %g in SI units", path, i, MaxMagnitude)
+						return fieldErr(path, "%s row %d: values must be finite and of magnitude at most %g in SI units", path, i, model.MaxMagnitude)
 					}
 				}
 			}

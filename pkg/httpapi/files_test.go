@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/session"
+	"github.com/gusset/gusset/pkg/store"
 )
 
 // A job saved, closed and opened again comes back exactly as it was.
@@ -290,4 +293,79 @@ func TestOpenRejectsBadFiles(t *testing.T) {
 	}
 	e.wantError(404, "NOT_FOUND", "POST", "/job/open", map[string]any{"filePath": "missing.gsj"})
 	e.wantError(409, "NO_JOB_OPEN", "GET", "/job/status", nil)
+}
+
+// Rows of a job file are held to the rules API input meets on its own; a
+// file that breaks one is refused with a message naming the row, and
+// opens nothing.
+func TestJobFileRowsAreChecked(t *testing.T) {
+	e := structureEnv(t)
+	e.must(201, "POST", sp+"/members", map[string]any{"nodeA": 1, "nodeB": 2, "section": 1, "material": 1})
+	e.must(201, "POST", sp+"/node-restraints", map[string]any{"node": 1, "restraintCode": "FFFFFF"})
+	e.must(201, "POST", "/job/save", map[string]any{"filePath": "base"})
+	e.must(200, "POST", "/job/close", nil)
+	dir, err := jobfile.OpenDir(e.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := dir.Resolve("base.gsj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := dir.Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// edit returns the base snapshot with one row of coll replaced.
+	edit := func(coll, key, value string) store.Snapshot {
+		snap := store.Snapshot{Job: base.Snapshot.Job, Collections: map[string][]store.Row{}}
+		for c, rows := range base.Snapshot.Collections {
+			snap.Collections[c] = append([]store.Row{}, rows...)
+		}
+		for i, r := range snap.Collections[coll] {
+			if r.Key == key {
+				snap.Collections[coll][i].Value = json.RawMessage(value)
+				return snap
+			}
+		}
+		snap.Collections[coll] = append(snap.Collections[coll], store.Row{Key: key, Value: json.RawMessage(value)})
+		return snap
+	}
+	member := `{"id":1,"nodeA":1,"nodeB":%d,"section":1,"material":1,"type":"Normal","direction":{"source":"Angle"},"releases":{"fixityCodeAtA":"FFFFFF","fixityCodeAtB":"FFFFFF"}}`
+	tests := []struct {
+		name string
+		snap store.Snapshot
+		want string // in the message; "" means the file opens
+	}{
+		{"the saved file", base.Snapshot, ""},
+		{"the member row rewritten as saved", edit("members", store.Key(1), fmt.Sprintf(member, 2)), ""},
+		{"a member on a node the file lacks", edit("members", store.Key(1), fmt.Sprintf(member, 9)),
+			"members row 1: nodeB refers to node 9, which the file does not hold"},
+		{"a member from a node to itself", edit("members", store.Key(1), fmt.Sprintf(member, 1)), "members row 1: "},
+		{"a row whose fields name another key", edit("nodes", store.Key(2), `{"id":5,"x":3}`), "nodes row 2: its own key fields say 5"},
+		{"a number beyond 1e20", edit("nodes", store.Key(2), `{"id":2,"x":1e25}`), "nodes row 2: the number 1e25 is beyond"},
+		{"a number beyond float64", edit("nodes", store.Key(2), `{"id":2,"x":1e400}`), "nodes row 2: "},
+		{"a row of the wrong shape", edit("nodes", store.Key(2), `{"id":"two"}`), "nodes row 2: "},
+		{"a restraint of a node the file lacks", edit("nodeRestraints", store.Key(7), `{"node":7,"restraintCode":"FFFFFF","activeDirection":"BBBBBB"}`),
+			"nodeRestraints row 7: node refers to node 7, which the file does not hold"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ct, body := snapshotUpload(t, "template", tt.snap)
+			r := e.raw("POST", "/job/new-from-template", ct, body)
+			if tt.want == "" {
+				if r.status != 200 {
+					t.Fatalf("status %d: %s", r.status, r.body)
+				}
+				e.must(200, "POST", "/job/close", nil)
+				return
+			}
+			if r.status != 400 || !strings.Contains(r.errBody(t).Detail, tt.want) {
+				t.Errorf("status %d %s, want 400 naming %q", r.status, r.body, tt.want)
+			}
+			if r := e.raw("GET", "/job/status", "", nil); r.status != 409 {
+				t.Errorf("a refused job file opened a job: %d", r.status)
+			}
+		})
+	}
 }

@@ -66,11 +66,12 @@ func newEnv(t testing.TB, opt envOptions) *env {
 		t.Fatal(err)
 	}
 	jobs := redisstore.NewJobs(rdb, editor.Collections())
-	sess := session.New(jobs, dir, session.Options{RecoveryDelay: opt.recoveryDelay, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	logs := &syncBuffer{}
-	log := slog.New(slog.NewTextHandler(logs, nil))
 	mod := redisstore.NewModel(rdb)
 	ed := editor.New(mod, jobs)
+	sess := session.New(jobs, dir, session.Options{RecoveryDelay: opt.recoveryDelay, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		CheckModel: ed.CheckSnapshot})
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
 	ed.Touched = sess.Touched
 	st := editor.NewStructure(ed)
 	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: st, Loads: editor.NewLoads(ed, st),

@@ -35,8 +35,14 @@ func status(t *testing.T, e *env) httpapi.Status {
 // templateUpload builds a multipart body with a job file in part "template".
 func templateUpload(t *testing.T, part string, job model.Job) (string, []byte) {
 	t.Helper()
+	return snapshotUpload(t, part, store.Snapshot{Job: job})
+}
+
+// snapshotUpload is templateUpload of a whole job: settings and rows.
+func snapshotUpload(t *testing.T, part string, snap store.Snapshot) (string, []byte) {
+	t.Helper()
 	var file bytes.Buffer
-	if err := jobfile.Encode(&file, store.Snapshot{Job: job}, "test", time.Now()); err != nil {
+	if err := jobfile.Encode(&file, snap, "test", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	var body bytes.Buffer

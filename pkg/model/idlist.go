@@ -10,6 +10,11 @@ import (
 // MaxID is the largest id any resource may have (spec: 1 to 2147483647).
 const MaxID = 2147483647
 
+// MaxMagnitude bounds every stored number (SI): far beyond any physical
+// quantity of a structure, far enough below the float64 range that every
+// unit conversion of it stays finite.
+const MaxMagnitude = 1e20
+
 // IDRange is an inclusive range of ids.
 type IDRange struct{ Lo, Hi int64 }
 

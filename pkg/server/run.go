@@ -56,10 +56,10 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		return err
 	}
 	jobs := redisstore.NewJobs(rdb, editor.Collections())
-	sess := session.New(jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
-		RecoveryDelay: cfg.RecoveryDelay, Log: log})
 	mod := redisstore.NewModel(rdb)
 	ed := editor.New(mod, jobs)
+	sess := session.New(jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
+		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: ed.CheckSnapshot})
 	ed.Touched = sess.Touched
 	st := editor.NewStructure(ed)
 	reg := prometheus.NewRegistry()

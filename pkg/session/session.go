@@ -39,6 +39,7 @@ type Service struct {
 	// recoveryDelay coalesces recovery-file writes: a burst of edits costs
 	// one write. Zero writes inline, before the request returns.
 	recoveryDelay time.Duration
+	checkModel    func(store.Snapshot) error
 
 	mu      sync.Mutex
 	pending map[string]*time.Timer // workspace → scheduled recovery write
@@ -56,12 +57,15 @@ type Options struct {
 	Now func() time.Time
 	// Log receives background failures; nil means slog.Default().
 	Log *slog.Logger
+	// CheckModel checks the model rows of a job file before it is opened
+	// (the editor's CheckSnapshot); nil opens files unchecked.
+	CheckModel func(store.Snapshot) error
 }
 
 // New returns a Service over the job store and the jobs directory.
 func New(jobs store.Jobs, dir *jobfile.Dir, opt Options) *Service {
 	s := &Service{jobs: jobs, dir: dir, log: opt.Log, now: opt.Now, generator: opt.Generator,
-		recoveryDelay: opt.RecoveryDelay, pending: map[string]*time.Timer{}}
+		recoveryDelay: opt.RecoveryDelay, checkModel: opt.CheckModel, pending: map[string]*time.Timer{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -80,6 +84,16 @@ func (s *Service) Dir() *jobfile.Dir { return s.dir }
 func (s *Service) openState(file model.FileInfo, isNew, modified bool) model.State {
 	now := s.now().UTC()
 	return model.State{IsOpen: true, IsNew: isNew, IsModified: modified, OpenedAt: &now, File: file}
+}
+
+// load opens a job read from a file, once its rows pass CheckModel.
+func (s *Service) load(ctx context.Context, ws string, snap store.Snapshot, st model.State) (store.Slot, error) {
+	if s.checkModel != nil {
+		if err := s.checkModel(snap); err != nil {
+			return store.Slot{}, err
+		}
+	}
+	return s.jobs.Open(ctx, ws, snap, st)
 }
 
 // Opened is the result of an operation that loads a job.
@@ -107,7 +121,7 @@ func (s *Service) NewFromTemplate(ctx context.Context, ws string, file []byte, n
 	if err != nil {
 		return Opened{}, fmt.Errorf("new job from template %q: %w", name, err)
 	}
-	sl, err := s.jobs.Open(ctx, ws, dec.Snapshot, s.openState(model.FileInfo{Source: model.SourceNewJob}, true, false))
+	sl, err := s.load(ctx, ws, dec.Snapshot, s.openState(model.FileInfo{Source: model.SourceNewJob}, true, false))
 	if err != nil {
 		return Opened{}, fmt.Errorf("new job from template: %w", err)
 	}
@@ -131,7 +145,7 @@ func (s *Service) OpenSample(ctx context.Context, ws, fileName string) (Opened, 
 		return Opened{}, fmt.Errorf("open sample %s: %w", name, err)
 	}
 	info := model.FileInfo{Name: jobName(name), Source: model.SourceNewJob}
-	sl, err := s.jobs.Open(ctx, ws, dec.Snapshot, s.openState(info, true, false))
+	sl, err := s.load(ctx, ws, dec.Snapshot, s.openState(info, true, false))
 	if err != nil {
 		return Opened{}, fmt.Errorf("open sample: %w", err)
 	}
@@ -205,7 +219,7 @@ func (s *Service) Open(ctx context.Context, ws, filePath string, force ForceOpti
 		return Opened{}, fmt.Errorf("%s: %w", op, err)
 	}
 	info := model.FileInfo{Name: p.Name(), Path: p.Rel, Source: model.SourceLocalFile}
-	sl, err := s.jobs.Open(ctx, ws, dec.Snapshot, s.openState(info, false, useRecovery))
+	sl, err := s.load(ctx, ws, dec.Snapshot, s.openState(info, false, useRecovery))
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, err)
 	}
