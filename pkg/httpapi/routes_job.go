@@ -19,17 +19,23 @@ var (
 	errsJobLoader = []int{http.StatusBadRequest, http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusInternalServerError}
 )
 
+// fileRowsChecked documents the check of a job file's rows (editor.CheckSnapshot).
+const fileRowsChecked = "A file's rows are held to the rules API input meets on its own (record shape, own key, field rules, " +
+	"references to rows the file holds, numbers at most 1e20 in SI); a file that breaks one is a 400 naming the collection, the row and the rule, and nothing opens."
+
 func (a *API) registerJobRoutes() {
 	const tag = "Job"
 	a.add(route{method: "POST", path: "/job/new", tag: tag, summary: "Create a blank job",
 		desc:      "Opens a new job with the default units (m, mm, MPa, Tperm3, degC, kN, kNm, T, gs, mm, MPa) and vertical axis YAxis. isNew is true until the first save.",
 		responses: map[int]any{200: JobWithState{}}, errors: errsJob, handler: a.newJob})
 	a.add(route{method: "POST", path: "/job/new-from-template", tag: tag, summary: "Create a job from an uploaded job file",
-		desc:      "multipart/form-data with a file part named template holding a .gsj job file. The job opens with isNew true and no file path.",
+		desc: "multipart/form-data with a file part named template holding a .gsj job file. The job opens with isNew true and no file path. " +
+			fileRowsChecked,
 		fileParts: []string{"template"}, responses: map[int]any{200: JobWithState{}}, errors: errsJobLoader, handler: a.newFromTemplate})
 	a.add(route{method: "POST", path: "/job/open", tag: tag, summary: "Open a job file from the jobs directory",
 		desc: "filePath is relative to the jobs directory (JOBS_DIR); a path leading outside it is a 400. When a recovery file newer than the job file exists, " +
-			"forceOption None answers 409 naming the options; OpenPreviousSaved deletes the recovery file and opens the saved file; OpenUnsavedMostRecent opens the recovery file (isModified true).",
+			"forceOption None answers 409 naming the options; OpenPreviousSaved deletes the recovery file and opens the saved file; OpenUnsavedMostRecent opens the recovery file (isModified true). " +
+			fileRowsChecked,
 		body: OpenRequest{}, bodyRequired: true, responses: map[int]any{200: JobWithState{}}, errors: errsJobLoader, handler: a.openJob})
 	a.add(route{method: "POST", path: "/job/open-sample", tag: tag, summary: "Open a bundled sample job",
 		body: OpenSampleRequest{}, bodyRequired: true, responses: map[int]any{200: JobWithState{}}, errors: errsJobLoader, handler: a.openSample})
