@@ -74,29 +74,40 @@ func (e *Editor) CheckSnapshot(snap store.Snapshot) error {
 	}
 	sort.Strings(names) // the same file always names the same row
 	for _, coll := range names {
-		check := e.rowChecks[coll]
-		for _, r := range snap.Collections[coll] {
-			bad := func(format string, args ...any) error {
-				return model.E(model.KindValidation, "the job file's %s row %s: %s", coll, keyText(r.Key), fmt.Sprintf(format, args...))
-			}
-			if err := boundedNumbers(r.Value); err != nil {
-				return bad("%v", err)
-			}
-			if check == nil {
-				continue
-			}
-			refs, err := check(r.Key, r.Value)
+		rows := snap.Collections[coll]
+		errs := make([]error, len(rows))
+		Parallel(len(rows), func(i int) { errs[i] = e.checkFileRow(coll, rows[i], held) })
+		for _, err := range errs {
 			if err != nil {
-				if me, ok := err.(*model.Error); ok {
-					return bad("%s", me.Msg)
-				}
-				return bad("%v", err)
+				return err
 			}
-			for _, ref := range refs {
-				if !held[ref.Coll][store.Key(ref.ID)] {
-					return bad("%s refers to %s %d, which the file does not hold", ref.Field, ref.Noun, ref.ID)
-				}
-			}
+		}
+	}
+	return nil
+}
+
+// checkFileRow checks one row of a job file against the rows it holds.
+func (e *Editor) checkFileRow(coll string, r store.Row, held map[string]map[string]bool) error {
+	bad := func(format string, args ...any) error {
+		return model.E(model.KindValidation, "the job file's %s row %s: %s", coll, keyText(r.Key), fmt.Sprintf(format, args...))
+	}
+	if err := boundedNumbers(r.Value); err != nil {
+		return bad("%v", err)
+	}
+	check := e.rowChecks[coll]
+	if check == nil {
+		return nil
+	}
+	refs, err := check(r.Key, r.Value)
+	if err != nil {
+		if me, ok := err.(*model.Error); ok {
+			return bad("%s", me.Msg)
+		}
+		return bad("%v", err)
+	}
+	for _, ref := range refs {
+		if !held[ref.Coll][store.Key(ref.ID)] {
+			return bad("%s refers to %s %d, which the file does not hold", ref.Field, ref.Noun, ref.ID)
 		}
 	}
 	return nil

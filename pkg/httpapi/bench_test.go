@@ -111,3 +111,41 @@ func BenchmarkDistributedLoadsBulk(b *testing.B) {
 		b.Logf("member distributed loads: %.0f rows/s (target > 100000)", total/elapsed.Seconds())
 	}
 }
+
+// BenchmarkSaveOpen saves and opens a job of 100,000 nodes and 100,000
+// members: the open checks every row (editor.CheckSnapshot) before it
+// loads them. No target; reported for planning.
+func BenchmarkSaveOpen(b *testing.B) {
+	const total, batch = 100_000, 10_000
+	for i := 0; i < b.N; i++ {
+		e := newEnv(b, envOptions{recoveryDelay: time.Second})
+		e.must(200, "POST", "/job/new", nil)
+		e.must(201, "POST", sp+"/materials", map[string]any{"name": "s", "youngsModulus": 200000, "poissonsRatio": 0.3})
+		e.must(201, "POST", sp+"/sections", map[string]any{"name": "b", "a": 1e4, "j": 2e8, "iy": 1e8, "iz": 1e8, "ay": 5e3, "az": 5e3})
+		for _, coll := range []string{"nodes", "members"} {
+			for k := 0; k < total/batch; k++ {
+				rows := make([]map[string]any, batch)
+				for j := range rows {
+					id := k*batch + j + 1
+					rows[j] = map[string]any{"id": id, "x": float64(id % 1000), "y": float64(id / 1000), "z": 0}
+					if coll == "members" {
+						rows[j] = map[string]any{"id": id, "nodeA": id, "nodeB": id%total + 1, "section": 1, "material": 1}
+					}
+				}
+				e.must(200, "POST", sp+"/"+coll+"/bulk", rows)
+			}
+		}
+		b.ResetTimer()
+		start := time.Now()
+		e.must(201, "POST", "/job/save", map[string]any{"filePath": "big"})
+		saved := time.Since(start)
+		e.must(200, "POST", "/job/close", nil)
+		start = time.Now()
+		e.must(200, "POST", "/job/open", map[string]any{"filePath": "big.gsj"})
+		opened := time.Since(start)
+		b.StopTimer()
+		b.ReportMetric(saved.Seconds(), "save-s")
+		b.ReportMetric(opened.Seconds(), "open-s")
+		b.Logf("200,000 rows: save %.2f s, open %.2f s", saved.Seconds(), opened.Seconds())
+	}
+}
