@@ -50,9 +50,8 @@ type BulkFieldError struct {
 
 // results collects per-item outcomes.
 type results struct {
-	res     BulkResult
-	failed  map[int]bool
-	created []int
+	res    BulkResult
+	failed map[int]bool
 }
 
 func newResults() *results {

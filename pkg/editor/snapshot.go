@@ -41,8 +41,9 @@ func (c *Collection[T]) checkRow(key string, raw []byte) ([]Ref, error) {
 	if err != nil {
 		return nil, err
 	}
-	if own := store.Key(c.k.Key(&rec)...); own != key {
-		return nil, fmt.Errorf("its own key fields say %s", keyText(own))
+	own := c.k.Key(&rec)
+	if ks := store.Key(own...); ks != key {
+		return nil, fmt.Errorf("its own key fields say %s", keyText(ks))
 	}
 	if c.k.Validate != nil {
 		if err := c.k.Validate(&rec); err != nil {
@@ -54,7 +55,7 @@ func (c *Collection[T]) checkRow(key string, raw []byte) ([]Ref, error) {
 		refs = c.k.Refs(&rec)
 	}
 	if c.k.Parent != "" {
-		refs = append(refs, Ref{Coll: c.k.Parent, Noun: c.k.ParentNoun, Field: c.k.KeyFields[0], ID: c.k.Key(&rec)[0]})
+		refs = append(refs, Ref{Coll: c.k.Parent, Noun: c.k.ParentNoun, Field: c.k.KeyFields[0], ID: own[0]})
 	}
 	return refs, nil
 }

@@ -14,37 +14,14 @@ import (
 func BenchmarkStructureBulk(b *testing.B) {
 	const total, batch, page = 100_000, 10_000, 1_000
 	for i := 0; i < b.N; i++ {
-		e := newEnv(b, envOptions{recoveryDelay: time.Second})
-		e.must(200, "POST", "/job/new", nil)
-		e.must(201, "POST", sp+"/materials", map[string]any{"name": "s", "youngsModulus": 200000, "poissonsRatio": 0.3})
-		e.must(201, "POST", sp+"/sections", map[string]any{"name": "b", "a": 1e4, "j": 2e8, "iy": 1e8, "iz": 1e8, "ay": 5e3, "az": 5e3})
-		nodeBodies := make([][]byte, total/batch)
-		memberBodies := make([][]byte, total/batch)
-		for k := range nodeBodies {
-			ns := make([]map[string]any, batch)
-			ms := make([]map[string]any, batch)
-			for j := range ns {
-				id := k*batch + j + 1
-				ns[j] = map[string]any{"id": id, "x": float64(id % 1000), "y": float64(id / 1000), "z": 0}
-				ms[j] = map[string]any{"id": id, "nodeA": id, "nodeB": id%total + 1, "section": 1, "material": 1}
-			}
-			nodeBodies[k], _ = json.Marshal(ns)
-			memberBodies[k], _ = json.Marshal(ms)
-		}
+		e := benchJob(b)
+		nodeBodies, memberBodies := ringBodies(total, batch)
 		b.ResetTimer()
 		start := time.Now()
-		for _, body := range nodeBodies {
-			if r := e.raw("POST", sp+"/nodes/bulk", "application/json", body); r.status != 200 {
-				b.Fatalf("nodes: %d %s", r.status, r.body[:min(len(r.body), 300)])
-			}
-		}
+		postBulk(b, e, sp+"/nodes/bulk", nodeBodies)
 		nodeTime := time.Since(start)
 		start = time.Now()
-		for _, body := range memberBodies {
-			if r := e.raw("POST", sp+"/members/bulk", "application/json", body); r.status != 200 {
-				b.Fatalf("members: %d %s", r.status, r.body[:min(len(r.body), 300)])
-			}
-		}
+		postBulk(b, e, sp+"/members/bulk", memberBodies)
 		memberTime := time.Since(start)
 		start = time.Now()
 		pages := 0
@@ -72,10 +49,7 @@ func BenchmarkStructureBulk(b *testing.B) {
 func BenchmarkDistributedLoadsBulk(b *testing.B) {
 	const total, batch, members = 100_000, 10_000, 1_000
 	for i := 0; i < b.N; i++ {
-		e := newEnv(b, envOptions{recoveryDelay: time.Second})
-		e.must(200, "POST", "/job/new", nil)
-		e.must(201, "POST", sp+"/materials", map[string]any{"name": "s", "youngsModulus": 200000, "poissonsRatio": 0.3})
-		e.must(201, "POST", sp+"/sections", map[string]any{"name": "b", "a": 1e4, "j": 2e8, "iy": 1e8, "iz": 1e8, "ay": 5e3, "az": 5e3})
+		e := benchJob(b)
 		ns := make([]map[string]any, members+1)
 		ms := make([]map[string]any, members)
 		for j := range ns {
@@ -100,11 +74,7 @@ func BenchmarkDistributedLoadsBulk(b *testing.B) {
 		}
 		b.ResetTimer()
 		start := time.Now()
-		for _, body := range bodies {
-			if r := e.raw("POST", lp+"/member-distributed-loads/bulk", "application/json", body); r.status != 200 {
-				b.Fatalf("loads: %d %s", r.status, r.body[:min(len(r.body), 300)])
-			}
-		}
+		postBulk(b, e, lp+"/member-distributed-loads/bulk", bodies)
 		elapsed := time.Since(start)
 		b.StopTimer()
 		b.ReportMetric(total/elapsed.Seconds(), "rows/s")
@@ -118,23 +88,10 @@ func BenchmarkDistributedLoadsBulk(b *testing.B) {
 func BenchmarkSaveOpen(b *testing.B) {
 	const total, batch = 100_000, 10_000
 	for i := 0; i < b.N; i++ {
-		e := newEnv(b, envOptions{recoveryDelay: time.Second})
-		e.must(200, "POST", "/job/new", nil)
-		e.must(201, "POST", sp+"/materials", map[string]any{"name": "s", "youngsModulus": 200000, "poissonsRatio": 0.3})
-		e.must(201, "POST", sp+"/sections", map[string]any{"name": "b", "a": 1e4, "j": 2e8, "iy": 1e8, "iz": 1e8, "ay": 5e3, "az": 5e3})
-		for _, coll := range []string{"nodes", "members"} {
-			for k := 0; k < total/batch; k++ {
-				rows := make([]map[string]any, batch)
-				for j := range rows {
-					id := k*batch + j + 1
-					rows[j] = map[string]any{"id": id, "x": float64(id % 1000), "y": float64(id / 1000), "z": 0}
-					if coll == "members" {
-						rows[j] = map[string]any{"id": id, "nodeA": id, "nodeB": id%total + 1, "section": 1, "material": 1}
-					}
-				}
-				e.must(200, "POST", sp+"/"+coll+"/bulk", rows)
-			}
-		}
+		e := benchJob(b)
+		nodeBodies, memberBodies := ringBodies(total, batch)
+		postBulk(b, e, sp+"/nodes/bulk", nodeBodies)
+		postBulk(b, e, sp+"/members/bulk", memberBodies)
 		b.ResetTimer()
 		start := time.Now()
 		e.must(201, "POST", "/job/save", map[string]any{"filePath": "big"})
@@ -147,5 +104,44 @@ func BenchmarkSaveOpen(b *testing.B) {
 		b.ReportMetric(saved.Seconds(), "save-s")
 		b.ReportMetric(opened.Seconds(), "open-s")
 		b.Logf("200,000 rows: save %.2f s, open %.2f s", saved.Seconds(), opened.Seconds())
+	}
+}
+
+// benchJob opens a new job with one material and one section (id 1 each).
+func benchJob(b *testing.B) *env {
+	b.Helper()
+	e := newEnv(b, envOptions{recoveryDelay: time.Second})
+	e.must(200, "POST", "/job/new", nil)
+	e.must(201, "POST", sp+"/materials", map[string]any{"name": "s", "youngsModulus": 200000, "poissonsRatio": 0.3})
+	e.must(201, "POST", sp+"/sections", map[string]any{"name": "b", "a": 1e4, "j": 2e8, "iy": 1e8, "iz": 1e8, "ay": 5e3, "az": 5e3})
+	return e
+}
+
+// ringBodies are bulk bodies of total nodes on a 1,000-wide grid and total
+// members joining node i to node i+1 (the last back to the first), in
+// batches of batch rows.
+func ringBodies(total, batch int) (nodes, members [][]byte) {
+	for k := 0; k < total/batch; k++ {
+		ns := make([]map[string]any, batch)
+		ms := make([]map[string]any, batch)
+		for j := range ns {
+			id := k*batch + j + 1
+			ns[j] = map[string]any{"id": id, "x": float64(id % 1000), "y": float64(id / 1000), "z": 0}
+			ms[j] = map[string]any{"id": id, "nodeA": id, "nodeB": id%total + 1, "section": 1, "material": 1}
+		}
+		nb, _ := json.Marshal(ns)
+		mb, _ := json.Marshal(ms)
+		nodes, members = append(nodes, nb), append(members, mb)
+	}
+	return nodes, members
+}
+
+// postBulk posts each body to a bulk create path; anything but 200 fails.
+func postBulk(b *testing.B, e *env, path string, bodies [][]byte) {
+	b.Helper()
+	for _, body := range bodies {
+		if r := e.raw("POST", path, "application/json", body); r.status != 200 {
+			b.Fatalf("%s: %d %s", path, r.status, r.body[:min(len(r.body), 300)])
+		}
 	}
 }

@@ -18,14 +18,6 @@ type graph struct {
 
 func (g *graph) deg(v int) int { return g.xadj[v+1] - g.xadj[v] }
 
-func (g *graph) totalWeight() int {
-	s := 0
-	for _, w := range g.vwgt {
-		s += int(w)
-	}
-	return s
-}
-
 // nodeMap groups DOFs into nodes. dofs of node u are dof[ptr[u]:ptr[u+1]],
 // ascending, so that expanding a node order to DOFs keeps each node's DOFs in
 // their natural relative order.

@@ -33,8 +33,6 @@ func (h *idxHeap) reset() {
 	h.v, h.key = h.v[:0], h.key[:0]
 }
 
-func (h *idxHeap) has(v int32) bool { return h.pos[v] >= 0 }
-
 func (h *idxHeap) swap(i, j int) {
 	h.v[i], h.v[j] = h.v[j], h.v[i]
 	h.key[i], h.key[j] = h.key[j], h.key[i]
