@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,9 +28,13 @@ type Source struct {
 // Input is the engine model of a job and what the conversion had to say.
 type Input struct {
 	Model *static.Model
-	// Warnings name what the linear frame engine leaves out (plates and
-	// their loads, lumped masses) so that a run can report them.
+	// Warnings name what the linear frame engine leaves out (plate
+	// loads, lumped masses) so that a run can report them.
 	Warnings []string
+	// Plates counts the plates of the model, which the frame engine does
+	// not analyse: a run must refuse such a model rather than report a
+	// frame-only answer as the whole one.
+	Plates int64
 }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }
@@ -55,8 +60,42 @@ func Build(ctx context.Context, src Source, ws string, settings model.Settings) 
 		}
 	}
 	sort.Strings(b.warnings)
-	return Input{Model: b.m, Warnings: b.warnings}, nil
+	return Input{Model: b.m, Warnings: b.warnings, Plates: b.plates}, nil
 }
+
+// BuildMembers converts the part of the model that the results along
+// some members need (static.Stations): those members with their nodes,
+// offsets, sections and materials, and the load cases cases (and the
+// components of those that are combinations) with the loads on those
+// members only. Supports, constraints and node loads are left out: they
+// do not act along a member.
+func BuildMembers(ctx context.Context, src Source, ws string, settings model.Settings, members, cases []int64) (*static.Model, error) {
+	b := &builder{ctx: ctx, src: src, ws: ws, m: &static.Model{VerticalAxis: editor.VerticalAxis(settings.VerticalAxis)},
+		sub: &subset{ids: members, members: make(map[int64]bool, len(members)), cases: cases}}
+	for _, id := range members {
+		b.sub.members[id] = true
+	}
+	steps := []func() error{b.materials, b.sections, b.members, b.nodes, b.cases}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, fmt.Errorf("read the model for member results: %w", err)
+		}
+	}
+	return b.m, nil
+}
+
+// subset is what BuildMembers reads.
+type subset struct {
+	ids     []int64 // members, ascending
+	members map[int64]bool
+	nodes   []int64 // the members' end and direction nodes
+	cases   []int64
+	// loadCases lists the primary cases whose loads are read.
+	loadCases *model.IDList
+}
+
+// wants reports whether a load on member m belongs to the model built.
+func (b *builder) wants(m int64) bool { return b.sub == nil || b.sub.members[m] }
 
 type builder struct {
 	ctx      context.Context
@@ -64,6 +103,8 @@ type builder struct {
 	ws       string
 	m        *static.Model
 	warnings []string
+	plates   int64
+	sub      *subset // nil: the whole model
 	// primary maps a stored case id to its index in Model.LoadCases.
 	primary map[int64]int
 }
@@ -73,7 +114,13 @@ func (b *builder) warn(format string, args ...any) {
 }
 
 func (b *builder) nodes() error {
-	nodes, err := b.src.Structure.Nodes.All(b.ctx, b.ws)
+	var nodes []model.Node
+	var err error
+	if b.sub != nil {
+		nodes, err = getMany(b.ctx, b.src.Structure.Nodes, b.ws, b.sub.nodes)
+	} else {
+		nodes, err = b.src.Structure.Nodes.All(b.ctx, b.ws)
+	}
 	for _, n := range nodes {
 		b.m.Nodes = append(b.m.Nodes, static.Node{ID: id(n.ID), X: n.X, Y: n.Y, Z: n.Z})
 	}
@@ -105,13 +152,32 @@ func (b *builder) sections() error {
 
 func (b *builder) members() error {
 	st := b.src.Structure
-	members, err := st.Members.All(b.ctx, b.ws)
-	if err != nil {
-		return err
-	}
-	offs, err := st.Offsets.All(b.ctx, b.ws)
-	if err != nil {
-		return err
+	var members []model.Member
+	var offs []model.MemberOffset
+	var err error
+	if b.sub != nil {
+		if members, err = getMany(b.ctx, st.Members, b.ws, b.sub.ids); err != nil {
+			return err
+		}
+		if offs, err = getMany(b.ctx, st.Offsets, b.ws, b.sub.ids); err != nil {
+			return err
+		}
+		nodes := make([]int64, 0, 2*len(members))
+		for _, m := range members {
+			nodes = append(nodes, m.NodeA, m.NodeB)
+			if m.Direction.Source == "Node" {
+				nodes = append(nodes, m.Direction.DirNode)
+			}
+		}
+		slices.Sort(nodes)
+		b.sub.nodes = slices.Compact(nodes)
+	} else {
+		if members, err = st.Members.All(b.ctx, b.ws); err != nil {
+			return err
+		}
+		if offs, err = st.Offsets.All(b.ctx, b.ws); err != nil {
+			return err
+		}
 	}
 	offByMember := map[int64]model.MemberOffset{}
 	for _, o := range offs {
@@ -152,10 +218,10 @@ func (b *builder) members() error {
 		}
 		b.m.Members = append(b.m.Members, em)
 	}
-	plates, _, err := st.Plates.List(b.ctx, b.ws, editor.ListQuery[model.Plate]{Limit: 1})
-	if err == nil && len(plates) > 0 {
-		b.warn("plates are not analysed yet: the frame engine leaves them out")
+	if b.sub != nil {
+		return nil
 	}
+	_, b.plates, err = st.Plates.List(b.ctx, b.ws, editor.ListQuery[model.Plate]{Limit: 1})
 	return err
 }
 
@@ -226,16 +292,17 @@ func (b *builder) cases() error {
 	if err != nil {
 		return err
 	}
+	need := b.neededCases(cases)
 	// Every non-combination case exists in the engine, loaded or not, so
 	// that combinations and results can name it.
 	b.primary = map[int64]int{}
 	for _, c := range cases {
-		if len(c.CombinationItems) == 0 {
+		if len(c.CombinationItems) == 0 && need(c.ID) {
 			b.loadCase(c.ID)
 		}
 	}
 	for _, c := range cases {
-		if len(c.CombinationItems) == 0 {
+		if len(c.CombinationItems) == 0 || !need(c.ID) {
 			continue
 		}
 		comb := static.Combination{Name: id(c.ID)}
@@ -266,37 +333,92 @@ func position(s string) static.PositionKind {
 	return static.Actual
 }
 
+// neededCases returns the test of which cases the model built holds: all
+// of them, or for a subset the cases asked for and, through
+// combinations, every case they are made of.
+func (b *builder) neededCases(cases []model.LoadCase) func(int64) bool {
+	if b.sub == nil {
+		return func(int64) bool { return true }
+	}
+	byID := make(map[int64]*model.LoadCase, len(cases))
+	for i := range cases {
+		byID[cases[i].ID] = &cases[i]
+	}
+	need := map[int64]bool{}
+	var visit func(id int64)
+	visit = func(id int64) {
+		if need[id] {
+			return
+		}
+		need[id] = true
+		if c, ok := byID[id]; ok {
+			for _, it := range c.CombinationItems {
+				visit(it.LoadCase)
+			}
+		}
+	}
+	for _, id := range b.sub.cases {
+		visit(id)
+	}
+	var primary []int64
+	for id := range need {
+		if c, ok := byID[id]; ok && len(c.CombinationItems) == 0 {
+			primary = append(primary, id)
+		}
+	}
+	b.sub.loadCases = &model.IDList{}
+	slices.Sort(primary)
+	for _, id := range primary {
+		b.sub.loadCases.Ranges = append(b.sub.loadCases.Ranges, model.IDRange{Lo: id, Hi: id})
+	}
+	return func(id int64) bool { return need[id] }
+}
+
+// all reads every row of a load collection, or for a subset the rows of
+// the cases it needs.
+func all[T any](b *builder, c *editor.Collection[T]) ([]T, error) {
+	if b.sub == nil {
+		return c.All(b.ctx, b.ws)
+	}
+	if len(b.sub.loadCases.Ranges) == 0 {
+		return nil, nil
+	}
+	out, _, err := c.List(b.ctx, b.ws, editor.ListQuery[T]{IDs: b.sub.loadCases, Limit: -1})
+	return out, err
+}
+
+// getMany reads the rows of ids that exist, in order.
+func getMany[T any](ctx context.Context, c *editor.Collection[T], ws string, ids []int64) ([]T, error) {
+	recs, err := c.GetMany(ctx, ws, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, 0, len(recs))
+	for _, r := range recs {
+		if r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out, nil
+}
+
 // loads converts every load of every primary case. Component loads of
 // one record (fx, fy, fz) become one engine load per non-zero component.
 func (b *builder) loads() error {
 	l := b.src.Loads
-	ctx, ws := b.ctx, b.ws
-	nls, err := l.NodeLoads.All(ctx, ws)
-	if err != nil {
-		return err
-	}
-	for _, x := range nls {
-		c := b.loadCase(x.LoadCase)
-		c.NodeLoads = append(c.NodeLoads, static.NodeLoad{Node: id(x.Node), F: [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}})
-	}
-	pds, err := l.Prescribed.All(ctx, ws)
-	if err != nil {
-		return err
-	}
-	for _, x := range pds {
-		v := [6]float64{x.Tx, x.Ty, x.Tz, x.Rx, x.Ry, x.Rz}
-		p := static.PrescribedDisplacement{Node: id(x.Node), Value: v}
-		for i := range v {
-			p.Set[i] = v[i] != 0
+	if b.sub == nil {
+		if err := b.nodeLoads(); err != nil {
+			return err
 		}
-		c := b.loadCase(x.LoadCase)
-		c.Prescribed = append(c.Prescribed, p)
 	}
-	cls, err := l.Concentrated.All(ctx, ws)
+	cls, err := all(b, l.Concentrated)
 	if err != nil {
 		return err
 	}
 	for _, x := range cls {
+		if !b.wants(x.Member) {
+			continue
+		}
 		c := b.loadCase(x.LoadCase)
 		f := [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}
 		for i, v := range f {
@@ -311,42 +433,54 @@ func (b *builder) loads() error {
 				Direction: globalAxes[i%3], Position: position(x.PositionUnits), A: x.Position, P1: v})
 		}
 	}
-	dls, err := l.Distributed.All(ctx, ws)
+	dls, err := all(b, l.Distributed)
 	if err != nil {
 		return err
 	}
 	for _, x := range dls {
+		if !b.wants(x.Member) {
+			continue
+		}
 		b.distributed(x.LoadCase, x.Member, static.DistributedForce, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
 			[3][2]float64{{x.FxStart, x.FxFinish}, {x.FyStart, x.FyFinish}, {x.FzStart, x.FzFinish}})
 	}
-	dms, err := l.Moments.All(ctx, ws)
+	dms, err := all(b, l.Moments)
 	if err != nil {
 		return err
 	}
 	for _, x := range dms {
+		if !b.wants(x.Member) {
+			continue
+		}
 		b.distributed(x.LoadCase, x.Member, static.DistributedMoment, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
 			[3][2]float64{{x.MxStart, x.MxFinish}, {x.MyStart, x.MyFinish}, {x.MzStart, x.MzFinish}})
 	}
-	pss, err := l.Prestress.All(ctx, ws)
+	pss, err := all(b, l.Prestress)
 	if err != nil {
 		return err
 	}
 	for _, x := range pss {
+		if !b.wants(x.Member) {
+			continue
+		}
 		c := b.loadCase(x.LoadCase)
 		c.Prestress = append(c.Prestress, static.PrestressLoad{Member: id(x.Member), Force: x.Prestress})
 	}
-	sws, err := l.SelfWeight.All(ctx, ws)
+	sws, err := all(b, l.SelfWeight)
 	if err != nil {
 		return err
 	}
 	for _, x := range sws {
 		b.loadCase(x.LoadCase).SelfWeight = [3]float64{x.AccelerationX / static.G, x.AccelerationY / static.G, x.AccelerationZ / static.G}
 	}
-	ths, err := l.Thermal.All(ctx, ws)
+	ths, err := all(b, l.Thermal)
 	if err != nil {
 		return err
 	}
 	for _, x := range ths {
+		if b.sub != nil && (x.ElementType == "Plate" || !b.wants(x.ElementID)) {
+			continue
+		}
 		if x.ElementType == "Plate" {
 			b.warn("thermal load on plate %d in case %d is left out: plates are not analysed yet", x.ElementID, x.LoadCase)
 			continue
@@ -354,10 +488,40 @@ func (b *builder) loads() error {
 		c := b.loadCase(x.LoadCase)
 		c.Thermal = append(c.Thermal, static.ThermalLoad{Member: id(x.ElementID), DT: x.ThermalLoad, DTy: x.YThermalGradient, DTz: x.ZThermalGradient})
 	}
-	if pls, _, err := l.Pressures.List(ctx, ws, editor.ListQuery[model.PlatePressureLoad]{Limit: 1}); err != nil {
+	if b.sub != nil {
+		return nil
+	}
+	if pls, _, err := l.Pressures.List(b.ctx, b.ws, editor.ListQuery[model.PlatePressureLoad]{Limit: 1}); err != nil {
 		return err
 	} else if len(pls) > 0 {
 		b.warn("plate pressure loads are left out: plates are not analysed yet")
+	}
+	return nil
+}
+
+// nodeLoads converts the node loads and prescribed displacements.
+func (b *builder) nodeLoads() error {
+	l := b.src.Loads
+	nls, err := l.NodeLoads.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range nls {
+		c := b.loadCase(x.LoadCase)
+		c.NodeLoads = append(c.NodeLoads, static.NodeLoad{Node: id(x.Node), F: [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}})
+	}
+	pds, err := l.Prescribed.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range pds {
+		v := [6]float64{x.Tx, x.Ty, x.Tz, x.Rx, x.Ry, x.Rz}
+		p := static.PrescribedDisplacement{Node: id(x.Node), Value: v}
+		for i := range v {
+			p.Set[i] = v[i] != 0
+		}
+		c := b.loadCase(x.LoadCase)
+		c.Prescribed = append(c.Prescribed, p)
 	}
 	return nil
 }

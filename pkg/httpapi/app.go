@@ -18,6 +18,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/session"
 	"github.com/gusset/gusset/pkg/store"
@@ -40,6 +41,10 @@ type Config struct {
 	Model     store.Model
 	Structure *editor.Structure
 	Loads     *editor.Loads
+	// Analysis starts, reads and cancels runs; Query reads results. Both
+	// nil leave the analysis and result routes out.
+	Analysis *analysis.Service
+	Query    *analysis.Query
 	// Ready checks the dependencies for /readyz (Redis reachable).
 	Ready func(ctx context.Context) error
 	// Registry receives the HTTP metrics; nil makes a private one.
@@ -58,6 +63,8 @@ type API struct {
 	model     store.Model
 	structure *editor.Structure
 	loads     *editor.Loads
+	analysis  *analysis.Service
+	query     *analysis.Query
 	ready     func(ctx context.Context) error
 	log       *slog.Logger
 	reg       *prometheus.Registry
@@ -69,7 +76,7 @@ type API struct {
 
 // New builds the API and registers every route.
 func New(cfg Config) *API {
-	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
+	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
 		known: map[string]bool{}, timeout: cfg.RequestTimeout}
 	if a.log == nil {
 		a.log = slog.Default()

@@ -437,6 +437,11 @@ func checkMagnitude(v reflect.Value, path string) error {
 }
 
 func decodeFieldErr(path string, t reflect.Type, raw []byte, err error) error {
+	// A type's own UnmarshalJSON may refuse a value with its reason
+	// (model.SolverType explains its integer codes): keep that message.
+	if me := (*model.Error)(nil); errors.As(err, &me) && me.Kind == model.KindValidation {
+		return fieldErr(path, "%s", me.Msg)
+	}
 	var typeErr *json.UnmarshalTypeError
 	if msg := err.Error(); !errors.As(err, &typeErr) && strings.Contains(msg, "unknown field ") {
 		name := strings.Trim(msg[strings.Index(msg, "unknown field ")+len("unknown field "):], `"`)

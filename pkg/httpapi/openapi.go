@@ -201,7 +201,7 @@ func (g *schemaGen) schema(t reflect.Type) map[string]any {
 }
 
 func (g *schemaGen) ref(t reflect.Type) map[string]any {
-	name := t.Name()
+	name := schemaName(t)
 	if _, ok := g.schemas[name]; !ok {
 		g.schemas[name] = map[string]any{} // placeholder breaks recursion
 		g.schemas[name] = g.object(t)
@@ -251,4 +251,22 @@ func statusText(status int) string {
 		return t
 	}
 	return "status " + strconv.Itoa(status)
+}
+
+// schemaName names the component of a struct type; an instance of a
+// generic type is named after its type arguments' short names
+// (Envelope[pkg/model.NodeReactionRow] → Envelope_NodeReactionRow), since
+// a component name may not hold slashes or brackets.
+func schemaName(t reflect.Type) string {
+	name := t.Name()
+	open := strings.IndexByte(name, '[')
+	if open < 0 {
+		return name
+	}
+	args := strings.Split(strings.TrimSuffix(name[open+1:], "]"), ",")
+	out := name[:open]
+	for _, a := range args {
+		out += "_" + a[strings.LastIndexByte(a, '.')+1:]
+	}
+	return out
 }

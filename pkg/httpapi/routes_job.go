@@ -193,9 +193,20 @@ func (a *API) getStatus(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if sl.Analysing && a.analysis != nil {
+		// A run whose worker was lost must not hold the job read-only.
+		if sl.Analysing, err = a.analysis.Busy(ctx, ws); err != nil {
+			return err
+		}
+	}
 	st := Status{Job: job, State: sl.State, AccessMode: AccessReadWrite}
 	if sl.Analysing {
 		st.AccessMode = AccessReadOnly
+	}
+	if a.query != nil {
+		if st.Analysis.HasStaticResults, err = a.query.HasResults(ctx, ws, model.KindStatic); err != nil {
+			return err
+		}
 	}
 	fillCounts(&st.Structure, counts)
 	fillCounts(&st.Loads, counts)

@@ -18,12 +18,17 @@ func (a *API) registerRoutes() {
 	a.registerServiceRoutes()
 	a.registerFileRoutes()
 	a.registerJobRoutes()
+	a.registerAnalysisSettingsRoutes()
 	if a.structure != nil {
 		a.registerStructureRoutes()
 		a.registerGeometryRoutes()
 	}
 	if a.loads != nil {
 		a.registerLoadRoutes()
+	}
+	if a.analysis != nil && a.query != nil {
+		a.registerAnalysisRoutes()
+		a.registerResultRoutes()
 	}
 }
 

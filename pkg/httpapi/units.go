@@ -166,6 +166,12 @@ func scaleField(f *fieldInfo, fv reflect.Value, u model.Units, toSI bool) {
 	switch {
 	case f.unit != nil && fv.Kind() == reflect.Float64:
 		fv.SetFloat(apply(fv.Float(), f.unit))
+	case f.unit != nil && fv.Kind() == reflect.Slice && fv.Type().Elem().Kind() == reflect.Float64:
+		// Arrays of one quantity: the rows of member results.
+		for i := 0; i < fv.Len(); i++ {
+			e := fv.Index(i)
+			e.SetFloat(apply(e.Float(), f.unit))
+		}
 	case f.nested != nil:
 		scale(fv.Addr(), u, toSI)
 	case fv.Kind() == reflect.Pointer && !fv.IsNil() && fv.Elem().Kind() == reflect.Struct:

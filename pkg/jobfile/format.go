@@ -8,6 +8,10 @@
 //	job/headings.json      headings
 //	job/settings.json      job settings
 //	job/units.json         job units
+//	job/analysis.json      analysis settings {static, buckling, dynamicFrequency}
+//	                       (SI); optional: a file without it, or a field it
+//	                       lacks, reads as the defaults; checked like PATCH
+//	                       input, a failure naming the entry and the field
 //	model/{name}.jsonl     one model collection per entry, one row per line:
 //	                       {"key": "...", "score": n, "value": {...}} (SI)
 //
@@ -22,6 +26,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -58,6 +63,7 @@ const (
 	entryHeadings = "job/headings.json"
 	entrySettings = "job/settings.json"
 	entryUnits    = "job/units.json"
+	entryAnalysis = "job/analysis.json"
 	modelDir      = "model/"
 	modelExt      = ".jsonl"
 )
@@ -80,10 +86,16 @@ func Encode(w io.Writer, snap store.Snapshot, generator string, savedAt time.Tim
 	sort.Strings(names)
 	man := Manifest{Format: FormatName, Version: FormatVersion, Generator: generator,
 		SavedAt: savedAt.UTC(), Collections: names}
-	entries := []struct {
+	type entry struct {
 		name string
 		v    any
-	}{{entryManifest, man}, {entryHeadings, snap.Job.Headings}, {entrySettings, snap.Job.Settings}, {entryUnits, snap.Job.Units}}
+	}
+	entries := []entry{{entryManifest, man}, {entryHeadings, snap.Job.Headings}, {entrySettings, snap.Job.Settings}, {entryUnits, snap.Job.Units}}
+	// A zero record is a Job not made by model.NewJob: writing no entry
+	// lets it read back as the defaults rather than as invalid settings.
+	if snap.Job.Analysis != (model.AnalysisSettings{}) {
+		entries = append(entries, entry{entryAnalysis, snap.Job.Analysis})
+	}
 	for _, e := range entries {
 		if err := writeJSON(zw, e.name, e.v); err != nil {
 			return fmt.Errorf("write %s: %w", e.name, err)
@@ -104,6 +116,9 @@ func Encode(w io.Writer, snap store.Snapshot, generator string, savedAt time.Tim
 		if err := bw.Flush(); err != nil {
 			return fmt.Errorf("write collection %s: %w", n, err)
 		}
+	}
+	if err := writeResults(zw, snap.Results); err != nil {
+		return err
 	}
 	return zw.Close()
 }
@@ -165,7 +180,7 @@ func Decode(r io.ReaderAt, size int64) (Decoded, error) {
 	for _, e := range []struct {
 		name string
 		v    any
-	}{{entryHeadings, &job.Headings}, {entrySettings, &job.Settings}, {entryUnits, &job.Units}} {
+	}{{entryHeadings, &job.Headings}, {entrySettings, &job.Settings}, {entryUnits, &job.Units}, {entryAnalysis, &job.Analysis}} {
 		if err := readJSON(files, e.name, e.v, false); err != nil {
 			return out, err
 		}
@@ -176,7 +191,13 @@ func Decode(r io.ReaderAt, size int64) (Decoded, error) {
 	if err := (model.SettingsPatch{VerticalAxis: &job.Settings.VerticalAxis}).Apply(&job.Settings); err != nil {
 		return out, invalid("settings: %v", err)
 	}
+	if err := checkAnalysis(&job.Analysis); err != nil {
+		return out, err
+	}
 	out.Snapshot.Job = job
+	if out.Snapshot.Results, err = readResults(files); err != nil {
+		return out, err
+	}
 	out.Snapshot.Collections = map[string][]store.Row{}
 	for _, n := range m.Collections {
 		f, ok := files[modelDir+n+modelExt]
@@ -190,6 +211,32 @@ func Decode(r io.ReaderAt, size int64) (Decoded, error) {
 		out.Snapshot.Collections[n] = rows
 	}
 	return out, nil
+}
+
+// checkAnalysis holds the analysis settings of a file to the rules PATCH
+// meets, naming the entry and each failing field ("buckling.modes"), and
+// normalises the load case lists. Fields a file leaves out keep their
+// defaults (Decode starts from model.NewJob).
+func checkAnalysis(a *model.AnalysisSettings) error {
+	if err := a.Validate(); err != nil {
+		var me *model.Error
+		if errors.As(err, &me) {
+			return &model.Error{Kind: model.KindValidation, Fields: me.Fields,
+				Msg: "not a valid gusset job file: entry " + entryAnalysis + ": " + describeFields(me.Fields)}
+		}
+		return invalid("entry %s: %v", entryAnalysis, err)
+	}
+	a.Normalize()
+	return nil
+}
+
+// describeFields lists failing fields as "field: message" parts.
+func describeFields(fields []model.FieldError) string {
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = f.Field + ": " + f.Message
+	}
+	return strings.Join(parts, "; ")
 }
 
 func readJSON(files map[string]*zip.File, name string, v any, required bool) error {

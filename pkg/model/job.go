@@ -130,14 +130,18 @@ func ClosedState() State {
 	return State{File: FileInfo{Source: SourceNone}}
 }
 
-// Job is the job record: headings, job settings and units.
+// Job is the job record: headings, job settings and units, and the
+// analysis settings. Analysis is left out of the record's JSON, so that
+// the job record clients see keeps its shape; it is stored and saved as a
+// record of its own.
 type Job struct {
-	Headings Headings `json:"headings"`
-	Settings Settings `json:"settings"`
-	Units    Units    `json:"units"`
+	Headings Headings         `json:"headings"`
+	Settings Settings         `json:"settings"`
+	Units    Units            `json:"units"`
+	Analysis AnalysisSettings `json:"-"`
 }
 
 // NewJob returns a blank job with the default configuration.
 func NewJob() Job {
-	return Job{Settings: DefaultSettings(), Units: DefaultUnits()}
+	return Job{Settings: DefaultSettings(), Units: DefaultUnits(), Analysis: DefaultAnalysisSettings()}
 }

@@ -1,19 +1,43 @@
 // Package queue carries analysis work from the API to the solver workers
-// over asynq (Redis). It defines the task types and payloads, and the
-// worker process that serves them.
+// over asynq (Redis): the task type, the client the API enqueues with, and
+// the worker process that serves the tasks.
+//
+// Retries: a task whose worker dies keeps its lease for 30 s; asynq's
+// recoverer then hands it to another worker (within about a minute and a
+// half), up to MaxRetry times. A handler error of model.KindValidation (the
+// model cannot be analysed) is final: retrying cannot mend it.
 package queue
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gusset/gusset/pkg/model"
 )
 
 // QueueAnalysis is the asynq queue that analysis tasks go to.
 const QueueAnalysis = "analysis"
+
+// TypeAnalysisRun is the task type of an analysis run; its payload is the
+// JSON of analysis.Task.
+const TypeAnalysisRun = "analysis:run"
+
+// MaxRetry is how many times a task is handed to another worker after its
+// worker was lost, before the run is given up as "worker lost".
+const MaxRetry = 3
+
+// TaskTimeout bounds one attempt of an analysis.
+const TaskTimeout = 24 * time.Hour
+
+// retryDelay is the wait before a failed attempt runs again. asynq's
+// default grows to minutes; a lost worker's run should resume at once.
+const retryDelay = time.Second
 
 // Handler serves one task type.
 type Handler struct {
@@ -31,15 +55,22 @@ type Worker struct {
 // NewWorker builds a worker on the Redis client rdb.
 func NewWorker(rdb redis.UniversalClient, log *slog.Logger, handlers ...Handler) *Worker {
 	srv := asynq.NewServerFromRedisClient(rdb, asynq.Config{
-		Concurrency: 1,
-		Queues:      map[string]int{QueueAnalysis: 1},
-		Logger:      slogAdapter{log},
+		Concurrency:    1,
+		Queues:         map[string]int{QueueAnalysis: 1},
+		Logger:         slogAdapter{log},
+		RetryDelayFunc: func(int, error, *asynq.Task) time.Duration { return retryDelay },
+		// A stopping worker hands its task back at once; the solver sees
+		// the cancellation within a second.
+		ShutdownTimeout: 5 * time.Second,
 	})
 	mux := asynq.NewServeMux()
 	for _, h := range handlers {
-		h := h
 		mux.HandleFunc(h.TaskType, func(ctx context.Context, t *asynq.Task) error {
-			return h.Handle(ctx, t.Payload())
+			err := h.Handle(ctx, t.Payload())
+			if err != nil && model.KindOf(err) == model.KindValidation {
+				return fmt.Errorf("%w: %w", asynq.SkipRetry, err)
+			}
+			return err
 		})
 	}
 	return &Worker{srv: srv, mux: mux}
@@ -54,6 +85,72 @@ func (w *Worker) Run(ctx context.Context) error {
 	<-ctx.Done()
 	w.srv.Shutdown()
 	return nil
+}
+
+// Client enqueues analysis tasks and inspects them: the API's side of the
+// queue.
+type Client struct {
+	c    *asynq.Client
+	insp *asynq.Inspector
+}
+
+// NewClient returns a queue client on rdb.
+func NewClient(rdb redis.UniversalClient) *Client {
+	return &Client{c: asynq.NewClientFromRedisClient(rdb), insp: asynq.NewInspectorFromRedisClient(rdb)}
+}
+
+// Enqueue queues an analysis task under the run's id, so that the run can
+// be found in the queue again (to cancel it, or to tell that it is lost).
+func (c *Client) Enqueue(ctx context.Context, runID string, payload []byte) error {
+	_, err := c.c.EnqueueContext(ctx, asynq.NewTask(TypeAnalysisRun, payload), asynq.Queue(QueueAnalysis),
+		asynq.TaskID(runID), asynq.MaxRetry(MaxRetry), asynq.Timeout(TaskTimeout))
+	if err != nil {
+		return model.Wrap("queue analysis", &model.Error{Kind: model.KindUnavailable,
+			Msg: "the analysis could not be queued; retry", Err: err})
+	}
+	return nil
+}
+
+// Dequeue removes a run's task that no worker has taken yet. It reports
+// false when a worker has it (or it is gone).
+func (c *Client) Dequeue(_ context.Context, runID string) (bool, error) {
+	err := c.insp.DeleteTask(QueueAnalysis, runID)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, asynq.ErrTaskNotFound), errors.Is(err, asynq.ErrQueueNotFound):
+		return false, nil
+	}
+	info, ierr := c.insp.GetTaskInfo(QueueAnalysis, runID)
+	if ierr == nil && info.State == asynq.TaskStateActive {
+		return false, nil
+	}
+	return false, model.Wrap("remove queued analysis", err)
+}
+
+// Lost reports whether a run's task has left the queue without a worker
+// finishing it: archived after its retries ran out, or gone.
+func (c *Client) Lost(_ context.Context, runID string) (bool, error) {
+	info, err := c.insp.GetTaskInfo(QueueAnalysis, runID)
+	switch {
+	case errors.Is(err, asynq.ErrTaskNotFound), errors.Is(err, asynq.ErrQueueNotFound):
+		return true, nil
+	case err != nil:
+		return false, model.Wrap("inspect analysis task", err)
+	}
+	return info.State == asynq.TaskStateArchived, nil
+}
+
+// Depth returns the number of analysis tasks waiting for a worker.
+func (c *Client) Depth(_ context.Context) (int, error) {
+	qi, err := c.insp.GetQueueInfo(QueueAnalysis)
+	if errors.Is(err, asynq.ErrQueueNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, model.Wrap("inspect analysis queue", err)
+	}
+	return qi.Pending + qi.Scheduled + qi.Retry, nil
 }
 
 // slogAdapter lets asynq log through slog.

@@ -33,17 +33,23 @@ type Config struct {
 	RecoveryDelay time.Duration
 	// LogLevel is debug, info, warn or error.
 	LogLevel slog.Level
+	// MetricsAddr is where a worker serves /metrics and /healthz
+	// (host:port); empty serves nothing. The api and the standalone serve
+	// /metrics on their HTTP port.
+	MetricsAddr string
 }
 
 // FromEnv reads REDIS_URL, PORT (default 8080), HOST (default all
 // interfaces), JOBS_DIR (default ./data/jobs), MAX_BODY_BYTES,
-// RECOVERY_DELAY_MS (default 500) and LOG_LEVEL (default info).
+// RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info) and
+// METRICS_ADDR (worker metrics; default none).
 func FromEnv() (Config, error) {
 	c := Config{
 		RedisURL:      os.Getenv("REDIS_URL"),
 		Port:          envOr("PORT", "8080"),
 		Host:          os.Getenv("HOST"),
 		JobsDir:       envOr("JOBS_DIR", "./data/jobs"),
+		MetricsAddr:   os.Getenv("METRICS_ADDR"),
 		RecoveryDelay: 500 * time.Millisecond,
 	}
 	if v := os.Getenv("MAX_BODY_BYTES"); v != "" {

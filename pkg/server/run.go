@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -10,14 +11,16 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/jobfile"
+	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/queue"
 	"github.com/gusset/gusset/pkg/session"
+	"github.com/gusset/gusset/pkg/store"
 	"github.com/gusset/gusset/pkg/store/redisstore"
 )
 
@@ -48,24 +51,58 @@ func StartEmbeddedRedis() (*miniredis.Miniredis, error) {
 	return m, nil
 }
 
+// modelStores are the stores and the editor every process reads the
+// model through.
+type modelStores struct {
+	jobs   *redisstore.Jobs
+	model  *redisstore.Model
+	editor *editor.Editor
+	source analysis.Source
+}
+
+func newModel(rdb redis.UniversalClient) *modelStores {
+	jobs := redisstore.NewJobs(rdb, editor.Collections())
+	mod := redisstore.NewModel(rdb)
+	ed := editor.New(mod, jobs)
+	st := editor.NewStructure(ed)
+	return &modelStores{jobs: jobs, model: mod, editor: ed, source: analysis.Source{Structure: st, Loads: editor.NewLoads(ed, st)}}
+}
+
+// checkSnapshot checks a job file before it opens: the model rows, then
+// the results it carries.
+func (m *modelStores) checkSnapshot(snap store.Snapshot) error {
+	if err := m.editor.CheckSnapshot(snap); err != nil {
+		return err
+	}
+	for kind, set := range snap.Results {
+		if err := analysis.CheckResultSet(kind, set, len(snap.Collections[model.CollNodes]), len(snap.Collections[model.CollMembers])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ServeAPI serves the HTTP interface on cfg's port until ctx ends. ready,
-// when not nil, receives the base URL once the listener is up.
-func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *slog.Logger, ready func(baseURL string)) error {
+// when not nil, receives the base URL once the listener is up. reg (nil:
+// a new one) receives the metrics the API serves at /metrics.
+func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *slog.Logger, reg *prometheus.Registry, ready func(baseURL string)) error {
 	dir, err := jobfile.OpenDir(cfg.JobsDir)
 	if err != nil {
 		return err
 	}
-	jobs := redisstore.NewJobs(rdb, editor.Collections())
-	mod := redisstore.NewModel(rdb)
-	ed := editor.New(mod, jobs)
-	sess := session.New(jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
-		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: ed.CheckSnapshot})
-	ed.Touched = sess.Touched
-	st := editor.NewStructure(ed)
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: st, Loads: editor.NewLoads(ed, st),
-		Ready: jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit})
+	m := newModel(rdb)
+	sess := session.New(m.jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
+		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot})
+	m.editor.Touched = sess.Touched
+	if reg == nil {
+		reg = newRegistry()
+	}
+	qc := queue.NewClient(rdb)
+	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
+		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc},
+		Query:    &analysis.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
+		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit})
+	reg.MustRegister(newQueueCollector(qc))
 
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, cfg.Port))
 	if err != nil {
@@ -92,10 +129,34 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	return shutdownErr
 }
 
-// RunWorker serves analysis tasks on rdb until ctx ends.
-func RunWorker(ctx context.Context, rdb redis.UniversalClient, log *slog.Logger) error {
+// ServeWorker runs a worker process: analysis tasks on rdb and, when
+// cfg.MetricsAddr is set, its metrics, until ctx ends.
+func ServeWorker(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *slog.Logger) error {
+	reg := newRegistry()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	merr := make(chan error, 1)
+	go func() { merr <- serveMetrics(ctx, cfg.MetricsAddr, reg, log) }()
+	err := RunWorker(ctx, rdb, log, reg)
+	cancel()
+	return errors.Join(err, <-merr)
+}
+
+// RunWorker serves analysis tasks on rdb until ctx ends, recording the
+// analysis metrics in reg.
+func RunWorker(ctx context.Context, rdb redis.UniversalClient, log *slog.Logger, reg prometheus.Registerer) error {
+	m := newModel(rdb)
+	met := newAnalysisMetrics(reg)
+	runner := &analysis.Runner{Source: m.source, Jobs: m.jobs, Runs: redisstore.NewRuns(rdb), Results: redisstore.NewResults(rdb),
+		Log: log, Observe: met.observe, Running: met.running}
 	log.Info("worker started", "queue", queue.QueueAnalysis)
-	return queue.NewWorker(rdb, log).Run(ctx)
+	return queue.NewWorker(rdb, log, queue.Handler{TaskType: queue.TypeAnalysisRun, Handle: func(ctx context.Context, payload []byte) error {
+		var t analysis.Task
+		if err := json.Unmarshal(payload, &t); err != nil {
+			return model.E(model.KindValidation, "analysis task payload: %v", err)
+		}
+		return runner.Run(ctx, t)
+	}}).Run(ctx)
 }
 
 // RunStandalone runs the API and one worker in this process, over cfg's
@@ -118,9 +179,10 @@ func RunStandalone(ctx context.Context, cfg Config, log *slog.Logger, ready func
 	defer rdb.Close()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	reg := newRegistry()
 	werr := make(chan error, 1)
-	go func() { werr <- RunWorker(ctx, rdb, log) }()
-	err = ServeAPI(ctx, cfg, rdb, log, ready)
+	go func() { werr <- RunWorker(ctx, rdb, log, reg) }()
+	err = ServeAPI(ctx, cfg, rdb, log, reg, ready)
 	cancel()
 	return errors.Join(err, <-werr)
 }

@@ -282,6 +282,9 @@ func (s *Service) Close(ctx context.Context, ws string) (model.State, error) {
 	s.cancelRecovery(ws)
 	before, err := s.jobs.Close(ctx, ws)
 	if err != nil {
+		// Still open (an analysis holds it): its unsaved work still needs
+		// the recovery file.
+		s.Touched(ctx, ws)
 		return model.State{}, fmt.Errorf("close job: %w", err)
 	}
 	s.dropRecovery(ws, before.State.File.Path)

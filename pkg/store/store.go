@@ -33,6 +33,9 @@ type Row struct {
 type Snapshot struct {
 	Job         model.Job        `json:"job"`
 	Collections map[string][]Row `json:"-"`
+	// Results holds the stored analysis results by kind; they belong to
+	// exactly this model.
+	Results map[model.AnalysisKind]ResultSet `json:"-"`
 }
 
 // Slot is the state of a workspace's job slot as the store keeps it.

@@ -17,6 +17,6 @@ func main() {
 			return err
 		}
 		defer rdb.Close()
-		return server.ServeAPI(ctx, cfg, rdb, log, func(base string) { fmt.Println("gusset-api listening on", base) })
+		return server.ServeAPI(ctx, cfg, rdb, log, nil, func(base string) { fmt.Println("gusset-api listening on", base) })
 	})
 }

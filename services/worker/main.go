@@ -16,6 +16,6 @@ func main() {
 			return err
 		}
 		defer rdb.Close()
-		return server.RunWorker(ctx, rdb, log)
+		return server.ServeWorker(ctx, cfg, rdb, log)
 	})
 }

@@ -67,6 +67,9 @@
 // large fronts, between chunks of bounded work, so Factorize returns within
 // milliseconds of a cancel; the error wraps ctx.Err(), so errors.Is(err,
 // context.Canceled) holds. All errors carry the failing operation.
+// FactorOptions.Progress reports the fraction of the stored flops done,
+// per finished supernode and at most every ProgressInterval; it may
+// cancel the context.
 //
 // # Solves
 //

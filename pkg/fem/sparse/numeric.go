@@ -25,6 +25,13 @@ type FactorOptions struct {
 	// them by a huge value (pinning that DOF to zero in solves) instead of
 	// failing with *SingularError.
 	AllowSingular bool
+	// Progress, when not nil, is told the fraction of the factorization
+	// done: the flops of the finished supernodes over FlopsStored, in
+	// (0, 1] and increasing, at most every ProgressInterval and once with 1
+	// when the factorization succeeds. Calls come from the worker
+	// goroutines, one at a time; the caller of the call waits for it, so
+	// it must return quickly. It may cancel the factorization's context.
+	Progress func(fraction float64)
 }
 
 // Factor is a supernodal LDLᵀ factorization P·A·Pᵀ = L·D·Lᵀ with unit lower
@@ -111,6 +118,7 @@ func (f *Factor) Refactor(ctx context.Context, a *SymMatrix) error {
 	}
 	f.upd = make([][]float64, sym.NSuper)
 	sc := &sym.sched
+	prog := newProgress(f.opt.Progress, sym)
 	var stop atomic.Bool
 	var errMu sync.Mutex
 	var firstErr error
@@ -148,6 +156,7 @@ func (f *Factor) Refactor(ctx context.Context, a *SymMatrix) error {
 						fail(err)
 						return
 					}
+					prog.finished(sym, S)
 				}
 			}
 		}()
@@ -170,6 +179,7 @@ func (f *Factor) Refactor(ctx context.Context, a *SymMatrix) error {
 				firstErr = err
 				break
 			}
+			prog.finished(sym, int(S))
 		}
 	}
 	f.upd = nil
@@ -178,6 +188,7 @@ func (f *Factor) Refactor(ctx context.Context, a *SymMatrix) error {
 	}
 	f.countInertia()
 	f.FactorTime = time.Since(t0)
+	prog.complete()
 	return nil
 }
 

@@ -32,6 +32,12 @@ type analysis struct {
 	assemblies map[string]*assembly
 	fz         Factorizer
 	timings    Timings
+	prog       *reporter // nil without Options.Progress
+	// stationsOnly marks an analysis that only evaluates stations from
+	// stored end states (Stations): members get no matrices, and node
+	// loads and prescribed displacements, which act on the stations only
+	// through the end states, are not resolved.
+	stationsOnly bool
 }
 
 // factorizer returns the analysis's Factorizer, created once so a sparse
@@ -55,11 +61,14 @@ func asSingular(err error, se **SingularError) bool { return errors.As(err, se) 
 // multi-right-hand-side block; combinations are superposed from them.
 func Analyze(ctx context.Context, m *Model, opts Options) (*Results, error) {
 	t0 := time.Now()
-	a := &analysis{ctx: ctx, model: m, opts: opts, systems: map[string]*system{}, assemblies: map[string]*assembly{}}
+	a := &analysis{ctx: ctx, model: m, opts: opts, systems: map[string]*system{}, assemblies: map[string]*assembly{},
+		prog: newReporter(opts.Progress)}
+	a.prog.begin(StageSetup)
 	if err := a.setup(); err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
 	a.timings.Setup = time.Since(t0)
+	a.prog.end()
 	names, err := a.requested()
 	if err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
@@ -79,7 +88,23 @@ func Analyze(ctx context.Context, m *Model, opts Options) (*Results, error) {
 	return res, nil
 }
 
+// setup checks and indexes the whole model and builds the members.
 func (a *analysis) setup() error {
+	if err := a.setupMembers(); err != nil {
+		return err
+	}
+	if err := a.resolveSupports(); err != nil {
+		return err
+	}
+	if err := a.resolveConstraints(); err != nil {
+		return err
+	}
+	return a.setupCases()
+}
+
+// setupMembers indexes nodes, sections, materials and members and builds
+// the members: the part of setup that needs no supports or constraints.
+func (a *analysis) setupMembers() error {
 	m := a.model
 	if m.VerticalAxis != 0 && m.VerticalAxis != transform.YAxis && m.VerticalAxis != transform.ZAxis {
 		return fmt.Errorf("vertical axis must be YAxis or ZAxis, got %v", m.VerticalAxis)
@@ -105,10 +130,12 @@ func (a *analysis) setup() error {
 	// a duplicate ID before a later member's error.
 	a.members = make([]*member, len(m.Members))
 	errs := make([]error, len(m.Members))
+	done := counter{r: a.prog, total: float64(len(m.Members))}
 	parallelChunks(len(m.Members), 256, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			a.members[i], errs[i] = a.buildMember(i)
 		}
+		done.add(hi - lo)
 	})
 	a.memIdx = make(map[string]int, len(m.Members))
 	for i := range m.Members {
@@ -120,12 +147,12 @@ func (a *analysis) setup() error {
 			return errs[i]
 		}
 	}
-	if err := a.resolveSupports(); err != nil {
-		return err
-	}
-	if err := a.resolveConstraints(); err != nil {
-		return err
-	}
+	return nil
+}
+
+// setupCases indexes the load cases and combinations.
+func (a *analysis) setupCases() error {
+	m := a.model
 	a.caseIdx = map[string]int{}
 	for i, c := range m.LoadCases {
 		if _, dup := a.caseIdx[c.Name]; dup {
@@ -190,6 +217,7 @@ func (a *analysis) nonlinear() bool {
 func (a *analysis) system(st state) (*system, error) {
 	k := st.key()
 	if s, ok := a.systems[k]; ok {
+		a.prog.system(s, false)
 		return s, nil
 	}
 	s, err := a.buildSystem(st)

@@ -175,3 +175,68 @@ func BenchmarkGrid20TenCases(b *testing.B) {
 			assembly.Seconds(), extra.Seconds(), tm.Recovery.Seconds(), solver.Seconds(), 100*ratio)
 	}
 }
+
+// BenchmarkStations times Stations for 10,000 members (every 8th or 9th
+// of grid-30's 84,630, beams and columns) under one load case, "Uniform":
+// 5 kN/m down on every beam. The service's call is "submodel": a model
+// holding only those members, their nodes and their loads. "whole-model"
+// passes all of grid-30 instead, to show what the sub-model saves, and
+// "combination" asks for 1.35·SW+X + 1.5·Uniform on the sub-model. The end
+// states are zeros: the work per station does not depend on them.
+func BenchmarkStations(b *testing.B) {
+	const n, count = 30, 10000
+	m := gridModel(b, n)
+	uniform := static.LoadCase{Name: "Uniform"}
+	for _, mm := range m.Members {
+		na, nb := mm.NodeA, mm.NodeB
+		if nodeZ(b, m, na) == nodeZ(b, m, nb) {
+			uniform.Members = append(uniform.Members, static.MemberLoad{Member: mm.ID, Type: static.DistributedForce,
+				Axes: static.GlobalInclined, Direction: transform.NegativeZAxis, P1: 5e3, P2: 5e3})
+		}
+	}
+	m.LoadCases = append(m.LoadCases, uniform)
+	m.Combinations = append(m.Combinations, static.Combination{Name: "ULS",
+		Terms: []static.Term{{Case: "SW+X", Factor: 1.35}, {Case: "Uniform", Factor: 1.5}}})
+	ids := make([]string, count)
+	ends := make([]static.MemberEnd, count)
+	for i := range count {
+		ids[i] = m.Members[i*len(m.Members)/count].ID
+		ends[i] = static.MemberEnd{Member: ids[i]}
+	}
+	sub := subModel(b, m, ids)
+	ctx := context.Background()
+	for _, bc := range []struct {
+		name  string
+		model *static.Model
+		cas   string
+	}{
+		{"submodel", sub, "Uniform"},
+		{"whole-model", m, "Uniform"},
+		{"combination", sub, "ULS"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			stations := 0
+			for b.Loop() {
+				res, err := static.Stations(ctx, bc.model, static.Options{}, bc.cas, ends)
+				if err != nil {
+					b.Fatal(err)
+				}
+				stations = 0
+				for _, r := range res {
+					stations += len(r.Stations)
+				}
+			}
+			b.ReportMetric(float64(stations), "stations")
+		})
+	}
+}
+
+// nodeZ returns the Z coordinate of node id of m.
+func nodeZ(tb testing.TB, m *static.Model, id string) float64 {
+	tb.Helper()
+	var v int
+	if _, err := fmt.Sscanf(id, "n%d", &v); err != nil || m.Nodes[v].ID != id {
+		tb.Fatalf("node %s: gridModel numbers nodes n0, n1, …", id)
+	}
+	return m.Nodes[v].Z
+}

@@ -25,6 +25,9 @@
 //     exerts on the node.
 //   - Member end actions (MemberResult.EndA/EndB): local axes, the forces
 //     and moments the nodes exert on the member ends.
+//   - Member end displacements (MemberResult.DispA): local axes, m and
+//     rad, of the member's own end A, at the end of the flexible length
+//     and past the releases (a released DOF moves apart from its node).
 //   - Internal forces (Station.Forces = N Vy Vz T My Mz): the actions of
 //     the part of the member beyond the station on the part before it,
 //     local axes. N > 0 is tension. For a beam along +X with Y up and a
@@ -62,6 +65,29 @@
 // the sparse factorizer refactors them without a new ordering or symbolic
 // analysis; so does a stabilization spring. Switching a one-way support
 // off renumbers the equations and needs one new analysis per numbering.
+//
+// # Stations from stored end states
+//
+// A member's end-A action and displacements (MemberResult.EndA, DispA)
+// and its loads fix everything along it. Stations uses that to rebuild
+// the stations of chosen members of one case or combination from stored
+// end states, without supports, equations or a factorization, on a
+// sub-model holding only those members, their nodes, sections, materials
+// and loads: it runs the code of Analyze's recovery (member set-up, load
+// resolution, combined loads, station points, evaluator, stresses), so it
+// returns Analyze's stations up to the order of floating-point sums.
+//
+// # Progress
+//
+// Options.Progress receives a Progress at the start (Fraction 0) and end
+// (Fraction 1) of every stage of Analyze (setup, assembly,
+// factorization, solution, recovery) and, at most about every
+// sparse.ProgressInterval, the fraction done of long stages: members for
+// setup and recovery, predicted flops for the sparse factorization,
+// whose size (equations, ordering, nonzeros of L, flops) it also
+// reports. The reversal loop runs stages again per case and iteration.
+// Calls come one at a time; a callback may cancel the context, which the
+// factorization honours within milliseconds.
 //
 // # Errors
 //

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gusset/gusset/pkg/fem/sparse"
 	"github.com/gusset/gusset/pkg/fem/transform"
 )
 
@@ -63,6 +64,11 @@ type system struct {
 	eqDOF   []int // equation → representative global DOF
 	fact    Factorization
 	stabMsg []string
+	// The sparse factorizer's ordering, nonzeros of L and predicted
+	// flops, for Progress; set only when progress is reported.
+	method string
+	nnzL   int64
+	flops  float64
 }
 
 // resolveSupports fills a.sup from the model and records warnings.
@@ -327,6 +333,7 @@ func (a *analysis) buildSystem(st state) (*system, error) {
 			s.neq++
 		}
 	}
+	a.prog.system(s, false)
 	if err := a.factorSystem(s); err != nil {
 		return nil, err
 	}
@@ -339,6 +346,7 @@ func (a *analysis) buildSystem(st state) (*system, error) {
 // keeps the pattern (and a sparse factorizer its symbolic analysis).
 func (a *analysis) factorSystem(s *system) error {
 	fz := a.factorizer()
+	a.prog.begin(StageAssembly)
 	t0 := time.Now()
 	as := a.assemblyFor(s)
 	m := a.matrix(as, s)
@@ -364,13 +372,18 @@ func (a *analysis) factorSystem(s *system) error {
 			m.Val[p] += a.stabilize(s, e, maxT, maxR)
 		}
 	}
+	a.prog.end()
 	for attempt := 0; ; attempt++ {
+		// A stabilization retry factors again from the start: a new run
+		// of the stage.
+		a.prog.begin(StageFactorization)
 		t1 := time.Now()
-		f, err := fz.Factor(a.ctx, m)
+		f, err := a.factor(s, fz, m)
 		a.timings.Factor += time.Since(t1)
 		a.timings.Factorizations++
 		if err == nil {
 			s.fact = f
+			a.prog.end()
 			return nil
 		}
 		var se *SingularError
@@ -382,6 +395,20 @@ func (a *analysis) factorSystem(s *system) error {
 		}
 		m.Val[as.diag[se.Equation]] += a.stabilize(s, se.Equation, maxT, maxR)
 	}
+}
+
+// factor factors m, the stiffness of s, with fz; a SparseFactorizer also
+// reports its symbolic analysis and the progress of its numeric phase.
+func (a *analysis) factor(s *system, fz Factorizer, m *SymMatrix) (Factorization, error) {
+	sf, ok := fz.(*SparseFactorizer)
+	if !ok || a.prog == nil {
+		return fz.Factor(a.ctx, m)
+	}
+	analysed := func(sym *sparse.Symbolic) {
+		s.method, s.nnzL, s.flops = sym.Method.String(), sym.NnzL, sym.Flops
+		a.prog.system(s, true)
+	}
+	return sf.factor(a.ctx, m, analysed, a.prog.step)
 }
 
 // stabilize adds a tiny spring (1e-8 of the largest diagonal of the same

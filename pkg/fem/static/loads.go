@@ -90,32 +90,79 @@ func (c *caseLoads) addScaled(o *caseLoads, f float64) {
 	}
 }
 
-// resolveCase converts a LoadCase into caseLoads.
+// resolveCase converts a LoadCase into caseLoads. An analysis of stations
+// only resolves the member loads: node loads and prescribed displacements
+// act on the stations only through the stored end states.
 func (a *analysis) resolveCase(lc *LoadCase) (*caseLoads, error) {
 	c := newCaseLoads(6 * len(a.pos))
+	if !a.stationsOnly {
+		if err := a.resolveNodeLoads(c, lc); err != nil {
+			return nil, err
+		}
+	}
+	if err := a.resolveMemberLoads(c, lc); err != nil {
+		return nil, err
+	}
+	if !a.stationsOnly {
+		if err := a.resolvePrescribed(c, lc); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// resolveNodeLoads adds the node loads of lc to c.
+func (a *analysis) resolveNodeLoads(c *caseLoads, lc *LoadCase) error {
 	for _, nl := range lc.NodeLoads {
 		n, ok := a.nodeIdx[nl.Node]
 		if !ok {
-			return nil, fmt.Errorf("load case %s: node load on node %q, which does not exist", lc.Name, nl.Node)
+			return fmt.Errorf("load case %s: node load on node %q, which does not exist", lc.Name, nl.Node)
 		}
 		for d := range 6 {
 			c.nodeF[6*n+d] += nl.F[d]
 		}
 	}
+	return nil
+}
+
+// resolvePrescribed adds the prescribed displacements of lc to c.
+func (a *analysis) resolvePrescribed(c *caseLoads, lc *LoadCase) error {
+	for _, pd := range lc.Prescribed {
+		n, ok := a.nodeIdx[pd.Node]
+		if !ok {
+			return fmt.Errorf("load case %s: prescribed displacement on node %q, which does not exist", lc.Name, pd.Node)
+		}
+		for d := range 6 {
+			if !pd.Set[d] {
+				continue
+			}
+			g := 6*n + d
+			if !a.sup[g].fixed || a.sup[g].oneWay != 0 {
+				return fmt.Errorf("load case %s: prescribed displacement at node %s %s needs a fixed two-way support there", lc.Name, pd.Node, dofNames[d])
+			}
+			c.presc[g] += pd.Value[d]
+		}
+	}
+	return nil
+}
+
+// resolveMemberLoads adds the member loads of lc (loads, thermal,
+// prestress, self-weight) to c, in member local axes.
+func (a *analysis) resolveMemberLoads(c *caseLoads, lc *LoadCase) error {
 	for i := range lc.Members {
 		ml := &lc.Members[i]
 		mi, ok := a.memIdx[ml.Member]
 		if !ok {
-			return nil, fmt.Errorf("load case %s: member load on member %q, which does not exist", lc.Name, ml.Member)
+			return fmt.Errorf("load case %s: member load on member %q, which does not exist", lc.Name, ml.Member)
 		}
 		if err := a.addMemberLoad(c, a.members[mi], ml); err != nil {
-			return nil, fmt.Errorf("load case %s: member %s: %w", lc.Name, ml.Member, err)
+			return fmt.Errorf("load case %s: member %s: %w", lc.Name, ml.Member, err)
 		}
 	}
 	for _, th := range lc.Thermal {
 		mi, ok := a.memIdx[th.Member]
 		if !ok {
-			return nil, fmt.Errorf("load case %s: thermal load on member %q, which does not exist", lc.Name, th.Member)
+			return fmt.Errorf("load case %s: thermal load on member %q, which does not exist", lc.Name, th.Member)
 		}
 		m := a.members[mi]
 		al := m.mat.Alpha
@@ -129,7 +176,7 @@ func (a *analysis) resolveCase(lc *LoadCase) (*caseLoads, error) {
 	for _, ps := range lc.Prestress {
 		mi, ok := a.memIdx[ps.Member]
 		if !ok {
-			return nil, fmt.Errorf("load case %s: prestress on member %q, which does not exist", lc.Name, ps.Member)
+			return fmt.Errorf("load case %s: prestress on member %q, which does not exist", lc.Name, ps.Member)
 		}
 		m := a.members[mi]
 		c.loadsOf(mi).Strain.Eps += -ps.Force / (m.props.E * m.props.A)
@@ -148,23 +195,7 @@ func (a *analysis) resolveCase(lc *LoadCase) (*caseLoads, error) {
 			l.Dists = append(l.Dists, element.DistLoad{X1: 0, X2: m.props.L, W1: wv, W2: wv})
 		}
 	}
-	for _, pd := range lc.Prescribed {
-		n, ok := a.nodeIdx[pd.Node]
-		if !ok {
-			return nil, fmt.Errorf("load case %s: prescribed displacement on node %q, which does not exist", lc.Name, pd.Node)
-		}
-		for d := range 6 {
-			if !pd.Set[d] {
-				continue
-			}
-			g := 6*n + d
-			if !a.sup[g].fixed || a.sup[g].oneWay != 0 {
-				return nil, fmt.Errorf("load case %s: prescribed displacement at node %s %s needs a fixed two-way support there", lc.Name, pd.Node, dofNames[d])
-			}
-			c.presc[g] += pd.Value[d]
-		}
-	}
-	return c, nil
+	return nil
 }
 
 // addMemberLoad converts one member load into local loads on m.

@@ -21,28 +21,35 @@ type Element interface {
 	GlobalStiffness(k []float64)
 }
 
-// member is a frame member prepared for assembly and recovery.
+// member is a frame member prepared for assembly and recovery. Its
+// matrices are a separate allocation because evaluating stations from
+// stored end states (Stations) needs none, and they are most of its size.
 type member struct {
-	index  int
-	id     string
-	typ    MemberType
-	nodes  [2]int
-	props  element.FrameProps
-	rot    transform.Rotation
-	eA, eB transform.Vec3 // global offsets
-	rel    element.Releases
-	k0     [144]float64  // local, uncondensed
-	kc     *[144]float64 // local, condensed; nil when equal to k0 (no releases)
-	kg     [144]float64  // global node axes, with offsets
-	sec    *Section
-	mat    *Material
-	// blocky is set when k0 and kc couple only DOFs of the same group of
-	// frameGroups (always, for the element's matrices; checked once),
-	// so products with them can skip the structural zeros.
-	blocky   bool
+	index    int
+	id       string
+	typ      MemberType
+	nodes    [2]int
+	props    element.FrameProps
+	rot      transform.Rotation
+	eA, eB   transform.Vec3 // global offsets
+	rel      element.Releases
+	sec      *Section
+	mat      *Material
 	released bool // some end DOF is released
 	offset   bool // some rigid offset is not zero
 	sc       stressCoef
+	*memberMatrices
+}
+
+// memberMatrices are the stiffness matrices of a member.
+type memberMatrices struct {
+	k0 [144]float64  // local, uncondensed
+	kc *[144]float64 // local, condensed; nil when equal to k0 (no releases)
+	kg [144]float64  // global node axes, with offsets
+	// blocky is set when k0 and kc couple only DOFs of the same group of
+	// frameGroups (always, for the element's matrices; checked once),
+	// so products with them can skip the structural zeros.
+	blocky bool
 }
 
 // frameGroups are the groups of local frame DOFs that FrameStiffness
@@ -143,7 +150,9 @@ func factor(f float64) float64 {
 	return f
 }
 
-// buildMember resolves names and computes the member's matrices.
+// buildMember resolves names, checks the member and computes its
+// geometry, properties and stress factors and, unless the analysis only
+// evaluates stations (which need no stiffness), its matrices.
 func (a *analysis) buildMember(i int) (*member, error) {
 	mm := &a.model.Members[i]
 	m := &member{index: i, id: mm.ID, typ: mm.Type}
@@ -205,13 +214,28 @@ func (a *analysis) buildMember(i int) (*member, error) {
 			return nil, fmt.Errorf("member %s: %w", mm.ID, err)
 		}
 	}
+	m.released = m.rel.Any()
+	m.offset = m.eA != (transform.Vec3{}) || m.eB != (transform.Vec3{})
+	m.sc = newStressCoef(m)
+	if a.stationsOnly {
+		return m, nil
+	}
+	if err := m.formMatrices(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// formMatrices computes the local, condensed and global stiffness of m.
+func (m *member) formMatrices() error {
+	m.memberMatrices = new(memberMatrices)
 	element.FrameStiffness(m.props, m.k0[:])
 	kc := &m.k0
-	if m.rel.Any() {
+	if m.released {
 		kc = new([144]float64)
 		*kc = m.k0
 		if err := element.Condense(kc[:], nil, &m.rel); err != nil {
-			return nil, fmt.Errorf("member %s: %w", mm.ID, err)
+			return fmt.Errorf("member %s: %w", m.id, err)
 		}
 		if m.typ.axialOnly() {
 			// Exact bar matrix: condensation leaves round-off in bending.
@@ -222,10 +246,7 @@ func (a *analysis) buildMember(i int) (*member, error) {
 	transform.ToGlobalMatrix(m.rot, 12, kc[:], m.kg[:])
 	transform.OffsetMatrix(m.eA, m.eB, m.kg[:])
 	m.blocky = isBlocky(&m.k0) && isBlocky(kc)
-	m.released = m.rel.Any()
-	m.offset = m.eA != (transform.Vec3{}) || m.eB != (transform.Vec3{})
-	m.sc = newStressCoef(m)
-	return m, nil
+	return nil
 }
 
 func checkProps(m *member) error {

@@ -267,6 +267,12 @@ type Options struct {
 	// SparseFactorizer with the orderings of SolverType and
 	// OptimizationMethod.
 	Factorizer Factorizer
+	// Progress, when not nil, is told how Analyze is going (see
+	// Progress): at the start and end of every stage and, throttled, in
+	// between. Calls come one at a time, possibly from different
+	// goroutines, and the analysis waits for each, so it must return
+	// quickly; it may cancel the analysis's context. Stations ignores it.
+	Progress func(Progress)
 }
 
 // SolverType is the service's solverType setting.

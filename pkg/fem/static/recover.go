@@ -124,8 +124,10 @@ func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us 
 	}
 	nChunks := (nm + recoverChunk - 1) / recoverChunk
 	merrs := make([]error, nChunks*nc) // chunk-major, then case
+	done := counter{r: a.prog, total: float64(nm)}
 	parallelChunks(nm, recoverChunk, func(c, lo, hi int) {
 		a.recoverMembers(s, cls, loads, us, crs, fNode, lo, hi, merrs[c*nc:(c+1)*nc])
+		done.add(hi - lo)
 	})
 	for i := range nc {
 		for c := range nChunks {
@@ -205,11 +207,9 @@ func (a *analysis) recoverMembers(s *system, cls []*caseLoads, loads [][]*elemen
 	div := a.divisions()
 	slabs := make([][]Station, len(cls))
 	for c := range cls {
-		total := (hi - lo) * (div + 1)
+		total := 0
 		for _, l := range loads[c][lo:hi] {
-			if l != nil {
-				total += 2 * len(l.Points)
-			}
+			total += stationCount(div, l)
 		}
 		slabs[c] = make([]Station, 0, total)
 	}
@@ -226,7 +226,7 @@ func (a *analysis) recoverMembers(s *system, cls []*caseLoads, loads [][]*elemen
 			}
 			l := loads[c][i]
 			mr := &crs[c].Members[i]
-			mr.Member = m.id
+			mr.Member, mr.Axes = m.id, m.rot
 			fm := fNode[c][12*i : 12*i+12]
 			if off {
 				mr.Inactive = true
@@ -247,16 +247,24 @@ func (a *analysis) recoverMembers(s *system, cls []*caseLoads, loads [][]*elemen
 			copy(fm, ms.fNode[:])
 			copy(mr.EndA[:], ms.q[:6])
 			copy(mr.EndB[:], ms.q[6:])
+			copy(mr.DispA[:], ms.uMem[:6])
 			p := divPts
 			if l != nil && len(l.Points) > 0 {
 				pts = stationPoints(pts[:0], m.props.L, div, l)
 				p = pts
 			}
-			n := len(slabs[c])
-			slabs[c] = a.stations(slabs[c], &ev, m, l, &ms, p)
-			mr.Stations = slabs[c][n:len(slabs[c]):len(slabs[c])]
+			slabs[c], mr.Stations = appendStations(slabs[c], &ev, m, l, &mr.EndA, &mr.DispA, p)
 		}
 	}
+}
+
+// stationCount is the number of stations of a member divided div times
+// under loads l (may be nil): see stationPoints.
+func stationCount(div int, l *element.MemberLoads) int {
+	if l == nil {
+		return div + 1
+	}
+	return div + 1 + 2*len(l.Points)
 }
 
 // divisions returns the number of member divisions for stations.
@@ -311,22 +319,23 @@ func addMoment(acc *[6]float64, p transform.Vec3, f [6]float64) {
 	}
 }
 
-// stations appends to out the internal forces, displacements and stresses
-// of m at pts (ascending), evaluated by ev.
-func (a *analysis) stations(out []Station, ev *element.StationEvaluator, m *member, l *element.MemberLoads, ms *memberState, pts []stationPoint) []Station {
-	var qA, uA [6]float64
-	copy(qA[:], ms.q[:6])
-	copy(uA[:], ms.uMem[:6])
-	ev.Reset(m.props, l, &qA, &uA)
-	n := len(out)
-	out = out[:n+len(pts)]
+// appendStations evaluates the internal forces, displacements and
+// stresses of m under loads l at pts (ascending) with ev, from the end-A
+// action qA and the member's own end-A displacements uA (MemberResult's
+// EndA and DispA). It appends the stations to slab and returns the grown
+// slab and the member's stations, capped so that appending to them
+// cannot overwrite the next member's.
+func appendStations(slab []Station, ev *element.StationEvaluator, m *member, l *element.MemberLoads, qA, uA *[6]float64, pts []stationPoint) ([]Station, []Station) {
+	ev.Reset(m.props, l, qA, uA)
+	n := len(slab)
+	slab = slices.Grow(slab, len(pts))[:n+len(pts)]
 	for i, p := range pts {
-		st := &out[n+i]
+		st := &slab[n+i]
 		st.X = p.x
 		ev.At(p.x, p.right, &st.Forces, &st.Disp)
 		m.stress(&st.Forces, &st.Stress)
 	}
-	return out
+	return slab, slab[n:len(slab):len(slab)]
 }
 
 // stress evaluates section stresses from internal forces f into s.

@@ -1,6 +1,10 @@
 package static
 
-import "time"
+import (
+	"time"
+
+	"github.com/gusset/gusset/pkg/fem/transform"
+)
 
 // Results holds the outcome of an analysis: one CaseResult per requested
 // load case or combination, in request order (or model order: load cases,
@@ -66,7 +70,17 @@ type MemberResult struct {
 	// and moments the nodes (through offsets and releases) exert on the
 	// member ends, DOF order Fx Fy Fz Mx My Mz.
 	EndA, EndB [6]float64
-	Stations   []Station
+	// DispA are the member's own end-A displacements [ux uy uz rx ry rz]
+	// in member local axes: those of the flexible length's end, past
+	// offsets and releases (a released DOF moves apart from its node).
+	// With EndA and the member loads they fix the whole member state:
+	// Stations rebuilds the stations from them.
+	DispA [6]float64
+	// Axes are the member's local axes (rows: unit x, y, z in global
+	// coordinates, principal angle included): they turn the local station
+	// displacements into global ones.
+	Axes     transform.Rotation
+	Stations []Station
 }
 
 // Station holds internal forces and displacements at X (m from end A of

@@ -20,6 +20,7 @@ func (a *analysis) runReversal(names []string, res *Results) error {
 	base := map[string]*caseLoads{}
 	nd := 6 * len(a.pos)
 	for _, name := range names {
+		a.prog.set(func(p *Progress) { p.Case = name })
 		t0 := time.Now()
 		cl, _, err := a.combined(name, base)
 		a.timings.Loads += time.Since(t0)
@@ -31,9 +32,11 @@ func (a *analysis) runReversal(names []string, res *Results) error {
 		var u []float64
 		settled := false
 		for it := 0; it < maxIt; it++ {
+			a.prog.set(func(p *Progress) { p.Iteration = it + 1 })
 			if s, err = a.system(st); err != nil {
 				return err
 			}
+			a.prog.begin(StageSolution)
 			disp, err := a.solve(s, []*caseLoads{cl})
 			if err != nil {
 				return err
@@ -43,6 +46,7 @@ func (a *analysis) runReversal(names []string, res *Results) error {
 			if err != nil {
 				return err
 			}
+			a.prog.end()
 			if !changed {
 				settled = true
 				break
@@ -53,11 +57,13 @@ func (a *analysis) runReversal(names []string, res *Results) error {
 			a.warn("load case %s: tension/compression-only reversal did not settle in %d iterations; results are from the last iteration", name, maxIt)
 		}
 		t1 := time.Now()
+		a.prog.begin(StageRecovery)
 		cr, err := a.recover(name, s, cl, u)
 		a.timings.Recovery += time.Since(t1)
 		if err != nil {
 			return err
 		}
+		a.prog.end()
 		res.Cases = append(res.Cases, *cr)
 	}
 	return nil

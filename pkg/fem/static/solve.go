@@ -2,9 +2,9 @@ package static
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gusset/gusset/pkg/fem/element"
-	"time"
 )
 
 // runLinear solves every primary case needed in one block and superposes.
@@ -13,6 +13,7 @@ func (a *analysis) runLinear(names []string, res *Results) error {
 	if err != nil {
 		return err
 	}
+	a.prog.begin(StageSolution)
 	t0 := time.Now()
 	base := map[string]*caseLoads{}
 	factors := make([]map[string]float64, len(names))
@@ -81,11 +82,14 @@ func (a *analysis) runLinear(names []string, res *Results) error {
 	}
 	t3 := time.Now()
 	a.timings.Solve += t3.Sub(t2)
+	a.prog.end()
+	a.prog.begin(StageRecovery)
 	crs, err := a.recoverCases(names, s, cls, us)
 	a.timings.Recovery += time.Since(t3)
 	if err != nil {
 		return err
 	}
+	a.prog.end()
 	res.Cases = append(res.Cases, crs...)
 	return nil
 }

@@ -97,6 +97,13 @@ func (p *sparsePattern) matches(a *SymMatrix) bool {
 
 // Factor implements Factorizer.
 func (f *SparseFactorizer) Factor(ctx context.Context, a *SymMatrix) (Factorization, error) {
+	return f.factor(ctx, a, nil, nil)
+}
+
+// factor is Factor telling analysed (may be nil) the symbolic analysis
+// used and progress (may be nil) the fraction of the numeric phase done
+// (see sparse.FactorOptions.Progress).
+func (f *SparseFactorizer) factor(ctx context.Context, a *SymMatrix, analysed func(*sparse.Symbolic), progress func(float64)) (Factorization, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("sparse factor: %w", err)
 	}
@@ -118,8 +125,11 @@ func (f *SparseFactorizer) Factor(ctx context.Context, a *SymMatrix) (Factorizat
 	if tol == 0 {
 		tol = DefaultSparsePivotTol
 	}
+	if analysed != nil {
+		analysed(p.sym)
+	}
 	t0 := time.Now()
-	fac, err := sparse.Factorize(ctx, p.sym, &sparse.SymMatrix{Pat: p.pat, Val: vals}, sparse.FactorOptions{PivotTol: tol})
+	fac, err := sparse.Factorize(ctx, p.sym, &sparse.SymMatrix{Pat: p.pat, Val: vals}, sparse.FactorOptions{PivotTol: tol, Progress: progress})
 	f.mu.Lock()
 	f.stats.Factorizations++
 	f.stats.NumericTime += time.Since(t0)

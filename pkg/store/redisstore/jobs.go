@@ -41,6 +41,9 @@ const (
 	fHeadings = "headings"
 	fSettings = "settings"
 	fUnits    = "units"
+	// fAnalysis holds the analysis settings; jobs written before it
+	// existed have none and read as the defaults.
+	fAnalysis = "analysis"
 )
 
 // slotRecord is the JSON form of the state field.
@@ -157,14 +160,20 @@ func (s *Jobs) Open(ctx context.Context, ws string, snap store.Snapshot, st mode
 		if cur.State.IsOpen {
 			return model.ErrJobAlreadyOpen
 		}
+		leftovers, err := tx.SMembers(ctx, k.resultKeys()).Result()
+		if err != nil {
+			return err
+		}
 		st.IsOpen = true
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			// Leftovers of a crashed close must not leak into the new job.
 			p.Del(ctx, append(k.modelKeys(s.collections), k.errors())...)
+			clearResults(ctx, p, k, leftovers)
 			p.HSet(ctx, k.job(), append(stateFields(st, session),
 				fHeadings, mustJSON(snap.Job.Headings), fSettings, mustJSON(snap.Job.Settings),
-				fUnits, mustJSON(snap.Job.Units))...)
+				fUnits, mustJSON(snap.Job.Units), fAnalysis, mustJSON(snap.Job.Analysis))...)
 			writeCollections(ctx, p, k, snap.Collections)
+			writeResults(ctx, p, k, snap.Results)
 			p.Incr(ctx, k.rev())
 			return nil
 		})
@@ -252,12 +261,21 @@ func (s *Jobs) Close(ctx context.Context, ws string) (Slot, error) {
 		if !cur.State.IsOpen {
 			return nil
 		}
+		if cur.Analysing {
+			return model.E(model.KindAnalysisInProgress,
+				"an analysis of this job is in progress: cancel it (or wait for it) before closing the job")
+		}
+		results, err := tx.SMembers(ctx, k.resultKeys()).Result()
+		if err != nil {
+			return err
+		}
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			p.Del(ctx, append(k.modelKeys(s.collections), k.job(), k.errors())...)
+			clearResults(ctx, p, k, results)
 			return nil
 		})
 		return err
-	}, k.job())
+	}, k.job(), k.lock(), k.resultKeys())
 	return out, model.Wrap(op, err)
 }
 
@@ -272,14 +290,19 @@ func (s *Jobs) Slot(ctx context.Context, ws string) (Slot, error) {
 }
 
 func readJob(ctx context.Context, r redis.Cmdable, k keys) (model.Job, error) {
-	var job model.Job
-	vals, err := r.HMGet(ctx, k.job(), fHeadings, fSettings, fUnits).Result()
+	// Analysis settings start from the defaults: a job stored before they
+	// existed has no field for them, and one stored since has every field.
+	job := model.Job{Analysis: model.DefaultAnalysisSettings()}
+	vals, err := r.HMGet(ctx, k.job(), fHeadings, fSettings, fUnits, fAnalysis).Result()
 	if err != nil {
 		return job, err
 	}
-	dst := []any{&job.Headings, &job.Settings, &job.Units}
+	dst := []any{&job.Headings, &job.Settings, &job.Units, &job.Analysis}
 	for i, v := range vals {
 		str, ok := v.(string)
+		if !ok && i == 3 {
+			continue // no analysis field: keep the defaults
+		}
 		if !ok {
 			return job, model.ErrNoJobOpen
 		}
@@ -332,19 +355,32 @@ func (s *Jobs) Update(ctx context.Context, ws string, fn func(*model.Job) error)
 		if job, err = readJob(ctx, tx, k); err != nil {
 			return err
 		}
+		before := job.Settings
 		if err := fn(&job); err != nil {
 			return err
 		}
+		// The job settings (the vertical axis: gravity, member axes) change
+		// the model; headings, units and analysis settings do not.
+		var results []string
+		if job.Settings != before {
+			if results, err = tx.SMembers(ctx, k.resultKeys()).Result(); err != nil {
+				return err
+			}
+		}
 		sl.State.IsModified = true
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			if len(results) > 0 {
+				clearResults(ctx, p, k, results)
+			}
 			p.HSet(ctx, k.job(), append(stateFields(sl.State, sl.Session),
-				fHeadings, mustJSON(job.Headings), fSettings, mustJSON(job.Settings), fUnits, mustJSON(job.Units))...)
+				fHeadings, mustJSON(job.Headings), fSettings, mustJSON(job.Settings), fUnits, mustJSON(job.Units),
+				fAnalysis, mustJSON(job.Analysis))...)
 			p.Incr(ctx, k.rev())
 			return nil
 		})
 		sl.Rev++
 		return err
-	}, k.job(), k.rev(), k.lock())
+	}, k.job(), k.rev(), k.lock(), k.resultKeys())
 	return job, sl, model.Wrap(op, err)
 }
 
@@ -423,6 +459,9 @@ func (s *Jobs) Snapshot(ctx context.Context, ws string) (store.Snapshot, Slot, e
 				snap.Collections[c] = rows
 			}
 		}
+		if snap.Results, err = readResults(ctx, tx, k); err != nil {
+			return err
+		}
 		// An empty transaction makes EXEC fail when any watched key moved,
 		// so the reads above are known to be one consistent revision.
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
@@ -430,7 +469,7 @@ func (s *Jobs) Snapshot(ctx context.Context, ws string) (store.Snapshot, Slot, e
 			return nil
 		})
 		return err
-	}, k.job(), k.rev())
+	}, k.job(), k.rev(), k.resultKeys())
 	return snap, sl, model.Wrap(op, err)
 }
 
@@ -469,17 +508,22 @@ func (s *Jobs) Clear(ctx context.Context, ws string) (Slot, error) {
 			return err
 		}
 		sl.State.IsModified = true
+		results, err := tx.SMembers(ctx, k.resultKeys()).Result()
+		if err != nil {
+			return err
+		}
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			if mk := k.modelKeys(s.collections); len(mk) > 0 {
 				p.Del(ctx, mk...)
 			}
+			clearResults(ctx, p, k, results)
 			p.HSet(ctx, k.job(), stateFields(sl.State, sl.Session)...)
 			p.Incr(ctx, k.rev())
 			return nil
 		})
 		sl.Rev++
 		return err
-	}, k.job(), k.rev(), k.lock())
+	}, k.job(), k.rev(), k.lock(), k.resultKeys())
 	return sl, model.Wrap(op, err)
 }
 

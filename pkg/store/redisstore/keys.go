@@ -11,6 +11,12 @@
 //	ws:{w}:m:{coll}:ids       sorted set: keys ordered for paging
 //	ws:{w}:m:{coll}:last      hash: composite-key prefix → greatest last
 //	                          part ever written under it (sub-load numbering)
+//	ws:{w}:run:{id}           string: one analysis run record (JSON)
+//	ws:{w}:runs               list: run ids, newest first (current + history)
+//	ws:{w}:res:{kind}:meta    string: results meta of an analysis kind (JSON)
+//	ws:{w}:res:{kind}:c:{col} string: one packed results column
+//	ws:{w}:res:keys           set: every results key, so that a model change
+//	                          can delete them all in its own transaction
 //
 // Multi-key changes run in MULTI/EXEC under WATCH, so a failure or a race
 // leaves nothing half applied.
@@ -27,6 +33,16 @@ func (k keys) job() string    { return k.prefix + "job" }
 func (k keys) rev() string    { return k.prefix + "rev" }
 func (k keys) errors() string { return k.prefix + "errors" }
 func (k keys) lock() string   { return k.prefix + "lock" }
+
+func (k keys) run(id string) string { return k.prefix + "run:" + id }
+func (k keys) runs() string         { return k.prefix + "runs" }
+func (k keys) resultKeys() string   { return k.prefix + "res:keys" }
+func (k keys) resultMeta(kind string) string {
+	return k.prefix + "res:" + kind + ":meta"
+}
+func (k keys) resultColumn(kind, col string) string {
+	return k.prefix + "res:" + kind + ":c:" + col
+}
 
 func (k keys) coll(name string) string     { return k.prefix + "m:" + name }
 func (k keys) collIDs(name string) string  { return k.prefix + "m:" + name + ":ids" }

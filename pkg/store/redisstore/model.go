@@ -281,7 +281,7 @@ func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, er
 		}
 		args = append(args, string(rune(o.Kind)), o.Coll, o.Key, o.Value, expectArg(expect))
 	}
-	res, err := applyScript.Run(ctx, m.rdb, []string{k.job(), k.rev(), k.lock()}, args...).Slice()
+	res, err := applyScript.Run(ctx, m.rdb, []string{k.job(), k.rev(), k.lock(), k.resultKeys()}, args...).Slice()
 	if err != nil {
 		return 0, model.Wrap(op, err)
 	}
@@ -342,6 +342,7 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 		open := pipe.Exists(ctx, k.job())
 		locked := pipe.Exists(ctx, k.lock())
 		cur := pipe.Get(ctx, k.rev())
+		results := pipe.SMembers(ctx, k.resultKeys())
 		type probe struct {
 			coll string
 			keys []string
@@ -470,13 +471,14 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 					p.HSet(ctx, k.collLast(lp.coll), args...)
 				}
 			}
+			clearResults(ctx, p, k, results.Val())
 			p.HSet(ctx, k.job(), fModified, "1")
 			p.Incr(ctx, k.rev())
 			return nil
 		})
 		rev = b.ExpectRev + 1
 		return err
-	}, k.job(), k.rev(), k.lock())
+	}, k.job(), k.rev(), k.lock(), k.resultKeys())
 	if errors.Is(err, redis.TxFailedErr) {
 		return 0, store.ErrStale
 	}
@@ -486,7 +488,7 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 // applyScript checks every precondition of a batch against the rows as the
 // batch itself changes them, and only then applies the changes, so a
 // failed check leaves Redis untouched. It runs as one atomic script.
-// KEYS: job hash, rev counter, analysis lock. ARGV: collection key prefix,
+// KEYS: job hash, rev counter, analysis lock, results index. ARGV: collection key prefix,
 // op count, expected revision (0: any), then per op: kind, collection, key,
 // value, expected old value ("-" for none, else "=" and the value).
 var applyScript = redis.NewScript(`
@@ -577,5 +579,9 @@ for _, v in pairs(lastIdx) do
   local cur = redis.call('HGET', v[1] .. ':last', v[2])
   if (not cur) or cur < v[3] then redis.call('HSET', v[1] .. ':last', v[2], v[3]) end
 end
+-- Results belong to the model they came from: a change deletes them all.
+local res = redis.call('SMEMBERS', KEYS[4])
+for i = 1, #res, CHUNK do redis.call('DEL', unpack(res, i, math.min(i + CHUNK - 1, #res))) end
+redis.call('DEL', KEYS[4])
 redis.call('HSET', KEYS[1], 'modified', '1')
 return {'ok', redis.call('INCR', KEYS[2])}`)

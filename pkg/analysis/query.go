@@ -1,0 +1,408 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// Query reads stored results for the result queries. Values are SI; the
+// HTTP edge converts them.
+type Query struct {
+	Source  Source
+	Results store.Results
+	// Jobs gives the job settings (the vertical axis orients members).
+	Jobs store.Jobs
+}
+
+// Filter selects the rows of a results query. A nil list means all;
+// every id a list names must exist in the model.
+type Filter struct {
+	LoadCases, Nodes, Members, Plates *model.IDList
+	// Offset and Limit page the rows (Limit < 0: all).
+	Offset, Limit int64
+}
+
+// Page is one page of query rows with the envelope's warnings.
+type Page[T any] struct {
+	Rows     []T
+	Total    int64
+	Warnings model.ResultsWarnings
+}
+
+// errNoResults answers a query before any analysis of its kind.
+func errNoResults(kind model.AnalysisKind) error {
+	return model.E(model.KindConflict, "the job has no %s analysis results: run a %s analysis first", kind, kind)
+}
+
+// staticData is what every static query starts from.
+type staticData struct {
+	meta    *StaticMeta
+	nodes   []int64
+	members []int64 // id, nodeA, nodeB
+	// cases are the analysed cases the filter selects; notAnalysed the
+	// selected model cases without results.
+	cases       []int64
+	notAnalysed string
+}
+
+// static reads the meta record and resolves the load case filter; nodes
+// and members are read when asked for.
+func (q *Query) static(ctx context.Context, ws string, f Filter, nodes, members bool) (*staticData, error) {
+	meta, err := ReadStaticMeta(ctx, q.Results, ws)
+	if err != nil {
+		return nil, err
+	}
+	if meta == nil {
+		// Distinguish "no job" from "no results".
+		if _, _, err := q.Source.Loads.Cases.Stats(ctx, ws); err != nil {
+			return nil, err
+		}
+		return nil, errNoResults(model.KindStatic)
+	}
+	d := &staticData{meta: meta}
+	all, err := q.modelCases(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := selectIDs("loadCases", "load case", all, f.LoadCases)
+	if err != nil {
+		return nil, err
+	}
+	var missing []int64
+	for _, id := range sel {
+		if meta.Has(id) {
+			d.cases = append(d.cases, id)
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	d.notAnalysed = fmtIDs(missing)
+	var names []string
+	if nodes {
+		names = append(names, colNodes)
+	}
+	if members {
+		names = append(names, colMembers)
+	}
+	if len(names) == 0 {
+		return d, nil
+	}
+	cols, err := q.Results.Columns(ctx, ws, model.KindStatic, names...)
+	if err != nil {
+		return nil, err
+	}
+	for i, n := range names {
+		switch n {
+		case colNodes:
+			d.nodes, err = ints(cols[i], 1, n)
+		case colMembers:
+			d.members, err = ints(cols[i], widthMember, n)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func fmtIDs(ids []int64) string { return model.FormatIDs(ids, nil) }
+
+// modelCases returns the ids of the model's load cases and combinations.
+func (q *Query) modelCases(ctx context.Context, ws string) ([]int64, error) {
+	cases, err := q.Source.Loads.Cases.All(ctx, ws)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(cases))
+	for i, c := range cases {
+		ids[i] = c.ID
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// selectIDs returns the ids of sorted that list selects (all when list is
+// nil). Every id list names must be in sorted: a filter naming an id the
+// model does not have is a mistake the client should hear of.
+func selectIDs(field, noun string, sorted []int64, list *model.IDList) ([]int64, error) {
+	if list == nil {
+		return sorted, nil
+	}
+	var out, missing []int64
+	for _, r := range list.Ranges {
+		lo := sort.Search(len(sorted), func(i int) bool { return sorted[i] >= r.Lo })
+		hi := sort.Search(len(sorted), func(i int) bool { return sorted[i] > r.Hi })
+		out = append(out, sorted[lo:hi]...)
+		if int64(hi-lo) != r.Hi-r.Lo+1 && len(missing) < 10 {
+			for id, i := r.Lo, lo; id <= r.Hi && len(missing) < 10; id++ {
+				if i < hi && sorted[i] == id {
+					i++
+					continue
+				}
+				missing = append(missing, id)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return nil, model.Invalid(field, "%s: the model has no %s %s", field, noun, fmtIDs(missing))
+	}
+	return out, nil
+}
+
+// indexOf returns the positions in sorted of the ids list selects.
+func indexOf(field, noun string, sorted []int64, list *model.IDList) ([]int, error) {
+	ids, err := selectIDs(field, noun, sorted, list)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(ids))
+	for i, id := range ids {
+		out[i], _ = slices.BinarySearch(sorted, id)
+	}
+	return out, nil
+}
+
+// pageOf returns the part [lo, hi) of total rows that offset and limit keep.
+func pageOf(total, offset, limit int64) (lo, hi int64) {
+	lo = min(offset, total)
+	hi = total
+	if limit >= 0 && lo+limit < hi {
+		hi = lo + limit
+	}
+	return lo, hi
+}
+
+// caseColumns reads one column of each case in cs.
+func (q *Query) caseColumns(ctx context.Context, ws string, cs []int64, col string, width int) ([][]float64, error) {
+	names := make([]string, len(cs))
+	for i, lc := range cs {
+		names[i] = caseColumn(lc, col)
+	}
+	raw, err := q.Results.Columns(ctx, ws, model.KindStatic, names...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]float64, len(cs))
+	for i := range cs {
+		if raw[i] == nil {
+			return nil, fmt.Errorf("static results of load case %d lack the column %s", cs[i], col)
+		}
+		if out[i], err = floats(raw[i], width, names[i]); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// gridPage pages rows over cases × items and calls emit for each kept
+// (case index, item index) in order; it returns the total.
+func gridPage(nCases, nItems int, offset, limit int64, emit func(c, i int)) int64 {
+	total := int64(nCases) * int64(nItems)
+	lo, hi := pageOf(total, offset, limit)
+	for k := lo; k < hi; k++ {
+		emit(int(k/int64(nItems)), int(k%int64(nItems)))
+	}
+	return total
+}
+
+// casesIn returns the cases whose rows fall in the page [lo, hi) of a
+// cases × nItems grid.
+func casesIn(cs []int64, nItems int, offset, limit int64) []int64 {
+	if nItems == 0 {
+		return nil
+	}
+	lo, hi := pageOf(int64(len(cs))*int64(nItems), offset, limit)
+	if lo >= hi {
+		return nil
+	}
+	return cs[lo/int64(nItems) : (hi-1)/int64(nItems)+1]
+}
+
+// NodeDisplacements answers node-displacements.
+func (q *Query) NodeDisplacements(ctx context.Context, ws string, f Filter) (Page[model.NodeDisplacementRow], error) {
+	var p Page[model.NodeDisplacementRow]
+	d, err := q.static(ctx, ws, f, true, false)
+	if err != nil {
+		return p, err
+	}
+	p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+	idx, err := indexOf("nodes", "node", d.nodes, f.Nodes)
+	if err != nil {
+		return p, err
+	}
+	cs := casesIn(d.cases, len(idx), f.Offset, f.Limit)
+	cols, err := q.caseColumns(ctx, ws, cs, colDisp, widthDisp)
+	if err != nil {
+		return p, err
+	}
+	first := slices.Index(d.cases, firstOr(cs))
+	p.Total = gridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
+		v := cols[c-first][widthDisp*idx[i]:]
+		p.Rows = append(p.Rows, model.NodeDisplacementRow{LoadCase: d.cases[c], Node: d.nodes[idx[i]],
+			Tx: v[0], Ty: v[1], Tz: v[2], Rx: v[3], Ry: v[4], Rz: v[5]})
+	})
+	return p, nil
+}
+
+func firstOr(cs []int64) int64 {
+	if len(cs) == 0 {
+		return 0
+	}
+	return cs[0]
+}
+
+// NodeReactions answers node-reactions: rows for supported nodes only.
+func (q *Query) NodeReactions(ctx context.Context, ws string, f Filter) (Page[model.NodeReactionRow], error) {
+	var p Page[model.NodeReactionRow]
+	d, err := q.static(ctx, ws, f, true, false)
+	if err != nil {
+		return p, err
+	}
+	p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+	keep, err := selectIDs("nodes", "node", d.nodes, f.Nodes)
+	if err != nil {
+		return p, err
+	}
+	cols, err := q.caseColumns(ctx, ws, d.cases, colReact, widthReact)
+	if err != nil {
+		return p, err
+	}
+	var all []model.NodeReactionRow
+	for c, col := range cols {
+		for r := 0; r < len(col); r += widthReact {
+			v := col[r:]
+			node := int64(v[0])
+			if f.Nodes != nil {
+				if _, ok := slices.BinarySearch(keep, node); !ok {
+					continue
+				}
+			}
+			all = append(all, model.NodeReactionRow{LoadCase: d.cases[c], Node: node,
+				Fx: v[1], Fy: v[2], Fz: v[3], Mx: v[4], My: v[5], Mz: v[6]})
+		}
+	}
+	p.Total = int64(len(all))
+	lo, hi := pageOf(p.Total, f.Offset, f.Limit)
+	p.Rows = all[lo:hi]
+	return p, nil
+}
+
+// ReactionSummary answers reaction-summary: three rows per case.
+func (q *Query) ReactionSummary(ctx context.Context, ws string, f Filter) (Page[model.ReactionSummaryRow], error) {
+	var p Page[model.ReactionSummaryRow]
+	d, err := q.static(ctx, ws, f, false, false)
+	if err != nil {
+		return p, err
+	}
+	p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+	cols, err := q.caseColumns(ctx, ws, d.cases, colSummary, widthSummary)
+	if err != nil {
+		return p, err
+	}
+	var all []model.ReactionSummaryRow
+	for c, v := range cols {
+		row := func(t string, x [6]float64) model.ReactionSummaryRow {
+			return model.ReactionSummaryRow{LoadCase: d.cases[c], SummaryType: t, Fx: x[0], Fy: x[1], Fz: x[2], Mx: x[3], My: x[4], Mz: x[5]}
+		}
+		var load, react, resid [6]float64
+		copy(load[:], v[0:6])
+		copy(react[:], v[6:12])
+		for i := range resid {
+			resid[i] = load[i] + react[i]
+		}
+		all = append(all, row(model.SummaryLoad, load), row(model.SummaryReaction, react), row(model.SummaryResidual, resid))
+	}
+	p.Total = int64(len(all))
+	lo, hi := pageOf(p.Total, f.Offset, f.Limit)
+	p.Rows = all[lo:hi]
+	return p, nil
+}
+
+// MemberEndForces answers member-end-forces.
+func (q *Query) MemberEndForces(ctx context.Context, ws string, f Filter) (Page[model.MemberEndForcesRow], error) {
+	var p Page[model.MemberEndForcesRow]
+	d, err := q.static(ctx, ws, f, false, true)
+	if err != nil {
+		return p, err
+	}
+	p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+	idx, err := indexOf("members", "member", memberIDs(d.members), f.Members)
+	if err != nil {
+		return p, err
+	}
+	cs := casesIn(d.cases, len(idx), f.Offset, f.Limit)
+	cols, err := q.caseColumns(ctx, ws, cs, colEnd, widthEnd)
+	if err != nil {
+		return p, err
+	}
+	first := slices.Index(d.cases, firstOr(cs))
+	p.Total = gridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
+		m := idx[i]
+		v := cols[c-first][widthEnd*m:]
+		p.Rows = append(p.Rows, model.MemberEndForcesRow{LoadCase: d.cases[c], Member: d.members[widthMember*m],
+			Node: []int64{d.members[widthMember*m+1], d.members[widthMember*m+2]},
+			Fx:   []float64{v[0], v[6]}, Fy: []float64{v[1], v[7]}, Fz: []float64{v[2], v[8]},
+			Mx: []float64{v[3], v[9]}, My: []float64{v[4], v[10]}, Mz: []float64{v[5], v[11]},
+			FinalCableLength: []float64{}})
+	})
+	return p, nil
+}
+
+// memberIDs returns the ids of a members column.
+func memberIDs(members []int64) []int64 {
+	out := make([]int64, len(members)/widthMember)
+	for i := range out {
+		out[i] = members[widthMember*i]
+	}
+	return out
+}
+
+// HasResults reports whether the job has results of kind.
+func (q *Query) HasResults(ctx context.Context, ws string, kind model.AnalysisKind) (bool, error) {
+	if kind != model.KindStatic {
+		return false, nil
+	}
+	meta, err := ReadStaticMeta(ctx, q.Results, ws)
+	return meta != nil && len(meta.Cases) > 0, err
+}
+
+// Info answers the results info of kind for the model cases list selects
+// (nil: all); ids not in the model are dropped, as the spec says.
+func (q *Query) Info(ctx context.Context, ws string, kind model.AnalysisKind, list *model.IDList) (model.ResultsInfo, error) {
+	out := model.ResultsInfo{LoadCases: []model.CaseResultsInfo{}}
+	cases, err := q.modelCases(ctx, ws)
+	if err != nil {
+		return out, err
+	}
+	var meta *StaticMeta
+	if kind == model.KindStatic {
+		if meta, err = ReadStaticMeta(ctx, q.Results, ws); err != nil {
+			return out, err
+		}
+	}
+	byCase := map[int64]CaseMeta{}
+	if meta != nil {
+		out.HasResults = len(meta.Cases) > 0
+		for _, c := range meta.Cases {
+			byCase[c.LoadCase] = c
+		}
+	}
+	var missing []int64
+	for _, id := range cases {
+		if list != nil && !list.Contains(id) {
+			continue
+		}
+		c, ok := byCase[id]
+		out.LoadCases = append(out.LoadCases, model.CaseResultsInfo{LoadCase: id, HasResults: ok, Solver: c.Solver, IsNonLinear: c.IsNonLinear})
+		if !ok {
+			missing = append(missing, id)
+		}
+	}
+	out.NotAnalyzed = fmtIDs(missing)
+	return out, nil
+}

@@ -1,0 +1,269 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// Task is one analysis to run: what the queue carries from the API to a
+// worker.
+type Task struct {
+	Workspace string             `json:"workspace"`
+	RunID     string             `json:"runId"`
+	Kind      model.AnalysisType `json:"kind"`
+	// Overrides are the run's setting overrides: the fields the client
+	// sent, checked and converted to SI by the API, as a JSON object of
+	// the settings record of Kind.
+	Overrides json.RawMessage `json:"overrides,omitempty"`
+}
+
+// Runner runs analyses for a worker: it reads the model of the
+// workspace, solves it, stores the results and keeps the run record up to
+// date. It runs one analysis at a time per process: a cancelled run's
+// solver may still be returning when the queue hands out the next task,
+// and two solves at once would share the cores and the memory that one
+// analysis expects to have.
+type Runner struct {
+	Source  Source
+	Jobs    store.Jobs
+	Runs    store.Runs
+	Results store.Results
+	Log     *slog.Logger
+	// Tick is how often the run record is refreshed (progress, heartbeat)
+	// and checked for a cancel request; zero means 250 ms.
+	Tick time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Observe, when set, is told the outcome of every analysis that ran
+	// to an end (metrics).
+	Observe func(kind model.AnalysisType, status model.RunStatus, dofs int, elapsed time.Duration)
+	// Running, when set, is told +1 when a solve starts and −1 when it
+	// has returned (metrics: runs in flight).
+	Running func(delta int)
+
+	once sync.Once
+	sem  chan struct{}
+}
+
+func (r *Runner) init() {
+	r.once.Do(func() {
+		r.sem = make(chan struct{}, 1)
+		if r.Log == nil {
+			r.Log = slog.Default()
+		}
+		if r.Tick == 0 {
+			r.Tick = 250 * time.Millisecond
+		}
+		if r.Now == nil {
+			r.Now = time.Now
+		}
+	})
+}
+
+// Steps of a static run as the progress shows them.
+var staticSteps = []string{"Reading the model", "Forming member stiffness", "Assembling stiffness",
+	"Factorizing", "Solving load cases", "Recovering member results", "Storing results"}
+
+// Run runs t. It returns nil when the run ended (completed, failed with a
+// message for the user, or cancelled); an error of model.KindValidation
+// when the model cannot be analysed (the run is already marked Failed
+// then: retrying cannot help); any other error when the run could not be
+// carried out here and another attempt may succeed (the run stays open).
+func (r *Runner) Run(ctx context.Context, t Task) error {
+	r.init()
+	select {
+	case r.sem <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("run %s: waiting for the previous analysis: %w", t.RunID, ctx.Err())
+	}
+	defer func() { <-r.sem }()
+	if r.Running != nil {
+		r.Running(1)
+		defer r.Running(-1)
+	}
+
+	run, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
+	if model.KindOf(err) == model.KindNotFound {
+		r.Log.Warn("analysis task for an unknown run dropped", "workspace", t.Workspace, "run", t.RunID)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if run.Status.Finished() {
+		return nil
+	}
+	if run.Status == model.RunCancelling {
+		_, err := r.finish(ctx, t, model.RunCancelled, "", nil)
+		return err
+	}
+	switch t.Kind {
+	case model.LinearStatic:
+		return r.runStatic(ctx, t)
+	}
+	_, err = r.finish(ctx, t, model.RunFailed, fmt.Sprintf("%s is not available yet", t.Kind.Describe()), nil)
+	return err
+}
+
+// finish ends the run with status (releasing the workspace), unless it
+// already ended.
+func (r *Runner) finish(ctx context.Context, t Task, status model.RunStatus, msg string, fn func(*model.Run)) (model.Run, error) {
+	run, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+		now := r.Now().UTC()
+		run.Status, run.ErrorMessage, run.CompletedAt = status, msg, &now
+		if run.StartedAt == nil {
+			run.StartedAt = &now
+		}
+		run.Progress.StatusText = string(status)
+		if msg != "" {
+			run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Error", Text: msg, Timestamp: now})
+		}
+		if fn != nil {
+			fn(run)
+		}
+		return nil
+	})
+	if errors.Is(err, store.ErrRunFinished) {
+		return run, nil
+	}
+	if err == nil && r.Observe != nil && run.StartedAt != nil {
+		r.Observe(t.Kind, status, paramInt(run.Parameters, paramDOFs), run.CompletedAt.Sub(*run.StartedAt))
+	}
+	return run, err
+}
+
+// live is the part of a run's state the solver goroutine changes and the
+// ticker publishes.
+type live struct {
+	mu       sync.Mutex
+	step     int
+	percent  []float64
+	caseIdx  int
+	caseN    int
+	caseID   int64
+	params   []model.Parameter
+	warnings []string
+}
+
+func (l *live) set(fn func(l *live)) {
+	l.mu.Lock()
+	fn(l)
+	l.mu.Unlock()
+}
+
+// apply copies the live state into run.
+func (l *live) apply(run *model.Run, labels []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	p := &run.Progress
+	p.TotalSteps, p.CurrentStep = len(labels), l.step+1
+	p.StepLabels = labels
+	p.StepPercentages = append([]float64(nil), l.percent...)
+	p.IterationPercentage = l.percent[l.step]
+	p.LoadCaseCount = model.LoadCaseCount{Count: l.caseN, Index: l.caseIdx, ID: l.caseID}
+	p.StatusText = labels[l.step]
+	if l.params != nil {
+		run.Parameters = append([]model.Parameter(nil), l.params...)
+	}
+	if l.warnings != nil {
+		run.Warnings = append([]string(nil), l.warnings...)
+	}
+}
+
+// stage marks step i as under way at pct percent; every earlier step is
+// done.
+func (l *live) stage(i int, pct float64) {
+	l.set(func(l *live) {
+		for j := range i {
+			l.percent[j] = 100
+		}
+		l.step, l.percent[i] = i, pct
+	})
+}
+
+// supervise keeps the run record current until stop is closed: the
+// progress, a heartbeat, and the check for a cancel request, which
+// cancels the solve. It reports whether a cancel was requested.
+func (r *Runner) supervise(ctx context.Context, t Task, lv *live, labels []string, cancel context.CancelFunc, stop <-chan struct{}) *atomic.Bool {
+	flag := &atomic.Bool{}
+	go func() {
+		tick := time.NewTicker(r.Tick)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+			run, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+				lv.apply(run, labels)
+				return nil
+			})
+			if err != nil {
+				if ctx.Err() == nil {
+					r.Log.Warn("refresh run record", "run", t.RunID, "err", err)
+				}
+				continue
+			}
+			if run.Status == model.RunCancelling {
+				flag.Store(true)
+				cancel()
+			}
+		}
+	}()
+	return flag
+}
+
+// Names of run parameters.
+const (
+	paramNodes     = "Nodes"
+	paramMembers   = "Members"
+	paramPlates    = "Plates"
+	paramDOFs      = "Degrees of freedom"
+	paramCases     = "Load cases"
+	paramSolver    = "Solver"
+	paramOrdering  = "Ordering"
+	paramFactorNNZ = "Factor nonzeros"
+	paramFlops     = "Factorization flops"
+)
+
+func paramInt(ps []model.Parameter, label string) int {
+	for _, p := range ps {
+		if p.Label == label {
+			var n int
+			fmt.Sscan(p.Value, &n)
+			return n
+		}
+	}
+	return 0
+}
+
+// header is the title line of a run.
+func header(kind model.AnalysisType, h model.Headings) string {
+	parts := []string{strings.ToUpper(kind.Describe())}
+	for _, s := range []string{h.ProjectHeading, h.Heading} {
+		if s = strings.TrimSpace(s); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " — ")
+}
+
+// engineMessage turns an engine error into the message a user reads.
+func engineMessage(err error) string {
+	msg := err.Error()
+	for _, p := range []string{"analyze: ", "read the model for analysis: "} {
+		msg = strings.TrimPrefix(msg, p)
+	}
+	return msg
+}

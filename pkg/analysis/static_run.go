@@ -1,0 +1,348 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/gusset/gusset/pkg/fem/static"
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// Indexes of staticSteps.
+const (
+	stepRead = iota
+	stepSetup
+	stepAssembly
+	stepFactor
+	stepSolve
+	stepRecover
+	stepStore
+)
+
+// errModel marks a failure of the model (or of the settings against the
+// model): the user must change something, and retrying cannot help.
+type errModel struct{ msg string }
+
+func (e *errModel) Error() string { return e.msg }
+
+func modelError(format string, args ...any) error {
+	return &errModel{msg: fmt.Sprintf(format, args...)}
+}
+
+// runStatic runs a linear static analysis.
+func (r *Runner) runStatic(ctx context.Context, t Task) error {
+	lv := &live{percent: make([]float64, len(staticSteps))}
+	job, _, err := r.Jobs.Job(ctx, t.Workspace)
+	if model.KindOf(err) == model.KindNoJobOpen {
+		_, err = r.finish(ctx, t, model.RunFailed, "the job was closed before the analysis started", nil)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	settings := job.Analysis.Static
+	if len(t.Overrides) > 0 {
+		if err := json.Unmarshal(t.Overrides, &settings); err != nil {
+			_, ferr := r.finish(ctx, t, model.RunFailed, "the run's setting overrides cannot be read: "+err.Error(), nil)
+			return errors.Join(model.E(model.KindValidation, "bad overrides: %v", err), ferr)
+		}
+	}
+	_, err = r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+		now := r.Now().UTC()
+		run.Status = model.RunRunning
+		if run.StartedAt == nil {
+			run.StartedAt = &now
+		}
+		run.Attempt++
+		run.Header = header(t.Kind, job.Headings)
+		if run.Attempt > 1 {
+			run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Warning",
+				Text: fmt.Sprintf("attempt %d: the worker of the previous attempt was lost", run.Attempt), Timestamp: now})
+		}
+		lv.apply(run, staticSteps)
+		return nil
+	})
+	if errors.Is(err, store.ErrRunFinished) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+
+	solveCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := make(chan struct{})
+	cancelled := r.supervise(ctx, t, lv, staticSteps, cancel, stop)
+	set, dofs, err := r.solveStatic(solveCtx, t, job, settings, lv)
+	if err == nil {
+		lv.stage(stepStore, 0)
+		err = r.storeStatic(ctx, t, settings, set)
+	}
+	close(stop)
+	var me *errModel
+	switch {
+	case cancelled.Load():
+		_, err = r.finish(ctx, t, model.RunCancelled, "", func(run *model.Run) { lv.apply(run, staticSteps) })
+		return err
+	case err == nil:
+		lv.stage(stepStore, 100)
+		_, err = r.finish(ctx, t, model.RunCompleted, "", func(run *model.Run) {
+			lv.apply(run, staticSteps)
+			run.Progress.StatusText = string(model.RunCompleted)
+		})
+		return err
+	case errors.As(err, &me):
+		_, ferr := r.finish(ctx, t, model.RunFailed, me.msg, func(run *model.Run) { lv.apply(run, staticSteps) })
+		return errors.Join(model.E(model.KindValidation, "%s", me.msg), ferr)
+	case ctx.Err() != nil:
+		// The worker is stopping or lost its lease: another attempt runs it.
+		return fmt.Errorf("run %s interrupted: %w", t.RunID, ctx.Err())
+	}
+	_ = dofs
+	return fmt.Errorf("run %s: %w", t.RunID, err)
+}
+
+// staticSet is what a static run stores.
+type staticSet struct {
+	nodes   []int64
+	members []int64 // id, nodeA, nodeB
+	cases   []CaseMeta
+	columns map[string][]byte
+}
+
+// solveStatic reads the model, analyses it and packs the results.
+func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model.StaticSettings, lv *live) (*staticSet, int, error) {
+	lv.stage(stepRead, 0)
+	in, err := Build(ctx, r.Source, t.Workspace, job.Settings)
+	if err != nil {
+		return nil, 0, err
+	}
+	if in.Plates > 0 {
+		return nil, 0, modelError("the model has %d plate(s), and plates are not analysed yet: "+
+			"results without them would be wrong, so the analysis stops here (delete the plates to analyse the frame alone)", in.Plates)
+	}
+	names, ids, err := selectCases(in.Model, s)
+	if err != nil {
+		return nil, 0, err
+	}
+	lv.set(func(l *live) {
+		l.caseN, l.warnings = len(names), append([]string(nil), in.Warnings...)
+		l.params = []model.Parameter{
+			{Label: paramNodes, Value: strconv.Itoa(len(in.Model.Nodes))},
+			{Label: paramMembers, Value: strconv.Itoa(len(in.Model.Members))},
+			{Label: paramPlates, Value: "0"},
+			{Label: paramCases, Value: strconv.Itoa(len(names))},
+			{Label: paramSolver, Value: string(s.SolverType)},
+		}
+	})
+	lv.stage(stepSetup, 0)
+	opts := engineOptions(s)
+	opts.Cases = names
+	fz := &static.SparseFactorizer{Orderings: opts.Orderings()}
+	opts.Factorizer = fz
+	res, err := static.Analyze(ctx, in.Model, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, 0, err
+		}
+		return nil, 0, modelError("%s", engineMessage(err))
+	}
+	st := fz.Stats()
+	lv.set(func(l *live) {
+		l.params = append(l.params,
+			model.Parameter{Label: paramDOFs, Value: strconv.Itoa(res.Timings.Equations)},
+			model.Parameter{Label: paramOrdering, Value: fmt.Sprint(st.Method)},
+			model.Parameter{Label: paramFactorNNZ, Value: strconv.FormatInt(st.NnzL, 10)},
+			model.Parameter{Label: paramFlops, Value: strconv.FormatFloat(st.Flops, 'g', 4, 64)})
+		l.warnings = append(l.warnings, res.Warnings...)
+		l.caseIdx, l.caseID = len(names), ids[len(ids)-1]
+	})
+	now := r.Now().UTC()
+	set := packStatic(in.Model, res, ids, t.RunID, string(s.SolverType), now)
+	return set, res.Timings.Equations, nil
+}
+
+// selectCases picks the load cases and combinations the settings ask for:
+// all of them when loadCases is empty. It returns their engine names and
+// ids, ascending.
+func selectCases(m *static.Model, s model.StaticSettings) ([]string, []int64, error) {
+	exists := map[int64]string{}
+	for _, c := range m.LoadCases {
+		id, _ := EngineID(c.Name)
+		exists[id] = c.Name
+	}
+	for _, c := range m.Combinations {
+		id, _ := EngineID(c.Name)
+		exists[id] = c.Name
+	}
+	list, some := s.LoadCaseList()
+	var ids []int64
+	var missing []int64
+	if some {
+		for _, rg := range list.Ranges {
+			// Ranges may be wide ("1-100000"): walk the cases, not the range.
+			for id := range exists {
+				if id >= rg.Lo && id <= rg.Hi {
+					ids = append(ids, id)
+				}
+			}
+			if s.CheckNonExistentLoadCases {
+				for id := rg.Lo; id <= rg.Hi && len(missing) < 20; id++ {
+					if _, ok := exists[id]; !ok {
+						missing = append(missing, id)
+					}
+				}
+			}
+		}
+	} else {
+		for id := range exists {
+			ids = append(ids, id)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, nil, modelError("loadCases lists load cases that do not exist: %s (checkNonExistentLoadCases is on)",
+			model.FormatIDs(missing, nil))
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if len(ids) == 0 {
+		if some {
+			return nil, nil, modelError("none of the load cases in loadCases %q exists", s.LoadCases)
+		}
+		return nil, nil, modelError("the model has no load cases to analyse")
+	}
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = exists[id]
+	}
+	return names, ids, nil
+}
+
+// engineOptions maps the static settings onto the engine's options.
+// optimizationMethod General, Linear and Circular are the desktop
+// program's profile-reduction variants; the engine's fill-reducing
+// orderings serve them all (Auto). tensionCompressionOnly Activated and
+// GradualActivation run the reversal loop; NoReversal and Deactivated
+// treat one-way members as ordinary two-way members.
+func engineOptions(s model.StaticSettings) static.Options {
+	o := static.Options{
+		StabilizeUnrestrainedNodes: s.StabilizeUnrestrainedNodes,
+		ReversalIterations:         s.ReversalIterations,
+	}
+	switch s.TensionCompressionOnly {
+	case "Activated", "GradualActivation":
+		o.TensionCompressionOnly = true
+	}
+	if s.SolverType == "Wavefront" {
+		o.SolverType = static.Wavefront
+	}
+	if s.OptimizationMethod == "None" {
+		o.OptimizationMethod = static.OptimizeNone
+	}
+	return o
+}
+
+// packStatic packs the results of the cases ids (engine results in the
+// same order) into columns.
+func packStatic(m *static.Model, res *static.Results, ids []int64, runID, solver string, at time.Time) *staticSet {
+	set := &staticSet{columns: map[string][]byte{}}
+	set.nodes = make([]int64, len(m.Nodes))
+	for i, n := range m.Nodes {
+		set.nodes[i], _ = EngineID(n.ID)
+	}
+	set.members = make([]int64, 0, widthMember*len(m.Members))
+	for _, mb := range m.Members {
+		id, _ := EngineID(mb.ID)
+		a, _ := EngineID(mb.NodeA)
+		b, _ := EngineID(mb.NodeB)
+		set.members = append(set.members, id, a, b)
+	}
+	set.columns[colNodes] = packInts(set.nodes)
+	set.columns[colMembers] = packInts(set.members)
+	nonlinear := false
+	for _, mb := range m.Members {
+		nonlinear = nonlinear || mb.Type == static.TensionOnly || mb.Type == static.CompressionOnly ||
+			mb.Type == static.Cable || mb.Type == static.Gap
+	}
+	for i, cr := range res.Cases {
+		lc := ids[i]
+		disp := make([]float64, 0, widthDisp*len(cr.Nodes))
+		var react []float64
+		for j, nr := range cr.Nodes {
+			disp = append(disp, nr.Disp[:]...)
+			if nr.HasReaction {
+				react = append(react, float64(set.nodes[j]))
+				react = append(react, nr.Reaction[:]...)
+			}
+		}
+		end := make([]float64, 0, widthEnd*len(cr.Members))
+		for _, mr := range cr.Members {
+			end = append(end, mr.EndA[:]...)
+			end = append(end, mr.EndB[:]...)
+			end = append(end, mr.DispA[:]...)
+			flag := 0.0
+			if mr.Inactive {
+				flag = 1
+			}
+			end = append(end, flag)
+		}
+		sum := make([]float64, 0, widthSummary)
+		sum = append(sum, cr.Summary.Load[:]...)
+		sum = append(sum, cr.Summary.Reaction[:]...)
+		sum = append(sum, cr.Summary.Residual, cr.Summary.MaxLoad)
+		set.columns[caseColumn(lc, colDisp)] = packFloats(disp)
+		set.columns[caseColumn(lc, colReact)] = packFloats(react)
+		set.columns[caseColumn(lc, colEnd)] = packFloats(end)
+		set.columns[caseColumn(lc, colSummary)] = packFloats(sum)
+		set.cases = append(set.cases, CaseMeta{LoadCase: lc, RunID: runID, Solver: solver,
+			IsNonLinear: nonlinear, AnalysedAt: at})
+	}
+	return set
+}
+
+// storeStatic writes the results of a run: with retainLoadCases the
+// results of cases it did not analyse stay, otherwise they go.
+func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings, set *staticSet) error {
+	old, err := ReadStaticMeta(ctx, r.Results, t.Workspace)
+	if err != nil {
+		return err
+	}
+	fresh := map[int64]bool{}
+	for _, c := range set.cases {
+		fresh[c.LoadCase] = true
+	}
+	meta := StaticMeta{Nodes: len(set.nodes), Members: len(set.members) / widthMember}
+	var drop []string
+	if old != nil {
+		for _, c := range old.Cases {
+			switch {
+			case fresh[c.LoadCase]:
+			case s.RetainLoadCases:
+				meta.Cases = append(meta.Cases, c)
+				continue
+			}
+			for _, col := range caseColumns {
+				drop = append(drop, caseColumn(c.LoadCase, col))
+			}
+		}
+	}
+	meta.Cases = append(meta.Cases, set.cases...)
+	slices.SortFunc(meta.Cases, func(a, b CaseMeta) int { return int(a.LoadCase - b.LoadCase) })
+	raw, err := json.Marshal(meta)
+	if err != nil {
+		return err
+	}
+	err = r.Results.Write(ctx, t.Workspace, t.RunID, model.KindStatic, store.ResultSet{Meta: raw, Columns: set.columns}, drop)
+	if model.KindOf(err) == model.KindConflict {
+		// The run no longer holds the workspace (cancelled and released,
+		// or reaped): nothing is written, and nothing more to do.
+		return modelError("%s", err.Error())
+	}
+	return err
+}

@@ -1,0 +1,101 @@
+package static
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gusset/gusset/pkg/fem/element"
+)
+
+// MemberEnd is the stored end state of one member under one load case or
+// combination: the fields of Analyze's MemberResult that, with the member
+// loads, fix everything along the member.
+type MemberEnd struct {
+	Member     string     // member ID, as in the model
+	EndA, EndB [6]float64 // MemberResult.EndA and EndB
+	DispA      [6]float64 // MemberResult.DispA
+	Inactive   bool       // MemberResult.Inactive: no stations
+}
+
+// Stations rebuilds the member results of the load case or combination
+// name (combinations may nest) from stored end states, as Analyze's
+// recovery computes them: one MemberResult per entry of ends, in order,
+// with Member, EndA, EndB, DispA and Inactive copied, Axes from m's
+// geometry and Stations evaluated at the same points (the Options.Divisions division points and
+// both sides of every point load), from the same member loads, with the
+// same evaluator and stress factors. Given Analyze's end states they equal
+// Analyze's stations up to the order of floating-point sums. Only
+// Options.Divisions is read.
+//
+// m may be the analysed model or a sub-model of it: the members of
+// interest, their end and direction nodes, their sections and materials,
+// and the load cases and combinations (same names, cases in the same
+// order) holding the loads of those members only. The caller filters the
+// loads: a member, thermal or prestress load on a member that is not in m
+// is an error naming it, as in Analyze. Self-weight acts on the members of
+// m. Node loads and prescribed displacements act on members only through
+// their end states and are ignored; supports and constraints are not
+// read, and nothing is numbered, assembled or factored. Every member of m
+// is checked and prepared (in parallel), so a sub-model costs in
+// proportion to its size, not the analysed model's.
+func Stations(ctx context.Context, m *Model, opts Options, name string, ends []MemberEnd) ([]MemberResult, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("stations: %w", err)
+	}
+	a := &analysis{ctx: ctx, model: m, opts: opts, stationsOnly: true}
+	if err := a.setupMembers(); err != nil {
+		return nil, fmt.Errorf("stations: %w", err)
+	}
+	if err := a.setupCases(); err != nil {
+		return nil, fmt.Errorf("stations: %w", err)
+	}
+	idx := make([]int, len(ends))
+	for i := range ends {
+		mi, ok := a.memIdx[ends[i].Member]
+		if !ok {
+			return nil, fmt.Errorf("stations: member %q is not in the model", ends[i].Member)
+		}
+		idx[i] = mi
+	}
+	var cl *caseLoads
+	var err error
+	if ci, ok := a.caseIdx[name]; ok {
+		cl, err = a.resolveCase(&m.LoadCases[ci])
+	} else {
+		// As Analyze recovers a combination: from its combined loads.
+		cl, _, err = a.combined(name, map[string]*caseLoads{})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("stations: %w", err)
+	}
+	out := make([]MemberResult, len(ends))
+	div := a.divisions()
+	parallelChunks(len(ends), recoverChunk, func(_, lo, hi int) {
+		if ctx.Err() != nil {
+			return
+		}
+		total := 0
+		for i := lo; i < hi; i++ {
+			if !ends[i].Inactive {
+				total += stationCount(div, cl.member[idx[i]])
+			}
+		}
+		slab := make([]Station, 0, total)
+		var pts []stationPoint
+		var ev element.StationEvaluator
+		for i := lo; i < hi; i++ {
+			e, r := &ends[i], &out[i]
+			mb, l := a.members[idx[i]], cl.member[idx[i]]
+			*r = MemberResult{Member: e.Member, Inactive: e.Inactive, EndA: e.EndA, EndB: e.EndB, DispA: e.DispA, Axes: mb.rot}
+			if e.Inactive {
+				continue
+			}
+			pts = stationPoints(pts[:0], mb.props.L, div, l)
+			slab, r.Stations = appendStations(slab, &ev, mb, l, &r.EndA, &r.DispA, pts)
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("stations: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,199 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"reflect"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/gusset/gusset/pkg/model"
+)
+
+const analysisPath = "/job/analysis"
+
+// Error statuses of the run routes.
+var (
+	errsRunStart = []int{http.StatusBadRequest, http.StatusConflict, http.StatusRequestEntityTooLarge,
+		http.StatusUnsupportedMediaType, http.StatusNotImplemented, http.StatusInternalServerError, http.StatusServiceUnavailable}
+	errsRun = []int{http.StatusNotFound, http.StatusInternalServerError}
+)
+
+// runsDoc is what every run route says about runs.
+const runsDoc = "One analysis runs per workspace at a time, across every API replica and worker: a second start is a 409 " +
+	"ANALYSIS_IN_PROGRESS naming the run that holds the workspace. While a run is Queued, Running or Cancelling, model " +
+	"changes (and closing the job) answer 409 and GET /job/status shows accessMode ReadOnly; reads and queries still work. " +
+	"Statuses: Queued → Running → Completed | Failed; Running → Cancelling → Cancelled; Queued → Cancelled. A model the " +
+	"engine cannot analyse (a mechanism, a missing section, a load off its member) ends Failed with a message naming the " +
+	"node and DOF or the member. A model with plates fails: plates are not analysed yet, and frame-only numbers would be " +
+	"wrong. A run whose worker is lost is handed to another worker; once its retries are spent it ends Failed " +
+	"(\"worker lost\")."
+
+func (a *API) registerAnalysisRoutes() {
+	const tag = "Analysis"
+	overrideDoc := func(kind string) string {
+		return "The optional body is a partial " + kind + " settings record (the same fields and rules as PATCH " +
+			analysisPath + "/" + kind + "/settings), applied to this run only; the stored settings do not change. "
+	}
+	a.add(route{method: "POST", path: analysisPath + "/static/run-linear", tag: tag, summary: "Start a linear static analysis",
+		desc: overrideDoc("static") + "Answers 202 with the run record (Queued); poll GET " + analysisPath +
+			"/runs/{runId}. Results replace the stored static results, or, with retainLoadCases, only those of the cases " +
+			"analysed. " + runsDoc,
+		body: model.StaticSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
+		handler: func(c *fiber.Ctx) error { return a.startRun(c, model.LinearStatic) }})
+	a.add(route{method: "POST", path: analysisPath + "/static/run-non-linear", tag: tag, summary: "Start a non-linear static analysis",
+		desc: overrideDoc("static") + "Not available yet: a valid body answers 501 NOT_IMPLEMENTED.",
+		body: model.StaticSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
+		handler: func(c *fiber.Ctx) error { return a.startRun(c, model.NonLinearStatic) }})
+	a.add(route{method: "POST", path: analysisPath + "/buckling/run", tag: tag, summary: "Start a buckling analysis",
+		desc: overrideDoc("buckling") + "Not available yet: a valid body answers 501 NOT_IMPLEMENTED.",
+		body: model.BucklingSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
+		handler: func(c *fiber.Ctx) error { return a.startRun(c, model.BucklingAnalysis) }})
+	a.add(route{method: "POST", path: analysisPath + "/dynamic-frequency/run", tag: tag, summary: "Start a dynamic frequency analysis",
+		desc: overrideDoc("dynamic-frequency") + "Not available yet: a valid body answers 501 NOT_IMPLEMENTED.",
+		body: model.DynamicSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
+		handler: func(c *fiber.Ctx) error { return a.startRun(c, model.DynamicFrequency) }})
+	a.add(route{method: "GET", path: analysisPath + "/runs", tag: tag, summary: "List the current run and the 10 most recent",
+		desc: "Newest first. elapsedTime (hh:mm:ss.fff) is null while Queued, live while Running or Cancelling, and " +
+			"frozen once the run has finished. parameters are label/value pairs: Nodes, Members, Plates, Load cases, " +
+			"Solver, Degrees of freedom, Ordering, Factor nonzeros, Factorization flops. " + runsDoc,
+		responses: map[int]any{200: []model.Run{}}, errors: []int{http.StatusInternalServerError}, handler: a.listRuns})
+	a.add(route{method: "GET", path: analysisPath + "/runs/:runId", tag: tag, summary: "Get a run",
+		desc:      "404 when the run is not among the current run and the 10 most recent. " + runsDoc,
+		responses: map[int]any{200: model.Run{}}, errors: errsRun, handler: a.getRun})
+	a.add(route{method: "DELETE", path: analysisPath + "/runs/:runId", tag: tag, summary: "Cancel a run",
+		desc: "204 when cancellation was initiated: a Queued run ends Cancelled at once; a Running one passes through " +
+			"Cancelling to Cancelled, and the workspace stays locked until its solver has really returned (within about a " +
+			"second). 404 when the run is unknown or has already finished.",
+		responses: map[int]any{204: nil}, errors: errsRun, handler: a.cancelRun})
+	a.add(route{method: "GET", path: analysisPath + "/runs/:runId/result", tag: tag, summary: "Get the result record of a finished run",
+		desc:      "409 while the run has not finished; 404 for an unknown run.",
+		responses: map[int]any{200: model.RunResult{}}, errors: []int{http.StatusNotFound, http.StatusConflict, http.StatusInternalServerError},
+		handler: a.runResult})
+	for _, kind := range model.AnalysisKinds {
+		a.add(route{method: "GET", path: analysisPath + "/" + string(kind) + "/info", tag: tag,
+			summary: "Say which load cases have " + string(kind) + " results",
+			desc: "loadCases (optional id list) narrows the cases listed; ids not in the model are dropped. notAnalyzed lists " +
+				"the model's load cases (of those selected) without results, and is omitted when every one has them. Any model " +
+				"change deletes every result.",
+			query:     []param{{name: "loadCases", typ: "string", desc: "id list, e.g. 1,3-7"}},
+			responses: map[int]any{200: model.ResultsInfo{}}, errors: []int{http.StatusBadRequest, http.StatusConflict, http.StatusInternalServerError},
+			handler: func(c *fiber.Ctx) error { return a.resultsInfo(c, kind) }})
+	}
+}
+
+// startRun checks a run request and starts it.
+func (a *API) startRun(c *fiber.Ctx, kind model.AnalysisType) error {
+	ctx, ws := c.UserContext(), workspace(c)
+	job, err := a.sess.Job(ctx, ws)
+	if err != nil {
+		return err
+	}
+	var overrides json.RawMessage
+	switch kind {
+	case model.LinearStatic, model.NonLinearStatic:
+		overrides, err = runOverrides(c, job.Analysis.Static, job.Units)
+	case model.BucklingAnalysis:
+		overrides, err = runOverrides(c, job.Analysis.Buckling, job.Units)
+	case model.DynamicFrequency:
+		overrides, err = runOverrides(c, job.Analysis.Dynamic, job.Units)
+	}
+	if err != nil {
+		return err
+	}
+	if kind != model.LinearStatic {
+		return model.E(model.KindNotImplemented, "%s is not available yet; linear static analysis is", kind.Describe())
+	}
+	run, err := a.analysis.Start(ctx, ws, kind, overrides)
+	if err != nil {
+		return err
+	}
+	c.Location(apiPrefix + analysisPath + "/runs/" + run.RunID)
+	return c.Status(fiber.StatusAccepted).JSON(run)
+}
+
+// validator is a settings record.
+type validator interface{ Validate() error }
+
+// runOverrides checks a run's optional override body against the current
+// settings base and returns the fields it supplies, in SI, as a JSON
+// object (nil without a body).
+func runOverrides[T validator](c *fiber.Ctx, base T, u model.Units) (json.RawMessage, error) {
+	if !bodyPresent(c) {
+		return nil, nil
+	}
+	if err := requireJSON(c); err != nil {
+		return nil, err
+	}
+	fields, err := objectFields(c.Body(), "")
+	if err != nil || len(fields) == 0 {
+		return nil, err
+	}
+	rec := base
+	if err := mergeFields(reflect.ValueOf(&rec), fields, u, ""); err != nil {
+		return nil, err
+	}
+	if err := rec.Validate(); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return nil, err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	out := make(map[string]json.RawMessage, len(fields))
+	for name := range fields {
+		out[name] = all[name]
+	}
+	return json.Marshal(out)
+}
+
+func (a *API) listRuns(c *fiber.Ctx) error {
+	runs, err := a.analysis.List(c.UserContext(), workspace(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(runs)
+}
+
+func (a *API) getRun(c *fiber.Ctx) error {
+	run, err := a.analysis.Get(c.UserContext(), workspace(c), c.Params("runId"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(run)
+}
+
+func (a *API) cancelRun(c *fiber.Ctx) error {
+	if err := a.analysis.Cancel(c.UserContext(), workspace(c), c.Params("runId")); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+func (a *API) runResult(c *fiber.Ctx) error {
+	res, err := a.analysis.Result(c.UserContext(), workspace(c), c.Params("runId"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(res)
+}
+
+func (a *API) resultsInfo(c *fiber.Ctx, kind model.AnalysisKind) error {
+	list, some, err := model.ParseIDList("loadCases", c.Query("loadCases"))
+	if err != nil {
+		return err
+	}
+	var lp *model.IDList
+	if some {
+		lp = &list
+	}
+	info, err := a.query.Info(c.UserContext(), workspace(c), kind, lp)
+	if err != nil {
+		return err
+	}
+	return c.JSON(info)
+}

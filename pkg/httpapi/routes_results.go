@@ -1,0 +1,156 @@
+package httpapi
+
+import (
+	"context"
+	"net/http"
+	"reflect"
+	"strconv"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/model"
+)
+
+const staticQueryPath = "/job/query/analysis/static"
+
+// Envelope is the body of every result query: the rows and the warnings.
+type Envelope[T any] struct {
+	Results  []T                   `json:"results"`
+	Warnings model.ResultsWarnings `json:"warnings"`
+}
+
+// queryDoc is what every result query says.
+const queryDoc = "Values are in the job units (rotations in radians). Rows are ordered by load case, then by node or member, " +
+	"and paged by offset and limit (Total-Count counts every row). Filters are id lists (\"1,3-7\"); an id the model does " +
+	"not have is a 400, a range included. warnings.loadCasesNotAnalyzed lists the selected load cases without results (an " +
+	"id list usable as loadCases of a run). 409 before any static analysis; any model change deletes every result."
+
+// resultQuery describes one result query route.
+type resultQuery[T any] struct {
+	name    string // path segment
+	summary string
+	desc    string
+	filters []string
+	run     func(ctx context.Context, ws string, f analysis.Filter) (analysis.Page[T], error)
+}
+
+func (a *API) registerResultRoutes() {
+	q := a.query
+	addResultQuery(a, resultQuery[model.NodeDisplacementRow]{name: "node-displacements", summary: "Node displacements",
+		desc: "Global axes.", filters: []string{"loadCases", "nodes"}, run: q.NodeDisplacements})
+	addResultQuery(a, resultQuery[model.NodeReactionRow]{name: "node-reactions", summary: "Node reactions",
+		desc:    "Global axes: the forces the supports (and support springs) exert on the nodes; supported nodes only.",
+		filters: []string{"loadCases", "nodes"}, run: q.NodeReactions})
+	addResultQuery(a, resultQuery[model.ReactionSummaryRow]{name: "reaction-summary", summary: "Reaction summary",
+		desc: "Three rows per load case, resultants about the global origin: Load (the applied loads), Reaction (the " +
+			"reactions) and Residual (their sum, the out-of-balance; ideally zero).",
+		filters: []string{"loadCases"}, run: q.ReactionSummary})
+	addResultQuery(a, resultQuery[model.MemberEndForcesRow]{name: "member-end-forces", summary: "Member end forces",
+		desc: "Member local axes: the forces the nodes exert on the member ends, arrays over ends A and B. finalCableLength " +
+			"is empty: cable lengths come with non-linear analysis.",
+		filters: []string{"loadCases", "members"}, run: q.MemberEndForces})
+	addResultQuery(a, resultQuery[model.MemberForcesRow]{name: "member-intermediate-forces", summary: "Member intermediate forces",
+		desc: "Member local axes, at the stations of each member (10 equal divisions plus both sides of every point load): " +
+			"the actions of the part beyond the station on the part before it; fx (N) is tension positive, mz positive for " +
+			"tension at local −y. Derived at query time from the stored end forces and the member loads: exact.",
+		filters: []string{"loadCases", "members"}, run: q.MemberForces})
+	addResultQuery(a, resultQuery[model.MemberDisplacementsRow]{name: "member-intermediate-displacements",
+		summary: "Member intermediate displacements",
+		desc:    "Displacements at the stations in global and member local axes, derived at query time: exact.",
+		filters: []string{"loadCases", "members"}, run: q.MemberDisplacements})
+	addResultQuery(a, resultQuery[model.MemberStressesRow]{name: "member-stresses", summary: "Member stresses",
+		desc: "At the stations: n = N/A, vy = Vy/Ay, vz = Vz/Az (A when a shear area is 0), bending stresses at the " +
+			"extreme fibres (top +y/+z, bottom −y/−z; zero for sections without fibre distances) and their sums with n. mx " +
+			"(torsion) is not computed: sections carry no torsion modulus, so it is 0.",
+		filters: []string{"loadCases", "members"}, run: q.MemberStresses})
+	for _, name := range []string{"plate-element-forces", "plate-element-stresses", "plate-nodal-forces"} {
+		addResultQuery(a, resultQuery[struct{}]{name: name, summary: "Plate results (" + name + ")",
+			desc:    "Plates are not analysed yet (a model with plates cannot be run), so this answers the envelope with no rows.",
+			filters: []string{"loadCases", "plates"}, run: q.PlateResults})
+	}
+}
+
+// addResultQuery serves a result query and its metadata.
+func addResultQuery[T any](a *API, rq resultQuery[T]) {
+	const tag = "Results"
+	path := staticQueryPath + "/" + rq.name
+	params := []param{{name: "offset", typ: "integer"}, {name: "limit", typ: "integer"}}
+	for _, f := range rq.filters {
+		params = append(params, param{name: f, typ: "string", desc: "id list, e.g. 1,3-7"})
+	}
+	a.add(route{method: "GET", path: path, tag: tag, summary: rq.summary, desc: rq.desc + " " + queryDoc, query: params,
+		responses: map[int]any{200: Envelope[T]{}}, errors: []int{http.StatusBadRequest, http.StatusConflict, http.StatusInternalServerError},
+		handler: func(c *fiber.Ctx) error {
+			f, err := resultFilter(c, rq.filters)
+			if err != nil {
+				return err
+			}
+			ctx, ws := c.UserContext(), workspace(c)
+			u, err := a.jobUnits(c)
+			if err != nil {
+				return err
+			}
+			page, err := rq.run(ctx, ws, f)
+			if err != nil {
+				return err
+			}
+			rows := page.Rows
+			if rows == nil {
+				rows = []T{}
+			}
+			for i := range rows {
+				scale(reflect.ValueOf(&rows[i]), u, false)
+			}
+			c.Set("Total-Count", strconv.FormatInt(page.Total, 10))
+			c.Set("Offset", strconv.FormatInt(f.Offset, 10))
+			if f.Limit >= 0 {
+				c.Set("Limit", strconv.FormatInt(f.Limit, 10))
+			}
+			w := page.Warnings
+			if w.ModesNotAnalyzed == nil {
+				w.ModesNotAnalyzed = []model.ModesNotFound{}
+			}
+			return c.JSON(Envelope[T]{Results: rows, Warnings: w})
+		}})
+	a.add(route{method: "GET", path: path + "/metadata", tag: tag, summary: "Describe the fields of " + rq.name,
+		desc:      "Units are resolved against the job units.",
+		responses: map[int]any{200: Metadata{}}, errors: []int{http.StatusConflict, http.StatusInternalServerError},
+		handler: func(c *fiber.Ctx) error {
+			u, err := a.jobUnits(c)
+			if err != nil {
+				return err
+			}
+			var zero T
+			return c.JSON(Metadata{ResourceType: rq.name, Fields: fieldMetadata(reflect.TypeOf(zero), u, "")})
+		}})
+}
+
+// resultFilter reads the paging and the id-list filters of a query.
+func resultFilter(c *fiber.Ctx, names []string) (analysis.Filter, error) {
+	var f analysis.Filter
+	var err error
+	if f.Offset, f.Limit, err = paging(c); err != nil {
+		return f, err
+	}
+	for _, name := range names {
+		list, some, err := model.ParseIDList(name, c.Query(name))
+		if err != nil {
+			return f, err
+		}
+		if !some {
+			continue
+		}
+		switch name {
+		case "loadCases":
+			f.LoadCases = &list
+		case "nodes":
+			f.Nodes = &list
+		case "members":
+			f.Members = &list
+		case "plates":
+			f.Plates = &list
+		}
+	}
+	return f, nil
+}

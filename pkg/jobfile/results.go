@@ -1,0 +1,131 @@
+package jobfile
+
+import (
+	"archive/zip"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// Analysis results travel in the job file as they are stored: per kind a
+// meta record and binary columns (packed little-endian 8-byte values),
+//
+//	results/{kind}/meta.json
+//	results/{kind}/{column}.bin
+//
+// so that saving and opening copy them without decoding a number.
+const (
+	resultsDir = "results/"
+	metaEntry  = "meta.json"
+	columnExt  = ".bin"
+)
+
+// writeResults adds the result sets to the archive.
+func writeResults(zw *zip.Writer, sets map[model.AnalysisKind]store.ResultSet) error {
+	for _, kind := range model.AnalysisKinds {
+		set, ok := sets[kind]
+		if !ok {
+			continue
+		}
+		dir := resultsDir + string(kind) + "/"
+		if err := writeRaw(zw, dir+metaEntry, set.Meta); err != nil {
+			return err
+		}
+		for name, col := range set.Columns {
+			if err := writeRaw(zw, dir+name+columnExt, col); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func writeRaw(zw *zip.Writer, name string, b []byte) error {
+	f, err := zw.Create(name)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if _, err := f.Write(b); err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+// readResults reads the result sets of the archive's entries. What the
+// columns must hold is checked by the caller (it knows the model); here a
+// name that is no kind or column is refused.
+func readResults(files map[string]*zip.File) (map[model.AnalysisKind]store.ResultSet, error) {
+	out := map[model.AnalysisKind]store.ResultSet{}
+	known := map[string]model.AnalysisKind{}
+	for _, k := range model.AnalysisKinds {
+		known[string(k)] = k
+	}
+	for name, f := range files {
+		rest, ok := strings.CutPrefix(name, resultsDir)
+		if !ok {
+			continue
+		}
+		kindName, entry, ok := strings.Cut(rest, "/")
+		kind, known := known[kindName]
+		if !ok || !known || strings.Contains(entry, "/") {
+			return nil, invalid("unexpected results entry %q", name)
+		}
+		b, err := readAll(f)
+		if err != nil {
+			return nil, err
+		}
+		set := out[kind]
+		if set.Columns == nil {
+			set.Columns = map[string][]byte{}
+		}
+		switch col, isCol := strings.CutSuffix(entry, columnExt); {
+		case entry == metaEntry:
+			set.Meta = b
+		case isCol && validColumn(col):
+			set.Columns[col] = b
+		default:
+			return nil, invalid("unexpected results entry %q", name)
+		}
+		out[kind] = set
+	}
+	for kind, set := range out {
+		if set.Meta == nil {
+			return nil, invalid("the %s results have no %s", kind, metaEntry)
+		}
+	}
+	return out, nil
+}
+
+// validColumn accepts the column names the service writes: letters,
+// digits and ':'.
+func validColumn(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+// readAll reads an entry, at most maxEntryBytes of it.
+func readAll(f *zip.File) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, invalid("entry %s: %v", f.Name, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, maxEntryBytes+1))
+	if err != nil {
+		return nil, invalid("entry %s: %v", f.Name, err)
+	}
+	if len(b) > maxEntryBytes {
+		return nil, invalid("entry %s expands to more than %d bytes", f.Name, maxEntryBytes)
+	}
+	return b, nil
+}

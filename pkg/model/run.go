@@ -1,0 +1,214 @@
+package model
+
+import (
+	"fmt"
+	"time"
+)
+
+// AnalysisKind names a family of analyses whose results are stored
+// together: static (linear and non-linear), buckling and dynamic
+// frequency. It is also the path segment of the settings, info and query
+// routes.
+type AnalysisKind string
+
+// The analysis kinds.
+const (
+	KindStatic   AnalysisKind = "static"
+	KindBuckling AnalysisKind = "buckling"
+	KindDynamic  AnalysisKind = "dynamic-frequency"
+)
+
+// AnalysisKinds lists every analysis kind, in the order results are shown.
+var AnalysisKinds = []AnalysisKind{KindStatic, KindBuckling, KindDynamic}
+
+// AnalysisType is a run's analysisType (wire-names.md).
+type AnalysisType string
+
+// The analysis types a run can have.
+const (
+	LinearStatic     AnalysisType = "LinearStaticAnalysis"
+	NonLinearStatic  AnalysisType = "NonLinearStaticAnalysis"
+	BucklingAnalysis AnalysisType = "BucklingAnalysis"
+	DynamicFrequency AnalysisType = "DynamicFrequencyAnalysis"
+)
+
+// Kind returns the results family of an analysis type.
+func (t AnalysisType) Kind() AnalysisKind {
+	switch t {
+	case BucklingAnalysis:
+		return KindBuckling
+	case DynamicFrequency:
+		return KindDynamic
+	}
+	return KindStatic
+}
+
+// Describe names the analysis for people ("linear static analysis").
+func (t AnalysisType) Describe() string {
+	switch t {
+	case LinearStatic:
+		return "linear static analysis"
+	case NonLinearStatic:
+		return "non-linear static analysis"
+	case BucklingAnalysis:
+		return "buckling analysis"
+	case DynamicFrequency:
+		return "dynamic frequency analysis"
+	}
+	return string(t)
+}
+
+// RunStatus is the state of an analysis run.
+//
+//	Queued ──▶ Running ──▶ Completed | Failed
+//	   │          │
+//	   │          └──▶ Cancelling ──▶ Cancelled
+//	   └──▶ Cancelled (cancelled before a worker took it)
+//
+// A run whose worker is lost goes back to Queued while asynq retries it,
+// and ends Failed ("worker lost") once the retries run out.
+type RunStatus string
+
+// The statuses of a run.
+const (
+	RunQueued     RunStatus = "Queued"
+	RunRunning    RunStatus = "Running"
+	RunCancelling RunStatus = "Cancelling"
+	RunCompleted  RunStatus = "Completed"
+	RunFailed     RunStatus = "Failed"
+	RunCancelled  RunStatus = "Cancelled"
+)
+
+// Finished reports whether s is a final status.
+func (s RunStatus) Finished() bool {
+	return s == RunCompleted || s == RunFailed || s == RunCancelled
+}
+
+// Parameter is one label/value pair of a run's parameters.
+type Parameter struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// LoadCaseCount says which load case of how many a run is at.
+type LoadCaseCount struct {
+	Count int   `json:"count"`
+	Index int   `json:"index"`
+	ID    int64 `json:"id"`
+}
+
+// RunMessage is one message a run logged while it ran.
+type RunMessage struct {
+	Level     string    `json:"level"`
+	Text      string    `json:"text"`
+	Timestamp time.Time `json:"timestamp"`
+}
+
+// Progress is the live progress of a run (wire-names.md). Steps are the
+// stages of the solver; StepPercentages holds each stage's percentage done.
+type Progress struct {
+	TotalSteps          int           `json:"totalSteps"`
+	CurrentStep         int           `json:"currentStep"`
+	IterationPercentage float64       `json:"iterationPercentage"`
+	StepPercentages     []float64     `json:"stepPercentages"`
+	StepLabels          []string      `json:"stepLabels"`
+	LoadCaseStatus      string        `json:"loadCaseStatus"`
+	LoadCaseCount       LoadCaseCount `json:"loadCaseCount"`
+	StatusText          string        `json:"statusText"`
+	Messages            []RunMessage  `json:"messages"`
+}
+
+// ConvergencePoint is one entry of a non-linear run's convergence history.
+type ConvergencePoint struct {
+	Iteration  int     `json:"iteration"`
+	Percentage float64 `json:"percentage"`
+}
+
+// Run is an analysis run record (wire-names.md). ElapsedTime is derived
+// when the record is shown (see Shown); the stored record keeps the
+// times it is derived from.
+type Run struct {
+	RunID              string             `json:"runId"`
+	AnalysisType       AnalysisType       `json:"analysisType"`
+	Status             RunStatus          `json:"status"`
+	StartedAt          *time.Time         `json:"startedAt"`
+	CompletedAt        *time.Time         `json:"completedAt"`
+	ElapsedTime        *string            `json:"elapsedTime"`
+	ErrorMessage       string             `json:"errorMessage"`
+	Warnings           []string           `json:"warnings"`
+	Header             string             `json:"header"`
+	Parameters         []Parameter        `json:"parameters"`
+	ConvergenceHistory []ConvergencePoint `json:"convergenceHistory"`
+	Progress           Progress           `json:"progress"`
+
+	// QueuedAt is when the run was requested; StartedAt is when a worker
+	// began solving it (the elapsed time counts from there).
+	QueuedAt time.Time `json:"queuedAt"`
+	// Attempt counts the workers that took the run (more than one after a
+	// worker was lost).
+	Attempt int `json:"attempt"`
+	// Overrides is the run's partial settings body, as the client sent it.
+	Overrides []byte `json:"-"`
+}
+
+// RunResult is the record of GET .../runs/{runId}/result.
+type RunResult struct {
+	RunID              string             `json:"runId"`
+	AnalysisType       AnalysisType       `json:"analysisType"`
+	Status             RunStatus          `json:"status"`
+	ElapsedTime        *string            `json:"elapsedTime"`
+	Warnings           []string           `json:"warnings"`
+	ErrorMessage       string             `json:"errorMessage"`
+	ConvergenceHistory []ConvergencePoint `json:"convergenceHistory"`
+}
+
+// Shown returns the run as a client sees it at now: the elapsed time is
+// live while the run is under way and frozen once it finished; it is null
+// while the run waits in the queue.
+func (r Run) Shown(now time.Time) Run {
+	out := r
+	out.ElapsedTime = nil
+	if r.StartedAt != nil {
+		end := now
+		if r.CompletedAt != nil {
+			end = *r.CompletedAt
+		}
+		s := FormatElapsed(end.Sub(*r.StartedAt))
+		out.ElapsedTime = &s
+	}
+	if out.Warnings == nil {
+		out.Warnings = []string{}
+	}
+	if out.Parameters == nil {
+		out.Parameters = []Parameter{}
+	}
+	if out.Progress.Messages == nil {
+		out.Progress.Messages = []RunMessage{}
+	}
+	if out.Progress.StepLabels == nil {
+		out.Progress.StepLabels = []string{}
+		out.Progress.StepPercentages = []float64{}
+	}
+	return out
+}
+
+// Result returns the run result record of a finished run.
+func (r Run) Result(now time.Time) RunResult {
+	s := r.Shown(now)
+	return RunResult{RunID: s.RunID, AnalysisType: s.AnalysisType, Status: s.Status, ElapsedTime: s.ElapsedTime,
+		Warnings: s.Warnings, ErrorMessage: s.ErrorMessage, ConvergenceHistory: s.ConvergenceHistory}
+}
+
+// FormatElapsed formats a duration as hh:mm:ss.fff (the spec's format);
+// negative durations (clock skew between hosts) show as zero.
+func FormatElapsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	ms := d.Milliseconds()
+	return fmt.Sprintf("%02d:%02d:%02d.%03d", ms/3_600_000, ms/60_000%60, ms/1000%60, ms%1000)
+}
+
+// MaxRunHistory is how many finished runs the run list keeps besides the
+// current one (spec: the 10 most recent).
+const MaxRunHistory = 10

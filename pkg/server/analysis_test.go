@@ -1,0 +1,254 @@
+package server
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// A propped cantilever: node 1 fixed at x = 0, node 2 on a roller (Ty
+// restrained) at x = L, uniform load w down (global −Y) on the member.
+// Hand statics (Roark, "propped cantilever, uniform load"): R_A = 5wL/8,
+// R_B = 3wL/8, M_A = wL²/8, δ(L/2) = wL⁴/(192EI) with shear deformation
+// made negligible by huge shear areas.
+const (
+	pcL = 6.0    // m
+	pcW = 10.0   // kN/m
+	pcE = 200e3  // MPa
+	pcI = 1e8    // mm⁴
+	pcA = 5000.0 // mm²
+)
+
+// proppedCantilever builds the model through the API, in the default job
+// units (m, mm, MPa, kN, kNm), with load case 1 (w) and case 2 (2w), and
+// combination 3 = 1.5 × case 1.
+func proppedCantilever(s *stack) {
+	s.t.Helper()
+	s.must(200, "POST", "/job/new", nil)
+	s.must(201, "POST", "/job/structure/materials", map[string]any{"id": 1, "name": "steel", "youngsModulus": pcE, "poissonsRatio": 0.3})
+	s.must(201, "POST", "/job/structure/sections", map[string]any{"id": 1, "name": "beam", "a": pcA, "j": 2 * pcI, "iy": pcI, "iz": pcI,
+		"ay": 1e12, "az": 1e12})
+	s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 1, "x": 0, "y": 0, "z": 0})
+	s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 2, "x": pcL, "y": 0, "z": 0})
+	s.must(201, "POST", "/job/structure/members", map[string]any{"id": 1, "nodeA": 1, "nodeB": 2, "section": 1, "material": 1})
+	s.must(201, "POST", "/job/structure/node-restraints", map[string]any{"node": 1, "restraintCode": "FFFFFF"})
+	// The roller holds Ty and, to keep the model stable out of plane, Tz,
+	// Rx and the sway Tx; rotations about Y and Z stay free.
+	s.must(201, "POST", "/job/structure/node-restraints", map[string]any{"node": 2, "restraintCode": "FFFFRR"})
+	for lc, f := range map[int]float64{1: 1, 2: 2} {
+		s.must(201, "POST", "/job/loads/load-cases", map[string]any{"id": lc, "title": "w"})
+		s.must(201, "POST", "/job/loads/member-distributed-loads", map[string]any{"loadCase": lc, "member": 1,
+			"axes": "GlobalInclined", "fyStart": -f * pcW, "fyFinish": -f * pcW})
+	}
+	s.must(201, "POST", "/job/loads/combination-load-cases", map[string]any{"id": 3, "title": "1.5 w",
+		"combinationItems": []map[string]any{{"loadCase": 1, "multiplyingFactor": 1.5}}})
+}
+
+func near(got, want, rel float64) bool {
+	return math.Abs(got-want) <= rel*math.Max(math.Abs(want), 1e-12)
+}
+
+func TestLinearStaticRunLifecycle(t *testing.T) {
+	s := startStack(t, 1)
+	proppedCantilever(s)
+
+	run := s.run(nil)
+	if run.Status != model.RunQueued || run.AnalysisType != model.LinearStatic || run.ElapsedTime != nil {
+		t.Fatalf("new run %+v, want Queued LinearStaticAnalysis without elapsed time", run)
+	}
+	done := s.wait(run.RunID, 30*time.Second)
+	if done.Status != model.RunCompleted || done.ErrorMessage != "" || done.ElapsedTime == nil || done.CompletedAt == nil {
+		t.Fatalf("run ended %+v", done)
+	}
+	if !strings.Contains(done.Header, "LINEAR STATIC") {
+		t.Errorf("header %q", done.Header)
+	}
+	params := map[string]string{}
+	for _, p := range done.Parameters {
+		params[p.Label] = p.Value
+	}
+	// 2 nodes × 6 DOFs, minus 6 fixed at node 1 and 4 at node 2.
+	if params["Nodes"] != "2" || params["Members"] != "1" || params["Degrees of freedom"] != "2" || params["Load cases"] != "3" {
+		t.Errorf("parameters %v", params)
+	}
+	var res model.RunResult
+	s.must(200, "GET", "/job/analysis/runs/"+run.RunID+"/result", nil).decode(t, &res)
+	if res.Status != model.RunCompleted || res.RunID != run.RunID {
+		t.Errorf("result %+v", res)
+	}
+
+	// Reactions (kN, kNm): Roark's propped cantilever, exact for the
+	// element (1e-9: round-off of a 2-equation solve).
+	reacts := query[model.NodeReactionRow](s, "node-reactions?loadCases=1")
+	if len(reacts.Results) != 2 {
+		t.Fatalf("reactions %+v", reacts)
+	}
+	rA, rB := reacts.Results[0], reacts.Results[1]
+	if !near(rA.Fy, 5*pcW*pcL/8, 1e-9) || !near(rB.Fy, 3*pcW*pcL/8, 1e-9) || !near(rA.Mz, pcW*pcL*pcL/8, 1e-9) {
+		t.Errorf("R_A %g (want %g), R_B %g (want %g), M_A %g (want %g)", rA.Fy, 5*pcW*pcL/8, rB.Fy, 3*pcW*pcL/8, rA.Mz, pcW*pcL*pcL/8)
+	}
+	// The combination is 1.5 × case 1 (superposition).
+	combo := query[model.NodeReactionRow](s, "node-reactions?loadCases=3&nodes=1")
+	if len(combo.Results) != 1 || !near(combo.Results[0].Fy, 1.5*5*pcW*pcL/8, 1e-9) {
+		t.Errorf("combination reactions %+v", combo.Results)
+	}
+	// Rotation at the roller: θ_B = wL³/(48EI) (Roark), in rad.
+	disp := query[model.NodeDisplacementRow](s, "node-displacements?loadCases=1&nodes=2")
+	ei := pcE * 1e6 * pcI * 1e-12 // N·m²
+	if len(disp.Results) != 1 || !near(disp.Results[0].Rz, pcW*1e3*pcL*pcL*pcL/(48*ei), 1e-6) {
+		t.Errorf("θ_B %+v, want %g", disp.Results, pcW*1e3*pcL*pcL*pcL/(48*ei))
+	}
+	sum := query[model.ReactionSummaryRow](s, "reaction-summary?loadCases=2")
+	if len(sum.Results) != 3 || sum.Results[0].SummaryType != "Load" || !near(sum.Results[0].Fy, -2*pcW*pcL, 1e-9) ||
+		!near(sum.Results[1].Fy, 2*pcW*pcL, 1e-9) || math.Abs(sum.Results[2].Fy) > 1e-9*2*pcW*pcL {
+		t.Errorf("summary %+v", sum.Results)
+	}
+	ends := query[model.MemberEndForcesRow](s, "member-end-forces?loadCases=1")
+	// End A shear is R_A (the node pushes the member up), end moment M_A.
+	if len(ends.Results) != 1 || !near(ends.Results[0].Fy[0], 5*pcW*pcL/8, 1e-9) || ends.Results[0].Node[1] != 2 {
+		t.Errorf("end forces %+v", ends.Results)
+	}
+
+	var st struct {
+		Analysis   struct{ HasStaticResults bool } `json:"analysis"`
+		AccessMode string                          `json:"accessMode"`
+	}
+	s.must(200, "GET", "/job/status", nil).decode(t, &st)
+	if !st.Analysis.HasStaticResults || st.AccessMode != "ReadWrite" {
+		t.Errorf("status after the run %+v", st)
+	}
+	var info model.ResultsInfo
+	s.must(200, "GET", "/job/analysis/static/info", nil).decode(t, &info)
+	if !info.HasResults || len(info.LoadCases) != 3 || info.NotAnalyzed != "" {
+		t.Errorf("info %+v", info)
+	}
+	var runs []model.Run
+	s.must(200, "GET", "/job/analysis/runs", nil).decode(t, &runs)
+	if len(runs) != 1 || runs[0].RunID != run.RunID {
+		t.Errorf("runs %+v", runs)
+	}
+	// Cancelling a finished run is a 404, as is an unknown run.
+	if r := s.call("DELETE", "/job/analysis/runs/"+run.RunID, nil); r.status != 404 {
+		t.Errorf("cancel finished run: %d %s", r.status, r.body)
+	}
+	if r := s.call("GET", "/job/analysis/runs/00000000-0000-0000-0000-000000000000", nil); r.status != 404 {
+		t.Errorf("unknown run: %d", r.status)
+	}
+	// Filters naming ids the model lacks are 400s.
+	for _, q := range []string{"node-displacements?nodes=9", "node-reactions?loadCases=1-4", "member-end-forces?members=2"} {
+		if r := s.call("GET", "/job/query/analysis/static/"+q, nil); r.status != 400 {
+			t.Errorf("%s = %d, want 400: %s", q, r.status, r.body)
+		}
+	}
+
+	// Any model change deletes the results.
+	s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 3, "x": 0, "y": 5, "z": 0})
+	s.must(200, "GET", "/job/status", nil).decode(t, &st)
+	if st.Analysis.HasStaticResults {
+		t.Error("results survived a model change")
+	}
+	if r := s.call("GET", "/job/query/analysis/static/node-displacements", nil); r.status != 409 {
+		t.Errorf("query after a change = %d, want 409", r.status)
+	}
+}
+
+// retainLoadCases keeps the results of cases a run does not analyse;
+// without it a run replaces them. notAnalyzed and loadCasesNotAnalyzed name
+// the cases without results.
+func TestRetainLoadCasesAndNotAnalyzed(t *testing.T) {
+	s := startStack(t, 1)
+	proppedCantilever(s)
+	s.wait(s.run(map[string]any{"loadCases": "1"}).RunID, 30*time.Second)
+	var info model.ResultsInfo
+	s.must(200, "GET", "/job/analysis/static/info", nil).decode(t, &info)
+	if info.NotAnalyzed != "2-3" {
+		t.Errorf("notAnalyzed %q, want 2-3", info.NotAnalyzed)
+	}
+	info = model.ResultsInfo{}
+	s.must(200, "GET", "/job/analysis/static/info?loadCases=1,9", nil).decode(t, &info)
+	if info.NotAnalyzed != "" || len(info.LoadCases) != 1 {
+		t.Errorf("info for 1,9: %+v (9 is not in the model, so it is dropped)", info)
+	}
+	e := query[model.NodeDisplacementRow](s, "node-displacements")
+	if e.Warnings.LoadCasesNotAnalyzed != "2-3" || len(e.Results) != 2 {
+		t.Errorf("envelope %+v", e)
+	}
+	s.wait(s.run(map[string]any{"loadCases": "2", "retainLoadCases": true}).RunID, 30*time.Second)
+	if e := query[model.NodeDisplacementRow](s, "node-displacements"); e.Warnings.LoadCasesNotAnalyzed != "3" || len(e.Results) != 4 {
+		t.Errorf("after a retaining run %+v", e)
+	}
+	s.wait(s.run(map[string]any{"loadCases": "3"}).RunID, 30*time.Second)
+	if e := query[model.NodeDisplacementRow](s, "node-displacements"); e.Warnings.LoadCasesNotAnalyzed != "1-2" || len(e.Results) != 2 {
+		t.Errorf("after a replacing run %+v", e)
+	}
+	// The overrides applied to those runs only.
+	var settings model.StaticSettings
+	s.must(200, "GET", "/job/analysis/static/settings", nil).decode(t, &settings)
+	if settings.LoadCases != "" || settings.RetainLoadCases {
+		t.Errorf("stored settings changed by overrides: %+v", settings)
+	}
+}
+
+// Results are saved in the job file and restored on open.
+func TestResultsSurviveSaveCloseOpen(t *testing.T) {
+	s := startStack(t, 1)
+	proppedCantilever(s)
+	s.wait(s.run(nil).RunID, 30*time.Second)
+	before := query[model.MemberEndForcesRow](s, "member-end-forces")
+	s.must(201, "POST", "/job/save", map[string]any{"filePath": "propped"})
+	s.must(200, "POST", "/job/close", nil)
+	s.must(200, "POST", "/job/open", map[string]any{"filePath": "propped.gsj"})
+	after := query[model.MemberEndForcesRow](s, "member-end-forces")
+	if len(after.Results) != 3 || len(before.Results) != 3 {
+		t.Fatalf("rows before %d, after %d", len(before.Results), len(after.Results))
+	}
+	for i := range before.Results {
+		b, a := before.Results[i], after.Results[i]
+		for k := range 2 {
+			if a.Fy[k] != b.Fy[k] || a.Mz[k] != b.Mz[k] {
+				t.Errorf("row %d end %d: after open %+v, before %+v", i, k, a, b)
+			}
+		}
+	}
+}
+
+// Model errors end the run Failed with a message naming the problem;
+// plates stop the run; the analyses not built yet answer 501.
+func TestRunFailuresAndNotImplemented(t *testing.T) {
+	s := startStack(t, 1)
+	proppedCantilever(s)
+	// Free the roller's Ty: with node 1 fixed it is still stable, so
+	// release node 1 instead, leaving a mechanism.
+	s.must(204, "DELETE", "/job/structure/node-restraints/1", nil)
+	failed := s.wait(s.run(nil).RunID, 30*time.Second)
+	if failed.Status != model.RunFailed || !strings.Contains(failed.ErrorMessage, "mechanism at node") {
+		t.Errorf("mechanism run %s: %q", failed.Status, failed.ErrorMessage)
+	}
+	s.must(201, "POST", "/job/structure/node-restraints", map[string]any{"node": 1, "restraintCode": "FFFFFF"})
+	s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 3, "x": 0, "y": 3, "z": 0})
+	s.must(201, "POST", "/job/structure/plates", map[string]any{"id": 1, "nodeA": 1, "nodeB": 2, "nodeC": 3, "material": 1,
+		"actualThickness": 10})
+	plates := s.wait(s.run(nil).RunID, 30*time.Second)
+	if plates.Status != model.RunFailed || !strings.Contains(plates.ErrorMessage, "plates are not analysed yet") {
+		t.Errorf("plate run %s: %q", plates.Status, plates.ErrorMessage)
+	}
+	for _, p := range []string{"/job/analysis/static/run-non-linear", "/job/analysis/buckling/run", "/job/analysis/dynamic-frequency/run"} {
+		if r := s.call("POST", p, nil); r.status != 501 || r.errorCode(t) != "NOT_IMPLEMENTED" {
+			t.Errorf("%s = %d %s", p, r.status, r.body)
+		}
+	}
+	// Bodies are checked before the 501.
+	if r := s.call("POST", "/job/analysis/buckling/run", map[string]any{"modes": 0}); r.status != 400 {
+		t.Errorf("bad buckling override = %d", r.status)
+	}
+	for body, want := range map[string]int{`{"solverType": 2}`: 400, `{"solverType": "Fast"}`: 400, `{"bogus": 1}`: 400,
+		`{"loadCases": "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51"}`: 400} {
+		req := s.rawRequest("POST", "/job/analysis/static/run-linear", body)
+		if r := s.send(req); r.status != want {
+			t.Errorf("override %s = %d, want %d: %s", body, r.status, want, r.body)
+		}
+	}
+}

@@ -1,0 +1,214 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/testutil/redistest"
+)
+
+// stack is the service as deployed, in one test process: a real
+// redis-server, the API on a free loopback port and asynq workers.
+type stack struct {
+	t     testing.TB
+	base  string
+	redis *redistest.Server
+}
+
+// startStack starts the API and n workers.
+func startStack(t testing.TB, workers int) *stack {
+	t.Helper()
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := Config{Port: "0", Host: "127.0.0.1", JobsDir: t.TempDir()}
+	baseURL := make(chan string, 1)
+	done := make(chan error, 1+workers)
+	go func() { done <- ServeAPI(ctx, cfg, rdb, log, nil, func(b string) { baseURL <- b }) }()
+	for range workers {
+		go func() { done <- RunWorker(ctx, rdb, log, nil) }()
+	}
+	t.Cleanup(func() {
+		cancel()
+		for range 1 + workers {
+			<-done
+		}
+	})
+	select {
+	case b := <-baseURL:
+		return &stack{t: t, base: b, redis: srv}
+	case err := <-done:
+		t.Fatalf("api stopped: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("api did not start")
+	}
+	return nil
+}
+
+// reply is one HTTP exchange.
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r reply) decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.body, err)
+	}
+}
+
+// errorCode returns the errorCode of an ErrorResponse body.
+func (r reply) errorCode(t testing.TB) string {
+	t.Helper()
+	var e struct {
+		ErrorCode string `json:"errorCode"`
+		Detail    string `json:"detail"`
+	}
+	r.decode(t, &e)
+	return e.ErrorCode
+}
+
+// call sends body (nil: none) as JSON.
+func (s *stack) call(method, path string, body any) reply {
+	s.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, s.base+path, rd)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	return s.send(req)
+}
+
+func (s *stack) send(req *http.Request) reply {
+	s.t.Helper()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return reply{status: res.StatusCode, header: res.Header, body: b}
+}
+
+// must sends a request and fails the test unless it answers want.
+func (s *stack) must(want int, method, path string, body any) reply {
+	s.t.Helper()
+	r := s.call(method, path, body)
+	if r.status != want {
+		s.t.Fatalf("%s %s = %d, want %d: %s", method, path, r.status, want, r.body)
+	}
+	return r
+}
+
+// upload opens a job file as a new job (POST /job/new-from-template).
+func (s *stack) upload(file []byte) {
+	s.t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	part, err := w.CreateFormFile("template", "job.gsj")
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	_, _ = part.Write(file)
+	_ = w.Close()
+	req, _ := http.NewRequest("POST", s.base+"/job/new-from-template", &b)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	if r := s.send(req); r.status != 200 {
+		s.t.Fatalf("upload job: %d %s", r.status, r.body)
+	}
+}
+
+// run starts a linear static run with body (nil: no overrides).
+func (s *stack) run(body any) model.Run {
+	s.t.Helper()
+	var run model.Run
+	s.must(202, "POST", "/job/analysis/static/run-linear", body).decode(s.t, &run)
+	return run
+}
+
+// wait polls a run until it has finished, or fails after limit.
+func (s *stack) wait(id string, limit time.Duration) model.Run {
+	s.t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		var run model.Run
+		s.must(200, "GET", "/job/analysis/runs/"+id, nil).decode(s.t, &run)
+		if run.Status.Finished() {
+			return run
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("run %s still %s after %v: %+v", id, run.Status, limit, run.Progress)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitFor polls a run until cond holds.
+func (s *stack) waitFor(id string, limit time.Duration, what string, cond func(model.Run) bool) model.Run {
+	s.t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		var run model.Run
+		s.must(200, "GET", "/job/analysis/runs/"+id, nil).decode(s.t, &run)
+		if cond(run) {
+			return run
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("run %s: not %s after %v: %s %+v", id, what, limit, run.Status, run.Progress)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// envelope is a result query body.
+type envelope[T any] struct {
+	Results  []T                   `json:"results"`
+	Warnings model.ResultsWarnings `json:"warnings"`
+}
+
+// query reads a result query into rows.
+func query[T any](s *stack, path string) envelope[T] {
+	s.t.Helper()
+	var e envelope[T]
+	s.must(200, "GET", "/job/query/analysis/static/"+path, nil).decode(s.t, &e)
+	return e
+}
+
+func fmtPath(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+// rawRequest builds a request with a JSON body given as text.
+func (s *stack) rawRequest(method, path, body string) *http.Request {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return req
+}

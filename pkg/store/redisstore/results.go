@@ -1,0 +1,169 @@
+package redisstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+var _ store.Results = (*Results)(nil)
+
+// Results is the Redis implementation of store.Results. Each column is a
+// string of its own, so a query reads only the columns it needs, and every
+// results key is listed in the set ws:{w}:res:keys so that a model change
+// can delete them all in the same transaction.
+type Results struct {
+	jobs *Jobs
+}
+
+// NewResults returns the results store on rdb.
+func NewResults(rdb redis.UniversalClient) *Results { return &Results{jobs: &Jobs{rdb: rdb}} }
+
+// Write implements store.Results.
+func (s *Results) Write(ctx context.Context, ws, runID string, kind model.AnalysisKind, set store.ResultSet, drop []string) error {
+	const op = "write results"
+	k, err := s.jobs.keys(ws)
+	if err != nil {
+		return model.Wrap(op, err)
+	}
+	err = s.jobs.rdb.Watch(ctx, func(tx *redis.Tx) error {
+		holder, err := tx.Get(ctx, k.lock()).Result()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return err
+		}
+		if holder != runID {
+			return model.E(model.KindConflict, "run %s no longer holds the workspace: its results are discarded", runID)
+		}
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			for _, c := range drop {
+				ck := k.resultColumn(string(kind), c)
+				p.Del(ctx, ck)
+				p.SRem(ctx, k.resultKeys(), ck)
+			}
+			mk := k.resultMeta(string(kind))
+			p.Set(ctx, mk, []byte(set.Meta), 0)
+			p.SAdd(ctx, k.resultKeys(), mk)
+			for name, col := range set.Columns {
+				ck := k.resultColumn(string(kind), name)
+				p.Set(ctx, ck, col, 0)
+				p.SAdd(ctx, k.resultKeys(), ck)
+			}
+			return nil
+		})
+		return err
+	}, k.lock())
+	if errors.Is(err, redis.TxFailedErr) {
+		err = model.E(model.KindConflict, "run %s lost the workspace while writing its results", runID)
+	}
+	return model.Wrap(op, err)
+}
+
+// Meta implements store.Results.
+func (s *Results) Meta(ctx context.Context, ws string, kind model.AnalysisKind) (json.RawMessage, error) {
+	const op = "read results"
+	k, err := s.jobs.keys(ws)
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	b, err := s.jobs.rdb.Get(ctx, k.resultMeta(string(kind))).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	return b, model.Wrap(op, err)
+}
+
+// Columns implements store.Results.
+func (s *Results) Columns(ctx context.Context, ws string, kind model.AnalysisKind, names ...string) ([][]byte, error) {
+	const op = "read results"
+	k, err := s.jobs.keys(ws)
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	cmds := make([]*redis.StringCmd, len(names))
+	_, err = s.jobs.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+		for i, n := range names {
+			cmds[i] = p.Get(ctx, k.resultColumn(string(kind), n))
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return nil, model.Wrap(op, err)
+	}
+	out := make([][]byte, len(names))
+	for i, c := range cmds {
+		b, err := c.Bytes()
+		if errors.Is(err, redis.Nil) {
+			continue
+		}
+		if err != nil {
+			return nil, model.Wrap(op, err)
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+// readResults reads every stored result set (for a snapshot); r is a
+// client or a WATCH transaction.
+func readResults(ctx context.Context, r redis.Cmdable, k keys) (map[model.AnalysisKind]store.ResultSet, error) {
+	out := map[model.AnalysisKind]store.ResultSet{}
+	for _, kind := range model.AnalysisKinds {
+		meta, err := r.Get(ctx, k.resultMeta(string(kind))).Bytes()
+		if errors.Is(err, redis.Nil) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		set := store.ResultSet{Meta: meta, Columns: map[string][]byte{}}
+		members, err := r.SMembers(ctx, k.resultKeys()).Result()
+		if err != nil {
+			return nil, err
+		}
+		prefix := k.resultColumn(string(kind), "")
+		for _, m := range members {
+			if len(m) <= len(prefix) || m[:len(prefix)] != prefix {
+				continue
+			}
+			col, err := r.Get(ctx, m).Bytes()
+			if errors.Is(err, redis.Nil) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			set.Columns[m[len(prefix):]] = col
+		}
+		out[kind] = set
+	}
+	return out, nil
+}
+
+// writeResults queues the result sets of a snapshot.
+func writeResults(ctx context.Context, p redis.Pipeliner, k keys, sets map[model.AnalysisKind]store.ResultSet) {
+	for kind, set := range sets {
+		mk := k.resultMeta(string(kind))
+		p.Set(ctx, mk, []byte(set.Meta), 0)
+		p.SAdd(ctx, k.resultKeys(), mk)
+		for name, col := range set.Columns {
+			ck := k.resultColumn(string(kind), name)
+			p.Set(ctx, ck, col, 0)
+			p.SAdd(ctx, k.resultKeys(), ck)
+		}
+	}
+}
+
+// clearResults queues the deletion of every results key listed in
+// members (SMEMBERS of the index, read under WATCH) and of the index.
+func clearResults(ctx context.Context, p redis.Pipeliner, k keys, members []string) {
+	const chunk = 1000
+	for i := 0; i < len(members); i += chunk {
+		p.Del(ctx, members[i:min(i+chunk, len(members))]...)
+	}
+	p.Del(ctx, k.resultKeys())
+}

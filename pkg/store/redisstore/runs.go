@@ -1,0 +1,195 @@
+package redisstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+var _ store.Runs = (*Runs)(nil)
+
+// Runs is the Redis implementation of store.Runs.
+type Runs struct {
+	jobs *Jobs
+}
+
+// NewRuns returns the run store on rdb.
+func NewRuns(rdb redis.UniversalClient) *Runs { return &Runs{jobs: &Jobs{rdb: rdb}} }
+
+// runRecord is the stored form of a run: the record plus what the wire
+// form leaves out.
+type runRecord struct {
+	model.Run
+	Overrides json.RawMessage `json:"overrides,omitempty"`
+}
+
+func encodeRun(r model.Run) string {
+	rec := runRecord{Run: r}
+	if len(r.Overrides) > 0 {
+		rec.Overrides = json.RawMessage(r.Overrides)
+	}
+	return mustJSON(rec)
+}
+
+func decodeRun(s string) (model.Run, error) {
+	var rec runRecord
+	if err := json.Unmarshal([]byte(s), &rec); err != nil {
+		return model.Run{}, fmt.Errorf("decode run record: %w", err)
+	}
+	rec.Run.Overrides = []byte(rec.Overrides)
+	return rec.Run, nil
+}
+
+// startScript takes the lock and records the run. KEYS: job hash, lock,
+// run list, the new run's key. ARGV: run id, record, the run key prefix,
+// the history length to keep.
+var startScript = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 0 then return {'nojob'} end
+if not redis.call('SET', KEYS[2], ARGV[1], 'NX') then return {'locked', redis.call('GET', KEYS[2])} end
+redis.call('SET', KEYS[4], ARGV[2])
+redis.call('LPUSH', KEYS[3], ARGV[1])
+local keep = tonumber(ARGV[4])
+local old = redis.call('LRANGE', KEYS[3], keep, -1)
+for _, id in ipairs(old) do redis.call('DEL', ARGV[3] .. id) end
+redis.call('LTRIM', KEYS[3], 0, keep - 1)
+return {'ok'}`)
+
+// Start implements store.Runs.
+func (s *Runs) Start(ctx context.Context, ws string, run model.Run) error {
+	const op = "start analysis"
+	k, err := s.jobs.keys(ws)
+	if err != nil {
+		return model.Wrap(op, err)
+	}
+	// The current run plus the history.
+	keep := model.MaxRunHistory + 1
+	res, err := startScript.Run(ctx, s.jobs.rdb, []string{k.job(), k.lock(), k.runs(), k.run(run.RunID)},
+		run.RunID, encodeRun(run), k.run(""), keep).StringSlice()
+	if err != nil {
+		return model.Wrap(op, err)
+	}
+	switch res[0] {
+	case "ok":
+		return nil
+	case "nojob":
+		return model.ErrNoJobOpen
+	case "locked":
+		return model.E(model.KindAnalysisInProgress,
+			"another analysis (run %s) is in progress: wait for it to finish or cancel it first", res[1])
+	}
+	return model.Wrap(op, fmt.Errorf("unexpected script reply %q", res))
+}
+
+// Run implements store.Runs.
+func (s *Runs) Run(ctx context.Context, ws, id string) (model.Run, error) {
+	const op = "read run"
+	k, err := s.jobs.keys(ws)
+	if err != nil {
+		return model.Run{}, model.Wrap(op, err)
+	}
+	raw, err := s.jobs.rdb.Get(ctx, k.run(id)).Result()
+	if errors.Is(err, redis.Nil) {
+		return model.Run{}, model.NotFound("analysis run", id)
+	}
+	if err != nil {
+		return model.Run{}, model.Wrap(op, err)
+	}
+	r, err := decodeRun(raw)
+	return r, model.Wrap(op, err)
+}
+
+// List implements store.Runs.
+func (s *Runs) List(ctx context.Context, ws string) ([]model.Run, error) {
+	const op = "list runs"
+	k, err := s.jobs.keys(ws)
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	ids, err := s.jobs.rdb.LRange(ctx, k.runs(), 0, -1).Result()
+	if err != nil || len(ids) == 0 {
+		return []model.Run{}, model.Wrap(op, err)
+	}
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = k.run(id)
+	}
+	vals, err := s.jobs.rdb.MGet(ctx, keys...).Result()
+	if err != nil {
+		return nil, model.Wrap(op, err)
+	}
+	out := make([]model.Run, 0, len(vals))
+	for _, v := range vals {
+		str, ok := v.(string)
+		if !ok {
+			continue // trimmed meanwhile
+		}
+		r, err := decodeRun(str)
+		if err != nil {
+			return nil, model.Wrap(op, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Update implements store.Runs.
+func (s *Runs) Update(ctx context.Context, ws, id string, fn func(*model.Run) error) (model.Run, error) {
+	const op = "update run"
+	k, err := s.jobs.keys(ws)
+	if err != nil {
+		return model.Run{}, model.Wrap(op, err)
+	}
+	var out model.Run
+	err = s.jobs.watch(ctx, func(tx *redis.Tx) error {
+		raw, err := tx.Get(ctx, k.run(id)).Result()
+		if errors.Is(err, redis.Nil) {
+			return model.NotFound("analysis run", id)
+		}
+		if err != nil {
+			return err
+		}
+		r, err := decodeRun(raw)
+		if err != nil {
+			return err
+		}
+		if r.Status.Finished() {
+			return store.ErrRunFinished
+		}
+		if err := fn(&r); err != nil {
+			return err
+		}
+		holder, err := tx.Get(ctx, k.lock()).Result()
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return err
+		}
+		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Set(ctx, k.run(id), encodeRun(r), 0)
+			if r.Status.Finished() && holder == id {
+				p.Del(ctx, k.lock())
+			}
+			return nil
+		})
+		out = r
+		return err
+	}, k.run(id), k.lock())
+	return out, model.Wrap(op, err)
+}
+
+// Holder implements store.Runs.
+func (s *Runs) Holder(ctx context.Context, ws string) (string, error) {
+	k, err := s.jobs.keys(ws)
+	if err != nil {
+		return "", model.Wrap("read analysis lock", err)
+	}
+	id, err := s.jobs.rdb.Get(ctx, k.lock()).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", nil
+	}
+	return id, model.Wrap("read analysis lock", err)
+}
