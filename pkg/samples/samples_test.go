@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"testing"
 	"time"
 
@@ -18,7 +19,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the embedded sample files")
 
-// rows encodes records as the model store keeps them.
+// rows encodes records as the model store keeps them, in key order as a
+// saved job lists them (keys are fixed-width, so text order is id order).
 func rows[T any](key func(T) []int64, recs ...T) []store.Row {
 	out := make([]store.Row, len(recs))
 	for i, r := range recs {
@@ -28,8 +30,77 @@ func rows[T any](key func(T) []int64, recs ...T) []store.Row {
 		}
 		out[i] = store.Row{Key: store.Key(key(r)...), Value: b}
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
 }
+
+// byID keys a record by its own id, as the structure collections do.
+func byID(id int64) []int64 { return []int64{id} }
+
+// librarySection is a library pick as the API stores it: the catalogue
+// properties, unit factors, and the shape so that stresses reach the
+// extreme fibres. A missing name is a mistake in a definition, hence the
+// panic.
+func librarySection(id int64, lib, name string) model.Section {
+	sec, err := library.LookupSection(lib, name)
+	if err != nil {
+		panic(err)
+	}
+	f := sec.Shape.ExtremeFibres()
+	return model.Section{ID: id, Name: sec.Name, Library: sec.Library,
+		A: sec.A, J: sec.J, Iy: sec.Iy, Iz: sec.Iz, Ay: sec.Ay, Az: sec.Az, Source: "Library", AreaFactor: 1, TorsionFactor: 1,
+		IyFactor: 1, IzFactor: 1, AngleType: "NotApplicable", Shapes: []model.Shape{{Family: string(sec.Shape.Family),
+			D: sec.Shape.D, B: sec.Shape.B, Tf: sec.Shape.Tf, Tw: sec.Shape.Tw, T: sec.Shape.T, R: sec.Shape.R,
+			YTop: f.YPos, YBtm: f.YNeg, ZTop: f.ZPos, ZBtm: f.ZNeg}}}
+}
+
+// libraryMaterial is a library material as the API stores it.
+func libraryMaterial(id int64, lib, name string) model.Material {
+	m, err := library.LookupMaterial(lib, name)
+	if err != nil {
+		panic(err)
+	}
+	return model.Material{ID: id, Name: m.Name, YoungsModulus: m.YoungsModulus, PoissonsRatio: m.PoissonsRatio,
+		MassDensity: m.MassDensity, ThermalCoeff: m.ThermalCoeff, Source: "Library", Library: m.Library}
+}
+
+// support is a rigid restraint with the API's defaults for everything a
+// rigid support leaves unused, so that a sample reads back as if entered.
+func support(node int64, code string) model.NodeRestraint {
+	return model.NodeRestraint{Node: node, RestraintCode: code, ActiveDirection: "BBBBBB", XFrictionNormalAxis: "None",
+		YFrictionNormalAxis: "None", ZFrictionNormalAxis: "None", XFrictionNormalDirection: "Either",
+		YFrictionNormalDirection: "Either", ZFrictionNormalDirection: "Either"}
+}
+
+// rigidEnds are the releases of a member rigidly joined at both ends.
+var rigidEnds = model.Releases{FixityCodeAtA: "FFFFFF", FixityCodeAtB: "FFFFFF"}
+
+// byAngle and alongAxis are member directions in the normalised form the
+// API stores (the unused fields zeroed or NotApplicable).
+var byAngle = model.Direction{Source: "Angle", DirAxis: "NotApplicable"}
+
+func alongAxis(axis string) model.Direction { return model.Direction{Source: "Axis", DirAxis: axis} }
+
+// Row keys of the load collections.
+func nodeLoadKey(x model.NodeLoad) []int64 { return []int64{x.LoadCase, x.Node} }
+func distributedKey(x model.MemberDistributedLoad) []int64 {
+	return []int64{x.LoadCase, x.Member, x.SubLoad}
+}
+
+// udl is a uniform load along global Y over a whole member, in N/m of its
+// length (negative is down with Y up).
+func udl(lc, member int64, wy float64) model.MemberDistributedLoad {
+	return model.MemberDistributedLoad{LoadCase: lc, Member: member, SubLoad: 1, Axes: "GlobalInclined", PositionUnits: "Percent",
+		FinishPosition: 100, FyStart: wy, FyFinish: wy}
+}
+
+// combination is a combination case of (case, factor) pairs.
+func combination(id int64, title, notes string, terms ...model.CombinationItem) model.LoadCase {
+	return model.LoadCase{ID: id, Title: title, Notes: notes, CombinationItems: terms}
+}
+
+// gravity is standard gravity, m/s² (the self-weight acceleration).
+const gravity = 9.80665
 
 // portalFrame is a 6 m × 4 m steel portal with fixed bases (Y up): dead
 // load as self-weight, a live load on the beam, wind at the knee, and the
@@ -38,50 +109,24 @@ func portalFrame() store.Snapshot {
 	job := model.NewJob()
 	job.Headings = model.Headings{ProjectHeading: "Gusset samples", Heading: "Portal frame",
 		Notes: "Fixed-base steel portal, 360UB44.7 (AS/NZS 3679.1), 6 m span, 4 m high."}
-	sec, err := library.LookupSection("Aust300", "360UB44.7")
-	if err != nil {
-		panic(err)
-	}
-	steel, err := library.LookupMaterial("Aust", "STEEL")
-	if err != nil {
-		panic(err)
-	}
-	f := sec.Shape.ExtremeFibres()
-	id := func(n int64) []int64 { return []int64{n} }
-	fixed := model.Releases{FixityCodeAtA: "FFFFFF", FixityCodeAtB: "FFFFFF"}
-	angle := model.Direction{Source: "Angle", DirAxis: "NotApplicable"}
 	member := func(n, a, b int64) model.Member {
-		return model.Member{ID: n, NodeA: a, NodeB: b, Type: "Normal", Section: 1, Material: 1, Direction: angle, Releases: fixed}
-	}
-	base := func(n int64) model.NodeRestraint {
-		return model.NodeRestraint{Node: n, RestraintCode: "FFFFFF", ActiveDirection: "BBBBBB", XFrictionNormalAxis: "None",
-			YFrictionNormalAxis: "None", ZFrictionNormalAxis: "None", XFrictionNormalDirection: "Either",
-			YFrictionNormalDirection: "Either", ZFrictionNormalDirection: "Either"}
+		return model.Member{ID: n, NodeA: a, NodeB: b, Type: "Normal", Section: 1, Material: 1, Direction: byAngle, Releases: rigidEnds}
 	}
 	return store.Snapshot{Job: job, Collections: map[string][]store.Row{
-		model.CollNodes: rows(func(n model.Node) []int64 { return id(n.ID) },
+		model.CollNodes: rows(func(n model.Node) []int64 { return byID(n.ID) },
 			model.Node{ID: 1}, model.Node{ID: 2, Y: 4}, model.Node{ID: 3, X: 6, Y: 4}, model.Node{ID: 4, X: 6}),
-		model.CollSections: rows(func(x model.Section) []int64 { return id(x.ID) }, model.Section{ID: 1, Name: sec.Name, Library: sec.Library,
-			A: sec.A, J: sec.J, Iy: sec.Iy, Iz: sec.Iz, Ay: sec.Ay, Az: sec.Az, Source: "Library", AreaFactor: 1, TorsionFactor: 1,
-			IyFactor: 1, IzFactor: 1, AngleType: "NotApplicable", Shapes: []model.Shape{{Family: string(sec.Shape.Family),
-				D: sec.Shape.D, B: sec.Shape.B, Tf: sec.Shape.Tf, Tw: sec.Shape.Tw, R: sec.Shape.R,
-				YTop: f.YPos, YBtm: f.YNeg, ZTop: f.ZPos, ZBtm: f.ZNeg}}}),
-		model.CollMaterials: rows(func(x model.Material) []int64 { return id(x.ID) }, model.Material{ID: 1, Name: steel.Name,
-			YoungsModulus: steel.YoungsModulus, PoissonsRatio: steel.PoissonsRatio, MassDensity: steel.MassDensity,
-			ThermalCoeff: steel.ThermalCoeff, Source: "Library", Library: steel.Library}),
-		model.CollMembers:        rows(func(m model.Member) []int64 { return id(m.ID) }, member(1, 1, 2), member(2, 2, 3), member(3, 4, 3)),
-		model.CollNodeRestraints: rows(func(r model.NodeRestraint) []int64 { return id(r.Node) }, base(1), base(4)),
-		model.CollLoadCases: rows(func(c model.LoadCase) []int64 { return id(c.ID) },
+		model.CollSections:       rows(func(x model.Section) []int64 { return byID(x.ID) }, librarySection(1, "Aust300", "360UB44.7")),
+		model.CollMaterials:      rows(func(x model.Material) []int64 { return byID(x.ID) }, libraryMaterial(1, "Aust", "STEEL")),
+		model.CollMembers:        rows(func(m model.Member) []int64 { return byID(m.ID) }, member(1, 1, 2), member(2, 2, 3), member(3, 4, 3)),
+		model.CollNodeRestraints: rows(func(r model.NodeRestraint) []int64 { return byID(r.Node) }, support(1, "FFFFFF"), support(4, "FFFFFF")),
+		model.CollLoadCases: rows(func(c model.LoadCase) []int64 { return byID(c.ID) },
 			model.LoadCase{ID: 1, Title: "Dead (self-weight)"}, model.LoadCase{ID: 2, Title: "Live"},
 			model.LoadCase{ID: 3, Title: "Wind"},
-			model.LoadCase{ID: 4, Title: "1.2G + 1.5Q", CombinationItems: []model.CombinationItem{{LoadCase: 1, MultiplyingFactor: 1.2}, {LoadCase: 2, MultiplyingFactor: 1.5}}}),
-		model.CollSelfWeightLoads: rows(func(x model.SelfWeightLoad) []int64 { return id(x.LoadCase) },
-			model.SelfWeightLoad{LoadCase: 1, AccelerationY: -9.80665}),
-		model.CollMemberDistributedLoads: rows(func(x model.MemberDistributedLoad) []int64 { return []int64{x.LoadCase, x.Member, x.SubLoad} },
-			model.MemberDistributedLoad{LoadCase: 2, Member: 2, SubLoad: 1, Axes: "GlobalInclined", PositionUnits: "Percent",
-				FinishPosition: 100, FyStart: -10e3, FyFinish: -10e3}),
-		model.CollNodeLoads: rows(func(x model.NodeLoad) []int64 { return []int64{x.LoadCase, x.Node} },
-			model.NodeLoad{LoadCase: 3, Node: 2, Fx: 5e3}),
+			combination(4, "1.2G + 1.5Q", "", model.CombinationItem{LoadCase: 1, MultiplyingFactor: 1.2}, model.CombinationItem{LoadCase: 2, MultiplyingFactor: 1.5})),
+		model.CollSelfWeightLoads: rows(func(x model.SelfWeightLoad) []int64 { return byID(x.LoadCase) },
+			model.SelfWeightLoad{LoadCase: 1, AccelerationY: -gravity}),
+		model.CollMemberDistributedLoads: rows(distributedKey, udl(2, 2, -10e3)),
+		model.CollNodeLoads:              rows(nodeLoadKey, model.NodeLoad{LoadCase: 3, Node: 2, Fx: 5e3}),
 	}}
 }
 
@@ -99,6 +144,8 @@ func definitions() map[string]store.Snapshot {
 		"Metric template.gsj":       {Job: metric},
 		"US customary template.gsj": {Job: us},
 		"Portal frame.gsj":          portalFrame(),
+		"Multi-storey frame.gsj":    multiStoreyFrame(),
+		"Braced tower.gsj":          bracedTower(),
 	}
 }
 
@@ -132,6 +179,12 @@ func TestSamplesMatchDefinitions(t *testing.T) {
 			}
 			if dec.Snapshot.Job != snap.Job {
 				t.Errorf("embedded %s holds %+v, want %+v (run go test ./pkg/samples -update)", name, dec.Snapshot.Job, snap.Job)
+			}
+			// Headings beyond the API's limits would open but never save.
+			h := snap.Job.Headings
+			p := model.HeadingsPatch{ProjectHeading: &h.ProjectHeading, Heading: &h.Heading, DesignerInitials: &h.DesignerInitials, Notes: &h.Notes}
+			if err := p.Apply(&model.Headings{}); err != nil {
+				t.Errorf("%s headings: %v", name, err)
 			}
 		})
 	}
