@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/gusset/gusset/pkg/fem/static"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
 )
@@ -188,6 +191,50 @@ func (l *live) stage(i int, pct float64) {
 			l.percent[j] = 100
 		}
 		l.step, l.percent[i] = i, pct
+	})
+}
+
+// engineSteps maps the engine's stages onto the steps of a static run.
+var engineSteps = map[static.Stage]int{static.StageSetup: stepSetup, static.StageAssembly: stepAssembly,
+	static.StageFactorization: stepFactor, static.StageSolution: stepSolve, static.StageRecovery: stepRecover}
+
+// engine returns the engine's progress callback: it moves the live state
+// along the steps and records the solver parameters as soon as the
+// factorizer has analysed the system. ids are the cases solved, for the
+// case counter of the reversal loop (which solves them one at a time).
+func (l *live) engine(ids []int64) func(static.Progress) {
+	return func(p static.Progress) {
+		if p.NnzL > 0 {
+			l.solverParams(p.Equations, p.Method, p.NnzL, p.Flops)
+		}
+		l.stage(engineSteps[p.Stage], 100*p.Fraction)
+		if p.Case != "" {
+			id, _ := EngineID(p.Case)
+			l.set(func(l *live) {
+				l.caseID = id
+				l.caseIdx = max(l.caseIdx, slices.Index(ids, id)+1)
+			})
+		}
+	}
+}
+
+// solverParams records the parameters of the system solved; later calls
+// replace them (the reversal loop may renumber).
+func (l *live) solverParams(eqs int, method string, nnz int64, flops float64) {
+	l.set(func(l *live) {
+		kept := l.params[:0:0]
+		for _, p := range l.params {
+			switch p.Label {
+			case paramDOFs, paramOrdering, paramFactorNNZ, paramFlops:
+			default:
+				kept = append(kept, p)
+			}
+		}
+		l.params = append(kept,
+			model.Parameter{Label: paramDOFs, Value: strconv.Itoa(eqs)},
+			model.Parameter{Label: paramOrdering, Value: method},
+			model.Parameter{Label: paramFactorNNZ, Value: strconv.FormatInt(nnz, 10)},
+			model.Parameter{Label: paramFlops, Value: strconv.FormatFloat(flops, 'g', 4, 64)})
 	})
 }
 

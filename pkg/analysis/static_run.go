@@ -146,6 +146,7 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 	opts.Cases = names
 	fz := &static.SparseFactorizer{Orderings: opts.Orderings()}
 	opts.Factorizer = fz
+	opts.Progress = lv.engine(ids)
 	res, err := static.Analyze(ctx, in.Model, opts)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -153,13 +154,10 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 		}
 		return nil, 0, modelError("%s", engineMessage(err))
 	}
-	st := fz.Stats()
+	if st := fz.Stats(); st.Factorizations > 0 {
+		lv.solverParams(res.Timings.Equations, st.Method.String(), st.NnzL, st.Flops)
+	}
 	lv.set(func(l *live) {
-		l.params = append(l.params,
-			model.Parameter{Label: paramDOFs, Value: strconv.Itoa(res.Timings.Equations)},
-			model.Parameter{Label: paramOrdering, Value: fmt.Sprint(st.Method)},
-			model.Parameter{Label: paramFactorNNZ, Value: strconv.FormatInt(st.NnzL, 10)},
-			model.Parameter{Label: paramFlops, Value: strconv.FormatFloat(st.Flops, 'g', 4, 64)})
 		l.warnings = append(l.warnings, res.Warnings...)
 		l.caseIdx, l.caseID = len(names), ids[len(ids)-1]
 	})

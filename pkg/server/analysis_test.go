@@ -112,6 +112,38 @@ func TestLinearStaticRunLifecycle(t *testing.T) {
 		t.Errorf("end forces %+v", ends.Results)
 	}
 
+	// Along the member, derived at query time: M(x) = R_A·x − M_A − wx²/2
+	// (sagging positive, the engine's Mz sign for a beam along +X with Y
+	// up), V(x) = R_A − wx, and the midspan deflection wL⁴/(192EI), all
+	// Roark's propped cantilever; 1e-9 as above.
+	forces := query[model.MemberForcesRow](s, "member-intermediate-forces?loadCases=1")
+	if len(forces.Results) != 1 || len(forces.Results[0].Location) != 11 {
+		t.Fatalf("intermediate forces %+v", forces.Results)
+	}
+	f := forces.Results[0]
+	for i, x := range f.Location {
+		m := 5*pcW*pcL/8*x - pcW*pcL*pcL/8 - pcW*x*x/2
+		v := 5*pcW*pcL/8 - pcW*x
+		if !near(f.Mz[i], m, 1e-9) && math.Abs(f.Mz[i]-m) > 1e-9*pcW*pcL*pcL {
+			t.Errorf("Mz(%g) = %g, want %g", x, f.Mz[i], m)
+		}
+		// Vy is the action of the part beyond on the part before: −V.
+		if math.Abs(f.Fy[i]+v) > 1e-9*pcW*pcL || f.Fx[i] != 0 || f.Station[i] != i+1 {
+			t.Errorf("station %d at %g: Fy %g (want %g), Fx %g", f.Station[i], x, f.Fy[i], -v, f.Fx[i])
+		}
+	}
+	dm := query[model.MemberDisplacementsRow](s, "member-intermediate-displacements?loadCases=1&members=1")
+	mid := -pcW * 1e3 * math.Pow(pcL, 4) / (192 * ei) * 1e3 // mm
+	if len(dm.Results) != 1 || !near(dm.Results[0].TyLocal[5], mid, 1e-6) || !near(dm.Results[0].TyGlobal[5], mid, 1e-6) ||
+		dm.Results[0].Location[5] != pcL/2 {
+		t.Errorf("midspan deflection %+v, want %g mm", dm.Results, mid)
+	}
+	stress := query[model.MemberStressesRow](s, "member-stresses?loadCases=1&members=1")
+	// vy = Vy/Ay in MPa = N/mm²: −R_A (N) over Ay = 1e12 mm² at end A.
+	if len(stress.Results) != 1 || stress.Results[0].N[0] != 0 || !near(stress.Results[0].Vy[0], -5*pcW*pcL/8*1e3/1e12, 1e-9) {
+		t.Errorf("stresses %+v", stress.Results)
+	}
+
 	var st struct {
 		Analysis   struct{ HasStaticResults bool } `json:"analysis"`
 		AccessMode string                          `json:"accessMode"`

@@ -29,8 +29,9 @@ type FactorOptions struct {
 	// done: the flops of the finished supernodes over FlopsStored, in
 	// (0, 1] and increasing, at most every ProgressInterval and once with 1
 	// when the factorization succeeds. Calls come from the worker
-	// goroutines, one at a time; the caller of the call waits for it, so
-	// it must return quickly. It may cancel the factorization's context.
+	// goroutines, one at a time, and the worker making one waits for it,
+	// so it must return quickly. It may cancel the factorization's
+	// context.
 	Progress func(fraction float64)
 }
 
