@@ -10,7 +10,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -199,18 +201,47 @@ func (c *Collection[T]) getKeysRaw(ctx context.Context, ws string, ks [][]int64)
 	if err != nil {
 		return nil, nil, err
 	}
+	recs := make([]T, len(ks))
+	if err := c.decodeRows(vals, recs); err != nil {
+		return nil, nil, err
+	}
 	out := make([]*T, len(ks))
 	for i, v := range vals {
-		if v == nil {
-			continue
+		if v != nil {
+			out[i] = &recs[i]
 		}
-		rec, err := c.decode(v)
-		if err != nil {
-			return nil, nil, err
-		}
-		out[i] = &rec
 	}
 	return out, vals, nil
+}
+
+// decodeRows decodes every non-nil vals[i] into dst[i], on every core
+// for large batches: reading a model for an analysis or a page of member
+// results is mostly JSON decoding.
+func (c *Collection[T]) decodeRows(vals [][]byte, dst []T) error {
+	n := len(vals)
+	workers := min(runtime.GOMAXPROCS(0), n/256)
+	decode := func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			if vals[i] == nil {
+				continue
+			}
+			if err := json.Unmarshal(vals[i], &dst[i]); err != nil {
+				return fmt.Errorf("decode stored %s: %w", c.k.Noun, err)
+			}
+		}
+		return nil
+	}
+	if workers <= 1 {
+		return decode(0, n)
+	}
+	chunk := (n + workers - 1) / workers
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { errs[w] = decode(w*chunk, min(n, (w+1)*chunk)) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // ListQuery selects rows of a collection.
@@ -243,10 +274,8 @@ func (c *Collection[T]) List(ctx context.Context, ws string, q ListQuery[T]) ([]
 			return nil, 0, err
 		}
 		out := make([]T, len(page.Values))
-		for i, v := range page.Values {
-			if out[i], err = c.decode(v); err != nil {
-				return nil, 0, err
-			}
+		if err := c.decodeRows(page.Values, out); err != nil {
+			return nil, 0, err
 		}
 		return out, page.Total, nil
 	}

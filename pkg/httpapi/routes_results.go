@@ -99,9 +99,7 @@ func addResultQuery[T any](a *API, rq resultQuery[T]) {
 			if rows == nil {
 				rows = []T{}
 			}
-			for i := range rows {
-				scale(reflect.ValueOf(&rows[i]), u, false)
-			}
+			scaleRows(rows, u)
 			c.Set("Total-Count", strconv.FormatInt(page.Total, 10))
 			c.Set("Offset", strconv.FormatInt(f.Offset, 10))
 			if f.Limit >= 0 {
@@ -153,4 +151,41 @@ func resultFilter(c *fiber.Ctx, names []string) (analysis.Filter, error) {
 		}
 	}
 	return f, nil
+}
+
+// scaleRows converts result rows from SI to the job units. Result pages
+// hold up to hundreds of thousands of numbers, so each field's factor is
+// worked out once per page rather than once per value as scale does.
+func scaleRows[T any](rows []T, u model.Units) {
+	if len(rows) == 0 {
+		return
+	}
+	type fieldScale struct {
+		index int
+		slice bool
+		div   float64
+	}
+	var fs []fieldScale
+	for _, f := range infoOf(reflect.TypeOf(rows[0])).fields {
+		if f.unit == nil {
+			continue
+		}
+		if d := f.unit.factor(u); d != 1 {
+			fs = append(fs, fieldScale{f.index, f.typ.Kind() == reflect.Slice, d})
+		}
+	}
+	for i := range rows {
+		v := reflect.ValueOf(&rows[i]).Elem()
+		for _, f := range fs {
+			fv := v.Field(f.index)
+			if !f.slice {
+				fv.SetFloat(fv.Float() / f.div)
+				continue
+			}
+			xs := fv.Interface().([]float64)
+			for k := range xs {
+				xs[k] /= f.div
+			}
+		}
+	}
 }
