@@ -7,7 +7,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test bench lint clean verify-ccx
+.PHONY: build run test test-fault bench lint clean verify-ccx
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
@@ -20,6 +20,13 @@ run: build
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 -timeout 9m $(PKGS)
+
+# Kill solver workers mid-analysis (services/worker/fault_test.go, build tag
+# fault): real api and worker processes on one redis-server. About 10
+# minutes: asynq gives a lost worker's task to another only after 1-2 minutes.
+test-fault:
+	$(GO) vet -tags fault ./services/worker/
+	$(GO) test -tags fault -count=1 -v -timeout 30m ./services/worker/
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 80m $(PKGS)

@@ -94,7 +94,7 @@ func (r *Runner) runStatic(ctx context.Context, t Task) error {
 		lv.stage(stepStore, 100)
 		_, err = r.finish(ctx, t, model.RunCompleted, "", func(run *model.Run) {
 			lv.apply(run, staticSteps)
-			run.Progress.StatusText = string(model.RunCompleted)
+			run.Progress.StatusText = "Analysis completed"
 		})
 		return err
 	case errors.As(err, &me):

@@ -4,7 +4,7 @@
 //
 // Retries: a task whose worker dies keeps its lease for 30 s; asynq's
 // recoverer then hands it to another worker (within about a minute and a
-// half), up to MaxRetry times. A handler error of model.KindValidation (the
+// half), up to MaxRetry times (Client.MaxRetry). A handler error of model.KindValidation (the
 // model cannot be analysed) is final: retrying cannot mend it.
 package queue
 
@@ -29,7 +29,8 @@ const QueueAnalysis = "analysis"
 const TypeAnalysisRun = "analysis:run"
 
 // MaxRetry is how many times a task is handed to another worker after its
-// worker was lost, before the run is given up as "worker lost".
+// worker was lost, before the run is given up as "worker lost": the
+// default of Client.MaxRetry.
 const MaxRetry = 3
 
 // TaskTimeout bounds one attempt of an analysis.
@@ -92,18 +93,22 @@ func (w *Worker) Run(ctx context.Context) error {
 type Client struct {
 	c    *asynq.Client
 	insp *asynq.Inspector
+	// MaxRetry is the retry count the tasks it enqueues carry (asynq keeps
+	// it in each task, so the enqueuing process decides); NewClient sets
+	// the package's MaxRetry.
+	MaxRetry int
 }
 
 // NewClient returns a queue client on rdb.
 func NewClient(rdb redis.UniversalClient) *Client {
-	return &Client{c: asynq.NewClientFromRedisClient(rdb), insp: asynq.NewInspectorFromRedisClient(rdb)}
+	return &Client{c: asynq.NewClientFromRedisClient(rdb), insp: asynq.NewInspectorFromRedisClient(rdb), MaxRetry: MaxRetry}
 }
 
 // Enqueue queues an analysis task under the run's id, so that the run can
 // be found in the queue again (to cancel it, or to tell that it is lost).
 func (c *Client) Enqueue(ctx context.Context, runID string, payload []byte) error {
 	_, err := c.c.EnqueueContext(ctx, asynq.NewTask(TypeAnalysisRun, payload), asynq.Queue(QueueAnalysis),
-		asynq.TaskID(runID), asynq.MaxRetry(MaxRetry), asynq.Timeout(TaskTimeout))
+		asynq.TaskID(runID), asynq.MaxRetry(c.MaxRetry), asynq.Timeout(TaskTimeout))
 	if err != nil {
 		return model.Wrap("queue analysis", &model.Error{Kind: model.KindUnavailable,
 			Msg: "the analysis could not be queued; retry", Err: err})

@@ -69,6 +69,7 @@ func TestCancelDuringFactorization(t *testing.T) {
 		return r.Status.Finished()
 	})
 	took := time.Since(asked)
+	t.Logf("cancelled %v after the request", took)
 	if end.Status != model.RunCancelled || took > 2*time.Second {
 		t.Errorf("run ended %s %v after the cancel (want Cancelled within 2 s)", end.Status, took)
 	}

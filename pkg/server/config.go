@@ -37,12 +37,16 @@ type Config struct {
 	// (host:port); empty serves nothing. The api and the standalone serve
 	// /metrics on their HTTP port.
 	MetricsAddr string
+	// AnalysisMaxRetry is how many times the API lets a run whose worker
+	// was lost go to another worker; nil means queue.MaxRetry.
+	AnalysisMaxRetry *int
 }
 
 // FromEnv reads REDIS_URL, PORT (default 8080), HOST (default all
 // interfaces), JOBS_DIR (default ./data/jobs), MAX_BODY_BYTES,
-// RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info) and
-// METRICS_ADDR (worker metrics; default none).
+// RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
+// METRICS_ADDR (worker metrics; default none) and ANALYSIS_MAX_RETRY
+// (default queue.MaxRetry).
 func FromEnv() (Config, error) {
 	c := Config{
 		RedisURL:      os.Getenv("REDIS_URL"),
@@ -65,6 +69,13 @@ func FromEnv() (Config, error) {
 			return c, fmt.Errorf("RECOVERY_DELAY_MS must be a non-negative integer, got %q", v)
 		}
 		c.RecoveryDelay = time.Duration(n) * time.Millisecond
+	}
+	if v := os.Getenv("ANALYSIS_MAX_RETRY"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return c, fmt.Errorf("ANALYSIS_MAX_RETRY must be a non-negative integer, got %q", v)
+		}
+		c.AnalysisMaxRetry = &n
 	}
 	if p, err := strconv.Atoi(c.Port); err != nil || p < 0 || p > 65535 {
 		return c, fmt.Errorf("PORT must be a port number, got %q", c.Port)

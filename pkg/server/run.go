@@ -98,6 +98,9 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		reg = newRegistry()
 	}
 	qc := queue.NewClient(rdb)
+	if cfg.AnalysisMaxRetry != nil {
+		qc.MaxRetry = *cfg.AnalysisMaxRetry
+	}
 	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
 		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc},
 		Query:    &analysis.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},

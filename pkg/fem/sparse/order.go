@@ -1,6 +1,9 @@
 package sparse
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // Method selects the fill-reducing (or profile) ordering.
 type Method int
@@ -29,8 +32,21 @@ func (m Method) String() string {
 	return fmt.Sprintf("Method(%d)", int(m))
 }
 
-// orderGraph returns a vertex elimination order of g for the method.
-func orderGraph(g *graph, m Method) ([]int32, error) {
+// orderGraph returns a vertex elimination order of g for the method. The
+// fill-reducing orderings of a large model take seconds, so they stop
+// early when ctx ends; the order is then unusable and ctx's error is
+// returned.
+func orderGraph(ctx context.Context, g *graph, m Method) ([]int32, error) {
+	np, err := orderGraphUnchecked(ctx, g, m)
+	if err == nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, fmt.Errorf("sparse: ordering stopped: %w", cerr)
+		}
+	}
+	return np, err
+}
+
+func orderGraphUnchecked(ctx context.Context, g *graph, m Method) ([]int32, error) {
 	switch m {
 	case Natural:
 		p := make([]int32, g.n)
@@ -39,9 +55,9 @@ func orderGraph(g *graph, m Method) ([]int32, error) {
 		}
 		return p, nil
 	case AMD:
-		return amdOrder(g), nil
+		return amdOrder(ctx, g), nil
 	case NestedDissection:
-		return ndOrder(g), nil
+		return ndOrder(ctx, g), nil
 	case RCM:
 		return rcmOrder(g), nil
 	}
@@ -58,7 +74,7 @@ func Order(p *Pattern, m Method, nodeOf []int, blockSize int) ([]int, error) {
 		return nil, fmt.Errorf("sparse: order: %w", err)
 	}
 	g := buildNodeGraph(p, nm)
-	np, err := orderGraph(g, m)
+	np, err := orderGraph(context.Background(), g, m)
 	if err != nil {
 		return nil, fmt.Errorf("sparse: order: %w", err)
 	}

@@ -1,6 +1,7 @@
 package sparse
 
 import (
+	"context"
 	"math"
 	"slices"
 )
@@ -28,7 +29,7 @@ import (
 
 // amdOrder returns an approximate minimum degree order of g: perm[k] is the
 // vertex eliminated k-th.
-func amdOrder(g *graph) []int32 { return camdOrder(g, nil) }
+func amdOrder(ctx context.Context, g *graph) []int32 { return camdOrder(ctx, g, nil) }
 
 // camdOrder is amdOrder under constraints (as CAMD): when cset is non-nil,
 // every vertex of set cset[v] = c is eliminated before any vertex of set
@@ -36,9 +37,9 @@ func amdOrder(g *graph) []int32 { return camdOrder(g, nil) }
 // leaf is ordered knowing the fill it causes in the separators around it.
 // Dense-row removal is off under constraints (a separator holds such
 // vertices anyway).
-func camdOrder(g *graph, cset []int32) []int32 {
+func camdOrder(ctx context.Context, g *graph, cset []int32) []int32 {
 	a := newAMDState(g, cset)
-	a.run()
+	a.run(ctx)
 	return append(a.perm, a.dense...)
 }
 
@@ -187,7 +188,9 @@ func (a *amdState) emit(i int) {
 	}
 }
 
-func (a *amdState) run() {
+// run eliminates every variable; when ctx ends it stops early and leaves
+// the order incomplete (the caller checks ctx).
+func (a *amdState) run(ctx context.Context) {
 	inLme := make([]int32, a.n) // stamped with the pivot while in Lme
 	for i := range inLme {
 		inLme[i] = -1
@@ -203,7 +206,10 @@ func (a *amdState) run() {
 		remaining -= a.nv[d]
 	}
 	eliminated, mindeg := 0, 0
-	for eliminated < remaining {
+	for step := 0; eliminated < remaining; step++ {
+		if step&1023 == 0 && ctx.Err() != nil {
+			return
+		}
 		if a.listed == 0 { // constraint set exhausted
 			a.active++
 			for _, i := range a.setMem[a.setPtr[a.active]:a.setPtr[a.active+1]] {

@@ -1,6 +1,7 @@
 package sparse
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -55,9 +56,9 @@ type wgraph struct {
 
 // ndOrder returns the nested dissection order of g: the one with the
 // fewest flops of ndSeeds dissections (run concurrently) and plain AMD.
-func ndOrder(g *graph) []int32 {
+func ndOrder(ctx context.Context, g *graph) []int32 {
 	if g.n <= ndLeaf { // a single leaf
-		return amdOrder(g)
+		return amdOrder(ctx, g)
 	}
 	cand := make([][]int32, ndSeeds+1)
 	fl := make([]float64, ndSeeds+1)
@@ -70,9 +71,12 @@ func ndOrder(g *graph) []int32 {
 			sem <- struct{}{}
 			defer func() { <-sem }()
 			if k == ndSeeds {
-				cand[k] = amdOrder(g)
+				cand[k] = amdOrder(ctx, g)
 			} else {
-				cand[k] = ndOrderSeed(g, uint64(k))
+				cand[k] = ndOrderSeed(ctx, g, uint64(k))
+			}
+			if ctx.Err() != nil {
+				return // the order may be incomplete; the caller checks ctx
 			}
 			_, fl[k] = nodeFill(g, cand[k])
 		}()
@@ -89,7 +93,7 @@ func ndOrder(g *graph) []int32 {
 
 // ndOrderSeed is one dissection with its own random stream, ordered by
 // constrained AMD on the leaves and separators.
-func ndOrderSeed(g *graph, seed uint64) []int32 {
+func ndOrderSeed(ctx context.Context, g *graph, seed uint64) []int32 {
 	scratch := make([]int32, g.n)
 	for i := range scratch {
 		scratch[i] = -1
@@ -99,14 +103,15 @@ func ndOrderSeed(g *graph, seed uint64) []int32 {
 		all[i] = int32(i)
 	}
 	rng := rand.New(rand.NewPCG(0x5eed+seed, uint64(g.n)))
-	nd := &ndState{glob2loc: scratch, rng: rng, cset: make([]int32, g.n)}
+	nd := &ndState{ctx: ctx, glob2loc: scratch, rng: rng, cset: make([]int32, g.n)}
 	nd.recurse(g, all)
-	return camdOrder(g, nd.cset)
+	return camdOrder(ctx, g, nd.cset)
 }
 
 // ndState is the state of one dissection.
 type ndState struct {
-	glob2loc []int32 // scratch for subgraph extraction, all −1
+	ctx      context.Context // a dissection stops early when it ends
+	glob2loc []int32         // scratch for subgraph extraction, all −1
 	rng      *rand.Rand
 	cset     []int32 // constraint set of each vertex, in dissection order
 	nset     int32
@@ -123,6 +128,9 @@ func (nd *ndState) emit(vs []int32) {
 
 // recurse dissects sub, whose vertices are the global ids verts.
 func (nd *ndState) recurse(sub *graph, verts []int32) {
+	if nd.ctx.Err() != nil {
+		return
+	}
 	if sub.n <= ndLeaf {
 		nd.emit(verts)
 		return

@@ -1,6 +1,7 @@
 package sparse
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -212,7 +213,7 @@ func TestOrdersArePermutations(t *testing.T) {
 	for name, g := range cases {
 		for _, m := range []Method{AMD, NestedDissection, RCM} {
 			t.Run(fmt.Sprintf("%s/%v", name, m), func(t *testing.T) {
-				p, err := orderGraph(g, m)
+				p, err := orderGraph(context.Background(), g, m)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -230,7 +231,7 @@ func TestAMDDenseRowLast(t *testing.T) {
 		e = append(e, [2]int32{i, i + 1}, [2]int32{400, i})
 	}
 	g := edgeGraph(401, e, 1)
-	p := amdOrder(g)
+	p := amdOrder(context.Background(), g)
 	checkPerm(t, p, g.n)
 	if p[len(p)-1] != 400 {
 		t.Errorf("hub ordered at %d, want last", slices.Index(p, 400))
@@ -246,7 +247,7 @@ func TestCAMDRespectsSets(t *testing.T) {
 	for i := range cset {
 		cset[i] = int32(r.IntN(5))
 	}
-	p := camdOrder(g, cset)
+	p := camdOrder(context.Background(), g, cset)
 	checkPerm(t, p, g.n)
 	for k := 1; k < len(p); k++ {
 		if cset[p[k]] < cset[p[k-1]] {
@@ -259,8 +260,8 @@ func TestCAMDRespectsSets(t *testing.T) {
 // dissection does not pay (a slender tower), so it never needs more flops.
 func TestNDNoWorseThanAMD(t *testing.T) {
 	for _, g := range []*graph{gridNodeGraph(4, 4, 200, 6), gridNodeGraph(12, 12, 12, 6)} {
-		_, fa := nodeFill(g, amdOrder(g))
-		_, fn := nodeFill(g, ndOrder(g))
+		_, fa := nodeFill(g, amdOrder(context.Background(), g))
+		_, fn := nodeFill(g, ndOrder(context.Background(), g))
 		if fn > fa {
 			t.Errorf("nd %.4g flops > amd %.4g", fn, fa)
 		}

@@ -1,6 +1,7 @@
 package sparse
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
@@ -69,13 +70,19 @@ func (s *Symbolic) StackBytes() int64 { return 8 * s.sched.stackWords }
 // supernodes with relaxed amalgamation, supernode row structures, the exact
 // nonzero and flop counts, and the static parallel schedule.
 func Analyze(p *Pattern, opt AnalyzeOptions) (*Symbolic, error) {
+	return AnalyzeContext(context.Background(), p, opt)
+}
+
+// AnalyzeContext is Analyze that stops when ctx ends: ordering a large
+// model takes seconds, and a cancelled analysis must not wait for it.
+func AnalyzeContext(ctx context.Context, p *Pattern, opt AnalyzeOptions) (*Symbolic, error) {
 	t0 := time.Now()
 	nm, err := newNodeMap(p.N, opt.NodeOf, opt.BlockSize)
 	if err != nil {
 		return nil, fmt.Errorf("sparse: analyze: %w", err)
 	}
 	g := buildNodeGraph(p, nm)
-	np, err := orderGraph(g, opt.Method)
+	np, err := orderGraph(ctx, g, opt.Method)
 	if err != nil {
 		return nil, fmt.Errorf("sparse: analyze: %w", err)
 	}

@@ -110,7 +110,7 @@ func (f *SparseFactorizer) factor(ctx context.Context, a *SymMatrix, analysed fu
 	if a.N == 0 {
 		return emptyFactorization{}, nil
 	}
-	p, err := f.pattern(a)
+	p, err := f.pattern(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func (f *SparseFactorizer) factor(ctx context.Context, a *SymMatrix, analysed fu
 }
 
 // pattern returns the cached analysis of a's pattern or builds one.
-func (f *SparseFactorizer) pattern(a *SymMatrix) (*sparsePattern, error) {
+func (f *SparseFactorizer) pattern(ctx context.Context, a *SymMatrix) (*sparsePattern, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, p := range f.cache {
@@ -169,7 +169,7 @@ func (f *SparseFactorizer) pattern(a *SymMatrix) (*sparsePattern, error) {
 	var wg sync.WaitGroup
 	for i, m := range meths {
 		wg.Go(func() {
-			syms[i], errs[i] = sparse.Analyze(p.pat, sparse.AnalyzeOptions{Method: m, NodeOf: a.NodeOf, Workers: f.Workers})
+			syms[i], errs[i] = sparse.AnalyzeContext(ctx, p.pat, sparse.AnalyzeOptions{Method: m, NodeOf: a.NodeOf, Workers: f.Workers})
 		})
 	}
 	wg.Wait()
