@@ -13,6 +13,9 @@ import (
 // StaticMeta is the meta record of the stored static results: the model
 // size they were computed on and the load cases they hold.
 type StaticMeta struct {
+	// Rev is the model revision the results were computed from; any
+	// model change deletes them, so it is also the revision they describe.
+	Rev     int64      `json:"rev"`
 	Nodes   int        `json:"nodes"`
 	Members int        `json:"members"`
 	Cases   []CaseMeta `json:"cases"` // ascending load case

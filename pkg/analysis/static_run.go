@@ -38,7 +38,7 @@ func modelError(format string, args ...any) error {
 // runStatic runs a linear static analysis.
 func (r *Runner) runStatic(ctx context.Context, t Task) error {
 	lv := &live{percent: make([]float64, len(staticSteps))}
-	job, _, err := r.Jobs.Job(ctx, t.Workspace)
+	job, slot, err := r.Jobs.Job(ctx, t.Workspace)
 	if model.KindOf(err) == model.KindNoJobOpen {
 		_, err = r.finish(ctx, t, model.RunFailed, "the job was closed before the analysis started", nil)
 		return err
@@ -79,8 +79,11 @@ func (r *Runner) runStatic(ctx context.Context, t Task) error {
 	defer cancel()
 	stop := make(chan struct{})
 	cancelled := r.supervise(ctx, t, lv, staticSteps, cancel, stop)
-	set, dofs, err := r.solveStatic(solveCtx, t, job, settings, lv)
+	set, err := r.solveStatic(solveCtx, t, job, settings, lv)
 	if err == nil {
+		// The lock keeps the model from changing during the run, so the
+		// revision read at its start is the one the results belong to.
+		set.rev = slot.Rev
 		lv.stage(stepStore, 0)
 		err = r.storeStatic(ctx, t, settings, set)
 	}
@@ -104,12 +107,12 @@ func (r *Runner) runStatic(ctx context.Context, t Task) error {
 		// The worker is stopping or lost its lease: another attempt runs it.
 		return fmt.Errorf("run %s interrupted: %w", t.RunID, ctx.Err())
 	}
-	_ = dofs
 	return fmt.Errorf("run %s: %w", t.RunID, err)
 }
 
 // staticSet is what a static run stores.
 type staticSet struct {
+	rev     int64
 	nodes   []int64
 	members []int64 // id, nodeA, nodeB
 	cases   []CaseMeta
@@ -117,19 +120,19 @@ type staticSet struct {
 }
 
 // solveStatic reads the model, analyses it and packs the results.
-func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model.StaticSettings, lv *live) (*staticSet, int, error) {
+func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model.StaticSettings, lv *live) (*staticSet, error) {
 	lv.stage(stepRead, 0)
 	in, err := Build(ctx, r.Source, t.Workspace, job.Settings)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	if in.Plates > 0 {
-		return nil, 0, modelError("the model has %d plate(s), and plates are not analysed yet: "+
+		return nil, modelError("the model has %d plate(s), and plates are not analysed yet: "+
 			"results without them would be wrong, so the analysis stops here (delete the plates to analyse the frame alone)", in.Plates)
 	}
 	names, ids, err := selectCases(in.Model, s)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	lv.set(func(l *live) {
 		l.caseN, l.warnings = len(names), append([]string(nil), in.Warnings...)
@@ -150,9 +153,9 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 	res, err := static.Analyze(ctx, in.Model, opts)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, 0, err
+			return nil, err
 		}
-		return nil, 0, modelError("%s", engineMessage(err))
+		return nil, modelError("%s", engineMessage(err))
 	}
 	if st := fz.Stats(); st.Factorizations > 0 {
 		lv.solverParams(res.Timings.Equations, st.Method.String(), st.NnzL, st.Flops)
@@ -163,7 +166,7 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 	})
 	now := r.Now().UTC()
 	set := packStatic(in.Model, res, ids, t.RunID, string(s.SolverType), now)
-	return set, res.Timings.Equations, nil
+	return set, nil
 }
 
 // selectCases picks the load cases and combinations the settings ask for:
@@ -315,7 +318,7 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 	for _, c := range set.cases {
 		fresh[c.LoadCase] = true
 	}
-	meta := StaticMeta{Nodes: len(set.nodes), Members: len(set.members) / widthMember}
+	meta := StaticMeta{Rev: set.rev, Nodes: len(set.nodes), Members: len(set.members) / widthMember}
 	var drop []string
 	if old != nil {
 		for _, c := range old.Cases {

@@ -53,6 +53,10 @@ func near(got, want, rel float64) bool {
 
 func TestLinearStaticRunLifecycle(t *testing.T) {
 	s := startStack(t, 1)
+	// Runs need an open job.
+	if r := s.call("POST", "/job/analysis/static/run-linear", nil); r.status != 409 || r.errorCode(t) != "NO_JOB_OPEN" {
+		t.Errorf("run without a job = %d %s", r.status, r.body)
+	}
 	proppedCantilever(s)
 
 	run := s.run(nil)
@@ -156,6 +160,14 @@ func TestLinearStaticRunLifecycle(t *testing.T) {
 	s.must(200, "GET", "/job/analysis/static/info", nil).decode(t, &info)
 	if !info.HasResults || len(info.LoadCases) != 3 || info.NotAnalyzed != "" {
 		t.Errorf("info %+v", info)
+	}
+	// The run was counted by outcome, with its size; nothing waits or runs.
+	metrics := string(s.must(200, "GET", strings.TrimSuffix(s.base, "/api/v1")+"/metrics", nil).body)
+	for _, want := range []string{`gusset_analysis_duration_seconds_count{kind="LinearStaticAnalysis",outcome="Completed"} 1`,
+		"gusset_analysis_dofs_count 1", "gusset_analysis_runs_in_flight 0", "gusset_analysis_queue_depth 0"} {
+		if !strings.Contains(metrics, want+"\n") {
+			t.Errorf("/metrics lacks %q", want)
+		}
 	}
 	var runs []model.Run
 	s.must(200, "GET", "/job/analysis/runs", nil).decode(t, &runs)

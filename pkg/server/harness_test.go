@@ -35,9 +35,16 @@ func startStack(t testing.TB, workers int) *stack {
 	cfg := Config{Port: "0", Host: "127.0.0.1", JobsDir: t.TempDir()}
 	baseURL := make(chan string, 1)
 	done := make(chan error, 1+workers)
-	go func() { done <- ServeAPI(ctx, cfg, rdb, log, nil, func(b string) { baseURL <- b }) }()
-	for range workers {
-		go func() { done <- RunWorker(ctx, rdb, log, nil) }()
+	// One registry, as in the standalone: the API serves the metrics the
+	// first worker records.
+	reg := newRegistry()
+	go func() { done <- ServeAPI(ctx, cfg, rdb, log, reg, func(b string) { baseURL <- b }) }()
+	for i := range workers {
+		wreg := reg
+		if i > 0 {
+			wreg = nil
+		}
+		go func() { done <- RunWorker(ctx, rdb, log, wreg) }()
 	}
 	t.Cleanup(func() {
 		cancel()
@@ -92,7 +99,11 @@ func (s *stack) call(method, path string, body any) reply {
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequest(method, s.base+path, rd)
+	url := s.base + path
+	if strings.HasPrefix(path, "http") {
+		url = path
+	}
+	req, err := http.NewRequest(method, url, rd)
 	if err != nil {
 		s.t.Fatal(err)
 	}

@@ -45,14 +45,7 @@ func (s *Results) Write(ctx context.Context, ws, runID string, kind model.Analys
 				p.Del(ctx, ck)
 				p.SRem(ctx, k.resultKeys(), ck)
 			}
-			mk := k.resultMeta(string(kind))
-			p.Set(ctx, mk, []byte(set.Meta), 0)
-			p.SAdd(ctx, k.resultKeys(), mk)
-			for name, col := range set.Columns {
-				ck := k.resultColumn(string(kind), name)
-				p.Set(ctx, ck, col, 0)
-				p.SAdd(ctx, k.resultKeys(), ck)
-			}
+			writeResults(ctx, p, k, map[model.AnalysisKind]store.ResultSet{kind: set})
 			return nil
 		})
 		return err
