@@ -53,8 +53,15 @@ func (r *Runner) runStatic(ctx context.Context, t Task) error {
 			return errors.Join(model.E(model.KindValidation, "bad overrides: %v", err), ferr)
 		}
 	}
-	_, err = r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+	started, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
 		now := r.Now().UTC()
+		if run.Status == model.RunCancelling {
+			// Cancelled while this worker took the task: end it here, in
+			// the same transaction that would have started it.
+			run.Status, run.CompletedAt = model.RunCancelled, &now
+			run.Progress.StatusText = "Cancelled before it started"
+			return nil
+		}
 		run.Status = model.RunRunning
 		if run.StartedAt == nil {
 			run.StartedAt = &now
@@ -68,7 +75,7 @@ func (r *Runner) runStatic(ctx context.Context, t Task) error {
 		lv.apply(run, staticSteps)
 		return nil
 	})
-	if errors.Is(err, store.ErrRunFinished) {
+	if errors.Is(err, store.ErrRunFinished) || started.Status == model.RunCancelled {
 		return nil
 	}
 	if err != nil {
