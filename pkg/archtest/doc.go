@@ -1,5 +1,5 @@
-// Package archtest holds the test that enforces the import direction of
-// DESIGN.md:
+// Package archtest holds the tests that enforce the import direction of
+// the design and that the repository documents itself:
 //
 //	services/* → pkg/server → pkg/{httpapi, session, store, queue, jobfile, samples} → pkg/model → pkg/fem/...
 //

@@ -23,7 +23,7 @@ type filter[T any] struct {
 }
 
 // collection serves one model collection with the shape every collection
-// shares (wire-names.md): list, get, create, update, delete, the bulk forms,
+// shares (as the interface names it): list, get, create, update, delete, the bulk forms,
 // metadata and next.
 type collection[T any] struct {
 	a    *API

@@ -13,7 +13,7 @@ import (
 	"github.com/gusset/gusset/pkg/store"
 )
 
-// ErrorResponse is the body of every error (wire-names.md).
+// ErrorResponse is the body of every error (as the interface names it).
 type ErrorResponse struct {
 	Title     string       `json:"title"`
 	Status    int          `json:"status"`

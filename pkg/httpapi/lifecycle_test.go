@@ -76,7 +76,7 @@ func writeJobFile(t *testing.T, e *env, rel, heading string) {
 	}
 }
 
-// Every row of the "Job session" state table of interface-v1.md.
+// Every row of the "Job session" state table of the interface.
 func TestJobSessionStateTable(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	writeJobFile(t, e, "existing.gsj", "from disk")
@@ -227,7 +227,7 @@ func TestHeadingsPatch(t *testing.T) {
 	if h != want {
 		t.Fatalf("headings = %+v, want %+v (omitted fields must stay)", h, want)
 	}
-	// Limits from wire-names.md: 50, 50, 3, 1024 characters; counted in
+	// Limits from the interface: 50, 50, 3, 1024 characters; counted in
 	// characters, so 50 multi-byte letters are fine.
 	e.must(200, "PATCH", "/job/headings", map[string]any{"heading": strings.Repeat("é", 50)})
 	tooLong := []map[string]any{
@@ -256,7 +256,7 @@ func TestUnitsAndSettings(t *testing.T) {
 	var md httpapi.Metadata
 	e.must(200, "GET", "/job/units/metadata", nil).decode(t, &md)
 	if len(md.Fields) != 11 {
-		t.Fatalf("units metadata has %d fields, want the 11 of wire-names.md", len(md.Fields))
+		t.Fatalf("units metadata has %d fields, want the 11 of the interface", len(md.Fields))
 	}
 	for _, f := range md.Fields {
 		if f.DataType != "Enum" || len(f.AllowedValues) == 0 || f.Default == nil {

@@ -71,7 +71,7 @@ func (a *API) openAPI() map[string]any {
 			"title":   "gusset structural analysis job service",
 			"version": Version,
 			"description": "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
-				"spec/interface-v1.md with the names of spec/wire-names.md. Decisions where the spec is silent " +
+				"version 1 of the structural analysis job service interface, with the names of the desktop program whose REST API it copies. Decisions where that interface is silent " +
 				"are written into the descriptions of the operations concerned.",
 		},
 		"servers":    []any{map[string]any{"url": "/"}},

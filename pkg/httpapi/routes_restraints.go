@@ -10,7 +10,7 @@ import (
 	"github.com/gusset/gusset/pkg/model"
 )
 
-// TableMetadata describes a restraint table (wire-names.md).
+// TableMetadata describes a restraint table (as the interface names it).
 type TableMetadata struct {
 	TableName string          `json:"tableName"`
 	Columns   []FieldMetadata `json:"columns"`

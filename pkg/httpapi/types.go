@@ -69,7 +69,7 @@ type SteelDesignFlags struct {
 	HasConnectionDesignResults bool `json:"hasConnectionDesignResults"`
 }
 
-// Access modes of the API (wire-names.md).
+// Access modes of the API (as the interface names it).
 const (
 	AccessReadWrite = "ReadWrite"
 	AccessReadOnly  = "ReadOnly"
@@ -109,7 +109,7 @@ type ServiceInfo struct {
 	Version string `json:"version"`
 }
 
-// Metadata is a resource's metadata record (wire-names.md).
+// Metadata is a resource's metadata record (as the interface names it).
 type Metadata struct {
 	ResourceType string          `json:"resourceType"`
 	Count        *int64          `json:"count"`

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// Maximum lengths of the job headings, in characters (wire-names.md).
+// Maximum lengths of the job headings, in characters (as the interface names it).
 const (
 	MaxProjectHeading   = 50
 	MaxHeading          = 50

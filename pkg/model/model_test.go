@@ -43,14 +43,14 @@ func TestUnitFactors(t *testing.T) {
 	}
 }
 
-// Every unit identifier of wire-names.md is accepted, and the default
+// Every unit identifier of the interface is accepted, and the default
 // units of a new job are valid.
 func TestUnitIdentifiers(t *testing.T) {
 	want := map[string]int{"length": 5, "sectionProperties": 5, "materialStrength": 10, "massDensity": 10,
 		"temperature": 2, "force": 5, "moment": 13, "mass": 4, "acceleration": 7, "translation": 5, "stress": 12}
 	for _, c := range UnitCategories {
 		if len(c.Units) != want[c.JSONName] {
-			t.Errorf("%s has %d units, wire-names.md lists %d", c.JSONName, len(c.Units), want[c.JSONName])
+			t.Errorf("%s has %d units, the interface lists %d", c.JSONName, len(c.Units), want[c.JSONName])
 		}
 	}
 	if err := DefaultUnits().Validate(); err != nil {

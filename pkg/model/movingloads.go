@@ -11,7 +11,7 @@ import (
 	"github.com/gusset/gusset/pkg/model/geom"
 )
 
-// Collection names of the moving-load data (wire-names.md, "moving loads
+// Collection names of the moving-load data (as the interface names them, "moving loads
 // under moving-loads/"). The settings and the elements to load are
 // singletons kept as one-row collections under key 1, so that save, open,
 // clear and close treat them like every other collection.

@@ -1,6 +1,6 @@
 package model
 
-// The rows of the static result queries (wire-names.md), in SI. Their
+// The rows of the static result queries (as the interface names it), in SI. Their
 // `unit` tags name each quantity, so that the HTTP edge shows them in the
 // job units and describes them in the query metadata. Rotations are
 // radians, and stay radians in every unit system.

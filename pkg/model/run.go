@@ -21,7 +21,7 @@ const (
 // AnalysisKinds lists every analysis kind, in the order results are shown.
 var AnalysisKinds = []AnalysisKind{KindStatic, KindBuckling, KindDynamic}
 
-// AnalysisType is a run's analysisType (wire-names.md).
+// AnalysisType is a run's analysisType (as the interface names it).
 type AnalysisType string
 
 // The analysis types a run can have.
@@ -104,7 +104,7 @@ type RunMessage struct {
 	Timestamp time.Time `json:"timestamp"`
 }
 
-// Progress is the live progress of a run (wire-names.md). Steps are the
+// Progress is the live progress of a run (as the interface names it). Steps are the
 // stages of the solver; StepPercentages holds each stage's percentage done.
 type Progress struct {
 	TotalSteps          int           `json:"totalSteps"`
@@ -124,7 +124,7 @@ type ConvergencePoint struct {
 	Percentage float64 `json:"percentage"`
 }
 
-// Run is an analysis run record (wire-names.md). ElapsedTime is derived
+// Run is an analysis run record (as the interface names it). ElapsedTime is derived
 // when the record is shown (see Shown); the stored record keeps the
 // times it is derived from.
 type Run struct {

@@ -6,7 +6,7 @@ import (
 )
 
 // Units are the job units: the unit in which each kind of quantity crosses
-// the HTTP edge. Values are unit identifiers from wire-names.md.
+// the HTTP edge. Values are unit identifiers of the interface.
 type Units struct {
 	Length            string `json:"length"`
 	SectionProperties string `json:"sectionProperties"`

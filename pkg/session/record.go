@@ -127,7 +127,7 @@ func (s *Service) LogError(ctx context.Context, ws string, rec store.ErrorRecord
 	return s.jobs.AppendError(ctx, ws, rec)
 }
 
-// FileStatus values (wire-names.md).
+// FileStatus values (as the interface names it).
 const (
 	FileNotFound                 = "NotFound"
 	FileReadyToOpen              = "ReadyToOpen"

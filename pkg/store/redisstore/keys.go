@@ -1,6 +1,6 @@
 // Package redisstore implements the store interfaces on Redis.
 //
-// Key layout (DESIGN.md), every key under ws:{workspace}:
+// Key layout, every key under ws:{workspace}:
 //
 //	ws:{w}:job                hash: state, headings, settings, units (JSON each)
 //	ws:{w}:rev                counter: model revision, never reset, so a
