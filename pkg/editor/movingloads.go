@@ -290,7 +290,7 @@ func (m *MovingLoads) Generate(ctx context.Context, ws string, loadCategory int6
 			return err
 		}
 		if !found[0] {
-			return model.Invalid("loadCategory", "load category %d does not exist; create it with POST /job/loads/load-categories", loadCategory)
+			return model.Invalid("loadCategory", "load category %d does not exist; create it first", loadCategory)
 		}
 	}
 	return model.E(model.KindNotImplemented,

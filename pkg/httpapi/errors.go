@@ -59,6 +59,13 @@ var kindTable = map[model.Kind]errorClass{
 	model.KindNotImplemented:     {http.StatusNotImplemented, "NOT_IMPLEMENTED", "Api"},
 }
 
+// routeHints name the routes that mend errors of a kind: the domain's
+// messages say what to do, the edge says where.
+var routeHints = map[model.Kind]string{
+	model.KindNoJobOpen:      " (POST " + apiPrefix + "/job/new or POST " + apiPrefix + "/job/open)",
+	model.KindJobAlreadyOpen: " (POST " + apiPrefix + "/job/close)",
+}
+
 // internalMessage is all a client learns about an unexpected failure.
 const internalMessage = "internal error"
 
@@ -104,6 +111,7 @@ func buildError(c *fiber.Ctx, err error, log *slog.Logger) ErrorResponse {
 			msg = internalMessage
 		}
 	}
+	msg += routeHints[me.Kind]
 	resp := ErrorResponse{Title: http.StatusText(cls.status), Status: cls.status, Detail: msg,
 		Instance: c.OriginalURL(), ErrorCode: cls.code, Source: cls.source, Timestamp: time.Now().UTC()}
 	for _, f := range me.Fields {

@@ -209,7 +209,10 @@ func TestNoJobOpen(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.method+" "+c.path, func(t *testing.T) {
-			e.wantError(409, "NO_JOB_OPEN", c.method, c.path, c.body)
+			// The edge adds the routes that open a job to the domain's message.
+			if er := e.wantError(409, "NO_JOB_OPEN", c.method, c.path, c.body); !strings.Contains(er.Detail, "POST /api/v1/job/new") {
+				t.Errorf("detail %q names no route to a job", er.Detail)
+			}
 		})
 	}
 	if _, err := os.Stat(filepath.Join(e.dir, "x.gsj")); err == nil {

@@ -101,10 +101,10 @@ func NotFound(what string, id any) *Error {
 }
 
 // ErrNoJobOpen is returned by every job-scoped operation while no job is open.
-var ErrNoJobOpen = &Error{Kind: KindNoJobOpen, Msg: "no job is open: create one with POST /job/new or open one with POST /job/open"}
+var ErrNoJobOpen = &Error{Kind: KindNoJobOpen, Msg: "no job is open: create a new job or open one first"}
 
 // ErrJobAlreadyOpen is returned when a job is opened or created while one is open.
-var ErrJobAlreadyOpen = &Error{Kind: KindJobAlreadyOpen, Msg: "a job is already open: close it first with POST /job/close"}
+var ErrJobAlreadyOpen = &Error{Kind: KindJobAlreadyOpen, Msg: "a job is already open: close it first"}
 
 // Wrap attaches an operation name to err. A *Error keeps its kind and
 // message; any other error becomes KindInternal so that its text never

@@ -169,7 +169,7 @@ func (s *Service) FileStatus(ctx context.Context, ws, filePath string) (FileStat
 	switch {
 	case locked && sl.State.IsModified:
 		out.Status, out.Description = FileLockedWithUnsavedChanges, "the file is the open job, which has unsaved changes"
-		out.RecommendedAction = "save the open job (POST /job/save) or close it (POST /job/close) to discard the changes"
+		out.RecommendedAction = "save the open job, or close it to discard the changes"
 	case locked:
 		out.Status, out.Description = FileLocked, "the file is the open job"
 		out.RecommendedAction = "it is already open; close it first to open it again"
@@ -186,10 +186,10 @@ func (s *Service) FileStatus(ctx context.Context, ws, filePath string) (FileStat
 		out.AvailableRecoveryOptions = both
 	default:
 		out.Status, out.Description = FileReadyToOpen, "the job file can be opened"
-		out.RecommendedAction = "open it with POST /job/open"
+		out.RecommendedAction = "open it"
 		out.CanOpenSafely = !sl.State.IsOpen
 		if sl.State.IsOpen {
-			out.RecommendedAction = "close the open job first, then open it with POST /job/open"
+			out.RecommendedAction = "close the open job first, then open it"
 		}
 	}
 	return out, nil

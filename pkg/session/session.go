@@ -131,7 +131,7 @@ func (s *Service) NewFromTemplate(ctx context.Context, ws string, file []byte, n
 // OpenSample opens a bundled sample as a new, never-saved job.
 func (s *Service) OpenSample(ctx context.Context, ws, fileName string) (Opened, error) {
 	if fileName == "" {
-		return Opened{}, model.Invalid("fileName", "fileName is required; GET /file/samples lists the samples")
+		return Opened{}, model.Invalid("fileName", "fileName is required: name one of the bundled samples")
 	}
 	if err := s.refuseIfOpen(ctx, ws); err != nil {
 		return Opened{}, fmt.Errorf("open sample: %w", err)
