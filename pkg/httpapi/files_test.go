@@ -193,7 +193,9 @@ func TestRecoveryFileIsWrittenAfterTheDelay(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	e.must(200, "POST", "/job/close", nil)
-	time.Sleep(150 * time.Millisecond)
+	// Flush waits for any recovery write still under way: none may bring
+	// the file back after the close.
+	e.sess.Flush()
 	if _, err := os.Stat(recovery); err == nil {
 		t.Error("recovery file survived close")
 	}

@@ -28,6 +28,7 @@ type env struct {
 	dir  string
 	api  *httpapi.API
 	jobs *redisstore.Jobs
+	sess *session.Service
 	rdb  *redistest.Server
 	logs *syncBuffer
 }
@@ -88,7 +89,7 @@ func newEnv(t testing.TB, opt envOptions) *env {
 		_ = api.App().ShutdownWithTimeout(5 * time.Second)
 		sess.Flush()
 	})
-	return &env{t: t, base: "http://" + ln.Addr().String() + "/api/v1", dir: dir.Root(), api: api, jobs: jobs, rdb: srv, logs: logs}
+	return &env{t: t, base: "http://" + ln.Addr().String() + "/api/v1", dir: dir.Root(), api: api, jobs: jobs, sess: sess, rdb: srv, logs: logs}
 }
 
 // resp is a finished HTTP exchange.
