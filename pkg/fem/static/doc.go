@@ -15,8 +15,8 @@
 // for angle 0 (global +X for vertical members), z = x × y, the direction
 // angle rotating y and z about x. A section's principal angle is added to
 // the member's direction angle, so member local y and z are always the
-// section's principal axes; release codes, member loads in Local axes and
-// all member results refer to them.
+// section's principal axes; release codes, rigid offsets and member loads
+// in Local axes and all member results refer to them.
 //
 // # Sign conventions
 //

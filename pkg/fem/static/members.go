@@ -181,17 +181,20 @@ func (a *analysis) buildMember(i int) (*member, error) {
 		}
 		dir.Node = a.pos[n]
 	}
+	// The section's principal axes are the member's local axes, for
+	// Local offsets as for Local loads and all results.
+	dir.Angle += sec.PrincipalAngle
 	pa, pb := a.pos[m.nodes[0]], a.pos[m.nodes[1]]
 	m.eA, m.eB = mm.OffsetA, mm.OffsetB
 	if mm.OffsetsLocal && (m.eA != transform.Vec3{} || m.eB != transform.Vec3{}) {
+		// Local offsets are components along the principal axes of the
+		// node-to-node line; the member's own axes follow from its ends.
 		r0, err := transform.LocalAxes(pa, pb, dir, a.model.VerticalAxis)
 		if err != nil {
 			return nil, fmt.Errorf("member %s: %w", mm.ID, err)
 		}
 		m.eA, m.eB = r0.ApplyT(m.eA), r0.ApplyT(m.eB)
 	}
-	// The section's principal axes are the member's local axes.
-	dir.Angle += sec.PrincipalAngle
 	rot, err := transform.LocalAxes(pa.Add(m.eA), pb.Add(m.eB), dir, a.model.VerticalAxis)
 	if err != nil {
 		return nil, fmt.Errorf("member %s: %w", mm.ID, err)

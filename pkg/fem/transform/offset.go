@@ -8,6 +8,12 @@ package transform
 //
 // i.e. u_end = H·u_node with H = [I −[e]ₓ; 0 I] per node, and end forces
 // move to the node as F_node = F_end, M_node = M_end + e × F_end (Hᵀ).
+//
+// Offsets given in member local axes are turned into global ones first,
+// e = Rᵀ·e_local (Rotation.ApplyT), where R is LocalAxes of the
+// node-to-node line with the member's full angle: its direction angle
+// plus the section's principal angle, the same axes as its local loads
+// and results (package static).
 
 // skewMul returns θ × e.
 func skewMul(theta, e Vec3) Vec3 { return theta.Cross(e) }

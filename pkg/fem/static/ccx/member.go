@@ -71,6 +71,8 @@ func (w *writer) member(i int, lc *static.LoadCase, div int) error {
 	}
 	vert := w.m.VerticalAxis
 	eA, eB := mm.OffsetA, mm.OffsetB
+	// Local offsets follow the principal axes, like the engine's.
+	dir.Angle += sec.PrincipalAngle
 	if mm.OffsetsLocal {
 		r0, err := transform.LocalAxes(pa, pb, dir, vert)
 		if err != nil {
@@ -78,7 +80,6 @@ func (w *writer) member(i int, lc *static.LoadCase, div int) error {
 		}
 		eA, eB = r0.ApplyT(eA), r0.ApplyT(eB)
 	}
-	dir.Angle += sec.PrincipalAngle
 	a0, b0 := pa.Add(eA), pb.Add(eB)
 	r, err := transform.LocalAxes(a0, b0, dir, vert)
 	if err != nil {
