@@ -149,6 +149,7 @@ func (a *API) registerStructureRoutes() {
 	a.registerPlateSubresources(plates)
 	plates.register()
 
+	a.registerLibraryRoutes() // GET sections|materials/library and /libraries, before their "/:id" routes
 	sections := &collection[model.Section]{a: a, c: s.Sections, path: structurePath + "/sections", tag: tag, idFilter: "sections"}
 	sections.remove = removeRowsOf(s.Sections) // 409 while members use it
 	a.registerSectionLibrary(sections)

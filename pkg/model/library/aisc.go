@@ -24,18 +24,30 @@ import (
 //go:embed data/aisc15/Shapes-SI.csv
 var aisc15CSV []byte
 
+// The US sheet of the same database (in, in², in⁴). Only its labels are
+// used: line n of it is line n of the SI sheet, so "W14X90" (line 202)
+// resolves to the SI row of "W360X134" and gets the SI sheet's numbers. A
+// model thus has the same stiffness whichever label was typed; the US
+// sheet's own numbers are the same values rounded in another unit (three
+// significant figures in both sheets, so they differ by up to 1 %).
+//
+//go:embed data/aisc15/Shapes-US.csv
+var aisc15USCSV []byte
+
 // Multipliers from the CSV's units to SI.
 const (
-	aiscMM  = 1e-3 // mm → m
-	aiscMM2 = 1e-6 // mm² → m²
-	aiscI   = 1e-6 // 10⁶ mm⁴ → m⁴
-	aiscJ   = 1e-9 // 10³ mm⁴ → m⁴
+	aiscMM  = 1e-3            // mm → m
+	aiscMM2 = 1e-6            // mm² → m²
+	aiscI   = 1e-6            // 10⁶ mm⁴ → m⁴
+	aiscJ   = 1e-9            // 10³ mm⁴ → m⁴
+	aiscIn2 = 0.0254 * 0.0254 // in² → m² (US sheet)
 )
 
 var aisc15 = catalogue{load: loadAISC15}
 
 // aiscKey normalises an AISC manual label for lookup: case and spaces are
-// ignored, so "w310x97" and "W 310 X 97" both find "W310X97".
+// ignored, so "w310x97" and "W 310 X 97" both find "W310X97", and
+// "hss8x4x3/8" finds "HSS8X4X3/8".
 func aiscKey(name string) string {
 	return strings.ToUpper(strings.Join(strings.Fields(name), ""))
 }
@@ -47,7 +59,8 @@ func lookupAISC15(name string) (Section, error) {
 	}
 	s, ok := t.byKey[aiscKey(name)]
 	if !ok {
-		return Section{}, &NotFoundError{Kind: "section", Library: LibAISC15, Name: name}
+		return Section{}, &NotFoundError{Kind: "section", Library: LibAISC15, Name: name,
+			Suggestions: suggest([]string{aiscKey(name)}, t.cands)}
 	}
 	return copyShape(s), nil
 }
@@ -102,16 +115,96 @@ func loadAISC15() (table, error) {
 			singleJ[r.str("AISC_Manual_Label")] = j * aiscJ
 		}
 	}
-	t := table{byKey: make(map[string]Section, len(rows))}
+	t := table{byKey: make(map[string]Section, 2*len(rows))}
 	for _, r := range rows {
 		s, err := aiscSection(r, singleJ)
 		if err != nil {
 			return table{}, err
 		}
 		t.byKey[aiscKey(s.Name)] = s
-		t.names = append(t.names, s.Name)
+		t.entries = append(t.entries, s)
+	}
+	if err := addAISCUSLabels(&t, rows); err != nil {
+		return table{}, err
+	}
+	for _, s := range t.entries {
+		t.cands = append(t.cands, candidate{forms: []string{aiscKey(s.Name)}, show: s.Name})
+		if s.AltName != "" {
+			t.cands = append(t.cands, candidate{forms: []string{aiscKey(s.AltName)}, show: s.AltName})
+		}
 	}
 	return t, nil
+}
+
+// addAISCUSLabels lets every label of the US sheet find the section of the
+// SI row on the same line, named by the US label, and records each label
+// as the other's AltName. The pairing is checked: same Type, and areas equal
+// within the rounding of the two sheets. Two US labels are also metric
+// labels of other shapes, "Pipe20STD" and "Pipe20XS" (20 in pipes in the US
+// sheet, 3/4 in pipes in the SI sheet); the metric meaning, which those
+// names had before US labels were accepted, wins, and the 20 in pipes stay
+// reachable as Pipe500STD and Pipe500XS (which then have no AltName).
+func addAISCUSLabels(t *table, si []aiscRow) error {
+	recs, err := csv.NewReader(bytes.NewReader(aisc15USCSV)).ReadAll()
+	if err != nil {
+		return fmt.Errorf("AISC15 US data: %w", err)
+	}
+	cols := map[string]int{}
+	for i, h := range recs[0] {
+		cols[h] = i
+	}
+	for _, c := range []string{"AISC_Manual_Label", "Type", "A"} {
+		if _, ok := cols[c]; !ok {
+			return fmt.Errorf("AISC15 US data: missing column %q", c)
+		}
+	}
+	if len(recs)-1 != len(si) {
+		return fmt.Errorf("AISC15 US data: %d shapes, the SI sheet has %d", len(recs)-1, len(si))
+	}
+	for i, rec := range recs[1:] {
+		u, m := aiscRow{cols: cols, rec: rec, lineNo: i + 2}, si[i]
+		label := u.str("AISC_Manual_Label")
+		if u.str("Type") != m.str("Type") {
+			return fmt.Errorf("AISC15 line %d: US %s is a %s, SI %s a %s", u.lineNo, label, u.str("Type"), m.str("AISC_Manual_Label"), m.str("Type"))
+		}
+		au, err := u.num("A")
+		if err != nil {
+			return err
+		}
+		am, err := m.num("A")
+		if err != nil {
+			return err
+		}
+		if !sameRounded(am*aiscMM2, halfUnit3(am)*aiscMM2, au*aiscIn2, halfUnit3(au)*aiscIn2) {
+			return fmt.Errorf("AISC15 line %d: US %s (A %g in²) and SI %s (A %g mm²) are not the same shape", u.lineNo, label, au, m.str("AISC_Manual_Label"), am)
+		}
+		key := aiscKey(label)
+		if _, taken := t.byKey[key]; taken {
+			continue // Pipe20STD, Pipe20XS: the metric label wins
+		}
+		s := t.entries[i]
+		s.AltName = label
+		t.entries[i], t.byKey[aiscKey(s.Name)] = s, s
+		s.Name, s.AltName = label, s.Name
+		t.byKey[key] = s
+	}
+	return nil
+}
+
+// halfUnit3 is half a unit in the third significant figure of v: the
+// largest rounding error of a value printed, as both AISC sheets print A,
+// Ix, Iy and J, to three significant figures.
+func halfUnit3(v float64) float64 {
+	if v == 0 {
+		return 0
+	}
+	return 0.5 * math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-2)
+}
+
+// sameRounded reports whether a ± ha and b ± hb can be roundings of one
+// value.
+func sameRounded(a, ha, b, hb float64) bool {
+	return math.Abs(a-b) <= (ha+hb)*(1+1e-9)
 }
 
 // aiscSection converts one row. A, Iz (= AISC Ix), Iy and J are the tabulated

@@ -157,7 +157,8 @@ func TestAISC15NameSpelling(t *testing.T) {
 	if !errors.Is(err, ErrNotFound) {
 		t.Fatalf("W310X98: err = %v, want ErrNotFound", err)
 	}
-	if got, want := err.Error(), `section "W310X98" not found in library "AISC15"`; got != want {
+	// The W310 rows nearest by edit distance, then by weight (SI sheet).
+	if got, want := err.Error(), `section "W310X98" not found in library "AISC15"; closest: "W310X97", "W310X86", "W310X79", "W310X74", "W310X67"`; got != want {
 		t.Errorf("message = %q, want %q", got, want)
 	}
 }

@@ -79,7 +79,8 @@ func lookupAust300(name string) (Section, error) {
 	if s, ok := t.byKey[austKey(name)]; ok {
 		return copyShape(s), nil
 	}
-	return Section{}, &NotFoundError{Kind: "section", Library: LibAust300, Name: name}
+	return Section{}, &NotFoundError{Kind: "section", Library: LibAust300, Name: name,
+		Suggestions: suggest([]string{searchKey(name), austKey(name)}, t.cands)}
 }
 
 // hollowCornerRadius is the outer corner radius that the Australian Tube
@@ -147,7 +148,8 @@ func loadAust300() (table, error) {
 			return table{}, fmt.Errorf("Aust300 %s: duplicate designation", s.Name)
 		}
 		t.byKey[key] = s
-		t.names = append(t.names, s.Name)
+		t.entries = append(t.entries, s)
+		t.cands = append(t.cands, candidate{forms: []string{searchKey(s.Name), key}, show: s.Name})
 	}
 	return t, nil
 }

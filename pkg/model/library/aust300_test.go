@@ -216,8 +216,9 @@ func TestAust300Misses(t *testing.T) {
 			if !errors.As(err, &nf) || !errors.Is(err, ErrNotFound) {
 				t.Fatalf("err = %v, want a *NotFoundError", err)
 			}
-			if want := fmt.Sprintf("section %q not found in library \"Aust300\"", name); err.Error() != want {
-				t.Errorf("message %q, want %q", err.Error(), want)
+			// The closest names may follow (suggest_test.go).
+			if want := fmt.Sprintf("section %q not found in library \"Aust300\"", name); !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("message %q, want it to start %q", err.Error(), want)
 			}
 		})
 	}

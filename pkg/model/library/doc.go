@@ -26,7 +26,13 @@
 // # Section libraries
 //
 //   - "AISC15": every shape of the AISC Shapes Database v15.0 (SI sheet),
-//     addressed by its AISC_Manual_Label, e.g. "W310X97", "HSS203.2X101.6X9.5".
+//     addressed by its AISC_Manual_Label in either sheet: metric, e.g.
+//     "W310X97", "HSS203.2X101.6X9.5", or US, e.g. "W12X65", "HSS8X4X3/8".
+//     A US label gives the SI row on the same line of the database, so both
+//     names of a shape give identical properties; [Section.AltName] holds
+//     the other name. "Pipe20STD" and "Pipe20XS" keep their metric meaning
+//     (3/4 in pipes); the US sheet's 20 in pipes are "Pipe500STD" and
+//     "Pipe500XS". Data and licence: data/aisc15/NOTICE.md.
 //   - "Aust300": the common Australian hot-rolled (AS/NZS 3679.1 Grade 300)
 //     UB, UC and PFC sections and cold-formed (AS/NZS 1163) SHS, RHS and CHS,
 //     with properties computed from the published dimensions, e.g.
@@ -58,8 +64,16 @@
 // A web between flanges carries nearly uniform shear, hence its full area; a
 // plate loaded in its own plane alone gets the rectangle's 5/6.
 //
-// A miss is a [*NotFoundError] (matching [ErrNotFound] with errors.Is); an
-// unknown library is an [*UnknownLibraryError] (matching [ErrUnknownLibrary]).
+// A miss is a [*NotFoundError] (matching [ErrNotFound] with errors.Is) that
+// carries up to five of the library's closest names (edit distance, then
+// common prefix; see suggest.go) and names them in its message; an unknown
+// library is an [*UnknownLibraryError] (matching [ErrUnknownLibrary]).
+//
+// # Listings
+//
+// [SectionLibraryInfo] and [MaterialLibraryInfo] describe the libraries;
+// [SearchSections] and [SearchMaterials] list a library's entries whose
+// names (or AISC US labels, or material aliases) contain a search text.
 //
 // # Material libraries
 //

@@ -3,6 +3,7 @@ package library
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -18,18 +19,33 @@ var ErrUnknownLibrary = errors.New("unknown library")
 // too thick for the outline).
 var ErrInvalidDimensions = errors.New("invalid section dimensions")
 
-// NotFoundError reports a library miss. Its message names the entry and the
-// library, e.g. `section "360 UB 45" not found in library "Aust300"`, so it
-// can be shown to a user as is.
+// NotFoundError reports a library miss. Its message names the entry, the
+// library and the closest names the library holds, e.g.
+// `section "360 UB 44" not found in library "Aust300"; closest: "360UB44.7"`,
+// so it can be shown to a user as is.
 type NotFoundError struct {
-	Kind    string // "section" or "material"
-	Library string // canonical library name
-	Name    string // the name as the caller spelled it
+	Kind        string   // "section" or "material"
+	Library     string   // canonical library name
+	Name        string   // the name as the caller spelled it
+	Suggestions []string // up to five names of the library closest to Name, best first (edit distance); may be empty
 }
 
 // Error implements error.
 func (e *NotFoundError) Error() string {
-	return fmt.Sprintf("%s %q not found in library %q", e.Kind, e.Name, e.Library)
+	msg := fmt.Sprintf("%s %q not found in library %q", e.Kind, e.Name, e.Library)
+	if len(e.Suggestions) > 0 {
+		msg += "; closest: " + quoteList(e.Suggestions)
+	}
+	return msg
+}
+
+// quoteList renders names as `"a", "b"`.
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // Is makes errors.Is(err, ErrNotFound) true.

@@ -80,7 +80,8 @@ func LookupMaterial(library, name string) (Material, error) {
 			return m, nil
 		}
 	}
-	return Material{}, &NotFoundError{Kind: "material", Library: l.name, Name: name}
+	return Material{}, &NotFoundError{Kind: "material", Library: l.name, Name: name,
+		Suggestions: suggest([]string{materialKey(name)}, l.candidates())}
 }
 
 // MaterialNames returns the canonical names of a material library's entries
@@ -104,4 +105,17 @@ func findMaterialLibrary(library string) (materialLibrary, error) {
 		}
 	}
 	return materialLibrary{}, &UnknownLibraryError{Kind: "material", Library: library, Known: MaterialLibraries()}
+}
+
+// candidates are what a miss may suggest: the canonical names, and each
+// alias showing its canonical name.
+func (l materialLibrary) candidates() []candidate {
+	out := make([]candidate, 0, len(l.entries)+len(l.aliases))
+	for _, m := range l.entries {
+		out = append(out, candidate{forms: []string{materialKey(m.Name)}, show: m.Name})
+		for _, a := range l.aliasesOf(m.Name) {
+			out = append(out, candidate{forms: []string{a}, show: m.Name})
+		}
+	}
+	return out
 }

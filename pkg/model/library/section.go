@@ -9,7 +9,8 @@ import (
 // Section is a cross-section's stiffness properties in SI units together with
 // the shape they came from. See the package doc for the axis convention.
 type Section struct {
-	Name    string  // canonical name within its library, e.g. "W310X97"
+	Name    string  // canonical name within its library, e.g. "W310X97", or "W12X65" when looked up by the US label
+	AltName string  // the same shape's label in the catalogue's other unit system ("W12X65" for "W310X97" and back); "" if none
 	Library string  // canonical library name, e.g. "AISC15"
 	A       float64 // area (m²)
 	J       float64 // St Venant torsion constant (m⁴)
@@ -63,7 +64,9 @@ func SectionLibraries() []string {
 
 // LookupSection returns the named section of the named library. Library names
 // are matched case-insensitively. Section names: AISC15 takes the
-// AISC_Manual_Label ("W310X97"; case and spaces ignored), Aust300 the
+// AISC_Manual_Label of either sheet, metric ("W310X97") or US ("W12X65",
+// "HSS8X4X3/8"), case and spaces ignored; both give the SI sheet's numbers
+// and the name as the database prints it (see aisc.go). Aust300 the
 // OneSteel/ATM designation ("360UB44.7", "100x100x6.0SHS", see aust300.go
 // for accepted spellings), Parametric a keyword and mm dimensions
 // ("RECT 300x200", see parametric.go). The returned Shape is the caller's own
@@ -88,14 +91,19 @@ func SectionNames(library string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append([]string(nil), t.names...), nil
+	names := make([]string, len(t.entries))
+	for i, s := range t.entries {
+		names[i] = s.Name
+	}
+	return names, nil
 }
 
-// table is a loaded catalogue: sections by normalised key, plus the canonical
-// names in catalogue order.
+// table is a loaded catalogue: sections by normalised key (every accepted
+// label), plus the entries in catalogue order under their canonical names.
 type table struct {
-	byKey map[string]Section
-	names []string
+	byKey   map[string]Section
+	entries []Section
+	cands   []candidate // what a miss may suggest
 }
 
 // catalogue wraps a loader so that the embedded data is parsed once, on the
