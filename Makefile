@@ -22,7 +22,7 @@ test:
 	$(GO) test -count=1 -timeout 9m $(PKGS)
 
 # Kill solver workers mid-analysis (services/worker/fault_test.go, build tag
-# fault): real api and worker processes on one redis-server. About 10
+# fault): real api and worker processes on one redis-server. 12-14
 # minutes: asynq gives a lost worker's task to another only after 1-2 minutes.
 test-fault:
 	$(GO) vet -tags fault ./services/worker/

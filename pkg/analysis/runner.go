@@ -254,6 +254,8 @@ func (r *Runner) supervise(ctx context.Context, t Task, lv *live, labels []strin
 			}
 			run, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
 				lv.apply(run, labels)
+				now := r.Now().UTC()
+				run.HeartbeatAt = &now
 				return nil
 			})
 			if err != nil {

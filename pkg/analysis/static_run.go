@@ -62,7 +62,7 @@ func (r *Runner) runStatic(ctx context.Context, t Task) error {
 			run.Progress.StatusText = "Cancelled before it started"
 			return nil
 		}
-		run.Status = model.RunRunning
+		run.Status, run.HeartbeatAt = model.RunRunning, &now
 		if run.StartedAt == nil {
 			run.StartedAt = &now
 		}

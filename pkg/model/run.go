@@ -144,6 +144,10 @@ type Run struct {
 	// QueuedAt is when the run was requested; StartedAt is when a worker
 	// began solving it (the elapsed time counts from there).
 	QueuedAt time.Time `json:"queuedAt"`
+	// HeartbeatAt is the last time a worker refreshed the run: a lost
+	// worker's run keeps its status until the queue hands it on, but its
+	// heartbeat stops.
+	HeartbeatAt *time.Time `json:"heartbeatAt"`
 	// Attempt counts the workers that took the run (more than one after a
 	// worker was lost).
 	Attempt int `json:"attempt"`
@@ -175,6 +179,12 @@ func (r Run) Shown(now time.Time) Run {
 		}
 		s := FormatElapsed(end.Sub(*r.StartedAt))
 		out.ElapsedTime = &s
+	}
+	if (r.Status == RunRunning || r.Status == RunCancelling) && r.HeartbeatAt != nil {
+		if quiet := now.Sub(*r.HeartbeatAt); quiet > HeartbeatTimeout {
+			out.Progress.StatusText = fmt.Sprintf("no word from the worker for %s: if it was lost, another worker takes the run within about 2 minutes",
+				quiet.Round(time.Second))
+		}
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
@@ -208,6 +218,10 @@ func FormatElapsed(d time.Duration) string {
 	ms := d.Milliseconds()
 	return fmt.Sprintf("%02d:%02d:%02d.%03d", ms/3_600_000, ms/60_000%60, ms/1000%60, ms%1000)
 }
+
+// HeartbeatTimeout is how long a running run may go without a heartbeat
+// before it is shown as not answering.
+const HeartbeatTimeout = 5 * time.Second
 
 // MaxRunHistory is how many finished runs the run list keeps besides the
 // current one (spec: the 10 most recent).

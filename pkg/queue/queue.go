@@ -3,8 +3,9 @@
 // the worker process that serves the tasks.
 //
 // Retries: a task whose worker dies keeps its lease for 30 s; asynq's
-// recoverer then hands it to another worker (within about a minute and a
-// half), up to MaxRetry times (Client.MaxRetry). A handler error of model.KindValidation (the
+// recoverer then hands it to another worker (1 to about 2 min 10 s later:
+// 30 s lease, 30 s margin, a recoverer that runs once a minute, the retry
+// delay and the forwarding of the retried task), up to MaxRetry times (Client.MaxRetry). A handler error of model.KindValidation (the
 // model cannot be analysed) is final: retrying cannot mend it.
 package queue
 

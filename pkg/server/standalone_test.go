@@ -58,6 +58,7 @@ func TestFromEnvRejectsBadValues(t *testing.T) {
 	for name, kv := range map[string][2]string{
 		"port": {"PORT", "eighty"}, "body": {"MAX_BODY_BYTES", "-1"},
 		"delay": {"RECOVERY_DELAY_MS", "soon"}, "level": {"LOG_LEVEL", "loud"},
+		"retries": {"ANALYSIS_MAX_RETRY", "-1"}, "retries-word": {"ANALYSIS_MAX_RETRY", "many"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Setenv(kv[0], kv[1])
@@ -68,7 +69,11 @@ func TestFromEnvRejectsBadValues(t *testing.T) {
 	}
 	t.Setenv("PORT", "")
 	c, err := FromEnv()
-	if err != nil || c.Port != "8080" || c.JobsDir != "./data/jobs" {
+	if err != nil || c.Port != "8080" || c.JobsDir != "./data/jobs" || c.AnalysisMaxRetry != nil {
 		t.Errorf("defaults: %+v %v", c, err)
+	}
+	t.Setenv("ANALYSIS_MAX_RETRY", "0")
+	if c, err := FromEnv(); err != nil || c.AnalysisMaxRetry == nil || *c.AnalysisMaxRetry != 0 {
+		t.Errorf("ANALYSIS_MAX_RETRY=0: %+v %v", c, err)
 	}
 }
