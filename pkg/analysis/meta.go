@@ -1,9 +1,13 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/gusset/gusset/pkg/model"
@@ -47,8 +51,16 @@ func (m *StaticMeta) Has(lc int64) bool {
 // job has none.
 func ReadStaticMeta(ctx context.Context, res store.Results, ws string) (*StaticMeta, error) {
 	raw, err := res.Meta(ctx, ws, model.KindStatic)
-	if err != nil || raw == nil {
+	if err != nil {
 		return nil, err
+	}
+	return decodeStaticMeta(raw)
+}
+
+// decodeStaticMeta decodes a stored meta record; nil for none.
+func decodeStaticMeta(raw json.RawMessage) (*StaticMeta, error) {
+	if raw == nil {
+		return nil, nil
 	}
 	var m StaticMeta
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -57,24 +69,52 @@ func ReadStaticMeta(ctx context.Context, res store.Results, ws string) (*StaticM
 	return &m, nil
 }
 
-// CheckResultSet checks a result set read from a job file whose model has
-// the given numbers of nodes and members: its meta must decode, state
-// that model size, and every column must have whole rows of it, so that
-// a hostile or damaged file cannot make a query read past a column.
-func CheckResultSet(kind model.AnalysisKind, set store.ResultSet, nodes, members int) error {
-	if kind != model.KindStatic {
-		return model.E(model.KindValidation, "the job file holds %s results, which this version cannot read", kind)
+// CheckResults checks the results a job file carries against the model it
+// carries: a hostile or damaged file must be refused when it opens, not
+// make a later query read past a column, report a node the model lacks or
+// send a number JSON cannot carry. The static results must state the
+// model's size, list exactly its nodes and members (with their end nodes)
+// in order, hold only its load cases, have whole rows in every column,
+// reactions only at its nodes, and only finite numbers.
+func CheckResults(snap store.Snapshot) error {
+	for kind, set := range snap.Results {
+		if kind != model.KindStatic {
+			return model.E(model.KindValidation, "the job file holds %s results, which this version cannot read", kind)
+		}
+		if err := checkStatic(set, snap.Collections); err != nil {
+			return model.Wrap("check the job file's static results", err)
+		}
 	}
+	return nil
+}
+
+func checkStatic(set store.ResultSet, colls map[string][]store.Row) error {
+	bad := func(format string, args ...any) error { return model.E(model.KindValidation, format, args...) }
 	var m StaticMeta
 	if err := json.Unmarshal(set.Meta, &m); err != nil {
-		return model.E(model.KindValidation, "the job file's static results meta is not valid: %v", err)
+		return bad("the meta record is not valid: %v", err)
 	}
-	if m.Nodes != nodes || m.Members != members {
-		return model.E(model.KindValidation, "the job file's static results are of a model with %d nodes and %d members, not of its own (%d and %d)",
-			m.Nodes, m.Members, nodes, members)
+	nodes, err := rowIDs(colls[model.CollNodes])
+	if err != nil {
+		return err
+	}
+	members, err := memberRows(colls[model.CollMembers])
+	if err != nil {
+		return err
+	}
+	cases, err := rowIDs(colls[model.CollLoadCases])
+	if err != nil {
+		return err
+	}
+	if m.Nodes != len(nodes) || m.Members != len(members)/widthMember {
+		return bad("they are of a model with %d nodes and %d members, not of the file's own (%d and %d)",
+			m.Nodes, m.Members, len(nodes), len(members)/widthMember)
 	}
 	want := map[string]int{colNodes: 8 * m.Nodes, colMembers: 8 * widthMember * m.Members}
 	for _, c := range m.Cases {
+		if _, ok := slices.BinarySearch(cases, c.LoadCase); !ok {
+			return bad("they hold load case %d, which the model does not have", c.LoadCase)
+		}
 		want[caseColumn(c.LoadCase, colDisp)] = 8 * widthDisp * m.Nodes
 		want[caseColumn(c.LoadCase, colEnd)] = 8 * widthEnd * m.Members
 		want[caseColumn(c.LoadCase, colSummary)] = 8 * widthSummary
@@ -84,14 +124,78 @@ func CheckResultSet(kind model.AnalysisKind, set store.ResultSet, nodes, members
 		n, ok := want[name]
 		switch {
 		case !ok:
-			return model.E(model.KindValidation, "the job file's static results hold an unknown column %q", name)
+			return bad("they hold an unknown column %q", name)
 		case n == -1 && len(col)%(8*widthReact) != 0, n >= 0 && len(col) != n:
-			return model.E(model.KindValidation, "the job file's static results column %q has %d bytes, which does not fit the model", name, len(col))
+			return bad("the column %q has %d bytes, which does not fit the model", name, len(col))
 		}
 		delete(want, name)
+		switch name {
+		case colNodes:
+			if got, _ := ints(col, 1, name); !slices.Equal(got, nodes) {
+				return bad("the nodes column does not list the model's nodes")
+			}
+		case colMembers:
+			if got, _ := ints(col, widthMember, name); !slices.Equal(got, members) {
+				return bad("the members column does not list the model's members and their end nodes")
+			}
+		default:
+			vals, _ := floats(col, 1, name)
+			for i, v := range vals {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return bad("the column %q holds %v at value %d", name, v, i)
+				}
+			}
+			if strings.HasSuffix(name, ":"+colReact) {
+				for r := 0; r < len(vals); r += widthReact {
+					if _, ok := slices.BinarySearch(nodes, int64(vals[r])); !ok || vals[r] != math.Trunc(vals[r]) {
+						return bad("the column %q has a reaction at %v, which is not a node of the model", name, vals[r])
+					}
+				}
+			}
+		}
 	}
 	for name := range want {
-		return model.E(model.KindValidation, "the job file's static results lack the column %q", name)
+		return bad("they lack the column %q", name)
 	}
 	return nil
+}
+
+// rowIDs returns the ids of single-id rows, ascending.
+func rowIDs(rows []store.Row) ([]int64, error) {
+	out := make([]int64, len(rows))
+	for i, r := range rows {
+		k, err := store.ParseKey(r.Key)
+		if err != nil || len(k) != 1 {
+			return nil, model.E(model.KindValidation, "malformed key %q", r.Key)
+		}
+		out[i] = k[0]
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// memberRows returns [id, nodeA, nodeB] of every member row, by id.
+func memberRows(rows []store.Row) ([]int64, error) {
+	type ends struct {
+		ID    int64 `json:"id"`
+		NodeA int64 `json:"nodeA"`
+		NodeB int64 `json:"nodeB"`
+	}
+	es := make([]ends, len(rows))
+	for i, r := range rows {
+		if err := json.Unmarshal(r.Value, &es[i]); err != nil {
+			return nil, model.E(model.KindValidation, "member row %s: %v", r.Key, err)
+		}
+		k, err := store.ParseKey(r.Key)
+		if err != nil || len(k) != 1 {
+			return nil, model.E(model.KindValidation, "malformed key %q", r.Key)
+		}
+		es[i].ID = k[0]
+	}
+	slices.SortFunc(es, func(a, b ends) int { return cmp.Compare(a.ID, b.ID) })
+	out := make([]int64, 0, widthMember*len(es))
+	for _, e := range es {
+		out = append(out, e.ID, e.NodeA, e.NodeB)
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -48,12 +49,33 @@ type staticData struct {
 	// selected model cases without results.
 	cases       []int64
 	notAnalysed string
+	cols        columnReader
+}
+
+// columnReader reads results columns from one consistent set of results.
+type columnReader func(names ...string) ([][]byte, error)
+
+// view runs fn, a query, against one consistent set of static results:
+// a run publishing or a model change clearing them while the query reads
+// makes it start again, so it never mixes two sets (or finds a column
+// gone).
+func view[T any](q *Query, ctx context.Context, ws string, f Filter, nodes, members bool, fn func(d *staticData) (Page[T], error)) (Page[T], error) {
+	var out Page[T]
+	err := q.Results.View(ctx, ws, model.KindStatic, func(meta json.RawMessage, cols func(names ...string) ([][]byte, error)) error {
+		d, err := q.static(ctx, ws, f, meta, cols, nodes, members)
+		if err != nil {
+			return err
+		}
+		out, err = fn(d)
+		return err
+	})
+	return out, err
 }
 
 // static reads the meta record and resolves the load case filter; nodes
 // and members are read when asked for.
-func (q *Query) static(ctx context.Context, ws string, f Filter, nodes, members bool) (*staticData, error) {
-	meta, err := ReadStaticMeta(ctx, q.Results, ws)
+func (q *Query) static(ctx context.Context, ws string, f Filter, raw json.RawMessage, cols columnReader, nodes, members bool) (*staticData, error) {
+	meta, err := decodeStaticMeta(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +86,7 @@ func (q *Query) static(ctx context.Context, ws string, f Filter, nodes, members 
 		}
 		return nil, errNoResults(model.KindStatic)
 	}
-	d := &staticData{meta: meta}
+	d := &staticData{meta: meta, cols: cols}
 	all, err := q.modelCases(ctx, ws)
 	if err != nil {
 		return nil, err
@@ -92,16 +114,16 @@ func (q *Query) static(ctx context.Context, ws string, f Filter, nodes, members 
 	if len(names) == 0 {
 		return d, nil
 	}
-	cols, err := q.Results.Columns(ctx, ws, model.KindStatic, names...)
+	raws, err := cols(names...)
 	if err != nil {
 		return nil, err
 	}
 	for i, n := range names {
 		switch n {
 		case colNodes:
-			d.nodes, err = ints(cols[i], 1, n)
+			d.nodes, err = ints(raws[i], 1, n)
 		case colMembers:
-			d.members, err = ints(cols[i], widthMember, n)
+			d.members, err = ints(raws[i], widthMember, n)
 		}
 		if err != nil {
 			return nil, err
@@ -178,12 +200,12 @@ func pageOf(total, offset, limit int64) (lo, hi int64) {
 }
 
 // caseColumns reads one column of each case in cs.
-func (q *Query) caseColumns(ctx context.Context, ws string, cs []int64, col string, width int) ([][]float64, error) {
+func (d *staticData) caseColumns(cs []int64, col string, width int) ([][]float64, error) {
 	names := make([]string, len(cs))
 	for i, lc := range cs {
 		names[i] = caseColumn(lc, col)
 	}
-	raw, err := q.Results.Columns(ctx, ws, model.KindStatic, names...)
+	raw, err := d.cols(names...)
 	if err != nil {
 		return nil, err
 	}
@@ -225,28 +247,26 @@ func casesIn(cs []int64, nItems int, offset, limit int64) []int64 {
 
 // NodeDisplacements answers node-displacements.
 func (q *Query) NodeDisplacements(ctx context.Context, ws string, f Filter) (Page[model.NodeDisplacementRow], error) {
-	var p Page[model.NodeDisplacementRow]
-	d, err := q.static(ctx, ws, f, true, false)
-	if err != nil {
-		return p, err
-	}
-	p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
-	idx, err := indexOf("nodes", "node", d.nodes, f.Nodes)
-	if err != nil {
-		return p, err
-	}
-	cs := casesIn(d.cases, len(idx), f.Offset, f.Limit)
-	cols, err := q.caseColumns(ctx, ws, cs, colDisp, widthDisp)
-	if err != nil {
-		return p, err
-	}
-	first := slices.Index(d.cases, firstOr(cs))
-	p.Total = gridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
-		v := cols[c-first][widthDisp*idx[i]:]
-		p.Rows = append(p.Rows, model.NodeDisplacementRow{LoadCase: d.cases[c], Node: d.nodes[idx[i]],
-			Tx: v[0], Ty: v[1], Tz: v[2], Rx: v[3], Ry: v[4], Rz: v[5]})
+	return view(q, ctx, ws, f, true, false, func(d *staticData) (Page[model.NodeDisplacementRow], error) {
+		var p Page[model.NodeDisplacementRow]
+		p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+		idx, err := indexOf("nodes", "node", d.nodes, f.Nodes)
+		if err != nil {
+			return p, err
+		}
+		cs := casesIn(d.cases, len(idx), f.Offset, f.Limit)
+		cols, err := d.caseColumns(cs, colDisp, widthDisp)
+		if err != nil {
+			return p, err
+		}
+		first := slices.Index(d.cases, firstOr(cs))
+		p.Total = gridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
+			v := cols[c-first][widthDisp*idx[i]:]
+			p.Rows = append(p.Rows, model.NodeDisplacementRow{LoadCase: d.cases[c], Node: d.nodes[idx[i]],
+				Tx: v[0], Ty: v[1], Tz: v[2], Rx: v[3], Ry: v[4], Rz: v[5]})
+		})
+		return p, nil
 	})
-	return p, nil
 }
 
 func firstOr(cs []int64) int64 {
@@ -258,99 +278,93 @@ func firstOr(cs []int64) int64 {
 
 // NodeReactions answers node-reactions: rows for supported nodes only.
 func (q *Query) NodeReactions(ctx context.Context, ws string, f Filter) (Page[model.NodeReactionRow], error) {
-	var p Page[model.NodeReactionRow]
-	d, err := q.static(ctx, ws, f, true, false)
-	if err != nil {
-		return p, err
-	}
-	p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
-	keep, err := selectIDs("nodes", "node", d.nodes, f.Nodes)
-	if err != nil {
-		return p, err
-	}
-	cols, err := q.caseColumns(ctx, ws, d.cases, colReact, widthReact)
-	if err != nil {
-		return p, err
-	}
-	var all []model.NodeReactionRow
-	for c, col := range cols {
-		for r := 0; r < len(col); r += widthReact {
-			v := col[r:]
-			node := int64(v[0])
-			if f.Nodes != nil {
-				if _, ok := slices.BinarySearch(keep, node); !ok {
-					continue
-				}
-			}
-			all = append(all, model.NodeReactionRow{LoadCase: d.cases[c], Node: node,
-				Fx: v[1], Fy: v[2], Fz: v[3], Mx: v[4], My: v[5], Mz: v[6]})
+	return view(q, ctx, ws, f, true, false, func(d *staticData) (Page[model.NodeReactionRow], error) {
+		var p Page[model.NodeReactionRow]
+		p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+		keep, err := selectIDs("nodes", "node", d.nodes, f.Nodes)
+		if err != nil {
+			return p, err
 		}
-	}
-	p.Total = int64(len(all))
-	lo, hi := pageOf(p.Total, f.Offset, f.Limit)
-	p.Rows = all[lo:hi]
-	return p, nil
+		cols, err := d.caseColumns(d.cases, colReact, widthReact)
+		if err != nil {
+			return p, err
+		}
+		var all []model.NodeReactionRow
+		for c, col := range cols {
+			for r := 0; r < len(col); r += widthReact {
+				v := col[r:]
+				node := int64(v[0])
+				if f.Nodes != nil {
+					if _, ok := slices.BinarySearch(keep, node); !ok {
+						continue
+					}
+				}
+				all = append(all, model.NodeReactionRow{LoadCase: d.cases[c], Node: node,
+					Fx: v[1], Fy: v[2], Fz: v[3], Mx: v[4], My: v[5], Mz: v[6]})
+			}
+		}
+		p.Total = int64(len(all))
+		lo, hi := pageOf(p.Total, f.Offset, f.Limit)
+		p.Rows = all[lo:hi]
+		return p, nil
+	})
 }
 
 // ReactionSummary answers reaction-summary: three rows per case.
 func (q *Query) ReactionSummary(ctx context.Context, ws string, f Filter) (Page[model.ReactionSummaryRow], error) {
-	var p Page[model.ReactionSummaryRow]
-	d, err := q.static(ctx, ws, f, false, false)
-	if err != nil {
-		return p, err
-	}
-	p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
-	cols, err := q.caseColumns(ctx, ws, d.cases, colSummary, widthSummary)
-	if err != nil {
-		return p, err
-	}
-	var all []model.ReactionSummaryRow
-	for c, v := range cols {
-		row := func(t string, x [6]float64) model.ReactionSummaryRow {
-			return model.ReactionSummaryRow{LoadCase: d.cases[c], SummaryType: t, Fx: x[0], Fy: x[1], Fz: x[2], Mx: x[3], My: x[4], Mz: x[5]}
+	return view(q, ctx, ws, f, false, false, func(d *staticData) (Page[model.ReactionSummaryRow], error) {
+		var p Page[model.ReactionSummaryRow]
+		p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+		cols, err := d.caseColumns(d.cases, colSummary, widthSummary)
+		if err != nil {
+			return p, err
 		}
-		var load, react, resid [6]float64
-		copy(load[:], v[0:6])
-		copy(react[:], v[6:12])
-		for i := range resid {
-			resid[i] = load[i] + react[i]
+		var all []model.ReactionSummaryRow
+		for c, v := range cols {
+			row := func(t string, x [6]float64) model.ReactionSummaryRow {
+				return model.ReactionSummaryRow{LoadCase: d.cases[c], SummaryType: t, Fx: x[0], Fy: x[1], Fz: x[2], Mx: x[3], My: x[4], Mz: x[5]}
+			}
+			var load, react, resid [6]float64
+			copy(load[:], v[0:6])
+			copy(react[:], v[6:12])
+			for i := range resid {
+				resid[i] = load[i] + react[i]
+			}
+			all = append(all, row(model.SummaryLoad, load), row(model.SummaryReaction, react), row(model.SummaryResidual, resid))
 		}
-		all = append(all, row(model.SummaryLoad, load), row(model.SummaryReaction, react), row(model.SummaryResidual, resid))
-	}
-	p.Total = int64(len(all))
-	lo, hi := pageOf(p.Total, f.Offset, f.Limit)
-	p.Rows = all[lo:hi]
-	return p, nil
+		p.Total = int64(len(all))
+		lo, hi := pageOf(p.Total, f.Offset, f.Limit)
+		p.Rows = all[lo:hi]
+		return p, nil
+	})
 }
 
 // MemberEndForces answers member-end-forces.
 func (q *Query) MemberEndForces(ctx context.Context, ws string, f Filter) (Page[model.MemberEndForcesRow], error) {
-	var p Page[model.MemberEndForcesRow]
-	d, err := q.static(ctx, ws, f, false, true)
-	if err != nil {
-		return p, err
-	}
-	p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
-	idx, err := indexOf("members", "member", memberIDs(d.members), f.Members)
-	if err != nil {
-		return p, err
-	}
-	cs := casesIn(d.cases, len(idx), f.Offset, f.Limit)
-	cols, err := q.caseColumns(ctx, ws, cs, colEnd, widthEnd)
-	if err != nil {
-		return p, err
-	}
-	first := slices.Index(d.cases, firstOr(cs))
-	p.Total = gridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
-		m := idx[i]
-		v := cols[c-first][widthEnd*m:]
-		p.Rows = append(p.Rows, model.MemberEndForcesRow{LoadCase: d.cases[c], Member: d.members[widthMember*m],
-			Node: []int64{d.members[widthMember*m+1], d.members[widthMember*m+2]},
-			Fx:   []float64{v[0], v[6]}, Fy: []float64{v[1], v[7]}, Fz: []float64{v[2], v[8]},
-			Mx: []float64{v[3], v[9]}, My: []float64{v[4], v[10]}, Mz: []float64{v[5], v[11]},
-			FinalCableLength: []float64{}})
+	return view(q, ctx, ws, f, false, true, func(d *staticData) (Page[model.MemberEndForcesRow], error) {
+		var p Page[model.MemberEndForcesRow]
+		p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+		idx, err := indexOf("members", "member", memberIDs(d.members), f.Members)
+		if err != nil {
+			return p, err
+		}
+		cs := casesIn(d.cases, len(idx), f.Offset, f.Limit)
+		cols, err := d.caseColumns(cs, colEnd, widthEnd)
+		if err != nil {
+			return p, err
+		}
+		first := slices.Index(d.cases, firstOr(cs))
+		p.Total = gridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
+			m := idx[i]
+			v := cols[c-first][widthEnd*m:]
+			p.Rows = append(p.Rows, model.MemberEndForcesRow{LoadCase: d.cases[c], Member: d.members[widthMember*m],
+				Node: []int64{d.members[widthMember*m+1], d.members[widthMember*m+2]},
+				Fx:   []float64{v[0], v[6]}, Fy: []float64{v[1], v[7]}, Fz: []float64{v[2], v[8]},
+				Mx: []float64{v[3], v[9]}, My: []float64{v[4], v[10]}, Mz: []float64{v[5], v[11]},
+				FinalCableLength: []float64{}})
+		})
+		return p, nil
 	})
-	return p, nil
 }
 
 // memberIDs returns the ids of a members column.

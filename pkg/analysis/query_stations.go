@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strconv"
 
@@ -16,12 +17,8 @@ import (
 
 // stationPage resolves the members and the page of a station query and
 // calls emit with each (case, member) pair's results, in row order.
-func (q *Query) stationPage(ctx context.Context, ws string, f Filter,
+func (q *Query) stationPage(ctx context.Context, ws string, f Filter, d *staticData,
 	emit func(lc int64, member int64, r *static.MemberResult)) (string, int64, error) {
-	d, err := q.static(ctx, ws, f, false, true)
-	if err != nil {
-		return "", 0, err
-	}
 	ids := memberIDs(d.members)
 	idx, err := indexOf("members", "member", ids, f.Members)
 	if err != nil {
@@ -51,7 +48,7 @@ func (q *Query) stationPage(ctx context.Context, ws string, f Filter,
 	if err != nil {
 		return "", 0, err
 	}
-	ends, err := q.caseColumns(ctx, ws, cs, colEnd, widthEnd)
+	ends, err := d.caseColumns(cs, colEnd, widthEnd)
 	if err != nil {
 		return "", 0, err
 	}
@@ -81,6 +78,9 @@ func (q *Query) stationPage(ctx context.Context, ws string, f Filter,
 			return "", 0, err
 		}
 		for k, p := range pairs[lo:hi] {
+			if err := finiteStations(&res[k], ids[idx[p.i]], d.cases[c]); err != nil {
+				return "", 0, err
+			}
 			emit(d.cases[c], ids[idx[p.i]], &res[k])
 		}
 		lo = hi
@@ -96,93 +96,118 @@ func sortedCopy(ids []int64) []int64 {
 
 // MemberForces answers member-intermediate-forces.
 func (q *Query) MemberForces(ctx context.Context, ws string, f Filter) (Page[model.MemberForcesRow], error) {
-	var p Page[model.MemberForcesRow]
-	na, total, err := q.stationPage(ctx, ws, f, func(lc, member int64, r *static.MemberResult) {
-		n := len(r.Stations)
-		row := model.MemberForcesRow{LoadCase: lc, Member: member, Station: make([]int, n), Location: make([]float64, n),
-			Fx: make([]float64, n), Fy: make([]float64, n), Fz: make([]float64, n),
-			Mx: make([]float64, n), My: make([]float64, n), Mz: make([]float64, n)}
-		for i, s := range r.Stations {
-			row.Station[i], row.Location[i] = i+1, s.X
-			row.Fx[i], row.Fy[i], row.Fz[i] = s.Forces[0], s.Forces[1], s.Forces[2]
-			row.Mx[i], row.My[i], row.Mz[i] = s.Forces[3], s.Forces[4], s.Forces[5]
-		}
-		p.Rows = append(p.Rows, row)
+	return view(q, ctx, ws, f, false, true, func(d *staticData) (Page[model.MemberForcesRow], error) {
+		var p Page[model.MemberForcesRow]
+		na, total, err := q.stationPage(ctx, ws, f, d, func(lc, member int64, r *static.MemberResult) {
+			n := len(r.Stations)
+			row := model.MemberForcesRow{LoadCase: lc, Member: member, Station: make([]int, n), Location: make([]float64, n),
+				Fx: make([]float64, n), Fy: make([]float64, n), Fz: make([]float64, n),
+				Mx: make([]float64, n), My: make([]float64, n), Mz: make([]float64, n)}
+			for i, s := range r.Stations {
+				row.Station[i], row.Location[i] = i+1, s.X
+				row.Fx[i], row.Fy[i], row.Fz[i] = s.Forces[0], s.Forces[1], s.Forces[2]
+				row.Mx[i], row.My[i], row.Mz[i] = s.Forces[3], s.Forces[4], s.Forces[5]
+			}
+			p.Rows = append(p.Rows, row)
+		})
+		p.Warnings.LoadCasesNotAnalyzed, p.Total = na, total
+		return p, err
 	})
-	p.Warnings.LoadCasesNotAnalyzed, p.Total = na, total
-	return p, err
 }
 
 // MemberDisplacements answers member-intermediate-displacements.
 func (q *Query) MemberDisplacements(ctx context.Context, ws string, f Filter) (Page[model.MemberDisplacementsRow], error) {
-	var p Page[model.MemberDisplacementsRow]
-	na, total, err := q.stationPage(ctx, ws, f, func(lc, member int64, r *static.MemberResult) {
-		n := len(r.Stations)
-		row := model.MemberDisplacementsRow{LoadCase: lc, Member: member, Station: make([]int, n), Location: make([]float64, n),
-			TxGlobal: make([]float64, n), TyGlobal: make([]float64, n), TzGlobal: make([]float64, n),
-			TxLocal: make([]float64, n), TyLocal: make([]float64, n), TzLocal: make([]float64, n)}
-		ax := r.Axes
-		for i, s := range r.Stations {
-			row.Station[i], row.Location[i] = i+1, s.X
-			u := s.Disp
-			row.TxLocal[i], row.TyLocal[i], row.TzLocal[i] = u[0], u[1], u[2]
-			// Rows of ax are the local axes in global coordinates.
-			row.TxGlobal[i] = u[0]*ax[0][0] + u[1]*ax[1][0] + u[2]*ax[2][0]
-			row.TyGlobal[i] = u[0]*ax[0][1] + u[1]*ax[1][1] + u[2]*ax[2][1]
-			row.TzGlobal[i] = u[0]*ax[0][2] + u[1]*ax[1][2] + u[2]*ax[2][2]
-		}
-		p.Rows = append(p.Rows, row)
+	return view(q, ctx, ws, f, false, true, func(d *staticData) (Page[model.MemberDisplacementsRow], error) {
+		var p Page[model.MemberDisplacementsRow]
+		na, total, err := q.stationPage(ctx, ws, f, d, func(lc, member int64, r *static.MemberResult) {
+			n := len(r.Stations)
+			row := model.MemberDisplacementsRow{LoadCase: lc, Member: member, Station: make([]int, n), Location: make([]float64, n),
+				TxGlobal: make([]float64, n), TyGlobal: make([]float64, n), TzGlobal: make([]float64, n),
+				TxLocal: make([]float64, n), TyLocal: make([]float64, n), TzLocal: make([]float64, n)}
+			ax := r.Axes
+			for i, s := range r.Stations {
+				row.Station[i], row.Location[i] = i+1, s.X
+				u := s.Disp
+				row.TxLocal[i], row.TyLocal[i], row.TzLocal[i] = u[0], u[1], u[2]
+				// Rows of ax are the local axes in global coordinates.
+				row.TxGlobal[i] = u[0]*ax[0][0] + u[1]*ax[1][0] + u[2]*ax[2][0]
+				row.TyGlobal[i] = u[0]*ax[0][1] + u[1]*ax[1][1] + u[2]*ax[2][1]
+				row.TzGlobal[i] = u[0]*ax[0][2] + u[1]*ax[1][2] + u[2]*ax[2][2]
+			}
+			p.Rows = append(p.Rows, row)
+		})
+		p.Warnings.LoadCasesNotAnalyzed, p.Total = na, total
+		return p, err
 	})
-	p.Warnings.LoadCasesNotAnalyzed, p.Total = na, total
-	return p, err
 }
 
 // MemberStresses answers member-stresses.
 func (q *Query) MemberStresses(ctx context.Context, ws string, f Filter) (Page[model.MemberStressesRow], error) {
-	var p Page[model.MemberStressesRow]
-	na, total, err := q.stationPage(ctx, ws, f, func(lc, member int64, r *static.MemberResult) {
-		n := len(r.Stations)
-		col := func() []float64 { return make([]float64, n) }
-		row := model.MemberStressesRow{LoadCase: lc, Member: member, Station: make([]int, n), Position: col(),
-			N: col(), Vy: col(), Vz: col(), Mx: col(), MyTop: col(), MyBtm: col(), MzTop: col(), MzBtm: col(),
-			NMyTop: col(), NMyBtm: col(), NMzTop: col(), NMzBtm: col()}
-		for i, s := range r.Stations {
-			st := s.Stress
-			row.Station[i], row.Position[i] = i+1, s.X
-			row.N[i], row.Vy[i], row.Vz[i] = st.Axial, st.ShearY, st.ShearZ
-			row.MyTop[i], row.MyBtm[i] = st.BendingY[0], st.BendingY[1]
-			row.MzTop[i], row.MzBtm[i] = st.BendingZ[0], st.BendingZ[1]
-			row.NMyTop[i], row.NMyBtm[i] = st.Axial+st.BendingY[0], st.Axial+st.BendingY[1]
-			row.NMzTop[i], row.NMzBtm[i] = st.Axial+st.BendingZ[0], st.Axial+st.BendingZ[1]
-		}
-		p.Rows = append(p.Rows, row)
+	return view(q, ctx, ws, f, false, true, func(d *staticData) (Page[model.MemberStressesRow], error) {
+		var p Page[model.MemberStressesRow]
+		na, total, err := q.stationPage(ctx, ws, f, d, func(lc, member int64, r *static.MemberResult) {
+			n := len(r.Stations)
+			col := func() []float64 { return make([]float64, n) }
+			row := model.MemberStressesRow{LoadCase: lc, Member: member, Station: make([]int, n), Position: col(),
+				N: col(), Vy: col(), Vz: col(), Mx: col(), MyTop: col(), MyBtm: col(), MzTop: col(), MzBtm: col(),
+				NMyTop: col(), NMyBtm: col(), NMzTop: col(), NMzBtm: col()}
+			for i, s := range r.Stations {
+				st := s.Stress
+				row.Station[i], row.Position[i] = i+1, s.X
+				row.N[i], row.Vy[i], row.Vz[i] = st.Axial, st.ShearY, st.ShearZ
+				row.MyTop[i], row.MyBtm[i] = st.BendingY[0], st.BendingY[1]
+				row.MzTop[i], row.MzBtm[i] = st.BendingZ[0], st.BendingZ[1]
+				row.NMyTop[i], row.NMyBtm[i] = st.Axial+st.BendingY[0], st.Axial+st.BendingY[1]
+				row.NMzTop[i], row.NMzBtm[i] = st.Axial+st.BendingZ[0], st.Axial+st.BendingZ[1]
+			}
+			p.Rows = append(p.Rows, row)
+		})
+		p.Warnings.LoadCasesNotAnalyzed, p.Total = na, total
+		return p, err
 	})
-	p.Warnings.LoadCasesNotAnalyzed, p.Total = na, total
-	return p, err
 }
 
 // PlateResults answers the plate queries: plates are not analysed yet
 // (a model with plates cannot be run), so there are no rows; the filters
 // and the load cases are still checked.
 func (q *Query) PlateResults(ctx context.Context, ws string, f Filter) (Page[struct{}], error) {
-	var p Page[struct{}]
-	d, err := q.static(ctx, ws, f, false, false)
-	if err != nil {
-		return p, err
+	return view(q, ctx, ws, f, false, false, func(d *staticData) (Page[struct{}], error) {
+		var p Page[struct{}]
+		p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+		if f.Plates != nil {
+			plates, err := q.Source.Structure.Plates.All(ctx, ws)
+			if err != nil {
+				return p, err
+			}
+			ids := make([]int64, len(plates))
+			for i, pl := range plates {
+				ids[i] = pl.ID
+			}
+			if _, err := selectIDs("plates", "plate", ids, f.Plates); err != nil {
+				return p, err
+			}
+		}
+		return p, nil
+	})
+}
+
+// finiteStations refuses station values that are not finite numbers: an
+// absurdly small section property (a shear area of 1e-300 mm² passes the
+// rule "greater than zero") makes a stress overflow, and JSON cannot carry
+// it. The model must be mended, so this is a conflict, not a failure.
+func finiteStations(r *static.MemberResult, member, lc int64) error {
+	for i := range r.Stations {
+		s := &r.Stations[i]
+		st := s.Stress
+		vals := append(append(append([]float64{}, s.Forces[:]...), s.Disp[:]...), st.Axial, st.ShearY, st.ShearZ,
+			st.BendingY[0], st.BendingY[1], st.BendingZ[0], st.BendingZ[1])
+		for _, v := range vals {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return model.E(model.KindConflict, "member %d, load case %d: the results at %g m along the member are not finite numbers; "+
+					"its section's properties (areas, shear areas, second moments) are too small for its forces: correct the section",
+					member, lc, s.X)
+			}
+		}
 	}
-	p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
-	if f.Plates != nil {
-		plates, err := q.Source.Structure.Plates.All(ctx, ws)
-		if err != nil {
-			return p, err
-		}
-		ids := make([]int64, len(plates))
-		for i, pl := range plates {
-			ids[i] = pl.ID
-		}
-		if _, err := selectIDs("plates", "plate", ids, f.Plates); err != nil {
-			return p, err
-		}
-	}
-	return p, nil
+	return nil
 }

@@ -122,27 +122,39 @@ func (r *Runner) Run(ctx context.Context, t Task) error {
 // already ended.
 func (r *Runner) finish(ctx context.Context, t Task, status model.RunStatus, msg string, fn func(*model.Run)) (model.Run, error) {
 	run, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
-		now := r.Now().UTC()
-		run.Status, run.ErrorMessage, run.CompletedAt = status, msg, &now
-		if run.StartedAt == nil {
-			run.StartedAt = &now
-		}
-		run.Progress.StatusText = string(status)
-		if msg != "" {
-			run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Error", Text: msg, Timestamp: now})
-		}
-		if fn != nil {
-			fn(run)
-		}
+		r.end(run, status, msg, fn)
 		return nil
 	})
 	if errors.Is(err, store.ErrRunFinished) {
 		return run, nil
 	}
-	if err == nil && r.Observe != nil && run.StartedAt != nil {
-		r.Observe(t.Kind, status, paramInt(run.Parameters, paramDOFs), run.CompletedAt.Sub(*run.StartedAt))
+	if err == nil {
+		r.observe(t, run)
 	}
 	return run, err
+}
+
+// end marks run finished with status and msg, then applies fn.
+func (r *Runner) end(run *model.Run, status model.RunStatus, msg string, fn func(*model.Run)) {
+	now := r.Now().UTC()
+	run.Status, run.ErrorMessage, run.CompletedAt = status, msg, &now
+	if run.StartedAt == nil {
+		run.StartedAt = &now
+	}
+	run.Progress.StatusText = string(status)
+	if msg != "" {
+		run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Error", Text: msg, Timestamp: now})
+	}
+	if fn != nil {
+		fn(run)
+	}
+}
+
+// observe reports a finished run to the metrics.
+func (r *Runner) observe(t Task, run model.Run) {
+	if r.Observe != nil && run.StartedAt != nil && run.CompletedAt != nil {
+		r.Observe(t.Kind, run.Status, paramInt(run.Parameters, paramDOFs), run.CompletedAt.Sub(*run.StartedAt))
+	}
 }
 
 // live is the part of a run's state the solver goroutine changes and the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -92,20 +93,29 @@ func (r *Runner) runStatic(ctx context.Context, t Task) error {
 		// revision read at its start is the one the results belong to.
 		set.rev = slot.Rev
 		lv.stage(stepStore, 0)
-		err = r.storeStatic(ctx, t, settings, set)
+		// Storing the results completes the run in the same transaction,
+		// unless a cancel was accepted first.
+		var done model.Run
+		err = r.storeStatic(ctx, t, settings, set, func(run *model.Run) {
+			lv.stage(stepStore, 100)
+			r.end(run, model.RunCompleted, "", func(run *model.Run) {
+				lv.apply(run, staticSteps)
+				run.HeartbeatAt = run.CompletedAt
+				run.Progress.StatusText = "Analysis completed"
+			})
+			done = *run
+		})
+		if err == nil {
+			r.observe(t, done)
+		}
 	}
 	close(stop)
 	var me *errModel
 	switch {
-	case cancelled.Load():
-		_, err = r.finish(ctx, t, model.RunCancelled, "", func(run *model.Run) { lv.apply(run, staticSteps) })
-		return err
 	case err == nil:
-		lv.stage(stepStore, 100)
-		_, err = r.finish(ctx, t, model.RunCompleted, "", func(run *model.Run) {
-			lv.apply(run, staticSteps)
-			run.Progress.StatusText = "Analysis completed"
-		})
+		return nil
+	case cancelled.Load() || errors.Is(err, store.ErrRunCancelled):
+		_, err = r.finish(ctx, t, model.RunCancelled, "", func(run *model.Run) { lv.apply(run, staticSteps) })
 		return err
 	case errors.As(err, &me):
 		_, ferr := r.finish(ctx, t, model.RunFailed, me.msg, func(run *model.Run) { lv.apply(run, staticSteps) })
@@ -171,6 +181,9 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 		l.warnings = append(l.warnings, res.Warnings...)
 		l.caseIdx, l.caseID = len(names), ids[len(ids)-1]
 	})
+	if err := finiteResults(res); err != nil {
+		return nil, err
+	}
 	now := r.Now().UTC()
 	set := packStatic(in.Model, res, ids, t.RunID, string(s.SolverType), now)
 	return set, nil
@@ -316,7 +329,7 @@ func packStatic(m *static.Model, res *static.Results, ids []int64, runID, solver
 
 // storeStatic writes the results of a run: with retainLoadCases the
 // results of cases it did not analyse stay, otherwise they go.
-func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings, set *staticSet) error {
+func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings, set *staticSet, complete func(*model.Run)) error {
 	old, err := ReadStaticMeta(ctx, r.Results, t.Workspace)
 	if err != nil {
 		return err
@@ -346,11 +359,40 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 	if err != nil {
 		return err
 	}
-	err = r.Results.Write(ctx, t.Workspace, t.RunID, model.KindStatic, store.ResultSet{Meta: raw, Columns: set.columns}, drop)
-	if model.KindOf(err) == model.KindConflict {
-		// The run no longer holds the workspace (cancelled and released,
-		// or reaped): nothing is written, and nothing more to do.
+	err = r.Results.Publish(ctx, t.Workspace, t.RunID, model.KindStatic, store.ResultSet{Meta: raw, Columns: set.columns}, drop, complete)
+	if model.KindOf(err) == model.KindConflict && !errors.Is(err, store.ErrRunCancelled) {
+		// The run no longer holds the workspace (reaped as lost): nothing
+		// is written, and nothing more to do.
 		return modelError("%s", err.Error())
 	}
 	return err
+}
+
+// finiteResults refuses results that are not finite numbers (properties so
+// small or large that the arithmetic overflowed): they cannot be stored,
+// sent as JSON or trusted, and the message names where to look.
+func finiteResults(res *static.Results) error {
+	bad := func(vs ...[6]float64) bool {
+		for _, v := range vs {
+			for _, x := range v {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, c := range res.Cases {
+		for _, n := range c.Nodes {
+			if bad(n.Disp, n.Reaction) {
+				return modelError("load case %s: the results at node %s are not finite numbers; check the properties of the members and supports there", c.Name, n.Node)
+			}
+		}
+		for _, m := range c.Members {
+			if bad(m.EndA, m.EndB, m.DispA) {
+				return modelError("load case %s: the results of member %s are not finite numbers; check its section and material properties", c.Name, m.Member)
+			}
+		}
+	}
+	return nil
 }

@@ -30,6 +30,10 @@ const apiPrefix = "/api/v1"
 // Version is the service version reported by /service/info.
 const Version = "0.1.0"
 
+// MaxHeaderBytes bounds the request line and headers of a request; a
+// longer one is a 400 that says so.
+const MaxHeaderBytes = 16 << 10
+
 // DefaultBodyLimit is the largest request body accepted by default: large
 // enough for bulk batches of 10,000 rows and for job file uploads.
 const DefaultBodyLimit = 64 << 20
@@ -97,6 +101,9 @@ func New(cfg Config) *API {
 		// from a request so none of them changes under a handler.
 		Immutable:             true,
 		BodyLimit:             limit,
+		// The request line and headers of one request: room for long id
+		// lists in query strings (about 3,000 single ids).
+		ReadBufferSize: MaxHeaderBytes,
 		DisableStartupMessage: true,
 		// A slow or stalled client must not hold a connection forever;
 		// the limits leave room for 64 MiB uploads on slow links.

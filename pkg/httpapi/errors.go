@@ -81,6 +81,9 @@ func fromFiber(c *fiber.Ctx, fe *fiber.Error) *model.Error {
 		return model.E(model.KindTooLarge, "the request body is larger than the limit of %d bytes", c.App().Config().BodyLimit)
 	case fiber.StatusUnsupportedMediaType:
 		return model.E(model.KindUnsupportedMedia, "%s", fe.Message)
+	case fiber.StatusRequestHeaderFieldsTooLarge:
+		return model.E(model.KindMalformed, "the request line and headers are longer than %d bytes: shorten the URL "+
+			"(write id lists as ranges, e.g. members=1-10000)", c.App().Config().ReadBufferSize)
 	}
 	if fe.Code >= 400 && fe.Code < 500 {
 		return model.E(model.KindMalformed, "%s", fe.Message)

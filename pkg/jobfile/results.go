@@ -65,7 +65,8 @@ func readResults(files map[string]*zip.File) (map[model.AnalysisKind]store.Resul
 	}
 	for name, f := range files {
 		rest, ok := strings.CutPrefix(name, resultsDir)
-		if !ok {
+		if !ok || strings.HasSuffix(name, "/") {
+			// Folder entries, as zip tools write them, carry nothing.
 			continue
 		}
 		kindName, entry, ok := strings.Cut(rest, "/")

@@ -84,6 +84,14 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Is makes a sentinel *Error (ErrNoJobOpen, a store's ErrRunFinished) match
+// its copies: Wrap copies an *Error to add the operation, so identity alone
+// would lose the sentinel on the first wrap.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Kind == e.Kind && t.Msg == e.Msg && t.Op == "" && t.Err == nil
+}
+
 // E builds an Error of the given kind with a formatted message.
 func E(kind Kind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}

@@ -74,12 +74,7 @@ func (m *modelStores) checkSnapshot(snap store.Snapshot) error {
 	if err := m.editor.CheckSnapshot(snap); err != nil {
 		return err
 	}
-	for kind, set := range snap.Results {
-		if err := analysis.CheckResultSet(kind, set, len(snap.Collections[model.CollNodes]), len(snap.Collections[model.CollMembers])); err != nil {
-			return err
-		}
-	}
-	return nil
+	return analysis.CheckResults(snap)
 }
 
 // ServeAPI serves the HTTP interface on cfg's port until ctx ends. ready,

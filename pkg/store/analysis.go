@@ -34,6 +34,10 @@ type Runs interface {
 // ErrRunFinished is returned by Runs.Update for a run that has ended.
 var ErrRunFinished = model.E(model.KindNotFound, "the run has already finished")
 
+// ErrRunCancelled is returned by Results.Publish for a run whose cancel
+// came first.
+var ErrRunCancelled = model.E(model.KindConflict, "the run was cancelled before its results were stored")
+
 // ResultSet is the stored results of one analysis kind: a small JSON meta
 // record and named binary columns (packed little-endian float64 or int64),
 // which stay opaque to the store.
@@ -46,13 +50,23 @@ type ResultSet struct {
 // deletes every result (the Model store does that in the same transaction
 // as the change), so stored results always belong to the current model.
 type Results interface {
-	// Write stores set as the results of kind on behalf of run runID, only
-	// while that run holds the workspace's lock (else KindConflict): the
-	// meta replaces the old meta; columns named in drop are deleted and
-	// the given columns written, all at once.
-	Write(ctx context.Context, ws, runID string, kind model.AnalysisKind, set ResultSet, drop []string) error
+	// Publish stores set as the results of kind and completes run runID in
+	// one transaction: the meta replaces the old meta, the columns named
+	// in drop are deleted and the given columns written, complete is
+	// applied to the run record (it must leave the run finished) and the
+	// lock is released. Only a Running run that holds the lock publishes:
+	// one that a cancel reached first (Cancelling) gets ErrRunCancelled,
+	// one that lost the workspace KindConflict, and nothing is written.
+	// So a run whose cancel was accepted never ends with new results.
+	Publish(ctx context.Context, ws, runID string, kind model.AnalysisKind, set ResultSet, drop []string, complete func(*model.Run)) error
 	// Meta reads the meta record of kind; nil when there are no results.
 	Meta(ctx context.Context, ws string, kind model.AnalysisKind) (json.RawMessage, error)
+	// View calls fn with the meta record of kind (nil when there are no
+	// results) and a reader of its columns that sees the same results: a
+	// run publishing or a model change clearing them meanwhile makes View
+	// call fn again. fn must therefore start afresh each time.
+	View(ctx context.Context, ws string, kind model.AnalysisKind,
+		fn func(meta json.RawMessage, columns func(names ...string) ([][]byte, error)) error) error
 	// Columns reads columns of kind; a missing column is nil.
 	Columns(ctx context.Context, ws string, kind model.AnalysisKind, names ...string) ([][]byte, error)
 }

@@ -34,8 +34,9 @@ import (
 
 const (
 	// gridN is the size of the test structure: grid-20 (9,261 nodes,
-	// 55,566 equations) factorizes long enough on 2 cores for the test to
-	// see step 4 and kill the worker inside it.
+	// 52,920 equations) shows its factorization step for about 2-3 s on 2
+	// cores, long enough for the test to see step 4 and kill the worker
+	// inside it.
 	gridN = 20
 	// pollEvery is how often the test polls a run or a process.
 	pollEvery = 100 * time.Millisecond

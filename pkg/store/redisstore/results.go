@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/redis/go-redis/v9"
 
@@ -24,20 +25,36 @@ type Results struct {
 // NewResults returns the results store on rdb.
 func NewResults(rdb redis.UniversalClient) *Results { return &Results{jobs: &Jobs{rdb: rdb}} }
 
-// Write implements store.Results.
-func (s *Results) Write(ctx context.Context, ws, runID string, kind model.AnalysisKind, set store.ResultSet, drop []string) error {
-	const op = "write results"
+// Publish implements store.Results.
+func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.AnalysisKind, set store.ResultSet, drop []string,
+	complete func(*model.Run)) error {
+	const op = "publish results"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
 		return model.Wrap(op, err)
 	}
-	err = s.jobs.rdb.Watch(ctx, func(tx *redis.Tx) error {
+	err = s.jobs.watch(ctx, func(tx *redis.Tx) error {
 		holder, err := tx.Get(ctx, k.lock()).Result()
 		if err != nil && !errors.Is(err, redis.Nil) {
 			return err
 		}
-		if holder != runID {
+		raw, err := tx.Get(ctx, k.run(runID)).Result()
+		if errors.Is(err, redis.Nil) || holder != runID {
 			return model.E(model.KindConflict, "run %s no longer holds the workspace: its results are discarded", runID)
+		}
+		if err != nil {
+			return err
+		}
+		run, err := decodeRun(raw)
+		if err != nil {
+			return err
+		}
+		if run.Status != model.RunRunning {
+			return store.ErrRunCancelled
+		}
+		complete(&run)
+		if !run.Status.Finished() {
+			return fmt.Errorf("publish results: run %s left %s", runID, run.Status)
 		}
 		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
 			for _, c := range drop {
@@ -46,13 +63,12 @@ func (s *Results) Write(ctx context.Context, ws, runID string, kind model.Analys
 				p.SRem(ctx, k.resultKeys(), ck)
 			}
 			writeResults(ctx, p, k, map[model.AnalysisKind]store.ResultSet{kind: set})
+			p.Set(ctx, k.run(runID), encodeRun(run), 0)
+			p.Del(ctx, k.lock())
 			return nil
 		})
 		return err
-	}, k.lock())
-	if errors.Is(err, redis.TxFailedErr) {
-		err = model.E(model.KindConflict, "run %s lost the workspace while writing its results", runID)
-	}
+	}, k.lock(), k.run(runID))
 	return model.Wrap(op, err)
 }
 
@@ -70,22 +86,61 @@ func (s *Results) Meta(ctx context.Context, ws string, kind model.AnalysisKind) 
 	return b, model.Wrap(op, err)
 }
 
-// Columns implements store.Results.
-func (s *Results) Columns(ctx context.Context, ws string, kind model.AnalysisKind, names ...string) ([][]byte, error) {
+// View implements store.Results: fn runs under WATCH of the meta key,
+// which every publish and every clearing writes, and an empty transaction
+// at the end fails (and View retries) if it moved.
+func (s *Results) View(ctx context.Context, ws string, kind model.AnalysisKind,
+	fn func(meta json.RawMessage, columns func(names ...string) ([][]byte, error)) error) error {
 	const op = "read results"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return model.Wrap(op, err)
 	}
+	mk := k.resultMeta(string(kind))
+	err = s.jobs.watch(ctx, func(tx *redis.Tx) error {
+		meta, err := tx.Get(ctx, mk).Bytes()
+		if errors.Is(err, redis.Nil) {
+			meta = nil
+		} else if err != nil {
+			return err
+		}
+		ferr := fn(meta, func(names ...string) ([][]byte, error) { return readColumns(ctx, tx, k, kind, names) })
+		// Even when fn failed: what it read may be half of two sets (a
+		// column gone), which only a moved meta key explains; then read
+		// again.
+		if _, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Exists(ctx, mk)
+			return nil
+		}); err != nil {
+			return err
+		}
+		return ferr
+	}, mk)
+	return model.Wrap(op, err)
+}
+
+// Columns implements store.Results.
+func (s *Results) Columns(ctx context.Context, ws string, kind model.AnalysisKind, names ...string) ([][]byte, error) {
+	k, err := s.jobs.keys(ws)
+	if err != nil {
+		return nil, model.Wrap("read results", err)
+	}
+	out, err := readColumns(ctx, s.jobs.rdb, k, kind, names)
+	return out, model.Wrap("read results", err)
+}
+
+// readColumns reads columns through r (a client or a WATCH transaction);
+// a missing column is nil.
+func readColumns(ctx context.Context, r redis.Cmdable, k keys, kind model.AnalysisKind, names []string) ([][]byte, error) {
 	cmds := make([]*redis.StringCmd, len(names))
-	_, err = s.jobs.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+	_, err := r.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, n := range names {
 			cmds[i] = p.Get(ctx, k.resultColumn(string(kind), n))
 		}
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return nil, model.Wrap(op, err)
+		return nil, err
 	}
 	out := make([][]byte, len(names))
 	for i, c := range cmds {
@@ -94,7 +149,7 @@ func (s *Results) Columns(ctx context.Context, ws string, kind model.AnalysisKin
 			continue
 		}
 		if err != nil {
-			return nil, model.Wrap(op, err)
+			return nil, err
 		}
 		out[i] = b
 	}
