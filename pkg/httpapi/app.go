@@ -99,11 +99,11 @@ func New(cfg Config) *API {
 	a.app = fiber.New(fiber.Config{
 		// Fiber reuses request buffers; Immutable copies every string taken
 		// from a request so none of them changes under a handler.
-		Immutable:             true,
-		BodyLimit:             limit,
+		Immutable: true,
+		BodyLimit: limit,
 		// The request line and headers of one request: room for long id
 		// lists in query strings (about 3,000 single ids).
-		ReadBufferSize: MaxHeaderBytes,
+		ReadBufferSize:        MaxHeaderBytes,
 		DisableStartupMessage: true,
 		// A slow or stalled client must not hold a connection forever;
 		// the limits leave room for 64 MiB uploads on slow links.
