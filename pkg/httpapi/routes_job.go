@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/session"
 )
@@ -22,6 +23,13 @@ var (
 // fileRowsChecked documents the check of a job file's rows (editor.CheckSnapshot).
 const fileRowsChecked = "A file's rows are held to the rules API input meets on its own (record shape, own key, field rules, " +
 	"references to rows the file holds, numbers at most 1e20 in SI); a file that breaks one is a 400 naming the collection, the row and the rule, and nothing opens."
+
+// savePathRules documents where a save may write.
+var savePathRules = fmt.Sprintf("filePath is relative to the jobs directory; .. or a symbolic link leading out of it (or dangling) is a 400; "+
+	"links that stay inside are followed, and a save through one writes the file it names. "+
+	"Limits (a 400 naming the limit): at most %d folders; a folder name at most %d bytes; the file name at most %d bytes with .gsj "+
+	"and the path at most %d bytes, so that the recovery file (.recovery added) stays within the file system's %d bytes per name and %d per path.",
+	jobfile.MaxFolders, jobfile.MaxNameBytes, jobfile.MaxJobNameBytes, jobfile.MaxJobPathBytes, jobfile.MaxNameBytes, jobfile.MaxPathBytes)
 
 func (a *API) registerJobRoutes() {
 	const tag = "Job"
@@ -41,7 +49,10 @@ func (a *API) registerJobRoutes() {
 		body: OpenSampleRequest{}, bodyRequired: true, responses: map[int]any{200: JobWithState{}}, errors: errsJobLoader, handler: a.openSample})
 	a.add(route{method: "POST", path: "/job/save", tag: tag, summary: "Save the open job",
 		desc: "Saves to filePath when given (save as), else to the job's own file. 201 on the first save of a new job, 200 afterwards; 409 when the job was never saved and no filePath is given. " +
-			"The file is written to a temporary file and renamed into place; folders are created. Saving removes the recovery file.",
+			"Saving onto a file that is not the open job's own (a first save or a save-as onto an existing job file, or onto a recovery file of another session) is a 409 naming the file unless overwrite is true (an extension); " +
+			"saving the open job to its own file needs no flag. " +
+			"The file is written to a temporary file and renamed into place; folders are created. Saving removes the recovery file. " +
+			savePathRules,
 		body: SaveRequest{}, responses: map[int]any{200: model.State{}, 201: model.State{}}, errors: errsJobLoader, handler: a.saveJob})
 	a.add(route{method: "POST", path: "/job/close", tag: tag, summary: "Close the open job",
 		desc:      "Discards unsaved changes and the recovery file; the job file on disk is untouched. Closing with no job open is not an error (idempotent).",
@@ -146,7 +157,7 @@ func (a *API) saveJob(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &req, false); err != nil {
 		return err
 	}
-	s, err := a.sess.Save(c.UserContext(), workspace(c), req.FilePath)
+	s, err := a.sess.Save(c.UserContext(), workspace(c), req.FilePath, req.Overwrite)
 	if err != nil {
 		return err
 	}

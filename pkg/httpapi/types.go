@@ -89,6 +89,8 @@ type OpenSampleRequest struct {
 // SaveRequest is the optional body of POST /job/save.
 type SaveRequest struct {
 	FilePath string `json:"filePath,omitempty" doc:"where to save, relative to the jobs directory; required for a job that was never saved"`
+	// Overwrite is an extension: the spec's save replaces silently.
+	Overwrite bool `json:"overwrite,omitempty" doc:"extension: true replaces a job file (or the recovery file of another session) already at filePath; without it saving onto a file that is not the open job's own is a 409. Saving the open job to its own file needs no flag"`
 }
 
 // ErrorsResponse is the body of GET /job/errors.

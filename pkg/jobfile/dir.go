@@ -1,13 +1,14 @@
 package jobfile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gusset/gusset/pkg/model"
@@ -18,12 +19,19 @@ import (
 const RecoverySuffix = ".recovery"
 
 // Dir is a jobs directory: every job file path a client gives is relative
-// to it and must stay inside it.
+// to it and must stay inside it. Every file it reads, stats or writes (job
+// files, recovery files, the temporary files of a save, the folders a save
+// creates) goes through one os.Root opened on the directory, so the kernel
+// keeps each operation inside even when a link is swapped in after a path
+// was checked.
 type Dir struct {
-	root string // absolute, symlinks resolved
+	root  string // absolute, symlinks resolved
+	given string // absolute, as configured
+	fsys  *os.Root
 }
 
 // OpenDir returns the jobs directory at root, creating it when missing.
+// The directory is held open: moving it away does not move the service.
 func OpenDir(root string) (*Dir, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, fmt.Errorf("create jobs directory: %w", err)
@@ -36,11 +44,18 @@ func OpenDir(root string) (*Dir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("jobs directory: %w", err)
 	}
-	return &Dir{root: real}, nil
+	fsys, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fmt.Errorf("jobs directory: %w", err)
+	}
+	return &Dir{root: real, given: abs, fsys: fsys}, nil
 }
 
 // Root is the absolute path of the jobs directory.
 func (d *Dir) Root() string { return d.root }
+
+// Close releases the directory; the Dir is unusable afterwards.
+func (d *Dir) Close() error { return d.fsys.Close() }
 
 // Path is a job file path that has been checked to lie inside the jobs
 // directory.
@@ -48,26 +63,36 @@ type Path struct {
 	// Rel is the path relative to the jobs directory, with forward slashes;
 	// it is what clients see.
 	Rel string
-	// Abs is the absolute path on disk.
+	// Abs is the absolute path on disk of Rel, before any link is followed;
+	// it is for display and logs: the Dir never opens it.
 	Abs string
+	// real is the path, relative to the jobs directory, that the links
+	// inside the directory lead Rel to: where the job file is read and
+	// written. Its recovery file lies next to it.
+	real string
 }
 
 // Name is the display name of the job: the file name without extension.
 func (p Path) Name() string { return baseName(p.Rel) }
 
-// Recovery is the absolute path of the recovery file next to the job file.
-func (p Path) Recovery() string { return p.Abs + RecoverySuffix }
+// RecoveryRel is the path of the recovery file, relative to the jobs
+// directory with forward slashes. It lies next to the file the job file
+// path leads to, after links inside the directory.
+func (p Path) RecoveryRel() string { return filepath.ToSlash(p.recovery()) }
 
-func badPath(filePath, why string) error {
-	return &model.Error{Kind: model.KindValidation, Msg: fmt.Sprintf("filePath %q %s", filePath, why),
-		Fields: []model.FieldError{{Field: "filePath", Message: why}}}
-}
+func (p Path) recovery() string { return p.real + RecoverySuffix }
+
+// SameFile reports whether p and q lead to the same job file.
+func (p Path) SameFile(q Path) bool { return p.real != "" && p.real == q.real }
 
 // Resolve checks a client's filePath and returns where it lives. The path
 // is relative to the jobs directory (an absolute path is accepted only when
 // it lies inside it); .gsj is added when it has no extension. A path that
 // leaves the directory, by "..", by being absolute elsewhere, or through a
-// symlink, is a validation error.
+// symbolic link (or through one whose target is missing), is a validation
+// error; so is one beyond the limits (MaxFolders, MaxNameBytes for folder
+// names, MaxJobNameBytes for the file name, MaxJobPathBytes). Links that
+// stay inside the directory are followed.
 func (d *Dir) Resolve(filePath string) (Path, error) {
 	fp := strings.TrimSpace(filePath)
 	if fp == "" {
@@ -92,125 +117,205 @@ func (d *Dir) Resolve(filePath string) (Path, error) {
 		abs += Extension
 		rel += Extension
 	case !strings.EqualFold(ext, Extension):
-		return Path{}, badPath(filePath, fmt.Sprintf("has extension %q; job files use %s", ext, Extension))
+		return Path{}, badPath(filePath, fmt.Sprintf("has extension %s; job files use %s", shown(ext), Extension))
 	}
-	if err := d.checkSymlinks(abs); err != nil {
-		return Path{}, badPath(filePath, err.Error())
+	if why := checkLimits(rel); why != "" {
+		return Path{}, badPath(filePath, why)
 	}
-	return Path{Rel: filepath.ToSlash(rel), Abs: abs}, nil
-}
-
-// checkSymlinks resolves the deepest existing ancestor of abs (abs itself
-// when it exists) and makes sure the result is still inside the root, so
-// that a link planted inside the directory cannot lead a save or an open
-// out of it.
-func (d *Dir) checkSymlinks(abs string) error {
-	p := abs
-	for {
-		real, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			if real != d.root && !strings.HasPrefix(real, d.root+string(filepath.Separator)) {
-				return errors.New("leads outside the jobs directory through a symbolic link")
-			}
-			return nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("cannot be checked: %v", err)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return nil
-		}
-		// A dangling link counts as existing: Lstat sees it, and following it
-		// later could create a file outside the root.
-		if fi, lerr := os.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return errors.New("is a symbolic link whose target does not exist")
-		}
-		p = parent
+	real, err := d.follow(rel)
+	var r refusal
+	switch {
+	case errors.As(err, &r):
+		return Path{}, badPath(filePath, r.Error())
+	case err != nil:
+		return Path{}, fmt.Errorf("check filePath %s: %w", shown(filePath), err)
 	}
+	if real != rel {
+		// A link led elsewhere: the file there must fit the limits too.
+		if why := checkLimits(real); why != "" {
+			return Path{}, badPath(filePath, "leads through a symbolic link to "+shown(filepath.ToSlash(real))+", which "+why)
+		}
+	}
+	return Path{Rel: filepath.ToSlash(rel), Abs: abs, real: real}, nil
 }
 
 // Read decodes the job file at p.
 func (d *Dir) Read(p Path) (Decoded, error) {
-	return readFile(p.Abs, p.Rel)
+	return d.readFile(p, p.real, p.Rel)
 }
 
-// ReadRecovery decodes the recovery file of p.
+// ReadRecovery decodes the recovery file of p. A recovery file that is a
+// symbolic link is refused, as Stat refuses it.
 func (d *Dir) ReadRecovery(p Path) (Decoded, error) {
-	return readFile(p.Recovery(), p.Rel+RecoverySuffix)
+	if p.real == "" {
+		return Decoded{}, fmt.Errorf("job file path %q was not resolved", p.Rel)
+	}
+	if _, err := d.recoveryInfo(p); err != nil {
+		return Decoded{}, err
+	}
+	return d.readFile(p, p.recovery(), p.RecoveryRel())
 }
 
-func readFile(abs, shown string) (Decoded, error) {
-	b, err := os.ReadFile(abs)
-	if errors.Is(err, fs.ErrNotExist) {
-		return Decoded{}, model.E(model.KindNotFound, "job file %q not found in the jobs directory", shown)
-	}
+func (d *Dir) readFile(p Path, name, display string) (Decoded, error) {
+	f, size, err := d.openRegular(p, name, display)
 	if err != nil {
-		return Decoded{}, fmt.Errorf("read %s: %w", shown, err)
+		return Decoded{}, err
 	}
-	dec, err := Decode(bytes.NewReader(b), int64(len(b)))
+	defer f.Close()
+	dec, err := Decode(f, size)
 	if err != nil {
-		return dec, fmt.Errorf("read %s: %w", shown, err)
+		return dec, fmt.Errorf("read %s: %w", display, err)
 	}
 	return dec, nil
 }
 
-// Write saves snap as the job file at p, creating folders as needed. It
-// writes a temporary file next to the target and renames it over, so a
-// crash leaves either the old file or the new one, never a torn one.
+// openRegular opens name (relative to the jobs directory) for reading and
+// makes sure it is a regular file; a FIFO or device would block or never
+// end. O_NONBLOCK keeps the open itself from waiting on a FIFO.
+func (d *Dir) openRegular(p Path, name, display string) (*os.File, int64, error) {
+	if p.real == "" {
+		return nil, 0, fmt.Errorf("job file path %q was not resolved", p.Rel)
+	}
+	f, err := d.fsys.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, model.E(model.KindNotFound, "job file %s not found in the jobs directory", shown(display))
+	}
+	if err != nil {
+		return nil, 0, d.failed(p, "open", err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, 0, fmt.Errorf("stat %s: %w", display, err)
+	}
+	if !fi.Mode().IsRegular() {
+		_ = f.Close()
+		return nil, 0, badPath(p.Rel, fmt.Sprintf("leads to %s, which is not a regular file", shown(display)))
+	}
+	return f, fi.Size(), nil
+}
+
+// ErrExists is wrapped by the error of Create when a file is already at
+// the path.
+var ErrExists = fs.ErrExist
+
+// Write saves snap as the job file at p, replacing any file there and
+// creating folders as needed. It writes a temporary file next to the
+// target and renames it over, so a crash leaves either the old file or the
+// new one, never a torn one.
 func (d *Dir) Write(p Path, snap store.Snapshot, generator string, now time.Time) error {
-	return writeAtomic(p.Abs, snap, generator, now)
+	return d.writeAtomic(p, p.real, true, snap, generator, now)
+}
+
+// Create is Write that never replaces a file: when one is already at p
+// (or appears there while the new one is written) it writes nothing and
+// its error wraps ErrExists.
+func (d *Dir) Create(p Path, snap store.Snapshot, generator string, now time.Time) error {
+	return d.writeAtomic(p, p.real, false, snap, generator, now)
 }
 
 // WriteRecovery saves snap as the recovery file of p.
 func (d *Dir) WriteRecovery(p Path, snap store.Snapshot, generator string, now time.Time) error {
-	return writeAtomic(p.Recovery(), snap, generator, now)
+	return d.writeAtomic(p, p.recovery(), true, snap, generator, now)
 }
 
-// RemoveRecovery deletes the recovery file of p; a missing one is fine.
+// RemoveRecovery deletes the recovery file of p; a missing one is fine. A
+// link there is removed itself, never what it names.
 func (d *Dir) RemoveRecovery(p Path) error {
-	err := os.Remove(p.Recovery())
+	if p.real == "" {
+		return fmt.Errorf("job file path %q was not resolved", p.Rel)
+	}
+	err := d.fsys.Remove(p.recovery())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove recovery file: %w", err)
+		return d.failed(p, "remove the recovery file of", err)
 	}
 	return nil
 }
 
-func writeAtomic(target string, snap store.Snapshot, generator string, now time.Time) (err error) {
-	dir := filepath.Dir(target)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create folder: %w", err)
+// tempPrefix starts the names of the temporary files of a save. It does
+// not depend on the target's name, so that it fits any folder the target
+// fits in.
+const tempPrefix = ".gsj-tmp-"
+
+func (d *Dir) writeAtomic(p Path, target string, replace bool, snap store.Snapshot, generator string, now time.Time) (err error) {
+	if p.real == "" {
+		return fmt.Errorf("job file path %q was not resolved", p.Rel)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
+	dir := filepath.Dir(target)
+	if dir != "." {
+		if err := d.fsys.MkdirAll(dir, 0o755); err != nil {
+			return d.failed(p, "create the folder of", err)
+		}
+	}
+	tmp, f, err := d.createTemp(dir)
 	if err != nil {
-		return fmt.Errorf("create temporary file: %w", err)
+		return d.failed(p, "create a temporary file for", err)
 	}
 	defer func() {
 		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
+			_ = f.Close()
+			_ = d.fsys.Remove(tmp)
 		}
 	}()
-	if err := Encode(tmp, snap, generator, now); err != nil {
+	if err := Encode(f, snap, generator, now); err != nil {
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
+	if err := f.Sync(); err != nil {
 		return fmt.Errorf("flush job file: %w", err)
 	}
-	// CreateTemp makes the file private; job files are shared documents.
-	if err := tmp.Chmod(0o644); err != nil {
+	// Job files are shared documents, whatever the umask says.
+	if err := f.Chmod(0o644); err != nil {
 		return fmt.Errorf("set job file mode: %w", err)
 	}
-	if err := tmp.Close(); err != nil {
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("close job file: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), target); err != nil {
-		return fmt.Errorf("move job file into place: %w", err)
+	if replace {
+		err = d.fsys.Rename(tmp, target)
+	} else {
+		err = d.linkNew(tmp, target)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("write %s: %w", filepath.ToSlash(target), err)
+	}
+	if err != nil {
+		return d.failed(p, "move into place the job file", err)
 	}
 	// The rename is durable only once the directory entry is on disk.
-	if df, derr := os.Open(dir); derr == nil {
+	if df, derr := d.fsys.Open(dir); derr == nil {
 		_ = df.Sync()
 		_ = df.Close()
 	}
 	return nil
+}
+
+// createTemp creates a new, empty file in dir with a random name.
+func (d *Dir) createTemp(dir string) (string, *os.File, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, fmt.Sprintf("%s%016x", tempPrefix, rand.Uint64()))
+		f, err := d.fsys.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil || !errors.Is(err, fs.ErrExist) || try == 9 {
+			return name, f, err
+		}
+	}
+}
+
+// linkNew puts the written temporary file at target only when nothing is
+// there, atomically: a hard link fails when the name exists. On a file
+// system without hard links it checks and renames, which leaves a short
+// window in which a file created by someone else could be replaced.
+func (d *Dir) linkNew(tmp, target string) error {
+	err := d.fsys.Link(tmp, target)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		if err == nil {
+			_ = d.fsys.Remove(tmp)
+		}
+		return err
+	}
+	if _, lerr := d.fsys.Lstat(target); lerr == nil {
+		return fs.ErrExist
+	} else if !errors.Is(lerr, fs.ErrNotExist) {
+		return lerr
+	}
+	return d.fsys.Rename(tmp, target)
 }

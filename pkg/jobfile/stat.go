@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"time"
 
 	"github.com/gusset/gusset/pkg/model"
@@ -28,27 +27,64 @@ func (s Stat) RecoveryIsNewer() bool {
 	return s.RecoveryExists && (!s.Exists || !s.RecoveryModTime.Before(s.ModTime))
 }
 
-// Stat looks at the job file and its recovery file.
+// Stat looks at the job file and its recovery file. A folder or anything
+// but a regular file at the job file's path is a validation error. So is a
+// recovery file that is a symbolic link, wherever it leads (see
+// recoveryInfo), so the answer never depends on what lies outside.
 func (d *Dir) Stat(p Path) (Stat, error) {
 	var st Stat
-	fi, err := os.Stat(p.Abs)
+	if p.real == "" {
+		return st, fmt.Errorf("job file path %q was not resolved", p.Rel)
+	}
+	fi, err := d.fsys.Stat(p.real)
 	switch {
 	case err == nil:
 		if fi.IsDir() {
 			return st, badPath(p.Rel, "is a folder, not a job file")
 		}
+		if !fi.Mode().IsRegular() {
+			return st, badPath(p.Rel, "is not a regular file")
+		}
 		st.Exists, st.Size, st.ModTime = true, fi.Size(), fi.ModTime()
 	case !errors.Is(err, fs.ErrNotExist):
-		return st, fmt.Errorf("stat %s: %w", p.Rel, err)
+		return st, d.failed(p, "stat", err)
 	}
-	ri, err := os.Stat(p.Recovery())
-	switch {
-	case err == nil:
+	ri, err := d.recoveryInfo(p)
+	if err != nil {
+		return st, err
+	}
+	if ri != nil {
 		st.RecoveryExists, st.RecoveryModTime = true, ri.ModTime()
-	case !errors.Is(err, fs.ErrNotExist):
-		return st, fmt.Errorf("stat recovery file of %s: %w", p.Rel, err)
 	}
 	return st, nil
+}
+
+// recoveryInfo describes the recovery file of p, nil when there is none.
+// The entry itself is looked at, never what a link there names: the
+// service only ever writes regular files there, so a link is planted, and
+// following it would open, or reveal the existence of, a file the jobs
+// directory need not hold. Such a link, or a folder, is a validation error
+// naming the recovery file.
+func (d *Dir) recoveryInfo(p Path) (fs.FileInfo, error) {
+	ri, err := d.fsys.Lstat(p.recovery())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, d.failed(p, "stat the recovery file of", err)
+	case ri.Mode()&fs.ModeSymlink != 0:
+		return nil, recoveryLink(p)
+	case !ri.Mode().IsRegular():
+		return nil, badPath(p.Rel, fmt.Sprintf("has a recovery file %s that is not a regular file: remove it to use this job file",
+			shown(p.RecoveryRel())))
+	}
+	return ri, nil
+}
+
+// recoveryLink is the error of a recovery file that is a symbolic link.
+func recoveryLink(p Path) error {
+	return badPath(p.Rel, fmt.Sprintf("has a recovery file %s that is a symbolic link; recovery files are written only "+
+		"by this service, so the link is not followed: remove it to use this job file", shown(p.RecoveryRel())))
 }
 
 // Preview is what a job file says about itself without being opened.
@@ -74,11 +110,15 @@ func (d *Dir) Preview(p Path) (Preview, error) {
 	if !st.Exists {
 		return Preview{}, model.E(model.KindNotFound, "job file %q not found in the jobs directory", p.Rel)
 	}
-	zr, err := zip.OpenReader(p.Abs)
+	f, size, err := d.openRegular(p, p.real, p.Rel)
+	if err != nil {
+		return Preview{}, err
+	}
+	defer f.Close()
+	zr, err := zip.NewReader(f, size)
 	if err != nil {
 		return Preview{}, invalid("%s: %v", p.Rel, err)
 	}
-	defer zr.Close()
 	files := make(map[string]*zip.File, len(zr.File))
 	for _, f := range zr.File {
 		files[f.Name] = f

@@ -234,8 +234,12 @@ type Saved struct {
 }
 
 // Save writes the open job to filePath, or to its own file when filePath is
-// empty. A job that was never saved needs a filePath.
-func (s *Service) Save(ctx context.Context, ws, filePath string) (Saved, error) {
+// empty. A job that was never saved needs a filePath. Saving onto a file
+// that is not the open job's own (a new job's first save, or save-as) is a
+// conflict when a job file or a recovery file is already there, unless
+// overwrite is true; the check and the write are one step, so a file that
+// appears meanwhile is not replaced either.
+func (s *Service) Save(ctx context.Context, ws, filePath string, overwrite bool) (Saved, error) {
 	const op = "save job"
 	snap, sl, err := s.jobs.Snapshot(ctx, ws)
 	if err != nil {
@@ -255,10 +259,23 @@ func (s *Service) Save(ctx context.Context, ws, filePath string) (Saved, error) 
 		return Saved{}, fmt.Errorf("%s: %w", op, err)
 	}
 	// Stat refuses a folder standing where the file should go.
-	if _, err := s.dir.Stat(p); err != nil {
+	st, err := s.dir.Stat(p)
+	if err != nil {
 		return Saved{}, fmt.Errorf("%s: %w", op, err)
 	}
-	if err := s.dir.Write(p, snap, s.generator, s.now()); err != nil {
+	replace := overwrite || s.isOwnFile(sl.State.File.Path, p)
+	if !replace {
+		if err := refuseOverwrite(p, st); err != nil {
+			return Saved{}, fmt.Errorf("%s: %w", op, err)
+		}
+		err = s.dir.Create(p, snap, s.generator, s.now())
+		if errors.Is(err, jobfile.ErrExists) {
+			err = refuseOverwrite(p, jobfile.Stat{Exists: true})
+		}
+	} else {
+		err = s.dir.Write(p, snap, s.generator, s.now())
+	}
+	if err != nil {
 		return Saved{}, fmt.Errorf("%s: %w", op, err)
 	}
 	info := model.FileInfo{Name: p.Name(), Path: p.Rel, Source: model.SourceLocalFile}
@@ -274,6 +291,38 @@ func (s *Service) Save(ctx context.Context, ws, filePath string) (Saved, error) 
 		s.Touched(ctx, ws)
 	}
 	return Saved{First: sl.State.IsNew, State: after.State}, nil
+}
+
+// isOwnFile reports whether p is the file the open job was opened from or
+// last saved to (own, as the slot records it), also when a link inside the
+// jobs directory leads one to the other.
+func (s *Service) isOwnFile(own string, p jobfile.Path) bool {
+	if own == "" {
+		return false
+	}
+	if own == p.Rel {
+		return true
+	}
+	q, err := s.dir.Resolve(own)
+	return err == nil && q.SameFile(p)
+}
+
+// refuseOverwrite is the conflict of a save onto a path where a job file,
+// or the recovery file holding another session's unsaved work, already is.
+func refuseOverwrite(p jobfile.Path, st jobfile.Stat) error {
+	var msg string
+	switch {
+	case st.Exists:
+		msg = fmt.Sprintf("%q already exists in the jobs directory and is not the open job's file; "+
+			"send \"overwrite\": true to replace it", p.Rel)
+	case st.RecoveryExists:
+		msg = fmt.Sprintf("%q has a recovery file %q holding unsaved work of another session; "+
+			"send \"overwrite\": true to replace it and discard that work", p.Rel, p.RecoveryRel())
+	default:
+		return nil
+	}
+	return &model.Error{Kind: model.KindConflict, Msg: msg,
+		Fields: []model.FieldError{{Field: "overwrite", Message: "must be true to replace an existing file"}}}
 }
 
 // Close closes the open job, discarding unsaved changes and the recovery
