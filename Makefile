@@ -2,19 +2,22 @@
 #   make run    build and start the standalone service (api + worker + embedded Redis)
 #   make test   every test (needs redis-server on PATH; .ci/run installs it)
 #   make bench  benchmarks: speed targets live here, never in tests
+#   make fuzz   fuzz each Fuzz function for FUZZTIME (default 30s)
 
 GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test test-fault bench lint clean verify-ccx
+.PHONY: build run test test-fault bench lint clean verify-ccx fuzz
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
 	$(GO) build -o $(BIN)/gusset-api ./services/api
 	$(GO) build -o $(BIN)/gusset-worker ./services/worker
 
-run: build
+# run builds only the standalone it runs.
+run:
+	$(GO) build -o $(BIN)/gusset ./services/standalone
 	./$(BIN)/gusset
 
 test:
@@ -27,6 +30,26 @@ test:
 test-fault:
 	$(GO) vet -tags fault ./services/worker/
 	$(GO) test -tags fault -count=1 -v -timeout 30m ./services/worker/
+
+# Fuzz every Fuzz function of the *_fuzz_test.go files for FUZZTIME each,
+# one after another (go test fuzzes one function per run); `make test` runs
+# only their seeds. An input that fails is written to the package's
+# testdata/fuzz/<FuzzName>/, where `make test` runs it from then on, and the
+# target fails after trying them all.
+# FUZZMINIMIZETIME bounds each minimisation (go's default, 60s, lets one
+# new input of the job-file fuzzers stall a 30s run).
+FUZZTIME ?= 30s
+FUZZMINIMIZETIME ?= 5s
+
+fuzz:
+	@fail=""; for file in $$(find pkg services -name '*_fuzz_test.go' | sort); do \
+		dir=./$$(dirname $$file); \
+		for fn in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$file); do \
+			echo "== $$fn ($$dir, $(FUZZTIME))"; \
+			$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) $$dir || fail="$$fail $$fn"; \
+		done; \
+	done; \
+	if [ -n "$$fail" ]; then echo "fuzz: failing:$$fail"; exit 1; fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 80m $(PKGS)
