@@ -25,6 +25,14 @@ type IDList struct {
 	Entries int
 }
 
+// Limits of an id list: its text and its items as written. A list that
+// names more ids than this says them as ranges ("1-100000"); the limits
+// keep a hostile list ("1,1,1,…" of 60 MB) from costing gigabytes.
+const (
+	MaxIDListBytes   = 1 << 20
+	MaxIDListEntries = 100_000
+)
+
 // ParseIDList parses the id list format of the spec: comma-separated items,
 // each an integer or a range "low-high". Blank means "all" and returns
 // ok=false. field names the parameter in error messages.
@@ -33,10 +41,21 @@ func ParseIDList(field, s string) (list IDList, ok bool, err error) {
 	if s == "" {
 		return IDList{}, false, nil
 	}
-	for _, item := range strings.Split(s, ",") {
+	if len(s) > MaxIDListBytes {
+		return IDList{}, false, Invalid(field, "%s: the id list is %d bytes long, more than the %d allowed: write runs of ids as ranges (1-5000)",
+			field, len(s), MaxIDListBytes)
+	}
+	// Items one at a time, so that a long list costs no slice of them.
+	for rest, more := s, true; more; {
+		var item string
+		item, rest, more = strings.Cut(rest, ",")
+		if list.Entries == MaxIDListEntries {
+			return IDList{}, false, Invalid(field, "%s: the id list has more than %d items: write runs of ids as ranges (1-5000)",
+				field, MaxIDListEntries)
+		}
 		item = strings.TrimSpace(item)
 		if item == "" {
-			return IDList{}, false, Invalid(field, "%s: empty item in id list %q", field, s)
+			return IDList{}, false, Invalid(field, "%s: empty item (number %d) in the id list", field, list.Entries+1)
 		}
 		lo, hi, found := strings.Cut(item, "-")
 		a, err1 := parseID(lo)
