@@ -46,113 +46,10 @@ BASE_URL defaults to $GUSSET_URL, then http://127.0.0.1:8080/api/v1
 import json
 import os
 import sys
-import time
-import urllib.error
-import urllib.parse
-import urllib.request
 
-DEFAULT_URL = "http://127.0.0.1:8080/api/v1"
-RUN_TIMEOUT = 120  # seconds to wait for the analysis
+from gusset_client import ApiError, Client, base_url, close_job, run_analysis
+
 SPAN = 6.0  # m, the job length unit
-
-
-class ApiError(Exception):
-    """A request the service refused, or one that did not reach it."""
-
-
-def base_url():
-    if len(sys.argv) > 1:
-        return sys.argv[1].rstrip("/")
-    return (os.environ.get("GUSSET_URL") or DEFAULT_URL).rstrip("/")
-
-
-class Client:
-    """A minimal JSON client of the gusset API."""
-
-    def __init__(self, base):
-        self.base = base
-
-    def call(self, method, path, body=None, query=None):
-        """Sends one request and returns its decoded JSON body (None when
-        empty). Any status of 400 or above raises ApiError carrying the
-        ErrorResponse's detail."""
-        url = self.base + path
-        if query:
-            url += "?" + urllib.parse.urlencode(query)
-        data, headers = None, {"Accept": "application/json"}
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        req = urllib.request.Request(url, data=data, method=method, headers=headers)
-        try:
-            with urllib.request.urlopen(req, timeout=60) as res:
-                raw = res.read()
-        except urllib.error.HTTPError as e:
-            raise ApiError("%s %s: %s" % (method, path, error_text(e))) from None
-        except urllib.error.URLError as e:
-            raise ApiError("%s %s: cannot reach %s (%s); is the service running (make run)?"
-                           % (method, path, self.base, e.reason)) from None
-        return json.loads(raw) if raw else None
-
-    def get(self, path, **query):
-        return self.call("GET", path, query=query or None)
-
-    def post(self, path, body=None):
-        return self.call("POST", path, body)
-
-
-def error_text(e):
-    """The status, error code and detail of an ErrorResponse."""
-    raw = e.read()
-    try:
-        err = json.loads(raw)
-        return "%d %s: %s" % (e.code, err.get("errorCode", ""), err.get("detail") or err.get("title", ""))
-    except ValueError:
-        return "%d %s" % (e.code, raw.decode(errors="replace").strip() or e.reason)
-
-
-def run_analysis(api, state):
-    """Starts a linear static run and polls it until it has finished."""
-    run = api.post("/job/analysis/static/run-linear")
-    state["run"] = run["runId"]
-    print("analysis: run %s %s" % (run["runId"], run["status"]))
-    deadline = time.monotonic() + RUN_TIMEOUT
-    last = None
-    while run["status"] not in ("Completed", "Failed", "Cancelled"):
-        if time.monotonic() > deadline:
-            raise ApiError("run %s still %s after %d s" % (run["runId"], run["status"], RUN_TIMEOUT))
-        time.sleep(0.05)
-        run = api.get("/job/analysis/runs/" + run["runId"])
-        text = "%s: %s" % (run["status"], run["progress"].get("statusText", ""))
-        if text != last:
-            print("  " + text)
-            last = text
-    state["run"] = None
-    if run["status"] != "Completed":
-        raise ApiError("analysis %s: %s" % (run["status"], run.get("errorMessage") or "no message"))
-    for p in run.get("parameters", []):
-        print("  %-22s %s" % (p["label"], p["value"]))
-    print("  elapsed %s" % run.get("elapsedTime"))
-
-
-def close_job(api, state):
-    """Closes the job this script opened; a run still under way (after an
-    error or Ctrl-C) is cancelled first, since closing answers 409 while
-    an analysis holds the job."""
-    if state.get("run"):
-        run_id = state["run"]
-        try:
-            api.call("DELETE", "/job/analysis/runs/" + run_id)
-            print("cancelled run %s" % run_id)
-        except ApiError:
-            pass  # 404: it had finished meanwhile
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if api.get("/job/analysis/runs/" + run_id)["status"] in ("Completed", "Failed", "Cancelled"):
-                break
-            time.sleep(0.1)
-    api.post("/job/close")
-    print("POST /job/close: job closed")
 
 
 def build(api, units):
@@ -269,7 +166,7 @@ def main():
         run_analysis(api, state)
         result = read_results(api, units, titles)
 
-        saved = api.post("/job/save", {"filePath": "examples/simple-beam"})
+        saved = api.post("/job/save", {"filePath": "examples/simple-beam", "overwrite": True})
         print("POST /job/save: %s" % saved["file"]["path"])
     except (ApiError, KeyboardInterrupt) as e:
         failed = e
