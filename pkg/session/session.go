@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -40,6 +41,7 @@ type Service struct {
 	// one write. Zero writes inline, before the request returns.
 	recoveryDelay time.Duration
 	checkModel    func(store.Snapshot) error
+	maxJobBytes   int64
 
 	mu      sync.Mutex
 	pending map[string]*time.Timer // workspace → scheduled recovery write
@@ -60,12 +62,16 @@ type Options struct {
 	// CheckModel checks the model rows of a job file before it is opened
 	// (the editor's CheckSnapshot); nil opens files unchecked.
 	CheckModel func(store.Snapshot) error
+	// MaxJobBytes caps an uploaded template: its size and what its
+	// entries expand to (MAX_JOB_BYTES); zero or less means
+	// jobfile.DefaultMaxJobBytes.
+	MaxJobBytes int64
 }
 
 // New returns a Service over the job store and the jobs directory.
 func New(jobs store.Jobs, dir *jobfile.Dir, opt Options) *Service {
 	s := &Service{jobs: jobs, dir: dir, log: opt.Log, now: opt.Now, generator: opt.Generator,
-		recoveryDelay: opt.RecoveryDelay, checkModel: opt.CheckModel, pending: map[string]*time.Timer{}}
+		recoveryDelay: opt.RecoveryDelay, checkModel: opt.CheckModel, maxJobBytes: opt.MaxJobBytes, pending: map[string]*time.Timer{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -74,6 +80,9 @@ func New(jobs store.Jobs, dir *jobfile.Dir, opt Options) *Service {
 	}
 	if s.generator == "" {
 		s.generator = "gusset"
+	}
+	if s.maxJobBytes <= 0 {
+		s.maxJobBytes = jobfile.DefaultMaxJobBytes
 	}
 	return s
 }
@@ -112,20 +121,50 @@ func (s *Service) NewJob(ctx context.Context, ws string) (Opened, error) {
 	return Opened{Job: snap.Job, State: sl.State}, nil
 }
 
-// NewFromTemplate opens the uploaded job file as a new, never-saved job.
+// NewFromTemplate opens the uploaded job file as a new, never-saved job;
+// see NewFromTemplateReader.
 func (s *Service) NewFromTemplate(ctx context.Context, ws string, file []byte, name string) (Opened, error) {
-	if err := s.refuseIfOpen(ctx, ws); err != nil {
-		return Opened{}, fmt.Errorf("new job from template: %w", err)
+	return s.NewFromTemplateReader(ctx, ws, bytes.NewReader(file), int64(len(file)), name)
+}
+
+// NewFromTemplateReader opens the uploaded job file (size bytes read
+// through file, which is not copied) as a new, never-saved job. A file
+// larger than MaxJobBytes, or one that expands to more, is a
+// model.KindTooLarge error naming the limit; the file is read within ctx,
+// and a ctx that ends first (the request's deadline) is a
+// model.KindUnavailable error, whichever step it stops.
+func (s *Service) NewFromTemplateReader(ctx context.Context, ws string, file io.ReaderAt, size int64, name string) (Opened, error) {
+	const op = "new job from template"
+	if size > s.maxJobBytes {
+		return Opened{}, fmt.Errorf("%s: %w", op, model.E(model.KindTooLarge,
+			"the uploaded template is %d bytes, more than the limit of %d bytes a job file may expand to; the operator sets it with %s",
+			size, s.maxJobBytes, jobfile.MaxJobBytesSetting))
 	}
-	dec, err := jobfile.Decode(bytes.NewReader(file), int64(len(file)))
+	if err := s.refuseIfOpen(ctx, ws); err != nil {
+		return Opened{}, fmt.Errorf("%s: %w", op, outOfTime(ctx, err))
+	}
+	dec, err := jobfile.DecodeContext(ctx, file, size, s.maxJobBytes)
 	if err != nil {
-		return Opened{}, fmt.Errorf("new job from template %q: %w", name, err)
+		return Opened{}, fmt.Errorf("%s %q: %w", op, name, err)
 	}
 	sl, err := s.load(ctx, ws, dec.Snapshot, s.openState(model.FileInfo{Source: model.SourceNewJob}, true, false))
 	if err != nil {
-		return Opened{}, fmt.Errorf("new job from template: %w", err)
+		return Opened{}, fmt.Errorf("%s: %w", op, outOfTime(ctx, err))
 	}
 	return Opened{Job: dec.Snapshot.Job, State: sl.State}, nil
+}
+
+// outOfTime turns the failure of a step that ctx's end stopped (a store
+// call whose deadline passed) into the model.KindUnavailable error that
+// jobfile.DecodeContext gives, so that the client reads a 503 about time
+// rather than a 500. Other errors pass unchanged.
+func outOfTime(ctx context.Context, err error) error {
+	cerr := ctx.Err()
+	if cerr == nil || model.KindOf(err) != model.KindInternal {
+		return err
+	}
+	return &model.Error{Kind: model.KindUnavailable, Err: err, Msg: fmt.Sprintf(
+		"opening the job file took longer than a request may (%v); retry when the service is less busy", cerr)}
 }
 
 // OpenSample opens a bundled sample as a new, never-saved job.
@@ -189,24 +228,29 @@ func (s *Service) Open(ctx context.Context, ws, filePath string, force ForceOpti
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, err)
 	}
-	useRecovery := false
+	useRecovery, discard := false, false
 	if st.RecoveryIsNewer() {
 		switch force {
 		case ForceNone:
-			saved := "the last saved version"
 			if !st.Exists {
-				saved = "nothing: the job file itself is missing"
+				return Opened{}, &model.Error{Kind: model.KindConflict, Msg: fmt.Sprintf(
+					"%q has unsaved changes from an earlier session in a recovery file, and the job file itself is missing; "+
+						"open it again with forceOption OpenUnsavedMostRecent to recover them", p.Rel),
+					Fields: []model.FieldError{{Field: "forceOption", Message: "OpenUnsavedMostRecent is required"}}}
 			}
 			return Opened{}, &model.Error{Kind: model.KindConflict, Msg: fmt.Sprintf(
 				"%q has unsaved changes from an earlier session in a recovery file; open it again with forceOption "+
-					"OpenUnsavedMostRecent to recover them, or OpenPreviousSaved to discard them and open %s",
-				p.Rel, saved), Fields: []model.FieldError{{Field: "forceOption", Message: "OpenUnsavedMostRecent or OpenPreviousSaved is required"}}}
+					"OpenUnsavedMostRecent to recover them, or OpenPreviousSaved to discard them and open the last saved version",
+				p.Rel), Fields: []model.FieldError{{Field: "forceOption", Message: "OpenUnsavedMostRecent or OpenPreviousSaved is required"}}}
 		case ForceOpenUnsavedMostRecent:
 			useRecovery = true
 		case ForceOpenPreviousSaved:
-			if err := s.dir.RemoveRecovery(p); err != nil {
-				return Opened{}, fmt.Errorf("%s: %w", op, err)
+			if !st.Exists {
+				return Opened{}, model.Invalid("forceOption", "%q has no saved job file, only unsaved changes in a recovery file: "+
+					"open it with forceOption OpenUnsavedMostRecent (OpenPreviousSaved would discard the only copy)", p.Rel)
 			}
+			// The recovery file goes once the saved file has opened.
+			discard = true
 		}
 	}
 	var dec jobfile.Decoded
@@ -222,6 +266,13 @@ func (s *Service) Open(ctx context.Context, ws, filePath string, force ForceOpti
 	sl, err := s.load(ctx, ws, dec.Snapshot, s.openState(info, false, useRecovery))
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, err)
+	}
+	if discard {
+		if err := s.dir.RemoveRecovery(p); err != nil {
+			// The job is open and unmodified: a recovery file left behind
+			// is only noise for the next open, not lost work.
+			s.log.Warn("remove discarded recovery file", "file", p.Rel, "err", err)
+		}
 	}
 	return Opened{Job: dec.Snapshot.Job, State: sl.State}, nil
 }
