@@ -58,6 +58,14 @@ type Config struct {
 	BodyLimit int
 	// RequestTimeout bounds the work of one request; zero means 60 s.
 	RequestTimeout time.Duration
+	// AllowedOrigins are the browser origins (scheme://host[:port], as
+	// ParseAllowedOrigins reads them) whose cross-origin mutating requests
+	// are accepted besides the request's own origin; empty allows none.
+	AllowedOrigins []string
+	// AllowedHosts are the Host names accepted besides loopback ones
+	// (as ParseAllowedHosts reads them: a name matches any port, a
+	// name:port only that port, "*" any Host); empty allows loopback only.
+	AllowedHosts []string
 }
 
 // API is the HTTP interface.
@@ -115,7 +123,7 @@ func New(cfg Config) *API {
 			return nil
 		},
 	})
-	a.app.Use(a.observe, a.recoverPanic, a.setWorkspace)
+	a.app.Use(a.observe, a.recoverPanic, a.setWorkspace, newGuard(a, cfg).handle)
 	a.registerRoutes()
 	return a
 }

@@ -57,6 +57,7 @@ var kindTable = map[model.Kind]errorClass{
 	model.KindMethodNotAllowed:   {http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "Api"},
 	model.KindUnavailable:        {http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Infrastructure"},
 	model.KindNotImplemented:     {http.StatusNotImplemented, "NOT_IMPLEMENTED", "Api"},
+	model.KindForbidden:          {http.StatusForbidden, "FORBIDDEN", "Api"},
 }
 
 // routeHints name the routes that mend errors of a kind: the domain's

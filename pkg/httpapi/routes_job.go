@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -18,6 +17,7 @@ var (
 	errsJob       = []int{http.StatusConflict, http.StatusInternalServerError}
 	errsJobBody   = []int{http.StatusBadRequest, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusInternalServerError}
 	errsJobLoader = []int{http.StatusBadRequest, http.StatusNotFound, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusInternalServerError}
+	errsTemplate  = []int{http.StatusBadRequest, http.StatusConflict, http.StatusRequestEntityTooLarge, http.StatusUnsupportedMediaType, http.StatusInternalServerError, http.StatusServiceUnavailable}
 )
 
 // fileRowsChecked documents the check of a job file's rows (editor.CheckSnapshot).
@@ -38,8 +38,11 @@ func (a *API) registerJobRoutes() {
 		responses: map[int]any{200: JobWithState{}}, errors: errsJob, handler: a.newJob})
 	a.add(route{method: "POST", path: "/job/new-from-template", tag: tag, summary: "Create a job from an uploaded job file",
 		desc: "multipart/form-data with a file part named template holding a .gsj job file. The job opens with isNew true and no file path. " +
+			"An upload past the body limit (MAX_BODY_BYTES), or a file larger than MAX_JOB_BYTES or expanding to more, is a 413 naming the limit; " +
+			"a file with two entries of one name, a collection its manifest lists twice, or a zip directory that misstates an entry's size is a 400 naming it; " +
+			"a file that is not read within the request's time is a 503 (retry later). " +
 			fileRowsChecked,
-		fileParts: []string{"template"}, responses: map[int]any{200: JobWithState{}}, errors: errsJobLoader, handler: a.newFromTemplate})
+		fileParts: []string{"template"}, responses: map[int]any{200: JobWithState{}}, errors: errsTemplate, handler: a.newFromTemplate})
 	a.add(route{method: "POST", path: "/job/open", tag: tag, summary: "Open a job file from the jobs directory",
 		desc: "filePath is relative to the jobs directory (JOBS_DIR); a path leading outside it is a 400. When a recovery file newer than the job file exists, " +
 			"forceOption None answers 409 naming the options; OpenPreviousSaved deletes the recovery file and opens the saved file; OpenUnsavedMostRecent opens the recovery file (isModified true). " +
@@ -101,6 +104,11 @@ func (a *API) newJob(c *fiber.Ctx) error {
 	return c.JSON(withState(o))
 }
 
+// newFromTemplate opens the uploaded job file. The upload is no bigger
+// than the body limit (Fiber refuses a longer body with a 413) and is read
+// in place, never copied: the session refuses one larger than
+// MAX_JOB_BYTES, or one that expands to more, with a 413, and one that
+// does not read in the request's time with a 503.
 func (a *API) newFromTemplate(c *fiber.Ctx) error {
 	if !strings.HasPrefix(strings.ToLower(c.Get(fiber.HeaderContentType)), fiber.MIMEMultipartForm) {
 		return model.E(model.KindUnsupportedMedia, "send the template as multipart/form-data with a file part named template")
@@ -114,11 +122,7 @@ func (a *API) newFromTemplate(c *fiber.Ctx) error {
 		return fmt.Errorf("read uploaded template: %w", err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return fmt.Errorf("read uploaded template: %w", err)
-	}
-	o, err := a.sess.NewFromTemplate(c.UserContext(), workspace(c), b, fh.Filename)
+	o, err := a.sess.NewFromTemplateReader(c.UserContext(), workspace(c), f, fh.Size, fh.Filename)
 	if err != nil {
 		return err
 	}

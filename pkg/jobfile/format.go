@@ -19,12 +19,21 @@
 // entries (results, design data) without breaking older files. The format
 // version only goes up when an existing entry changes meaning; a file with a
 // newer version than this build reads is refused with a message saying so.
+//
+// A job file is a client's file, so reading one is bounded (limits.go):
+// what its entries expand to, in all, by MAX_JOB_BYTES (DefaultMaxJobBytes)
+// as the zip directory declares it and again as counted while reading;
+// each JSON record by maxRecordBytes; each row by maxRowBytes; and the
+// time by the caller's context. Rows are decoded line by line as they are
+// read, each entry is read at most once, and two entries of one name or a
+// collection listed twice are refused.
 package jobfile
 
 import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -66,14 +75,6 @@ const (
 	entryAnalysis = "job/analysis.json"
 	modelDir      = "model/"
 	modelExt      = ".jsonl"
-)
-
-// maxEntryBytes caps how much one entry may expand to, and maxTotalBytes
-// the whole file, so that a crafted file (a zip bomb) cannot exhaust
-// memory. A model of a million members stays well below both.
-const (
-	maxEntryBytes = 1 << 30
-	maxTotalBytes = 2 << 30
 )
 
 // Encode writes snap as a job file to w.
@@ -145,26 +146,36 @@ func invalid(format string, args ...any) error {
 	return model.E(model.KindValidation, "not a valid gusset job file: "+format, args...)
 }
 
-// Decode reads a job file. Errors about the content are validation errors
-// that say what is wrong with the file.
+// Decode reads a job file with the default limit (DefaultMaxJobBytes)
+// and no deadline: DecodeContext with context.Background().
 func Decode(r io.ReaderAt, size int64) (Decoded, error) {
+	return DecodeContext(context.Background(), r, size, 0)
+}
+
+// DecodeContext reads a job file. Errors about the content are validation
+// errors that say what is wrong with the file: two entries of one name, a
+// collection the manifest lists twice, an entry its zip directory
+// misdescribes. maxBytes (zero or less: DefaultMaxJobBytes) caps what the
+// entries may expand to in all, both as the zip directory declares it and
+// as counted while reading; a file over it is a model.KindTooLarge error
+// naming the limit and MAX_JOB_BYTES. Rows are decoded line by line as
+// they are read, and no entry is read twice. When ctx ends, decoding stops
+// with a model.KindUnavailable error that wraps ctx's error.
+func DecodeContext(ctx context.Context, r io.ReaderAt, size, maxBytes int64) (Decoded, error) {
 	var out Decoded
+	b := newBudget(ctx, maxBytes)
+	if err := b.check(); err != nil {
+		return out, err
+	}
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return out, invalid("%v", err)
 	}
-	files := make(map[string]*zip.File, len(zr.File))
-	var total uint64
-	for _, f := range zr.File {
-		files[f.Name] = f
-		total += f.UncompressedSize64
+	files, err := checkDirectory(zr, size, b.limit)
+	if err != nil {
+		return out, err
 	}
-	// The sizes in the directory can lie; the readers also stop at the
-	// per-entry cap, so this is the cheap first line of defence.
-	if total > maxTotalBytes {
-		return out, invalid("it expands to %d bytes, more than the %d this service accepts", total, uint64(maxTotalBytes))
-	}
-	if err := readJSON(files, entryManifest, &out.Manifest, true); err != nil {
+	if err := readJSONWithin(b, files, entryManifest, &out.Manifest, true); err != nil {
 		return out, err
 	}
 	m := out.Manifest
@@ -176,12 +187,22 @@ func Decode(r io.ReaderAt, size int64) (Decoded, error) {
 			"job file format version %d is not supported: this service reads versions 1 to %d; upgrade gusset to open it",
 			m.Version, FormatVersion)
 	}
+	listed := make(map[string]bool, len(m.Collections))
+	for _, n := range m.Collections {
+		if listed[n] {
+			return out, invalid("the manifest lists collection %q twice", n)
+		}
+		listed[n] = true
+		if _, ok := files[modelDir+n+modelExt]; !ok {
+			return out, invalid("the manifest lists collection %q but the file has no entry for it", n)
+		}
+	}
 	job := model.NewJob()
 	for _, e := range []struct {
 		name string
 		v    any
 	}{{entryHeadings, &job.Headings}, {entrySettings, &job.Settings}, {entryUnits, &job.Units}, {entryAnalysis, &job.Analysis}} {
-		if err := readJSON(files, e.name, e.v, false); err != nil {
+		if err := readJSONWithin(b, files, e.name, e.v, false); err != nil {
 			return out, err
 		}
 	}
@@ -195,18 +216,14 @@ func Decode(r io.ReaderAt, size int64) (Decoded, error) {
 		return out, err
 	}
 	out.Snapshot.Job = job
-	if out.Snapshot.Results, err = readResults(files); err != nil {
+	if out.Snapshot.Results, err = readResults(b, files); err != nil {
 		return out, err
 	}
-	out.Snapshot.Collections = map[string][]store.Row{}
+	out.Snapshot.Collections = make(map[string][]store.Row, len(m.Collections))
 	for _, n := range m.Collections {
-		f, ok := files[modelDir+n+modelExt]
-		if !ok {
-			return out, invalid("the manifest lists collection %q but the file has no entry for it", n)
-		}
-		rows, err := readRows(f)
+		rows, err := readRows(b, files[modelDir+n+modelExt])
 		if err != nil {
-			return out, invalid("collection %s: %v", n, err)
+			return out, err
 		}
 		out.Snapshot.Collections[n] = rows
 	}
@@ -239,7 +256,15 @@ func describeFields(fields []model.FieldError) string {
 	return strings.Join(parts, "; ")
 }
 
+// readJSON reads a JSON record entry (the manifest, job/*.json) into v
+// with the default limit and no deadline (Preview uses it).
 func readJSON(files map[string]*zip.File, name string, v any, required bool) error {
+	return readJSONWithin(newBudget(context.Background(), 0), files, name, v, required)
+}
+
+// readJSONWithin reads a JSON record entry into v, counting it against b.
+// A record is small: it is read whole, at most maxRecordBytes of it.
+func readJSONWithin(b *budget, files map[string]*zip.File, name string, v any, required bool) error {
 	f, ok := files[name]
 	if !ok {
 		if required {
@@ -247,45 +272,78 @@ func readJSON(files map[string]*zip.File, name string, v any, required bool) err
 		}
 		return nil
 	}
-	rc, err := f.Open()
+	data, err := readEntry(b, f, maxRecordBytes, "a JSON record")
 	if err != nil {
-		return invalid("entry %s: %v", name, err)
+		return err
 	}
-	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, maxEntryBytes))
-	if err != nil {
-		return invalid("entry %s: %v", name, err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
+	if err := json.Unmarshal(data, v); err != nil {
 		return invalid("entry %s: %v", name, err)
 	}
 	return nil
 }
 
-func readRows(f *zip.File) ([]store.Row, error) {
-	rc, err := f.Open()
+// readEntry reads all of entry f through b, refusing more than most
+// bytes (what names the kind of entry in the message).
+func readEntry(b *budget, f *zip.File, most int64, what string) ([]byte, error) {
+	rc, err := b.open(f)
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
+	var buf bytes.Buffer
+	if f.UncompressedSize64 <= uint64(most) {
+		// The directory's size is only a hint; the reads are counted.
+		buf.Grow(int(f.UncompressedSize64))
+	}
+	n, err := buf.ReadFrom(io.LimitReader(rc, most+1))
+	if err != nil {
+		return nil, b.failure(f, err)
+	}
+	if n > most {
+		return nil, invalid("entry %s expands to more than %d bytes, more than %s may", f.Name, most, what)
+	}
+	return buf.Bytes(), nil
+}
+
+// readRows decodes a model entry row by row as it is read: only the rows
+// are kept, never the entry's text.
+func readRows(b *budget, f *zip.File) ([]store.Row, error) {
+	rc, err := b.open(f)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	coll := strings.TrimSuffix(strings.TrimPrefix(f.Name, modelDir), modelExt)
 	var rows []store.Row
-	sc := bufio.NewScanner(io.LimitReader(rc, maxEntryBytes))
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	sc := bufio.NewScanner(rc)
+	sc.Buffer(make([]byte, 0, 64<<10), maxRowBytes)
 	for line := 1; sc.Scan(); line++ {
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
+		if rc.err != nil {
+			// The line may be cut short by the failure.
+			return nil, b.failure(f, rc.err)
+		}
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
 			continue
 		}
 		var r store.Row
-		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, fmt.Errorf("line %d: %w", line, err)
+		// Unmarshal checks that the whole line is valid JSON, so a value
+		// it sets is valid JSON too.
+		if err := json.Unmarshal(text, &r); err != nil {
+			return nil, invalid("collection %s: line %d: %v", coll, line, err)
 		}
-		if r.Key == "" || !json.Valid(r.Value) {
-			return nil, fmt.Errorf("line %d: a row needs a key and a JSON value", line)
+		if r.Key == "" || len(r.Value) == 0 {
+			return nil, invalid("collection %s: line %d: a row needs a key and a JSON value", coll, line)
 		}
 		rows = append(rows, r)
 	}
-	return rows, sc.Err()
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) && b.err == nil {
+			return nil, invalid("collection %s: a line is longer than %d bytes", coll, maxRowBytes)
+		}
+		return nil, b.failure(f, err)
+	}
+	return rows, nil
 }
 
 // baseName is the display name of a job file path.

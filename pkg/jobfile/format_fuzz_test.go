@@ -119,8 +119,10 @@ func checkDecode(t *testing.T, data []byte) (Decoded, error) {
 	}
 	if err != nil {
 		var me *model.Error
-		if !errors.As(err, &me) || model.KindOf(err) != model.KindValidation {
-			t.Fatalf("Decode: error %T of kind %d, want a validation *model.Error: %v", err, model.KindOf(err), err)
+		// A file over the size limit is refused as too large (413); every
+		// other refusal is a validation error (400).
+		if k := model.KindOf(err); !errors.As(err, &me) || k != model.KindValidation && k != model.KindTooLarge {
+			t.Fatalf("Decode: error %T of kind %d, want a validation or too-large *model.Error: %v", err, model.KindOf(err), err)
 		}
 		return dec, err
 	}

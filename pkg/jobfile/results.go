@@ -3,7 +3,6 @@ package jobfile
 import (
 	"archive/zip"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/gusset/gusset/pkg/model"
@@ -54,10 +53,11 @@ func writeRaw(zw *zip.Writer, name string, b []byte) error {
 	return nil
 }
 
-// readResults reads the result sets of the archive's entries. What the
-// columns must hold is checked by the caller (it knows the model); here a
-// name that is no kind or column is refused.
-func readResults(files map[string]*zip.File) (map[model.AnalysisKind]store.ResultSet, error) {
+// readResults reads the result sets of the archive's entries, counting
+// them against b. What the columns must hold is checked by the caller (it
+// knows the model); here a name that is no kind or column is refused.
+// Columns are kept as the bytes they are, so each is read whole.
+func readResults(b *budget, files map[string]*zip.File) (map[model.AnalysisKind]store.ResultSet, error) {
 	out := map[model.AnalysisKind]store.ResultSet{}
 	known := map[string]model.AnalysisKind{}
 	for _, k := range model.AnalysisKinds {
@@ -74,7 +74,7 @@ func readResults(files map[string]*zip.File) (map[model.AnalysisKind]store.Resul
 		if !ok || !known || strings.Contains(entry, "/") {
 			return nil, invalid("unexpected results entry %q", name)
 		}
-		b, err := readAll(f)
+		data, err := readEntry(b, f, b.limit, "a results entry")
 		if err != nil {
 			return nil, err
 		}
@@ -84,9 +84,9 @@ func readResults(files map[string]*zip.File) (map[model.AnalysisKind]store.Resul
 		}
 		switch col, isCol := strings.CutSuffix(entry, columnExt); {
 		case entry == metaEntry:
-			set.Meta = b
+			set.Meta = data
 		case isCol && validColumn(col):
-			set.Columns[col] = b
+			set.Columns[col] = data
 		default:
 			return nil, invalid("unexpected results entry %q", name)
 		}
@@ -112,21 +112,4 @@ func validColumn(s string) bool {
 		}
 	}
 	return true
-}
-
-// readAll reads an entry, at most maxEntryBytes of it.
-func readAll(f *zip.File) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, invalid("entry %s: %v", f.Name, err)
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(io.LimitReader(rc, maxEntryBytes+1))
-	if err != nil {
-		return nil, invalid("entry %s: %v", f.Name, err)
-	}
-	if len(b) > maxEntryBytes {
-		return nil, invalid("entry %s expands to more than %d bytes", f.Name, maxEntryBytes)
-	}
-	return b, nil
 }

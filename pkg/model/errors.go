@@ -47,6 +47,10 @@ const (
 	// KindNotImplemented is a valid request for a feature that is not
 	// available yet (moving-load generation before its generator exists).
 	KindNotImplemented
+	// KindForbidden is a request the service refuses whoever sends it in
+	// this configuration: a browser's cross-origin write, or a Host name
+	// that is not allowed (DNS rebinding).
+	KindForbidden
 )
 
 // FieldError names one offending field of a request.

@@ -14,6 +14,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/gusset/gusset/pkg/httpapi"
+	"github.com/gusset/gusset/pkg/jobfile"
 )
 
 // Config is read from the environment.
@@ -29,6 +32,10 @@ type Config struct {
 	JobsDir string
 	// BodyLimit is the request body limit in bytes.
 	BodyLimit int
+	// MaxJobBytes caps what a job file may expand to, uncompressed, and
+	// the size of an uploaded template; zero means
+	// jobfile.DefaultMaxJobBytes (1 GiB).
+	MaxJobBytes int64
 	// RecoveryDelay coalesces recovery-file writes.
 	RecoveryDelay time.Duration
 	// LogLevel is debug, info, warn or error.
@@ -40,13 +47,22 @@ type Config struct {
 	// AnalysisMaxRetry is how many times the API lets a run whose worker
 	// was lost go to another worker; nil means queue.MaxRetry.
 	AnalysisMaxRetry *int
+	// AllowedOrigins are the browser origins besides the API's own whose
+	// pages may send mutating requests (ALLOWED_ORIGINS).
+	AllowedOrigins []string
+	// AllowedHosts are the Host names the API serves besides loopback ones;
+	// "*" serves any (ALLOWED_HOSTS).
+	AllowedHosts []string
 }
 
 // FromEnv reads REDIS_URL, PORT (default 8080), HOST (default all
 // interfaces), JOBS_DIR (default ./data/jobs), MAX_BODY_BYTES,
-// RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
-// METRICS_ADDR (worker metrics; default none) and ANALYSIS_MAX_RETRY
-// (default queue.MaxRetry).
+// MAX_JOB_BYTES (default jobfile.DefaultMaxJobBytes), RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
+// METRICS_ADDR (worker metrics; default none), ANALYSIS_MAX_RETRY
+// (default queue.MaxRetry), ALLOWED_ORIGINS (comma-separated browser
+// origins allowed to write; default none but the API's own) and
+// ALLOWED_HOSTS (comma-separated Host names served besides loopback ones,
+// * for any; default none).
 func FromEnv() (Config, error) {
 	c := Config{
 		RedisURL:      os.Getenv("REDIS_URL"),
@@ -63,6 +79,13 @@ func FromEnv() (Config, error) {
 		}
 		c.BodyLimit = n
 	}
+	if v := os.Getenv(jobfile.MaxJobBytesSetting); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("%s must be a positive integer (bytes), got %q", jobfile.MaxJobBytesSetting, v)
+		}
+		c.MaxJobBytes = n
+	}
 	if v := os.Getenv("RECOVERY_DELAY_MS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
@@ -76,6 +99,13 @@ func FromEnv() (Config, error) {
 			return c, fmt.Errorf("ANALYSIS_MAX_RETRY must be a non-negative integer, got %q", v)
 		}
 		c.AnalysisMaxRetry = &n
+	}
+	var err error
+	if c.AllowedOrigins, err = httpapi.ParseAllowedOrigins(os.Getenv("ALLOWED_ORIGINS")); err != nil {
+		return c, err
+	}
+	if c.AllowedHosts, err = httpapi.ParseAllowedHosts(os.Getenv("ALLOWED_HOSTS")); err != nil {
+		return c, err
 	}
 	if p, err := strconv.Atoi(c.Port); err != nil || p < 0 || p > 65535 {
 		return c, fmt.Errorf("PORT must be a port number, got %q", c.Port)

@@ -87,7 +87,7 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	}
 	m := newModel(rdb)
 	sess := session.New(m.jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
-		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot})
+		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot, MaxJobBytes: cfg.MaxJobBytes})
 	m.editor.Touched = sess.Touched
 	if reg == nil {
 		reg = newRegistry()
@@ -99,7 +99,8 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
 		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc},
 		Query:    &analysis.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
-		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit})
+		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit,
+		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts})
 	reg.MustRegister(newQueueCollector(qc))
 
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, cfg.Port))

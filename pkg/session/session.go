@@ -62,8 +62,8 @@ type Options struct {
 	// CheckModel checks the model rows of a job file before it is opened
 	// (the editor's CheckSnapshot); nil opens files unchecked.
 	CheckModel func(store.Snapshot) error
-	// MaxJobBytes caps an uploaded template: its size and what its
-	// entries expand to (MAX_JOB_BYTES); zero or less means
+	// MaxJobBytes caps what a job file may expand to, opened or uploaded,
+	// and an uploaded template's size (MAX_JOB_BYTES); zero or less means
 	// jobfile.DefaultMaxJobBytes.
 	MaxJobBytes int64
 }
@@ -255,9 +255,9 @@ func (s *Service) Open(ctx context.Context, ws, filePath string, force ForceOpti
 	}
 	var dec jobfile.Decoded
 	if useRecovery {
-		dec, err = s.dir.ReadRecovery(p)
+		dec, err = s.dir.ReadRecoveryContext(ctx, p, s.maxJobBytes)
 	} else {
-		dec, err = s.dir.Read(p)
+		dec, err = s.dir.ReadContext(ctx, p, s.maxJobBytes)
 	}
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, err)

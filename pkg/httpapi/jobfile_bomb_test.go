@@ -1,0 +1,305 @@
+package httpapi_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"context"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gusset/gusset/pkg/editor"
+	"github.com/gusset/gusset/pkg/httpapi"
+	"github.com/gusset/gusset/pkg/jobfile"
+	"github.com/gusset/gusset/pkg/session"
+	"github.com/gusset/gusset/pkg/store/redisstore"
+	"github.com/gusset/gusset/pkg/testutil/redistest"
+)
+
+// Hostile template uploads through the real HTTP stack: zip bombs,
+// directories that lie, names given twice, files too slow to read in the
+// request's time. Each is a 4xx or 503 naming what to fix, in bounded
+// time and memory, and opens nothing.
+
+// bombOptions configure bombEnv.
+type bombOptions struct {
+	maxJobBytes    int64
+	bodyLimit      int
+	requestTimeout time.Duration
+}
+
+// bombEnv is newEnv (harness_test.go) with the limits under test.
+func bombEnv(t *testing.T, opt bombOptions) *env {
+	t.Helper()
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	dir, err := jobfile.OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := redisstore.NewJobs(rdb, editor.Collections())
+	mod := redisstore.NewModel(rdb)
+	ed := editor.New(mod, jobs)
+	sess := session.New(jobs, dir, session.Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		CheckModel: ed.CheckSnapshot, MaxJobBytes: opt.maxJobBytes})
+	logs := &syncBuffer{}
+	ed.Touched = sess.Touched
+	st := editor.NewStructure(ed)
+	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: st, Loads: editor.NewLoads(ed, st),
+		Ready: jobs.Ping, BodyLimit: opt.bodyLimit, RequestTimeout: opt.requestTimeout, Log: slog.New(slog.NewTextHandler(logs, nil))})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = api.App().Listener(ln) }()
+	t.Cleanup(func() {
+		_ = api.App().ShutdownWithTimeout(5 * time.Second)
+		sess.Flush()
+	})
+	return &env{t: t, base: "http://" + ln.Addr().String() + "/api/v1", dir: dir.Root(), api: api, jobs: jobs, sess: sess, rdb: srv, logs: logs}
+}
+
+// rawEntry is one entry of a crafted zip, written raw so that its
+// directory can declare anything.
+type rawEntry struct {
+	name     string
+	data     []byte // what the entry expands to
+	comp     []byte // its deflated form; nil stores data
+	declared *uint64
+}
+
+func deflate(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	if _, err := w.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func rawZip(t *testing.T, entries []rawEntry) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, e := range entries {
+		h := &zip.FileHeader{Name: e.name, Method: zip.Store, CRC32: crc32.ChecksumIEEE(e.data),
+			CompressedSize64: uint64(len(e.data)), UncompressedSize64: uint64(len(e.data))}
+		data := e.data
+		if e.comp != nil {
+			h.Method, h.CompressedSize64, data = zip.Deflate, uint64(len(e.comp)), e.comp
+		}
+		if e.declared != nil {
+			h.UncompressedSize64 = *e.declared
+		}
+		w, err := zw.CreateRaw(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func manifestOf(collections ...string) rawEntry {
+	q := make([]string, len(collections))
+	for i, c := range collections {
+		q[i] = fmt.Sprintf("%q", c)
+	}
+	return rawEntry{name: "manifest.json", data: []byte(`{"format":"gusset-job","version":1,"generator":"bomb","collections":[` + strings.Join(q, ",") + `]}`)}
+}
+
+// nodeRows is a nodes entry of n valid rows.
+func nodeRows(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, `{"key":"%010d","score":0,"value":{"id":%d,"x":%d.5,"y":0,"z":0,"hasConstraint":false,"hasRestraint":false}}`+"\n", i+1, i+1, i)
+	}
+	return b.Bytes()
+}
+
+// bombFile lists n collections, each an entry of entrySize bytes of one
+// row repeated; they share one deflated copy of a few KiB.
+func bombFile(t *testing.T, n, entrySize int) (file []byte, expands int64) {
+	t.Helper()
+	const row = `{"key":"0000000001","score":0,"value":{"id":1,"x":0,"y":0,"z":0}}` + "\n"
+	data := bytes.Repeat([]byte(row), entrySize/len(row)+1)
+	comp := deflate(t, data)
+	names := make([]string, n)
+	for i := range names {
+		names[i] = fmt.Sprintf("c%d", i)
+	}
+	entries := []rawEntry{manifestOf(names...)}
+	for _, nm := range names {
+		entries = append(entries, rawEntry{name: "model/" + nm + ".jsonl", data: data, comp: comp})
+	}
+	return rawZip(t, entries), int64(n) * int64(len(data))
+}
+
+// upload posts file as the template part and reports what the request
+// allocated in this process (the server runs here) and how long it took.
+func (e *env) upload(file []byte) (r resp, alloc uint64, took time.Duration) {
+	e.t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, err := mw.CreateFormFile("template", "bomb.gsj")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	_, _ = fw.Write(file)
+	_ = mw.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, "POST", e.base+"/job/new-from-template", &body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	runtime.GC()
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	start := time.Now()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatalf("upload of %d bytes: %v after %v", len(file), err, time.Since(start))
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	took = time.Since(start)
+	runtime.ReadMemStats(&m1)
+	return resp{status: res.StatusCode, header: res.Header, body: b}, m1.TotalAlloc - m0.TotalAlloc, took
+}
+
+// refused checks an error answer: status, code, the parts its detail
+// names; and that no job opened.
+func (e *env) refused(r resp, status int, code string, parts ...string) {
+	e.t.Helper()
+	if r.status != status {
+		e.t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
+	}
+	er := r.errBody(e.t)
+	if er.ErrorCode != code {
+		e.t.Fatalf("errorCode %s, want %s: %s", er.ErrorCode, code, r.body)
+	}
+	for _, p := range parts {
+		if !strings.Contains(er.Detail, p) {
+			e.t.Fatalf("detail does not name %q: %s", p, er.Detail)
+		}
+	}
+	if s := e.raw("GET", "/job/status", "", nil); s.status != 409 {
+		e.t.Fatalf("a refused upload opened a job: %d %s", s.status, s.body)
+	}
+}
+
+// A template of 1.2 MiB that expands to 1.2 GiB (past the default limit)
+// is a 413 naming the limit and MAX_JOB_BYTES, at once and in little
+// memory.
+func TestTemplateBombOverDefaultLimit(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	file, expands := bombFile(t, 300, 4<<20)
+	r, alloc, took := e.upload(file)
+	t.Logf("%d-byte upload expanding to %d bytes: %d %v, allocated %d MiB", len(file), expands, r.status, took, alloc>>20)
+	e.refused(r, 413, "PAYLOAD_TOO_LARGE", "MAX_JOB_BYTES", fmt.Sprint(jobfile.DefaultMaxJobBytes))
+	if alloc > 64<<20 {
+		t.Errorf("the request allocated %d MiB for a %d-byte upload (it expands to %d MiB)", alloc>>20, len(file), expands>>20)
+	}
+	if took > 5*time.Second {
+		t.Errorf("refusing took %v", took)
+	}
+}
+
+// With MAX_JOB_BYTES set low, the bomb is refused by that limit; so is
+// an upload larger than it (whatever it expands to) and one past the body
+// limit.
+func TestTemplateOverLowLimit(t *testing.T) {
+	const limit = 8 << 20
+	e := bombEnv(t, bombOptions{maxJobBytes: limit})
+	file, _ := bombFile(t, 64, 4<<20)
+	r, alloc, _ := e.upload(file)
+	e.refused(r, 413, "PAYLOAD_TOO_LARGE", "MAX_JOB_BYTES", fmt.Sprint(limit))
+	if alloc > 64<<20 {
+		t.Errorf("the request allocated %d MiB", alloc>>20)
+	}
+	big := make([]byte, limit+1)
+	for i := range big {
+		big[i] = byte(i * 7919 >> 3)
+	}
+	r, _, _ = e.upload(rawZip(t, []rawEntry{manifestOf(), {name: "extra.bin", data: big}}))
+	e.refused(r, 413, "PAYLOAD_TOO_LARGE", "MAX_JOB_BYTES", fmt.Sprint(limit))
+	// The body limit comes first, before anything is parsed. (A small
+	// one: the server answers before the client has sent a larger body,
+	// and then closes the connection under it.)
+	e = bombEnv(t, bombOptions{maxJobBytes: limit, bodyLimit: 64 << 10})
+	r, _, _ = e.upload(make([]byte, 80<<10))
+	e.refused(r, 413, "PAYLOAD_TOO_LARGE", fmt.Sprint(64<<10))
+}
+
+// A manifest that lists a collection twice (30 times) is a 400 naming it,
+// before any row is read.
+func TestTemplateDuplicateCollection(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	names := make([]string, 30)
+	for i := range names {
+		names[i] = "nodes"
+	}
+	rows := nodeRows(20_000)
+	r, _, took := e.upload(rawZip(t, []rawEntry{manifestOf(names...), {name: "model/nodes.jsonl", data: rows, comp: deflate(t, rows)}}))
+	e.refused(r, 400, "VALIDATION_FAILED", `"nodes"`, "twice")
+	if took > 2*time.Second {
+		t.Errorf("refusing took %v", took)
+	}
+}
+
+// Two entries of one name are a 400 naming the entry.
+func TestTemplateDuplicateEntries(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	rows := nodeRows(2)
+	r, _, _ := e.upload(rawZip(t, []rawEntry{manifestOf("nodes"), {name: "model/nodes.jsonl", data: rows}, {name: "model/nodes.jsonl", data: rows[:len(rows)/2]}}))
+	e.refused(r, 400, "VALIDATION_FAILED", `"model/nodes.jsonl"`)
+}
+
+// A directory that declares less than an entry holds, or more than its
+// data can hold, is a 400 naming the entry.
+func TestTemplateLyingDirectory(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	rows := nodeRows(50_000)
+	small, huge := uint64(1024), uint64(3<<30)
+	r, alloc, _ := e.upload(rawZip(t, []rawEntry{manifestOf("nodes"), {name: "model/nodes.jsonl", data: rows, comp: deflate(t, rows), declared: &small}}))
+	e.refused(r, 400, "VALIDATION_FAILED", "model/nodes.jsonl", "1024")
+	if alloc > 64<<20 {
+		t.Errorf("the request allocated %d MiB", alloc>>20)
+	}
+	r, _, _ = e.upload(rawZip(t, []rawEntry{manifestOf(), {name: "extra.bin", data: []byte("x"), declared: &huge}}))
+	e.refused(r, 400, "VALIDATION_FAILED", "extra.bin", fmt.Sprint(huge))
+}
+
+// A template that takes longer to read than the request may is a 503
+// naming the cause, soon after the deadline, not a 500 after the work.
+func TestTemplateDeadline(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	e := bombEnv(t, bombOptions{requestTimeout: timeout})
+	rows := nodeRows(400_000)
+	r, _, took := e.upload(rawZip(t, []rawEntry{manifestOf("nodes"), {name: "model/nodes.jsonl", data: rows, comp: deflate(t, rows)}}))
+	t.Logf("a template of %d rows against a %v deadline: %d after %v", 400_000, timeout, r.status, took)
+	e.refused(r, 503, "SERVICE_UNAVAILABLE", "longer than a request may")
+	if took > timeout+2*time.Second {
+		t.Errorf("answered after %v, long after the %v deadline", took, timeout)
+	}
+}
