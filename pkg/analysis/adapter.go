@@ -49,6 +49,20 @@ var memberTypes = map[string]static.MemberType{"Normal": static.Frame, "Truss": 
 	// Fuses and pulleys behave as ordinary members in a linear analysis.
 	"BrittleFuse": static.Frame, "PlasticFuse": static.Frame, "Pulley": static.Frame}
 
+// loadAxesNames and positionKinds map the axes and positionUnits of member
+// loads.
+var loadAxesNames = map[string]static.LoadAxes{"Local": static.Local, "GlobalInclined": static.GlobalInclined,
+	"GlobalProjected": static.GlobalProjected}
+
+var positionKinds = map[string]static.PositionKind{"Actual": static.Actual, "Percent": static.Percent}
+
+// The stored values are checked on the way in (the HTTP edge and
+// editor.CheckSnapshot), but a value these maps do not hold is never given
+// a default meaning: the conversion fails naming the row and the value.
+func unknownValue(what string, id any, field, value string) error {
+	return model.E(model.KindValidation, "%s %v: %s %q is not a value the analysis knows", what, id, field, value)
+}
+
 // Build reads every collection of the open job and converts it. Values
 // are SI on both sides; ids become the engine's string ids.
 func Build(ctx context.Context, src Source, ws string, settings model.Settings) (Input, error) {
@@ -193,17 +207,28 @@ func (b *builder) members() error {
 	}
 	for _, m := range members {
 		r := m.Releases
-		em := static.Member{ID: id(m.ID), Type: memberTypes[m.Type], NodeA: id(m.NodeA), NodeB: id(m.NodeB),
+		mt, ok := memberTypes[m.Type]
+		if !ok {
+			return unknownValue("member", m.ID, "type", m.Type)
+		}
+		em := static.Member{ID: id(m.ID), Type: mt, NodeA: id(m.NodeA), NodeB: id(m.NodeB),
 			Section: id(m.Section), Material: id(m.Material),
 			ReleaseA: r.FixityCodeAtA, ReleaseB: r.FixityCodeAtB,
 			SpringsA:  [6]float64{r.TxStiffnessAtA, r.TyStiffnessAtA, r.TzStiffnessAtA, r.RxStiffnessAtA, r.RyStiffnessAtA, r.RzStiffnessAtA},
 			SpringsB:  [6]float64{r.TxStiffnessAtB, r.TyStiffnessAtB, r.TzStiffnessAtB, r.RxStiffnessAtB, r.RyStiffnessAtB, r.RzStiffnessAtB},
 			Direction: transform.Direction{Angle: m.Direction.DirAngle * degree}}
 		switch m.Direction.Source {
+		case "Angle":
 		case "Node":
 			em.Direction.Kind, em.DirectionNode = transform.DirectionNode, id(m.Direction.DirNode)
 		case "Axis":
-			em.Direction.Kind, em.Direction.Axis = transform.DirectionAxis, axisNames[m.Direction.DirAxis]
+			ax, ok := axisNames[m.Direction.DirAxis]
+			if !ok {
+				return unknownValue("member", m.ID, "direction.dirAxis", m.Direction.DirAxis)
+			}
+			em.Direction.Kind, em.Direction.Axis = transform.DirectionAxis, ax
+		default:
+			return unknownValue("member", m.ID, "direction.source", m.Direction.Source)
 		}
 		if m.Type == "BrittleFuse" || m.Type == "PlasticFuse" || m.Type == "Pulley" {
 			b.warn("member %d (%s) acts as a normal member in a linear analysis", m.ID, m.Type)
@@ -212,6 +237,9 @@ func (b *builder) members() error {
 			em.AreaFactor, em.TorsionFactor, em.IyFactor, em.IzFactor = s.AreaFactor, s.TorsionFactor, s.IyFactor, s.IzFactor
 		}
 		if o, ok := offByMember[m.ID]; ok {
+			if o.Axes != "Global" && o.Axes != "Local" {
+				return unknownValue("offset of member", m.ID, "axes", o.Axes)
+			}
 			em.OffsetA = transform.Vec3{o.XOffsetAtA, o.YOffsetAtA, o.ZOffsetAtA}
 			em.OffsetB = transform.Vec3{o.XOffsetAtB, o.YOffsetAtB, o.ZOffsetAtB}
 			em.OffsetsLocal = o.Axes == "Local"
@@ -261,6 +289,9 @@ func (b *builder) constraints() error {
 	cs, err := b.src.Structure.Constraints.All(b.ctx, b.ws)
 	for _, c := range cs {
 		ec := static.Constraint{Master: id(c.MasterNode), Slaves: []string{id(c.SlaveNode)}, Code: c.ConstraintCode}
+		if c.Axes != "Global" && c.Axes != "Inclined" {
+			return unknownValue("constraint of node", c.SlaveNode, "axes", c.Axes)
+		}
 		if c.Axes == "Inclined" {
 			// The vector is the constraint's x axis; y and z complete it
 			// the way member axes are completed.
@@ -316,21 +347,18 @@ func (b *builder) cases() error {
 
 var globalAxes = [3]transform.Axis{transform.XAxis, transform.YAxis, transform.ZAxis}
 
-func loadAxes(s string) static.LoadAxes {
-	switch s {
-	case "GlobalInclined":
-		return static.GlobalInclined
-	case "GlobalProjected":
-		return static.GlobalProjected
+// memberLoadKinds reads the axes and positionUnits of a member load.
+func memberLoadKinds(what string, lc, member int64, axes, units string) (static.LoadAxes, static.PositionKind, error) {
+	row := fmt.Sprintf("(loadCase %d, member %d)", lc, member)
+	a, ok := loadAxesNames[axes]
+	if !ok {
+		return 0, 0, unknownValue(what, row, "axes", axes)
 	}
-	return static.Local
-}
-
-func position(s string) static.PositionKind {
-	if s == "Percent" {
-		return static.Percent
+	p, ok := positionKinds[units]
+	if !ok {
+		return 0, 0, unknownValue(what, row, "positionUnits", units)
 	}
-	return static.Actual
+	return a, p, nil
 }
 
 // neededCases returns the test of which cases the model built holds: all
@@ -419,6 +447,10 @@ func (b *builder) loads() error {
 		if !b.wants(x.Member) {
 			continue
 		}
+		axes, pos, err := memberLoadKinds("member concentrated load", x.LoadCase, x.Member, x.Axes, x.PositionUnits)
+		if err != nil {
+			return err
+		}
 		c := b.loadCase(x.LoadCase)
 		f := [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}
 		for i, v := range f {
@@ -429,8 +461,8 @@ func (b *builder) loads() error {
 			if i >= 3 {
 				kind = static.ConcentratedMoment
 			}
-			c.Members = append(c.Members, static.MemberLoad{Member: id(x.Member), Type: kind, Axes: loadAxes(x.Axes),
-				Direction: globalAxes[i%3], Position: position(x.PositionUnits), A: x.Position, P1: v})
+			c.Members = append(c.Members, static.MemberLoad{Member: id(x.Member), Type: kind, Axes: axes,
+				Direction: globalAxes[i%3], Position: pos, A: x.Position, P1: v})
 		}
 	}
 	dls, err := all(b, l.Distributed)
@@ -441,8 +473,10 @@ func (b *builder) loads() error {
 		if !b.wants(x.Member) {
 			continue
 		}
-		b.distributed(x.LoadCase, x.Member, static.DistributedForce, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
-			[3][2]float64{{x.FxStart, x.FxFinish}, {x.FyStart, x.FyFinish}, {x.FzStart, x.FzFinish}})
+		if err := b.distributed("member distributed load", x.LoadCase, x.Member, static.DistributedForce, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
+			[3][2]float64{{x.FxStart, x.FxFinish}, {x.FyStart, x.FyFinish}, {x.FzStart, x.FzFinish}}); err != nil {
+			return err
+		}
 	}
 	dms, err := all(b, l.Moments)
 	if err != nil {
@@ -452,8 +486,10 @@ func (b *builder) loads() error {
 		if !b.wants(x.Member) {
 			continue
 		}
-		b.distributed(x.LoadCase, x.Member, static.DistributedMoment, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
-			[3][2]float64{{x.MxStart, x.MxFinish}, {x.MyStart, x.MyFinish}, {x.MzStart, x.MzFinish}})
+		if err := b.distributed("member distributed moment", x.LoadCase, x.Member, static.DistributedMoment, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
+			[3][2]float64{{x.MxStart, x.MxFinish}, {x.MyStart, x.MyFinish}, {x.MzStart, x.MzFinish}}); err != nil {
+			return err
+		}
 	}
 	pss, err := all(b, l.Prestress)
 	if err != nil {
@@ -478,6 +514,9 @@ func (b *builder) loads() error {
 		return err
 	}
 	for _, x := range ths {
+		if x.ElementType != "Member" && x.ElementType != "Plate" {
+			return unknownValue("thermal load", fmt.Sprintf("(loadCase %d, element %d)", x.LoadCase, x.ElementID), "elementType", x.ElementType)
+		}
 		if b.sub != nil && (x.ElementType == "Plate" || !b.wants(x.ElementID)) {
 			continue
 		}
@@ -527,15 +566,20 @@ func (b *builder) nodeLoads() error {
 }
 
 // distributed adds one engine load per non-zero component of a trapezoid.
-func (b *builder) distributed(lc, member int64, kind static.MemberLoadType, axes, units string, start, finish float64, w [3][2]float64) {
+func (b *builder) distributed(what string, lc, member int64, kind static.MemberLoadType, axesName, units string, start, finish float64, w [3][2]float64) error {
+	axes, pos, err := memberLoadKinds(what, lc, member, axesName, units)
+	if err != nil {
+		return err
+	}
 	c := b.loadCase(lc)
 	for i, p := range w {
 		if p[0] == 0 && p[1] == 0 {
 			continue
 		}
-		c.Members = append(c.Members, static.MemberLoad{Member: id(member), Type: kind, Axes: loadAxes(axes),
-			Direction: globalAxes[i], Position: position(units), A: start, B: finish, P1: p[0], P2: p[1]})
+		c.Members = append(c.Members, static.MemberLoad{Member: id(member), Type: kind, Axes: axes,
+			Direction: globalAxes[i], Position: pos, A: start, B: finish, P1: p[0], P2: p[1]})
 	}
+	return nil
 }
 
 // EngineID parses an engine id back into the stored id.

@@ -1,7 +1,11 @@
 package editor
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -15,8 +19,10 @@ import (
 // file edited or cut short must not load rows the API would have refused,
 // for they would surface later as wrong numbers or failures far from their
 // cause. CheckSnapshot holds the rows of a job file to the rules API input
-// meets on its own: each row decodes into its record, carries its own key,
-// passes the kind's Validate, refers only to rows the file holds, and has
+// meets on its own: each row decodes into its record (unknown properties
+// are an error), carries its own key, meets the field rules of the struct
+// tags (model.CheckFields: enum values, bounds, magnitudes), passes the
+// kind's Validate, refers only to rows the file holds, and has
 // no number beyond model.MaxMagnitude. Rules that need the rest of the
 // model in the store (a load case's type, positions along a member) are
 // not re-run.
@@ -37,13 +43,19 @@ func register[T any](e *Editor, c *Collection[T]) {
 }
 
 func (c *Collection[T]) checkRow(key string, raw []byte) ([]Ref, error) {
-	rec, err := c.decode(raw)
+	rec, err := c.decodeStrict(raw)
 	if err != nil {
 		return nil, err
 	}
 	own := c.k.Key(&rec)
 	if ks := store.Key(own...); ks != key {
 		return nil, fmt.Errorf("its own key fields say %s", keyText(ks))
+	}
+	// The field rules of the struct tags, as the HTTP edge applies them
+	// to bodies and bulk items: enum values (in their canonical spelling),
+	// bounds and magnitudes.
+	if err := model.FieldsError(model.CheckFields(&rec)); err != nil {
+		return nil, err
 	}
 	if c.k.Validate != nil {
 		if err := c.k.Validate(&rec); err != nil {
@@ -58,6 +70,24 @@ func (c *Collection[T]) checkRow(key string, raw []byte) ([]Ref, error) {
 		refs = append(refs, Ref{Coll: c.k.Parent, Noun: c.k.ParentNoun, Field: c.k.KeyFields[0], ID: own[0]})
 	}
 	return refs, nil
+}
+
+// decodeStrict decodes a job file's row: unknown properties and data
+// after the record are errors, as in a request body.
+func (c *Collection[T]) decodeStrict(b []byte) (T, error) {
+	var rec T
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		if msg := err.Error(); strings.HasPrefix(msg, "json: unknown field ") {
+			return rec, fmt.Errorf("unknown property %s", strings.TrimPrefix(msg, "json: unknown field "))
+		}
+		return rec, fmt.Errorf("decode stored %s: %w", c.k.Noun, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return rec, fmt.Errorf("decode stored %s: data after the record", c.k.Noun)
+	}
+	return rec, nil
 }
 
 // CheckSnapshot checks the rows of a job file (see above); the error, a

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -337,39 +338,33 @@ func (h *collection[T]) getVisible(c *fiber.Ctx, key []int64) (T, error) {
 }
 
 // item decodes one create body: defaults, then the client's fields.
+// Every problem is reported at once: missing required fields first, then
+// unknown properties, then the fields' own errors.
 func (h *collection[T]) item(fields map[string]json.RawMessage, u model.Units) editor.Item[T] {
-	ti := h.info()
-	// A missing required field is named before an unknown one.
-	if err := missingRequired(ti, func(f *fieldInfo) bool { _, ok := fields[f.name]; return ok }); err != nil {
-		return editor.Item[T]{Err: err}
-	}
-	ms, err := fieldMembers(fields, ti, "")
-	if err != nil {
-		return editor.Item[T]{Err: err}
-	}
+	ms, unknown := splitMembers(fields, h.info(), "")
 	var it editor.Item[T]
-	h.fill(&it, ms, u)
+	h.fill(&it, ms, unknown, u)
 	return it
 }
 
 // fill decodes the members of one create body, in struct order, into the
 // zero item it (in place: a bulk create fills its 10,000 items where they
-// lie, not through copies on the heap).
-func (h *collection[T]) fill(it *editor.Item[T], ms []member, u model.Units) {
+// lie, not through copies on the heap). unknown lists the body's unknown
+// properties, already explained.
+func (h *collection[T]) fill(it *editor.Item[T], ms []member, unknown []model.FieldError, u model.Units) {
 	k := h.c.Kind()
 	if k.Defaults != nil {
 		k.Defaults(&it.Rec)
 	}
 	applyEnumDefaults(reflect.ValueOf(&it.Rec))
 	ti := h.info()
-	err := missingRequired(ti, func(f *fieldInfo) bool { return hasMember(ms, f) })
-	if err == nil {
-		err = mergeMembers(reflect.ValueOf(&it.Rec).Elem(), ms, u, "")
-	}
-	if err == nil {
+	errs := missingRequired(ti, func(f *fieldInfo) bool { return hasMember(ms, f) })
+	errs = append(errs, unknown...)
+	errs = appendFieldErrs(errs, mergeMembers(reflect.ValueOf(&it.Rec).Elem(), ms, u, ""))
+	if len(errs) == 0 {
 		it.HasKey = hasMember(ms, ti.byName[k.KeyFields[len(k.KeyFields)-1]])
 	}
-	it.Err = err
+	it.Err = model.FieldsError(errs)
 }
 
 // objectBody reads a single-record body: a JSON object, with the job units
@@ -414,6 +409,8 @@ func (h *collection[T]) change(fields map[string]json.RawMessage, u model.Units,
 		if ch.Key, ch.Err = h.bodyKey(fields); ch.Err != nil {
 			return ch
 		}
+	} else if ch.Err = h.sameKey(fields, key); ch.Err != nil {
+		return ch
 	}
 	for _, f := range h.c.Kind().KeyFields {
 		delete(fields, f) // key fields name the record; they never change it
@@ -425,6 +422,31 @@ func (h *collection[T]) change(fields map[string]json.RawMessage, u model.Units,
 		return mergeFields(reflect.ValueOf(rec), fields, u, "")
 	}
 	return ch
+}
+
+// sameKey checks the key fields a single update's body gives: each must
+// be the integer (or key text, elementType Member) the route names.
+func (h *collection[T]) sameKey(fields map[string]json.RawMessage, key []int64) error {
+	var errs []model.FieldError
+	for i, f := range h.c.Kind().KeyFields {
+		raw, ok := fields[f]
+		if !ok {
+			continue
+		}
+		var n int64
+		good := json.Unmarshal(raw, &n) == nil
+		if conv, ok := h.keyText[f]; ok && !good {
+			var text string
+			if json.Unmarshal(raw, &text) == nil {
+				n, good = conv(text)
+			}
+		}
+		if !good || n != key[i] {
+			errs = append(errs, model.FieldError{Field: f, Message: fmt.Sprintf(
+				"%s in the body must be %d, the %s of the path, when given; got %s", f, key[i], f, raw)})
+		}
+	}
+	return model.FieldsError(errs)
 }
 
 func (h *collection[T]) update(c *fiber.Ctx) error {
@@ -441,8 +463,16 @@ func (h *collection[T]) update(c *fiber.Ctx) error {
 	if ch.Err != nil {
 		return ch.Err
 	}
+	// The editor's one-item rejection keeps the first field of an error;
+	// the body's own field errors are answered whole.
+	var applyErr error
+	apply := ch.Apply
+	ch.Apply = func(rec *T) error { applyErr = apply(rec); return applyErr }
 	out, err := h.c.Update(c.UserContext(), workspace(c), []editor.Change[T]{ch}, false)
 	if err != nil {
+		if applyErr != nil && model.KindOf(applyErr) == model.KindOf(err) {
+			return applyErr
+		}
 		return unwrapSingle(err)
 	}
 	return h.respond(c, 200, out.Records[0], true, u)

@@ -33,7 +33,7 @@ func bulkItems(c *fiber.Ctx, ti *typeInfo) ([]map[string]json.RawMessage, bool, 
 	}
 	items := make([]map[string]json.RawMessage, len(raws))
 	errs := make([]error, len(raws))
-	editor.Parallel(len(raws), func(i int) { items[i], errs[i] = splitFields(raws[i], fmt.Sprintf("[%d]", i), true, ti) })
+	editor.Parallel(len(raws), func(i int) { items[i], errs[i] = splitBody(raws[i], fmt.Sprintf("[%d]", i), true, ti) })
 	if err := firstError(errs); err != nil {
 		return nil, false, err
 	}
@@ -95,7 +95,7 @@ func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
 			bodies[i].ms = ms
 			return
 		}
-		bodies[i].fields, errs[i] = splitFields(raws[i], fmt.Sprintf("[%d]", i), true, ti)
+		bodies[i].fields, errs[i] = splitBody(raws[i], fmt.Sprintf("[%d]", i), true, ti)
 	})
 	if err := firstError(errs); err != nil {
 		return err
@@ -109,7 +109,7 @@ func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
 		if bodies[i].fields != nil {
 			items[i] = h.item(bodies[i].fields, u)
 		} else {
-			h.fill(&items[i], bodies[i].ms, u)
+			h.fill(&items[i], bodies[i].ms, nil, u)
 		}
 	})
 	for i := range items {

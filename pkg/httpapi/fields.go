@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -20,8 +19,12 @@ import (
 // fields, `req` required ones and `enum` the allowed values; units.go
 // scales the numbers.
 
-// fieldInfo describes one JSON field of a record type.
+// fieldInfo describes one JSON field of a record type: the field rules
+// of model.FieldDef (def; its rules are checked by model, the one
+// validator of bodies, bulk items and job-file rows alike) and what the
+// edge adds, the units.
 type fieldInfo struct {
+	def      *model.FieldDef
 	name     string
 	index    int
 	typ      reflect.Type
@@ -33,12 +36,16 @@ type fieldInfo struct {
 	// are in percent (model.Positional).
 	positional bool
 	enum       []string
-	min, max   *float64 // bounds for metadata (SI; only 0 or unitless bounds are tagged)
+	min, max   *float64 // bounds (SI; only 0 or unitless bounds are tagged)
 	exclusive  bool
 	nested     *typeInfo // struct-valued fields merge field by field
 }
 
 type typeInfo struct {
+	def *model.RecordDef
+	// bounds: the edge checks the tagged bounds of each supplied field
+	// (false for records whose Validate does, model.BoundsInValidate).
+	bounds   bool
 	fields   []*fieldInfo
 	byName   map[string]*fieldInfo
 	required []*fieldInfo
@@ -59,15 +66,13 @@ func infoOf(t reflect.Type) *typeInfo {
 	if ti, ok := typeCache.Load(t); ok {
 		return ti.(*typeInfo)
 	}
-	ti := &typeInfo{byName: map[string]*fieldInfo{}}
-	for i := 0; i < t.NumField(); i++ {
-		sf := t.Field(i)
-		name := strings.Split(sf.Tag.Get("json"), ",")[0]
-		if name == "" || name == "-" || !sf.IsExported() {
-			continue
-		}
-		fi := &fieldInfo{name: name, index: i, typ: sf.Type, readOnly: sf.Tag.Get("ro") == "true",
-			required: sf.Tag.Get("req") == "true", positional: sf.Tag.Get("positional") == "true"}
+	def := model.DefOf(t)
+	ti := &typeInfo{def: def, bounds: !model.BoundsInValidate(t), byName: map[string]*fieldInfo{}}
+	for _, d := range def.Fields {
+		sf := t.Field(d.Index)
+		fi := &fieldInfo{def: d, name: d.Name, index: d.Index, typ: d.Type, readOnly: d.ReadOnly,
+			required: d.Required, positional: sf.Tag.Get("positional") == "true",
+			enum: d.Enum, min: d.Min, max: d.Max, exclusive: d.Exclusive}
 		if u := sf.Tag.Get("unit"); u != "" {
 			if strings.Contains(u, ",") {
 				for _, c := range strings.Split(u, ",") {
@@ -77,45 +82,41 @@ func infoOf(t reflect.Type) *typeInfo {
 				fi.unit = parseUnitExpr(u)
 			}
 		}
-		if e := sf.Tag.Get("enum"); e != "" {
-			fi.enum = strings.Split(e, "|")
-		}
-		fi.min, fi.max = tagFloat(sf.Tag.Get("min")), tagFloat(sf.Tag.Get("max"))
-		fi.exclusive = sf.Tag.Get("exclusive") == "true"
-		if sf.Type.Kind() == reflect.Struct {
+		if d.Nested != nil {
 			fi.nested = infoOf(sf.Type)
 		}
 		ti.fields = append(ti.fields, fi)
-		ti.byName[name] = fi
+		ti.byName[d.Name] = fi
 		if fi.required {
 			ti.required = append(ti.required, fi)
 		}
 	}
-	typeCache.Store(t, ti)
-	return ti
-}
-
-func tagFloat(s string) *float64 {
-	if s == "" {
-		return nil
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		panic("bad bound tag " + s)
-	}
-	return &v
+	actual, _ := typeCache.LoadOrStore(t, ti)
+	return actual.(*typeInfo)
 }
 
 // objectFields splits a JSON object into its members, keeping their order
 // of appearance irrelevant and rejecting anything but an object.
+// A member name given twice is a 400 naming it: the decoder would keep the
+// last value silently.
 func objectFields(raw []byte, path string) (map[string]json.RawMessage, error) {
-	return splitFields(raw, path, false, nil)
+	return splitBody(raw, path, false, nil)
+}
+
+// splitBody is splitFields for a body or bulk item: a repeated member name
+// is a validation error naming it.
+func splitBody(raw []byte, path string, valid bool, ti *typeInfo) (map[string]json.RawMessage, error) {
+	return splitFieldsOpt(raw, path, valid, ti, true)
 }
 
 // splitFields is objectFields for raw already known to be valid JSON when
 // valid is true, as the items of a checked bulk body are. ti, when known,
 // lends its field names to the map, sparing a string per member.
 func splitFields(raw []byte, path string, valid bool, ti *typeInfo) (map[string]json.RawMessage, error) {
+	return splitFieldsOpt(raw, path, valid, ti, false)
+}
+
+func splitFieldsOpt(raw []byte, path string, valid bool, ti *typeInfo, strict bool) (map[string]json.RawMessage, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		where := path
@@ -129,7 +130,10 @@ func splitFields(raw []byte, path string, valid bool, ti *typeInfo) (map[string]
 	// bulk body; anything else takes the decoder, which also explains
 	// errors.
 	if valid || json.Valid(raw) {
-		if m, ok := splitObject(raw, ti); ok {
+		if m, dup, ok := splitObjectDup(raw, ti); ok {
+			if strict && dup != "" {
+				return nil, duplicateErr(path, dup)
+			}
 			return m, nil
 		}
 	}
@@ -137,7 +141,44 @@ func splitFields(raw []byte, path string, valid bool, ti *typeInfo) (map[string]
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, &model.Error{Kind: model.KindMalformed, Msg: "malformed JSON: " + err.Error(), Err: err}
 	}
+	if strict {
+		if dup := duplicateName(raw); dup != "" {
+			return nil, duplicateErr(path, dup)
+		}
+	}
 	return m, nil
+}
+
+func duplicateErr(path, name string) error {
+	p := joinPath(path, name)
+	return fieldErr(p, "the property %q is given more than once", p)
+}
+
+// duplicateName returns the first member name of the JSON object raw that
+// appears twice (after unescaping), or "". It reads only the top level;
+// nested objects are checked when they are merged.
+func duplicateName(raw []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		name, _ := t.(string)
+		if seen[name] {
+			return name
+		}
+		seen[name] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return ""
+		}
+	}
+	return ""
 }
 
 // splitArray cuts a JSON array into its elements, checking only the text
@@ -173,18 +214,30 @@ func splitArray(b []byte) ([][]byte, bool) {
 
 // splitObject splits a valid JSON object into its members. It reports
 // false for escaped member names, which the decoder must unescape. Names
-// of ti's fields (ti may be nil) reuse the field's name string.
+// of ti's fields (ti may be nil) reuse the field's name string. A name
+// given twice keeps its last value, as in the decoder, and is returned as
+// dup (the first such name) by splitObjectDup.
 func splitObject(b []byte, ti *typeInfo) (map[string]json.RawMessage, bool) {
-	m := make(map[string]json.RawMessage, 8)
-	ok := eachMember(b, func(name, raw []byte) bool {
+	m, _, ok := splitObjectDup(b, ti)
+	return m, ok
+}
+
+func splitObjectDup(b []byte, ti *typeInfo) (m map[string]json.RawMessage, dup string, ok bool) {
+	m = make(map[string]json.RawMessage, 8)
+	ok = eachMember(b, func(name, raw []byte) bool {
+		key := ""
 		if f, ok := ti.field(name); ok {
-			m[f.name] = raw
+			key = f.name
 		} else {
-			m[string(name)] = raw
+			key = string(name)
 		}
+		if _, seen := m[key]; seen && dup == "" {
+			dup = key
+		}
+		m[key] = raw
 		return true
 	})
-	return m, ok
+	return m, dup, ok
 }
 
 // eachMember calls fn with the name and value of each member of the valid
@@ -207,9 +260,18 @@ func eachMember(b []byte, fn func(name, raw []byte) bool) bool {
 			}
 			j++
 		}
+		if j >= len(b) {
+			return false // unterminated name
+		}
 		name := b[i+1 : j]
-		i = skipSpace(b, skipSpace(b, j+1)+1) // past ':'
+		if i = skipSpace(b, j+1); i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipSpace(b, i+1)
 		end := valueEnd(b, i)
+		if end <= i {
+			return false // no value
+		}
 		if !fn(name, b[i:end]) {
 			return false
 		}
@@ -288,11 +350,8 @@ func merge(dst reflect.Value, raw []byte, u model.Units, path string) error {
 
 func mergeFields(dst reflect.Value, fields map[string]json.RawMessage, u model.Units, path string) error {
 	dst = reflect.Indirect(dst)
-	ms, err := fieldMembers(fields, infoOf(dst.Type()), path)
-	if err != nil {
-		return err
-	}
-	return mergeMembers(dst, ms, u, path)
+	ms, errs := splitMembers(fields, infoOf(dst.Type()), path)
+	return model.FieldsError(appendFieldErrs(errs, mergeMembers(dst, ms, u, path)))
 }
 
 // member is one member of a JSON object that names a field of a record.
@@ -301,21 +360,56 @@ type member struct {
 	raw json.RawMessage
 }
 
-// fieldMembers lists the members of fields in struct order, or names the
-// first that is no field of ti.
+// fieldMembers lists the members of fields in struct order, or refuses
+// them, naming every one that is no field of ti.
 func fieldMembers(fields map[string]json.RawMessage, ti *typeInfo, path string) ([]member, error) {
+	ms, errs := splitMembers(fields, ti, path)
+	if errs != nil {
+		return nil, model.FieldsError(errs)
+	}
+	return ms, nil
+}
+
+// splitMembers lists the members of fields that name fields of ti, in
+// struct order, and an error for each that does not (in name order).
+func splitMembers(fields map[string]json.RawMessage, ti *typeInfo, path string) ([]member, []model.FieldError) {
 	ms := make([]member, 0, len(fields))
+	var unknown []string
 	for name, raw := range fields {
 		f, ok := ti.byName[name]
 		if !ok {
-			p := joinPath(path, name)
-			return nil, &model.Error{Kind: model.KindValidation, Msg: fmt.Sprintf("unknown property %q", p),
-				Fields: []model.FieldError{{Field: p, Message: "unknown property"}}}
+			unknown = append(unknown, name)
+			continue
 		}
 		ms = append(ms, member{f, raw})
 	}
 	sortMembers(ms)
-	return ms, nil
+	if unknown == nil {
+		return ms, nil
+	}
+	slices.Sort(unknown)
+	return ms, ti.def.CheckMembers(unknown, path, false)
+}
+
+// appendFieldErrs adds the field errors of err (a validation error) to
+// errs; any other error, or one without fields, becomes one entry.
+func appendFieldErrs(errs []model.FieldError, err error) []model.FieldError {
+	if err == nil {
+		return errs
+	}
+	var me *model.Error
+	if errors.As(err, &me) && len(me.Fields) == 1 {
+		// The message of a one-field error is the fuller of the two.
+		return append(errs, model.FieldError{Field: me.Fields[0].Field, Message: me.Msg})
+	}
+	if me != nil && len(me.Fields) > 0 {
+		return append(errs, me.Fields...)
+	}
+	msg := err.Error()
+	if me != nil {
+		msg = me.Msg
+	}
+	return append(errs, model.FieldError{Message: msg})
 }
 
 // sortMembers puts members in struct order, not the order of the JSON:
@@ -349,60 +443,82 @@ func recordMembers(b []byte, ti *typeInfo) ([]member, bool) {
 }
 
 // mergeMembers merges the members, in struct order, into the record dst.
+// Every field is checked and every failure reported (model.FieldsError):
+// read-only fields, wrong types, nulls, and the rules of
+// model.FieldDef.Check on the value in SI (enum, bounds, magnitude). Enum
+// values match ignoring case and are stored in their canonical spelling.
+// On an error the caller drops the whole record.
 func mergeMembers(dst reflect.Value, ms []member, u model.Units, path string) error {
+	var errs []model.FieldError
+	bounds := 0 // 1: the edge checks bounds, -1: Validate does; looked up once, when needed
 	for _, m := range ms {
 		f, raw := m.f, m.raw
-		name := f.name
-		p := joinPath(path, name)
+		p := joinPath(path, f.name)
 		if f.readOnly {
-			return fieldErr(p, "%s is read-only", p)
+			errs = append(errs, model.FieldError{Field: p, Message: p + " is read-only"})
+			continue
 		}
 		fv := dst.Field(f.index)
 		if f.typ == directionType {
 			if err := mergeDirection(fv, raw, u, p); err != nil {
-				return err
+				if model.KindOf(err) != model.KindValidation {
+					return err
+				}
+				errs = appendFieldErrs(errs, err)
 			}
 			continue
 		}
 		if f.nested != nil {
 			if err := merge(fv, raw, u, p); err != nil {
-				return err
+				if model.KindOf(err) != model.KindValidation {
+					return err
+				}
+				errs = appendFieldErrs(errs, err)
 			}
 			continue
 		}
 		// Plain scalars are decoded in place; anything else into a fresh
 		// value, so that a pointer or slice is replaced, not merged into.
-		// On an error the caller drops the whole record, so a value left
-		// half-checked in place does no harm.
 		v, fresh := fv, !decodeScalar(raw, fv)
 		if fresh {
 			v = reflect.New(f.typ).Elem()
 			if err := json.Unmarshal(raw, v.Addr().Interface()); err != nil {
-				return decodeFieldErr(p, f.typ, raw, err)
+				errs = appendFieldErrs(errs, decodeFieldErr(p, f.typ, raw, err))
+				continue
 			}
 		}
-		if f.enum != nil {
-			s := v.String()
-			if !contains(f.enum, s) {
-				return fieldErr(p, "%s must be one of %s, got %q", p, strings.Join(f.enum, ", "), s)
+		if f.enum != nil && v.Kind() == reflect.String {
+			if c, ok := f.def.Canonical(v.String()); ok {
+				v.SetString(c)
 			}
 		}
 		if string(raw) == "null" && f.typ.Kind() != reflect.Pointer && f.typ.Kind() != reflect.Slice {
-			return fieldErr(p, "%s must not be null", p)
+			errs = append(errs, model.FieldError{Field: p, Message: p + " must not be null"})
+			continue
 		}
 		if !(f.positional && isPercent(dst)) {
 			scaleField(f, v, u, true)
 		}
 		// Checked in SI, after scaling: a number fine in one unit may not
 		// be in another.
-		if err := checkMagnitude(v, p); err != nil {
-			return err
+		fe := f.def.CheckValue(v, p)
+		if fe == nil && (f.min != nil || f.max != nil) {
+			if bounds == 0 {
+				bounds = map[bool]int{true: 1, false: -1}[infoOf(dst.Type()).bounds]
+			}
+			if bounds > 0 {
+				fe = f.def.CheckBounds(v, p)
+			}
+		}
+		if fe != nil {
+			errs = append(errs, fe...)
+			continue
 		}
 		if fresh {
 			fv.Set(v)
 		}
 	}
-	return nil
+	return model.FieldsError(errs)
 }
 
 func contains(list []string, s string) bool {
@@ -415,25 +531,10 @@ func contains(list []string, s string) bool {
 }
 
 // checkMagnitude rejects numbers that are not finite or beyond
-// model.MaxMagnitude, in a value or, for tables, in every cell: they would
-// poison an analysis or fail to encode.
+// model.MaxMagnitude, in a value or, for tables, in every cell (the rule of
+// model.FieldDef.Check).
 func checkMagnitude(v reflect.Value, path string) error {
-	bad := func(x float64) bool { return math.IsNaN(x) || math.Abs(x) > model.MaxMagnitude }
-	switch {
-	case v.Kind() == reflect.Float64 && bad(v.Float()):
-		return fieldErr(path, "%s must be a finite number of magnitude at most %g in SI units, got %g", path, model.MaxMagnitude, v.Float())
-	case v.Kind() == reflect.Pointer && !v.IsNil():
-		if t, ok := v.Interface().(*model.Table); ok {
-			for i, row := range t.Rows {
-				for _, x := range row {
-					if bad(x) {
-						return fieldErr(path, "%s row %d: values must be finite and of magnitude at most %g in SI units", path, i, model.MaxMagnitude)
-					}
-				}
-			}
-		}
-	}
-	return nil
+	return model.FieldsError((&model.FieldDef{Name: path}).Check(v, path))
 }
 
 func decodeFieldErr(path string, t reflect.Type, raw []byte, err error) error {
@@ -478,15 +579,16 @@ func decodeFieldErr(path string, t reflect.Type, raw []byte, err error) error {
 		Fields: []model.FieldError{{Field: path, Message: fmt.Sprintf("expected %s", want)}}, Err: err}
 }
 
-// missingRequired names the first required field of ti that a create
-// body does not have.
-func missingRequired(ti *typeInfo, has func(*fieldInfo) bool) error {
+// missingRequired names every required field of ti that a create body
+// does not have.
+func missingRequired(ti *typeInfo, has func(*fieldInfo) bool) []model.FieldError {
+	var errs []model.FieldError
 	for _, f := range ti.required {
 		if !has(f) {
-			return fieldErr(f.name, "%s is required", f.name)
+			errs = append(errs, model.FieldError{Field: f.name, Message: f.name + " is required"})
 		}
 	}
-	return nil
+	return errs
 }
 
 // hasMember reports whether ms has a member for f.

@@ -333,7 +333,7 @@ func TestJobFileRowsAreChecked(t *testing.T) {
 		snap.Collections[coll] = append(snap.Collections[coll], store.Row{Key: key, Value: json.RawMessage(value)})
 		return snap
 	}
-	member := `{"id":1,"nodeA":1,"nodeB":%d,"section":1,"material":1,"type":"Normal","direction":{"source":"Angle"},"releases":{"fixityCodeAtA":"FFFFFF","fixityCodeAtB":"FFFFFF"}}`
+	member := `{"id":1,"nodeA":1,"nodeB":%d,"section":1,"material":1,"type":"Normal","direction":{"source":"Angle","dirAxis":"NotApplicable"},"releases":{"fixityCodeAtA":"FFFFFF","fixityCodeAtB":"FFFFFF"}}`
 	tests := []struct {
 		name string
 		snap store.Snapshot
@@ -348,7 +348,9 @@ func TestJobFileRowsAreChecked(t *testing.T) {
 		{"a number beyond 1e20", edit("nodes", store.Key(2), `{"id":2,"x":1e25}`), "nodes row 2: the number 1e25 is beyond"},
 		{"a number beyond float64", edit("nodes", store.Key(2), `{"id":2,"x":1e400}`), "nodes row 2: "},
 		{"a row of the wrong shape", edit("nodes", store.Key(2), `{"id":"two"}`), "nodes row 2: "},
-		{"a restraint of a node the file lacks", edit("nodeRestraints", store.Key(7), `{"node":7,"restraintCode":"FFFFFF","activeDirection":"BBBBBB"}`),
+		{"a restraint of a node the file lacks", edit("nodeRestraints", store.Key(7), `{"node":7,"restraintCode":"FFFFFF","activeDirection":"BBBBBB",`+
+			`"xFrictionNormalAxis":"None","yFrictionNormalAxis":"None","zFrictionNormalAxis":"None",`+
+			`"xFrictionNormalDirection":"Either","yFrictionNormalDirection":"Either","zFrictionNormalDirection":"Either"}`),
 			"nodeRestraints row 7: node refers to node 7, which the file does not hold"},
 	}
 	for _, tt := range tests {

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"reflect"
 	"strings"
@@ -208,11 +209,16 @@ func (a *API) registerCombinationItems(h *collection[model.CombinationLoadCase])
 			return c.JSON(ItemsBody{CombinationItems: rec.CombinationItems})
 		}})
 	a.add(route{method: "PUT", path: h.path + "/:id/items", tag: h.tag, summary: "Replace a combination's items",
-		desc: "The item rules apply to the new list as a whole; it replaces the old one atomically.",
+		desc: "Body: {\"combinationItems\": [...]} or a bare JSON array of items. The item rules apply to the new list as a whole; it replaces the old one atomically.",
 		body: ItemsBody{}, bodyRequired: true, responses: map[int]any{200: ItemsBody{}}, errors: []int{400, 404, 409},
 		handler: func(c *fiber.Ctx) error {
 			var body ItemsBody
-			if err := decodeJSON(c, &body, true); err != nil {
+			if b := bytes.TrimSpace(c.Body()); len(b) > 0 && b[0] == '[' {
+				// A bare array of items is the list itself.
+				if err := decodeJSON(c, &body.CombinationItems, true); err != nil {
+					return err
+				}
+			} else if err := decodeJSON(c, &body, true); err != nil {
 				return err
 			}
 			key, err := h.pathKey(c)

@@ -105,9 +105,11 @@ func TestNodesCollection(t *testing.T) {
 	if n.X != 1.5 || n.Y != 4 || n.Z != 7 {
 		t.Errorf("patched %+v", n)
 	}
-	e.must(200, "PATCH", sp+"/nodes/10", map[string]any{"id": 999, "x": 2}).decode(t, &n)
+	// An id in the body must be the route's (TestPatchIDAndDuplicates).
+	e.wantError(400, "VALIDATION_FAILED", "PATCH", sp+"/nodes/10", map[string]any{"id": 999, "x": 2})
+	e.must(200, "PATCH", sp+"/nodes/10", map[string]any{"id": 10, "x": 2}).decode(t, &n)
 	if n.ID != 10 || n.X != 2 {
-		t.Errorf("the route id must win: %+v", n)
+		t.Errorf("patch with its own id: %+v", n)
 	}
 	e.wantError(404, "NOT_FOUND", "PATCH", sp+"/nodes/99", map[string]any{"x": 1})
 	e.wantError(400, "VALIDATION_FAILED", "PATCH", sp+"/nodes/10", map[string]any{"x": "far"})

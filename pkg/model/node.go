@@ -164,9 +164,9 @@ type Plate struct {
 	NodeD             int64     `json:"nodeD"`
 	Material          int64     `json:"material" req:"true"`
 	ActualThickness   float64   `json:"actualThickness" unit:"sectionProperties" req:"true" min:"0" exclusive:"true"`
-	MembraneThickness float64   `json:"membraneThickness" unit:"sectionProperties" min:"0" exclusive:"true"`
-	BendingThickness  float64   `json:"bendingThickness" unit:"sectionProperties" min:"0" exclusive:"true"`
-	ShearThickness    float64   `json:"shearThickness" unit:"sectionProperties" min:"0" exclusive:"true"`
+	MembraneThickness float64   `json:"membraneThickness" unit:"sectionProperties" min:"0" doc:"0 follows actualThickness"`
+	BendingThickness  float64   `json:"bendingThickness" unit:"sectionProperties" min:"0" doc:"0 follows actualThickness"`
+	ShearThickness    float64   `json:"shearThickness" unit:"sectionProperties" min:"0" doc:"0 follows actualThickness"`
 	Direction         Direction `json:"direction"`
 	Theory            string    `json:"theory" enum:"Kirchoff|Mindlin"`
 	Offset            float64   `json:"offset" unit:"length"`

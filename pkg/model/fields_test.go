@@ -1,0 +1,86 @@
+package model_test
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// CheckFields holds a decoded record to the rules of its struct tags:
+// enum values in their canonical spelling (also in nested records),
+// bounds, and finite numbers within MaxMagnitude; every failure is named.
+func TestCheckFields(t *testing.T) {
+	member := func(edit func(m *model.Member)) *model.Member {
+		m := &model.Member{ID: 1, NodeA: 1, NodeB: 2, Section: 1, Material: 1, Type: "Normal",
+			Direction: model.Direction{Source: "Angle", DirAxis: "NotApplicable"}}
+		edit(m)
+		return m
+	}
+	tests := []struct {
+		name string
+		rec  any
+		want []string // fields named, in order
+	}{
+		{"valid member", member(func(*model.Member) {}), nil},
+		{"unknown type", member(func(m *model.Member) { m.Type = "Bogus" }), []string{"type"}},
+		{"type in another spelling", member(func(m *model.Member) { m.Type = "normal" }), []string{"type"}},
+		{"empty type", member(func(m *model.Member) { m.Type = "" }), []string{"type"}},
+		{"nested enum", member(func(m *model.Member) { m.Direction.DirAxis = "Up" }), []string{"direction.dirAxis"}},
+		{"bounds and magnitude, all at once", member(func(m *model.Member) {
+			m.Type, m.CableLength, m.Direction.DirAngle, m.Releases.TxStiffnessAtA = "Bogus", -1, 400, math.NaN()
+		}), []string{"type", "cableLength", "direction.dirAngle", "releases.txStiffnessAtA"}},
+		{"exclusive bound", model.Material{Name: "m", YoungsModulus: 0, PoissonsRatio: 0.5, Source: "User"},
+			[]string{"youngsModulus", "poissonsRatio"}},
+		{"table cell beyond 1e20", model.NodeRestraint{Node: 1, XFrictionNormalAxis: "None", YFrictionNormalAxis: "None", ZFrictionNormalAxis: "None",
+			XFrictionNormalDirection: "Either", YFrictionNormalDirection: "Either", ZFrictionNormalDirection: "Either",
+			TxVariableTable: &model.Table{Rows: [][]float64{{0, 1e21}}}}, []string{"txVariableTable"}},
+		{"record without tags", model.Node{X: 1e21}, []string{"x"}},
+		{"not a struct", 3, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			errs := model.CheckFields(tt.rec)
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Field)
+				if !strings.Contains(e.Message, e.Field) {
+					t.Errorf("message %q does not name %s", e.Message, e.Field)
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("fields %v, want %v: %v", got, tt.want, errs)
+			}
+		})
+	}
+}
+
+// Canonical matches enum values ignoring case; CheckMembers names
+// unknown, read-only and missing required members.
+func TestFieldDefRules(t *testing.T) {
+	d := model.DefOf(reflect.TypeOf(model.Member{}))
+	for in, want := range map[string]string{"tensiononly": "TensionOnly", "NORMAL": "Normal", "Cable": "Cable", "Tension Only": ""} {
+		t.Run(in, func(t *testing.T) {
+			got, ok := d.ByName["type"].Canonical(in)
+			if got != want || ok != (want != "") {
+				t.Errorf("Canonical(%q) = %q, %v; want %q", in, got, ok, want)
+			}
+		})
+	}
+	errs := d.CheckMembers([]string{"nodeA", "hasOffsets", "colour"}, "", true)
+	var got []string
+	for _, e := range errs {
+		got = append(got, e.Field)
+	}
+	if want := []string{"nodeB", "section", "material", "hasOffsets", "colour"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("CheckMembers: %v, want %v", got, want)
+	}
+	if err := model.FieldsError(errs); model.KindOf(err) != model.KindValidation || !strings.Contains(err.Error(), "4 more") {
+		t.Errorf("FieldsError: %v", err)
+	}
+	if model.FieldsError(nil) != nil {
+		t.Error("FieldsError(nil) is not nil")
+	}
+}
