@@ -27,14 +27,14 @@ func jsonMediaType(ct string) bool {
 
 // bodyPresent reports whether the request carries a non-blank body.
 func bodyPresent(c *fiber.Ctx) bool {
-	return len(bytes.TrimSpace(c.Body())) > 0
+	return len(trimJSONSpace(c.Body())) > 0
 }
 
 // decodeJSON decodes the request body into dst strictly: unknown
 // properties, wrong types and trailing data are errors that name the
 // problem. With required false a missing body leaves dst as it is.
 func decodeJSON(c *fiber.Ctx, dst any, required bool) error {
-	body := bytes.TrimSpace(c.Body())
+	body := trimJSONSpace(c.Body())
 	if len(body) == 0 || bytes.Equal(body, []byte("null")) {
 		if required {
 			return model.E(model.KindValidation, "a JSON request body is required")
@@ -115,3 +115,8 @@ func queryBool(c *fiber.Ctx, name string) (bool, error) {
 	}
 	return false, model.Invalid(name, "query parameter %s must be true or false, got %q", name, v)
 }
+
+// trimJSONSpace trims the whitespace JSON allows around a value (space,
+// tab, CR, LF) and nothing else: bytes.TrimSpace also strips \v, \f and
+// Unicode spaces, which would let a body JSON refuses through.
+func trimJSONSpace(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }

@@ -304,3 +304,21 @@ func TestPlateThicknessZeroFollowsActual(t *testing.T) {
 		"actualThickness": 200, "membraneThickness": 0, "bendingThickness": 0, "shearThickness": 0})
 	e.wantError(400, "VALIDATION_FAILED", "PATCH", "/job/structure/plates/1", map[string]any{"membraneThickness": -1})
 }
+
+// Only the whitespace JSON allows may surround a body: a form feed or a
+// no-break space is not JSON, whatever bytes.TrimSpace thinks (found by
+// FuzzSplitObject).
+func TestBodyWhitespaceIsJSONs(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.must(200, "POST", "/job/new", nil)
+	for name, body := range map[string]string{"form feed": "{\"x\":1,\"y\":0,\"z\":0}\f", "no-break space": "\u00a0{\"x\":1,\"y\":0,\"z\":0}"} {
+		t.Run(name, func(t *testing.T) {
+			if r := e.raw("POST", "/job/structure/nodes", "application/json", []byte(body)); r.status != 400 {
+				t.Errorf("status %d, want 400: %s", r.status, r.body)
+			}
+		})
+	}
+	if r := e.raw("POST", "/job/structure/nodes", "application/json", []byte(" \t{\"x\":1,\"y\":0,\"z\":0}\r\n")); r.status != 201 {
+		t.Errorf("JSON whitespace around a body: %d %s", r.status, r.body)
+	}
+}

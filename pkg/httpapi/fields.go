@@ -117,7 +117,7 @@ func splitFields(raw []byte, path string, valid bool, ti *typeInfo) (map[string]
 }
 
 func splitFieldsOpt(raw []byte, path string, valid bool, ti *typeInfo, strict bool) (map[string]json.RawMessage, error) {
-	raw = bytes.TrimSpace(raw)
+	raw = trimJSONSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		where := path
 		if where == "" {

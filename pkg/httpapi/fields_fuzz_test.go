@@ -191,9 +191,6 @@ func checkRecordMembers(t *testing.T, b []byte, ti *typeInfo, want map[string]js
 // it reports false "for anything but an object", not that it crashes.
 func FuzzEachMemberAnyInput(f *testing.F) {
 	for _, s := range jsonSeeds {
-		if s == `{"a` {
-			continue // reads out of range today: kept out of the seeds until eachMember is fixed
-		}
 		f.Add([]byte(s))
 	}
 	ti := infoOf(reflect.TypeOf(model.MemberDistributedLoad{}))

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
 	"context"
 	"reflect"
 	"strings"
@@ -213,7 +212,7 @@ func (a *API) registerCombinationItems(h *collection[model.CombinationLoadCase])
 		body: ItemsBody{}, bodyRequired: true, responses: map[int]any{200: ItemsBody{}}, errors: []int{400, 404, 409},
 		handler: func(c *fiber.Ctx) error {
 			var body ItemsBody
-			if b := bytes.TrimSpace(c.Body()); len(b) > 0 && b[0] == '[' {
+			if b := trimJSONSpace(c.Body()); len(b) > 0 && b[0] == '[' {
 				// A bare array of items is the list itself.
 				if err := decodeJSON(c, &body.CombinationItems, true); err != nil {
 					return err
