@@ -79,8 +79,16 @@ func arrayItems(body []byte) ([][]byte, error) {
 	if len(raws) == 0 {
 		return nil, model.E(model.KindValidation, "the body is an empty array: nothing to do")
 	}
+	if len(raws) > MaxBulkItems {
+		return nil, model.E(model.KindTooLarge, "a bulk request holds at most %d items, this one %d: send them in batches of %d",
+			MaxBulkItems, len(raws), MaxBulkItems)
+	}
 	return raws, nil
 }
+
+// MaxBulkItems caps the items of one bulk request: each lands in one
+// Redis transaction, whose size and time it bounds.
+const MaxBulkItems = 10_000
 
 func (h *collection[T]) bulkCreate(c *fiber.Ctx) error {
 	raws, cont, err := bulkBody(c)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gusset/gusset/pkg/editor"
+	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -321,4 +322,23 @@ func TestBodyWhitespaceIsJSONs(t *testing.T) {
 	if r := e.raw("POST", "/job/structure/nodes", "application/json", []byte(" \t{\"x\":1,\"y\":0,\"z\":0}\r\n")); r.status != 201 {
 		t.Errorf("JSON whitespace around a body: %d %s", r.status, r.body)
 	}
+}
+
+// A bulk request holds at most MaxBulkItems items: one more is a 413 that
+// names the limit, and nothing is created.
+func TestBulkItemCap(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	e.must(200, "POST", "/job/new", nil)
+	items := make([]map[string]any, httpapi.MaxBulkItems+1)
+	for i := range items {
+		items[i] = map[string]any{"id": i + 1, "x": float64(i), "y": 0, "z": 0}
+	}
+	er := e.wantError(413, "PAYLOAD_TOO_LARGE", "POST", "/job/structure/nodes/bulk", items)
+	if !strings.Contains(er.Detail, "10000") {
+		t.Errorf("detail %q does not name the limit", er.Detail)
+	}
+	if r := e.do("GET", "/job/structure/nodes?limit=1", nil); r.header.Get("Total-Count") != "0" {
+		t.Errorf("nodes were created: Total-Count %s", r.header.Get("Total-Count"))
+	}
+	e.must(200, "POST", "/job/structure/nodes/bulk", items[:httpapi.MaxBulkItems])
 }
