@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -354,7 +355,7 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 		}
 	}
 	meta.Cases = append(meta.Cases, set.cases...)
-	slices.SortFunc(meta.Cases, func(a, b CaseMeta) int { return int(a.LoadCase - b.LoadCase) })
+	slices.SortFunc(meta.Cases, func(a, b CaseMeta) int { return cmp.Compare(a.LoadCase, b.LoadCase) })
 	raw, err := json.Marshal(meta)
 	if err != nil {
 		return err
