@@ -4,61 +4,14 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/httpapi"
-	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/model"
-	"github.com/gusset/gusset/pkg/session"
-	"github.com/gusset/gusset/pkg/store/redisstore"
-	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
-
-// newGuardEnv is newEnv with the browser and Host settings of the guard
-// (ALLOWED_ORIGINS, ALLOWED_HOSTS) read as the server reads them.
-func newGuardEnv(t *testing.T, allowedOrigins, allowedHosts string) *env {
-	t.Helper()
-	origins, err := httpapi.ParseAllowedOrigins(allowedOrigins)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hosts, err := httpapi.ParseAllowedHosts(allowedHosts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := redistest.Start(t)
-	rdb := srv.Client(t)
-	dir, err := jobfile.OpenDir(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs := redisstore.NewJobs(rdb, editor.Collections())
-	mod := redisstore.NewModel(rdb)
-	ed := editor.New(mod, jobs)
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	sess := session.New(jobs, dir, session.Options{Log: quiet, CheckModel: ed.CheckSnapshot})
-	ed.Touched = sess.Touched
-	st := editor.NewStructure(ed)
-	logs := &syncBuffer{}
-	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: st, Loads: editor.NewLoads(ed, st),
-		Ready: jobs.Ping, Log: slog.New(slog.NewTextHandler(logs, nil)), AllowedOrigins: origins, AllowedHosts: hosts})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = api.App().Listener(ln) }()
-	t.Cleanup(func() {
-		_ = api.App().ShutdownWithTimeout(5 * time.Second)
-		sess.Flush()
-	})
-	return &env{t: t, base: "http://" + ln.Addr().String() + "/api/v1", dir: dir.Root(), api: api, jobs: jobs, sess: sess, rdb: srv, logs: logs}
-}
 
 // origin is the service's own origin, http://127.0.0.1:port.
 func (e *env) origin() string { return strings.TrimSuffix(e.base, "/api/v1") }
@@ -155,7 +108,7 @@ func runGuardCases(t *testing.T, e *env, cases []guardCase) {
 // that is not the service's own are refused on every mutating method;
 // scripts (no Origin, no Sec-Fetch-Site) and same-origin pages pass.
 func TestGuardCrossOrigin(t *testing.T) {
-	e := newGuardEnv(t, "https://app.example, http://localhost:3000", "")
+	e := newEnv(t, envOptions{allowedOrigins: "https://app.example, http://localhost:3000", allowedHosts: ""})
 	own := e.origin()
 	form := "application/x-www-form-urlencoded"
 	cases := []guardCase{
@@ -292,7 +245,7 @@ func TestGuardHost(t *testing.T) {
 // that port, and * any Host. Loopback names keep working.
 func TestGuardAllowedHosts(t *testing.T) {
 	t.Run("names", func(t *testing.T) {
-		e := newGuardEnv(t, "", "gusset.internal, Evil.Example, 10.0.0.5:8080, ::2")
+		e := newEnv(t, envOptions{allowedOrigins: "", allowedHosts: "gusset.internal, Evil.Example, 10.0.0.5:8080, ::2"})
 		runGuardCases(t, e, []guardCase{
 			{"allowed name", "GET", "/job/status", map[string]string{"Host": "evil.example"}, "", 200, "", ""},
 			{"allowed name with a port", "POST", "/job/close", map[string]string{"Host": "gusset.internal:8080", "Origin": "http://gusset.internal:8080"}, "", 200, "", ""},
@@ -304,7 +257,7 @@ func TestGuardAllowedHosts(t *testing.T) {
 		})
 	})
 	t.Run("any", func(t *testing.T) {
-		e := newGuardEnv(t, "", "*")
+		e := newEnv(t, envOptions{allowedOrigins: "", allowedHosts: "*"})
 		runGuardCases(t, e, []guardCase{
 			{"any name", "GET", "/job/status", map[string]string{"Host": "evil.example"}, "", 200, "", ""},
 			// An allowed Host does not make its pages same-origin writers

@@ -52,14 +52,27 @@ func (s *syncBuffer) String() string {
 }
 
 type envOptions struct {
-	bodyLimit     int
-	recoveryDelay time.Duration
+	bodyLimit      int
+	recoveryDelay  time.Duration
+	maxJobBytes    int64
+	requestTimeout time.Duration
+	// allowedOrigins and allowedHosts are ALLOWED_ORIGINS and
+	// ALLOWED_HOSTS as the environment gives them.
+	allowedOrigins, allowedHosts string
 	// beforeServe may add routes (e.g. one that panics) to the app.
 	beforeServe func(a *httpapi.API)
 }
 
 func newEnv(t testing.TB, opt envOptions) *env {
 	t.Helper()
+	origins, err := httpapi.ParseAllowedOrigins(opt.allowedOrigins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts, err := httpapi.ParseAllowedHosts(opt.allowedHosts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
 	dir, err := jobfile.OpenDir(t.TempDir())
@@ -70,13 +83,14 @@ func newEnv(t testing.TB, opt envOptions) *env {
 	mod := redisstore.NewModel(rdb)
 	ed := editor.New(mod, jobs)
 	sess := session.New(jobs, dir, session.Options{RecoveryDelay: opt.recoveryDelay, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		CheckModel: ed.CheckSnapshot})
+		CheckModel: ed.CheckSnapshot, MaxJobBytes: opt.maxJobBytes})
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	ed.Touched = sess.Touched
 	st := editor.NewStructure(ed)
 	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: st, Loads: editor.NewLoads(ed, st),
-		Ready: jobs.Ping, BodyLimit: opt.bodyLimit, Log: log})
+		Ready: jobs.Ping, BodyLimit: opt.bodyLimit, RequestTimeout: opt.requestTimeout, Log: log,
+		AllowedOrigins: origins, AllowedHosts: hosts})
 	if opt.beforeServe != nil {
 		opt.beforeServe(api)
 	}

@@ -8,65 +8,20 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"log/slog"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gusset/gusset/pkg/editor"
-	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/jobfile"
-	"github.com/gusset/gusset/pkg/session"
-	"github.com/gusset/gusset/pkg/store/redisstore"
-	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
 
 // Hostile template uploads through the real HTTP stack: zip bombs,
 // directories that lie, names given twice, files too slow to read in the
 // request's time. Each is a 4xx or 503 naming what to fix, in bounded
 // time and memory, and opens nothing.
-
-// bombOptions configure bombEnv.
-type bombOptions struct {
-	maxJobBytes    int64
-	bodyLimit      int
-	requestTimeout time.Duration
-}
-
-// bombEnv is newEnv (harness_test.go) with the limits under test.
-func bombEnv(t *testing.T, opt bombOptions) *env {
-	t.Helper()
-	srv := redistest.Start(t)
-	rdb := srv.Client(t)
-	dir, err := jobfile.OpenDir(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs := redisstore.NewJobs(rdb, editor.Collections())
-	mod := redisstore.NewModel(rdb)
-	ed := editor.New(mod, jobs)
-	sess := session.New(jobs, dir, session.Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		CheckModel: ed.CheckSnapshot, MaxJobBytes: opt.maxJobBytes})
-	logs := &syncBuffer{}
-	ed.Touched = sess.Touched
-	st := editor.NewStructure(ed)
-	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: st, Loads: editor.NewLoads(ed, st),
-		Ready: jobs.Ping, BodyLimit: opt.bodyLimit, RequestTimeout: opt.requestTimeout, Log: slog.New(slog.NewTextHandler(logs, nil))})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = api.App().Listener(ln) }()
-	t.Cleanup(func() {
-		_ = api.App().ShutdownWithTimeout(5 * time.Second)
-		sess.Flush()
-	})
-	return &env{t: t, base: "http://" + ln.Addr().String() + "/api/v1", dir: dir.Root(), api: api, jobs: jobs, sess: sess, rdb: srv, logs: logs}
-}
 
 // rawEntry is one entry of a crafted zip, written raw so that its
 // directory can declare anything.
@@ -230,7 +185,7 @@ func TestTemplateBombOverDefaultLimit(t *testing.T) {
 // limit.
 func TestTemplateOverLowLimit(t *testing.T) {
 	const limit = 8 << 20
-	e := bombEnv(t, bombOptions{maxJobBytes: limit})
+	e := newEnv(t, envOptions{maxJobBytes: limit})
 	file, _ := bombFile(t, 64, 4<<20)
 	r, alloc, _ := e.upload(file)
 	e.refused(r, 413, "PAYLOAD_TOO_LARGE", "MAX_JOB_BYTES", fmt.Sprint(limit))
@@ -246,7 +201,7 @@ func TestTemplateOverLowLimit(t *testing.T) {
 	// The body limit comes first, before anything is parsed. (A small
 	// one: the server answers before the client has sent a larger body,
 	// and then closes the connection under it.)
-	e = bombEnv(t, bombOptions{maxJobBytes: limit, bodyLimit: 64 << 10})
+	e = newEnv(t, envOptions{maxJobBytes: limit, bodyLimit: 64 << 10})
 	r, _, _ = e.upload(make([]byte, 80<<10))
 	e.refused(r, 413, "PAYLOAD_TOO_LARGE", fmt.Sprint(64<<10))
 }
@@ -294,7 +249,7 @@ func TestTemplateLyingDirectory(t *testing.T) {
 // naming the cause, soon after the deadline, not a 500 after the work.
 func TestTemplateDeadline(t *testing.T) {
 	const timeout = 300 * time.Millisecond
-	e := bombEnv(t, bombOptions{requestTimeout: timeout})
+	e := newEnv(t, envOptions{requestTimeout: timeout})
 	rows := nodeRows(400_000)
 	r, _, took := e.upload(rawZip(t, []rawEntry{manifestOf("nodes"), {name: "model/nodes.jsonl", data: rows, comp: deflate(t, rows)}}))
 	t.Logf("a template of %d rows against a %v deadline: %d after %v", 400_000, timeout, r.status, took)
