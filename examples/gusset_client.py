@@ -114,3 +114,27 @@ def close_job(api, state):
             time.sleep(0.1)
     api.post("/job/close")
     print("POST /job/close: job closed")
+
+
+def with_job(api, work):
+    """Runs work(state), which opens a job (setting state["open"]) and
+    returns its result, and always closes that job afterwards, cancelling a
+    run left under way, so the script can run again. Returns the result,
+    or None after printing the error of a failed request or Ctrl-C."""
+    state = {"open": False, "run": None}
+    failed = result = None
+    try:
+        result = work(state)
+    except (ApiError, KeyboardInterrupt) as e:
+        failed = e
+    finally:
+        if state["open"]:
+            try:
+                close_job(api, state)
+            except ApiError as e:
+                print("error: %s" % e, file=sys.stderr)
+                failed = failed or e
+    if failed is not None:
+        print("error: %s" % (str(failed) or "interrupted"), file=sys.stderr)
+        return None
+    return result

@@ -38,7 +38,7 @@ BASE_URL defaults to $GUSSET_URL, then http://127.0.0.1:8080/api/v1
 import json
 import sys
 
-from gusset_client import ApiError, Client, base_url, close_job, run_analysis
+from gusset_client import Client, base_url, run_analysis, with_job
 
 COMPONENTS = ("fx", "fy", "fz", "mx", "my", "mz")
 
@@ -69,9 +69,8 @@ def read_reactions(api, units, titles):
 def main():
     api = Client(base_url())
     print("gusset at %s" % api.base)
-    state = {"open": False, "run": None}
-    failed = None
-    try:
+
+    def work(state):
         job = api.post("/job/open-sample", {"fileName": "Portal frame"})
         state["open"] = True
         units = job["units"]
@@ -88,20 +87,12 @@ def main():
                  for n in api.get("/job/structure/nodes") if n["id"] in supports}
 
         run_analysis(api, state)
-        result = read_reactions(api, units, titles)
-    except (ApiError, KeyboardInterrupt) as e:
-        failed = e
-    finally:
-        if state["open"]:
-            try:
-                close_job(api, state)
-            except ApiError as e:
-                print("error: %s" % e, file=sys.stderr)
-                failed = failed or e
-    if failed is not None:
-        print("error: %s" % (str(failed) or "interrupted"), file=sys.stderr)
-        return 1
+        return read_reactions(api, units, titles), units, titles, nodes
 
+    done = with_job(api, work)
+    if done is None:
+        return 1
+    result, units, titles, nodes = done
     result.update({
         "units": {k: units[k] for k in ("length", "force", "moment")},
         "loadCases": titles,

@@ -47,7 +47,7 @@ import json
 import os
 import sys
 
-from gusset_client import ApiError, Client, base_url, close_job, run_analysis
+from gusset_client import Client, base_url, run_analysis, with_job
 
 SPAN = 6.0  # m, the job length unit
 
@@ -151,9 +151,8 @@ def read_results(api, units, titles):
 def main():
     api = Client(base_url())
     print("gusset at %s" % api.base)
-    state = {"open": False, "run": None}
-    failed = None
-    try:
+
+    def work(state):
         job = api.post("/job/new")
         state["open"] = True
         units = job["units"]
@@ -168,18 +167,12 @@ def main():
 
         saved = api.post("/job/save", {"filePath": "examples/simple-beam", "overwrite": True})
         print("POST /job/save: %s" % saved["file"]["path"])
-    except (ApiError, KeyboardInterrupt) as e:
-        failed = e
-    finally:
-        if state["open"]:
-            try:
-                close_job(api, state)
-            except ApiError as e:
-                print("error: %s" % e, file=sys.stderr)
-                failed = failed or e
-    if failed is not None:
-        print("error: %s" % (str(failed) or "interrupted"), file=sys.stderr)
+        return result, units, titles, mat, sec
+
+    done = with_job(api, work)
+    if done is None:
         return 1
+    result, units, titles, mat, sec = done
 
     result.update({
         "units": {k: units[k] for k in ("length", "force", "moment", "translation", "sectionProperties", "massDensity")},
