@@ -143,14 +143,14 @@ type Run struct {
 
 	// QueuedAt is when the run was requested; StartedAt is when a worker
 	// began solving it (the elapsed time counts from there).
-	QueuedAt time.Time `json:"queuedAt"`
+	QueuedAt time.Time `json:"queuedAt" doc:"extension: when the run was requested"`
 	// HeartbeatAt is the last time a worker refreshed the run: a lost
 	// worker's run keeps its status until the queue hands it on, but its
 	// heartbeat stops.
-	HeartbeatAt *time.Time `json:"heartbeatAt"`
+	HeartbeatAt *time.Time `json:"heartbeatAt" doc:"extension: last refresh by the worker (every 250 ms while it solves); after 5 s without one, progress.statusText says the worker is not answering"`
 	// Attempt counts the workers that took the run (more than one after a
 	// worker was lost).
-	Attempt int `json:"attempt"`
+	Attempt int `json:"attempt" doc:"extension: how many workers took the run (more than 1 after a lost worker)"`
 	// Overrides is the run's partial settings body, as the client sent it.
 	Overrides []byte `json:"-"`
 }
