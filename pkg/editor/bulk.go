@@ -235,7 +235,7 @@ func (c *Collection[T]) checkRecords(ctx context.Context, ws string, recs []*T, 
 // failing item rejects the whole request; with true the valid items are
 // stored and the failures reported.
 func (c *Collection[T]) Create(ctx context.Context, ws string, items []Item[T], continueOnError bool) (out Created[T], err error) {
-	err = replan(ctx, fmt.Sprintf("the model kept changing while %d %ss were created", len(items), c.k.Noun), func() error {
+	err = c.e.replan(ctx, ws, fmt.Sprintf("the model kept changing while %d %ss were created", len(items), c.k.Noun), func(ctx context.Context) error {
 		out, err = c.createOnce(ctx, ws, items, continueOnError)
 		return err
 	})

@@ -39,6 +39,9 @@ func New(m store.Model, jobs store.Jobs) *Editor { return &Editor{model: m, jobs
 // apply commits b and reports the change; a failed precondition becomes a
 // conflict error in the caller's terms through explain.
 func (e *Editor) apply(ctx context.Context, ws string, b *store.Batch, explain func(*store.ConflictError) error) (int64, error) {
+	if t, ok := ctx.Value(leaseKey{}).(string); ok && b.Lease == "" {
+		b.Lease = t
+	}
 	rev, err := e.model.Apply(ctx, ws, b)
 	var ce *store.ConflictError
 	if errors.As(err, &ce) && explain != nil {

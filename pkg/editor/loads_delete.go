@@ -24,7 +24,7 @@ type CaseDeleteResult struct {
 // combination is a 404. The plan is guarded by the model revision, so a
 // load added meanwhile cannot be left pointing at a deleted case.
 func (l *Loads) DeleteCases(ctx context.Context, ws string, ids []int64, cont, onlyCombinations bool) (res CaseDeleteResult, bulk BulkResult, err error) {
-	err = replan(ctx, "the model kept changing while the delete was planned", func() error {
+	err = l.e.replan(ctx, ws, "the model kept changing while the delete was planned", func(ctx context.Context) error {
 		res, bulk, err = l.deleteCasesOnce(ctx, ws, ids, cont, onlyCombinations)
 		return err
 	})
@@ -116,7 +116,7 @@ func (l *Loads) referencedCases(ctx context.Context, ws string) (map[int64]bool,
 // when node is nil, in one change guarded by the model revision so that
 // two concurrent calls cannot leave two general restraints.
 func (s *Structure) SetGeneral(ctx context.Context, ws string, node *int64) (rec *model.NodeRestraint, err error) {
-	err = replan(ctx, "the restraints kept changing", func() error {
+	err = s.e.replan(ctx, ws, "the restraints kept changing", func(ctx context.Context) error {
 		rec, err = s.setGeneralOnce(ctx, ws, node)
 		return err
 	})

@@ -126,7 +126,7 @@ func GetSingleton[T any](ctx context.Context, c *Collection[T], ws string, def f
 // model revision read before, so two concurrent patches cannot lose each
 // other's fields: the later one is planned again.
 func PatchSingleton[T any](ctx context.Context, c *Collection[T], ws string, def func() T, fn func(*T) error) (rec T, err error) {
-	err = replan(ctx, "update "+c.k.Noun+": the model kept changing while the change was planned", func() error {
+	err = c.e.replan(ctx, ws, "update "+c.k.Noun+": the model kept changing while the change was planned", func(ctx context.Context) error {
 		rec, err = patchSingletonOnce(ctx, c, ws, def, fn)
 		return err
 	})

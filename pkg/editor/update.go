@@ -29,7 +29,7 @@ type Updated[T any] struct {
 // Update applies changes to existing records; like Create, with
 // continueOnError false any failing item rejects the whole request.
 func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[T], continueOnError bool) (out Updated[T], err error) {
-	err = replan(ctx, "the "+c.k.Noun+"s kept changing under this update", func() error {
+	err = c.e.replan(ctx, ws, "the "+c.k.Noun+"s kept changing under this update", func(ctx context.Context) error {
 		out, err = c.updateOnce(ctx, ws, changes, continueOnError)
 		return err
 	})
@@ -37,21 +37,55 @@ func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[
 }
 
 // replan runs plan until it succeeds or fails other than with
-// store.ErrStale (another request changed what it read), backing off
-// between tries; after maxWriteRetries it answers a conflict saying what
-// kept changing.
-func replan(ctx context.Context, what string, plan func() error) error {
+// store.ErrStale (another request changed what it read); after
+// maxWriteRetries it answers a conflict saying what kept changing.
+//
+// Optimistic retries alone livelock a planned change (a cascading delete
+// reads the whole model) under many concurrent single-row writers: the
+// revision moves between every read and commit. So after the first stale
+// plan, replan takes the workspace's write lease and plans again under it;
+// other writes wait for the lease (store.Model.Apply), so the next plan
+// commits unless a job-level change intervenes. A plan run inside another
+// replan's lease uses that lease rather than waiting for itself.
+func (e *Editor) replan(ctx context.Context, ws, what string, plan func(ctx context.Context) error) error {
+	token, inherited := ctx.Value(leaseKey{}).(string)
+	if !inherited {
+		defer func() {
+			if token != "" {
+				// Released even when ctx has ended, so that other writers
+				// need not wait for the lease to lapse.
+				rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+				defer cancel()
+				_ = e.model.Release(rctx, ws, token)
+			}
+		}()
+	}
 	for attempt := 0; ; attempt++ {
-		err := plan()
+		pctx := ctx
+		if token != "" {
+			pctx = context.WithValue(ctx, leaseKey{}, token)
+		}
+		err := plan(pctx)
 		if !errors.Is(err, store.ErrStale) {
 			return err
 		}
 		if attempt == maxWriteRetries {
 			return model.E(model.KindConflict, "%s; retry", what)
 		}
-		backoff(ctx, attempt)
+		if inherited {
+			backoff(ctx, attempt)
+			continue
+		}
+		t, err := e.model.Lease(ctx, ws, token)
+		if err != nil {
+			return err
+		}
+		token = t
 	}
 }
+
+// leaseKey is the context key of the write lease token a replan holds.
+type leaseKey struct{}
 
 // maxWriteRetries bounds how often a create or update is planned again
 // after another request changed the rows it read.
@@ -142,7 +176,7 @@ func (c *Collection[T]) updateOnce(ctx context.Context, ws string, changes []Cha
 // DeleteRows removes rows that nothing else depends on (attribute rows,
 // loads, sections in no use...). Missing keys are 404s per item.
 func (c *Collection[T]) DeleteRows(ctx context.Context, ws string, keys [][]int64, continueOnError bool) (res BulkResult, err error) {
-	err = replan(ctx, "the model kept changing while "+c.k.Noun+"s were deleted", func() error {
+	err = c.e.replan(ctx, ws, "the model kept changing while "+c.k.Noun+"s were deleted", func(ctx context.Context) error {
 		res, err = c.deleteRowsOnce(ctx, ws, keys, continueOnError)
 		return err
 	})

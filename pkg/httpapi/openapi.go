@@ -72,13 +72,20 @@ func (a *API) openAPI() map[string]any {
 			"version": Version,
 			"description": "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
 				"version 1 of the structural analysis job service interface, with the names of the desktop program whose REST API it copies. Decisions where that interface is silent " +
-				"are written into the descriptions of the operations concerned. " + guardDescription,
+				"are written into the descriptions of the operations concerned. " + guardDescription + " " + writesDescription,
 		},
 		"servers":    []any{map[string]any{"url": "/"}},
 		"paths":      paths,
 		"components": map[string]any{"schemas": sg.schemas},
 	}
 }
+
+// writesDescription says how concurrent and interrupted writes behave.
+const writesDescription = "Concurrent writes: a change planned over many rows (a cascading delete, a bulk create) that finds the model " +
+	"changed under it is planned again under the workspace's write lease; other writes wait for the lease (at most 10 s, then 409 CONFLICT), " +
+	"so such changes complete under many concurrent writers. A write whose reply from the store was lost is settled before the API answers: " +
+	"committed, it answers as usual; not committed, it is fenced off and answers 503 SERVICE_UNAVAILABLE saying nothing was applied; with the " +
+	"store unreachable, the 503 says the outcome is unknown and to read the rows before retrying. A write never answers 500 after it committed."
 
 // openAPIPath turns Fiber's ":id" parameters into OpenAPI's "{id}".
 func openAPIPath(p string) string {

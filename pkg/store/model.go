@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // KeyWidth is the number of digits of one id inside a collection key.
@@ -160,6 +161,10 @@ type Batch struct {
 	// store keeping that index need not read these prefixes again to
 	// raise them; it reads only prefixes missing here.
 	Lasts map[string]map[string]int64
+	// Lease is the token of the workspace's write lease when the caller
+	// holds it (see Model.Lease); "" when it does not. While another
+	// caller holds the lease, Apply waits for it to be released.
+	Lease string
 }
 
 // ErrStale reports a batch whose ExpectRev no longer matched; re-read and
@@ -250,5 +255,24 @@ type Model interface {
 	// lands, or a *ConflictError (wrapped) says which check failed and
 	// nothing changes. A non-empty batch bumps the model revision and marks
 	// the job modified; while an analysis holds the workspace it is refused.
+	//
+	// While another caller holds the workspace's write lease, Apply waits
+	// for its release (at most LeaseTTL). A reply lost after the store
+	// committed is still a success: a store settles the outcome before it
+	// answers, and answers an error of kind KindUnavailable only for a
+	// batch it knows did not land (or, when the store cannot be reached
+	// at all, one that says the outcome is unknown).
 	Apply(ctx context.Context, ws string, b *Batch) (rev int64, err error)
+	// Lease takes the workspace's write lease, or renews it when token is
+	// the lease already held, waiting while another caller holds it. It
+	// returns the token to put in Batch.Lease. A lease lapses by itself
+	// after LeaseTTL, so a caller that dies cannot block the workspace.
+	Lease(ctx context.Context, ws, token string) (string, error)
+	// Release gives the lease up if token still holds it.
+	Release(ctx context.Context, ws, token string) error
 }
+
+// LeaseTTL is how long a write lease lasts unless renewed. It bounds how
+// long a single-row write waits behind a planned multi-row change (a
+// cascading delete, a bulk create) that retries under the lease.
+const LeaseTTL = 5 * time.Second

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -268,12 +269,33 @@ func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, er
 	if len(b.Ops) == 0 {
 		return 0, nil
 	}
-	if b.ExpectRev != 0 && writesOnly(b) && len(b.Ops) >= fastPathMin {
-		rev, err := m.applyWatched(ctx, k, b)
+	// The write id names this batch's receipt; a retry after waiting for
+	// the lease keeps it, since nothing of the batch landed then.
+	writeID := newToken()
+	deadline := time.Now().Add(leaseWait)
+	for {
+		rev, err := m.applyOnce(ctx, k, b, writeID)
+		if errors.Is(err, errLeased) {
+			if err := m.waitFree(ctx, k, b.Lease, deadline); err != nil {
+				return 0, err
+			}
+			continue
+		}
+		if ambiguous(err) {
+			rev, err = m.settle(ctx, k, writeID, err)
+		}
 		return rev, model.Wrap(op, err)
 	}
-	args := make([]any, 0, 3+5*len(b.Ops))
-	args = append(args, k.prefix+"m:", len(b.Ops), b.ExpectRev)
+}
+
+// applyOnce tries a batch once: by WATCH/MULTI for a large batch planned at
+// a known revision, by the script otherwise.
+func (m *Model) applyOnce(ctx context.Context, k keys, b *store.Batch, writeID string) (int64, error) {
+	if b.ExpectRev != 0 && writesOnly(b) && len(b.Ops) >= fastPathMin {
+		return m.applyWatched(ctx, k, b, writeID)
+	}
+	args := make([]any, 0, 5+5*len(b.Ops))
+	args = append(args, k.prefix+"m:", len(b.Ops), b.ExpectRev, b.Lease, int64(receiptTTL/time.Second))
 	for _, o := range b.Ops {
 		expect := any(false) // a Lua false: no expectation
 		if o.Expect != nil {
@@ -281,9 +303,9 @@ func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, er
 		}
 		args = append(args, string(rune(o.Kind)), o.Coll, o.Key, o.Value, expectArg(expect))
 	}
-	res, err := applyScript.Run(ctx, m.rdb, []string{k.job(), k.rev(), k.lock(), k.resultKeys()}, args...).Slice()
+	res, err := applyScript.Run(ctx, m.rdb, []string{k.job(), k.rev(), k.lock(), k.resultKeys(), k.lease(), k.receipt(writeID)}, args...).Slice()
 	if err != nil {
-		return 0, model.Wrap(op, err)
+		return 0, err
 	}
 	switch status, _ := res[0].(string); status {
 	case "ok":
@@ -291,17 +313,24 @@ func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, er
 	case "nojob":
 		return 0, model.ErrNoJobOpen
 	case "locked":
-		return 0, model.E(model.KindAnalysisInProgress,
-			"the model is read-only while an analysis is in progress; wait for it or cancel it")
+		return 0, errAnalysing
+	case "leased":
+		return 0, errLeased
+	case "void":
+		return 0, errVoid
 	case "stale":
 		return 0, store.ErrStale
 	case "exists", "missing":
 		i := int(res[1].(int64)) - 1
 		return 0, &store.ConflictError{Index: i, Op: b.Ops[i], Exists: status == "exists"}
 	default:
-		return 0, model.Wrap(op, errors.New("unexpected script reply "+strconv.Quote(fmt.Sprint(res))))
+		return 0, errors.New("unexpected script reply " + strconv.Quote(fmt.Sprint(res)))
 	}
 }
+
+// errAnalysing refuses model changes while an analysis holds the workspace.
+var errAnalysing = model.E(model.KindAnalysisInProgress,
+	"the model is read-only while an analysis is in progress; wait for it or cancel it")
 
 // expectArg encodes an op's expected old value for the script: "-" for
 // none, "=" followed by the value otherwise (so an empty value differs
@@ -334,13 +363,15 @@ func writesOnly(b *store.Batch) bool {
 // change to the watched keys in between makes EXEC fail, which is reported
 // as stale so the caller plans again; so the batch lands whole or not at
 // all, exactly as with the script.
-func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64, error) {
+func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch, writeID string) (int64, error) {
 	const chunk = 5000
 	var rev int64
 	err := m.rdb.Watch(ctx, func(tx *redis.Tx) error {
 		pipe := tx.Pipeline()
 		open := pipe.Exists(ctx, k.job())
 		locked := pipe.Exists(ctx, k.lock())
+		holder := pipe.Get(ctx, k.lease())
+		void := pipe.Exists(ctx, k.receipt(writeID))
 		cur := pipe.Get(ctx, k.rev())
 		results := pipe.SMembers(ctx, k.resultKeys())
 		type probe struct {
@@ -406,8 +437,13 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 			return model.ErrNoJobOpen
 		}
 		if locked.Val() == 1 {
-			return model.E(model.KindAnalysisInProgress,
-				"the model is read-only while an analysis is in progress; wait for it or cancel it")
+			return errAnalysing
+		}
+		if void.Val() == 1 {
+			return errVoid
+		}
+		if h := holder.Val(); h != "" && h != b.Lease {
+			return errLeased
 		}
 		if n, _ := cur.Int64(); n != b.ExpectRev {
 			return store.ErrStale
@@ -474,11 +510,12 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 			clearResults(ctx, p, k, results.Val())
 			p.HSet(ctx, k.job(), fModified, "1")
 			p.Incr(ctx, k.rev())
+			p.Set(ctx, k.receipt(writeID), b.ExpectRev+1, receiptTTL)
 			return nil
 		})
 		rev = b.ExpectRev + 1
 		return err
-	}, k.job(), k.rev(), k.lock(), k.resultKeys())
+	}, k.job(), k.rev(), k.lock(), k.resultKeys(), k.lease(), k.receipt(writeID))
 	if errors.Is(err, redis.TxFailedErr) {
 		return 0, store.ErrStale
 	}
@@ -488,12 +525,17 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch) (int64
 // applyScript checks every precondition of a batch against the rows as the
 // batch itself changes them, and only then applies the changes, so a
 // failed check leaves Redis untouched. It runs as one atomic script.
-// KEYS: job hash, rev counter, analysis lock, results index. ARGV: collection key prefix,
-// op count, expected revision (0: any), then per op: kind, collection, key,
-// value, expected old value ("-" for none, else "=" and the value).
+// KEYS: job hash, rev counter, analysis lock, results index, write lease,
+// the batch's receipt. ARGV: collection key prefix, op count, expected
+// revision (0: any), the caller's lease token, the receipt's TTL in
+// seconds, then per op: kind, collection, key, value, expected old value
+// ("-" for none, else "=" and the value).
 var applyScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'nojob'} end
 if redis.call('EXISTS', KEYS[3]) == 1 then return {'locked'} end
+if redis.call('EXISTS', KEYS[6]) == 1 then return {'void'} end
+local holder = redis.call('GET', KEYS[5])
+if holder and holder ~= ARGV[4] then return {'leased'} end
 local prefix = ARGV[1]
 local n = tonumber(ARGV[2])
 local expect = tonumber(ARGV[3])
@@ -503,7 +545,7 @@ local CHUNK = 1000
 -- than one HEXISTS per op.
 local wanted, order = {}, {}
 for j = 1, n do
-  local base = 4 + (j - 1) * 5
+  local base = 6 + (j - 1) * 5
   local h = prefix .. ARGV[base + 1]
   if wanted[h] == nil then wanted[h] = {}; order[#order + 1] = h end
   wanted[h][ARGV[base + 2]] = true
@@ -523,7 +565,7 @@ for _, h in ipairs(order) do
 end
 -- Check every op against the rows as the batch itself changes them.
 for j = 1, n do
-  local base = 4 + (j - 1) * 5
+  local base = 6 + (j - 1) * 5
   local kind, h, k = ARGV[base], prefix .. ARGV[base + 1], ARGV[base + 2]
   local e = state[h][k]
   local expect = ARGV[base + 4]
@@ -554,7 +596,7 @@ local function flush()
 end
 local lastIdx = {}
 for j = 1, n do
-  local base = 4 + (j - 1) * 5
+  local base = 6 + (j - 1) * 5
   local kind, h, k = ARGV[base], prefix .. ARGV[base + 1], ARGV[base + 2]
   local write = (kind == 'C' or kind == 'U' or kind == 'P')
   local del = (kind == 'D' or kind == 'd')
@@ -584,4 +626,6 @@ local res = redis.call('SMEMBERS', KEYS[4])
 for i = 1, #res, CHUNK do redis.call('DEL', unpack(res, i, math.min(i + CHUNK - 1, #res))) end
 redis.call('DEL', KEYS[4])
 redis.call('HSET', KEYS[1], 'modified', '1')
-return {'ok', redis.call('INCR', KEYS[2])}`)
+local rev = redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[6], rev, 'EX', ARGV[5])
+return {'ok', rev}`)
