@@ -21,6 +21,8 @@
 // newer version than this build reads is refused with a message saying so.
 //
 // A job file is a client's file, so reading one is bounded (limits.go):
+// its zip directory by MaxEntries entries and MaxDirectoryBytes bytes,
+// checked from its end records before archive/zip reads it (zipend.go);
 // what its entries expand to, in all, by MAX_JOB_BYTES (DefaultMaxJobBytes)
 // as the zip directory declares it and again as counted while reading;
 // each JSON record by maxRecordBytes; each row by maxRowBytes; and the
@@ -155,10 +157,12 @@ func Decode(r io.ReaderAt, size int64) (Decoded, error) {
 // DecodeContext reads a job file. Errors about the content are validation
 // errors that say what is wrong with the file: two entries of one name, a
 // collection the manifest lists twice, an entry its zip directory
-// misdescribes. maxBytes (zero or less: DefaultMaxJobBytes) caps what the
-// entries may expand to in all, both as the zip directory declares it and
-// as counted while reading; a file over it is a model.KindTooLarge error
-// naming the limit and MAX_JOB_BYTES. Rows are decoded line by line as
+// misdescribes, a directory of more than MaxEntries entries or
+// MaxDirectoryBytes bytes (refused before archive/zip reads it). maxBytes
+// (zero or less: DefaultMaxJobBytes) caps what the entries may expand to
+// in all, both as the zip directory declares it and as counted while
+// reading; a file over it is a model.KindTooLarge error naming the limit
+// and MAX_JOB_BYTES. Rows are decoded line by line as
 // they are read, and no entry is read twice. When ctx ends, decoding stops
 // with a model.KindUnavailable error that wraps ctx's error.
 func DecodeContext(ctx context.Context, r io.ReaderAt, size, maxBytes int64) (Decoded, error) {
@@ -167,9 +171,9 @@ func DecodeContext(ctx context.Context, r io.ReaderAt, size, maxBytes int64) (De
 	if err := b.check(); err != nil {
 		return out, err
 	}
-	zr, err := zip.NewReader(r, size)
+	zr, err := openZip(r, size)
 	if err != nil {
-		return out, invalid("%v", err)
+		return out, err
 	}
 	files, err := checkDirectory(zr, size, b.limit)
 	if err != nil {

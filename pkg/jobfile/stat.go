@@ -115,9 +115,9 @@ func (d *Dir) Preview(p Path) (Preview, error) {
 		return Preview{}, err
 	}
 	defer f.Close()
-	zr, err := zip.NewReader(f, size)
+	zr, err := openZip(f, size)
 	if err != nil {
-		return Preview{}, invalid("%s: %v", p.Rel, err)
+		return Preview{}, fmt.Errorf("%s: %w", p.Rel, err)
 	}
 	files := make(map[string]*zip.File, len(zr.File))
 	for _, f := range zr.File {
