@@ -247,69 +247,6 @@ func (c *Collection[T]) decodeRows(vals [][]byte, dst []T) error {
 	return errors.Join(errs...)
 }
 
-// ListQuery selects rows of a collection.
-type ListQuery[T any] struct {
-	// IDs restricts the rows to these values of the first key part; nil
-	// means all.
-	IDs *model.IDList
-	// Filter keeps the rows it returns true for; nil keeps all. Filtering
-	// reads every row in the id ranges, so paging comes after it.
-	Filter func(*T) bool
-	// Offset and Limit page the result; Limit < 0 means no limit.
-	Offset, Limit int64
-}
-
-// List returns a page of records in id order and the number of matches.
-func (c *Collection[T]) List(ctx context.Context, ws string, q ListQuery[T]) ([]T, int64, error) {
-	var ranges []store.KeyRange
-	if q.IDs != nil {
-		for _, r := range q.IDs.Ranges {
-			if len(c.k.KeyFields) > 1 {
-				ranges = append(ranges, store.PrefixRange(r.Lo, r.Hi))
-			} else {
-				ranges = append(ranges, store.IDRange(r.Lo, r.Hi))
-			}
-		}
-	}
-	if q.Filter == nil {
-		page, err := c.e.model.Page(ctx, ws, c.k.Coll, ranges, q.Offset, q.Limit)
-		if err != nil {
-			return nil, 0, err
-		}
-		out := make([]T, len(page.Values))
-		if err := c.decodeRows(page.Values, out); err != nil {
-			return nil, 0, err
-		}
-		return out, page.Total, nil
-	}
-	page, err := c.e.model.Page(ctx, ws, c.k.Coll, ranges, 0, -1)
-	if err != nil {
-		return nil, 0, err
-	}
-	var out []T
-	var total int64
-	for _, v := range page.Values {
-		rec, err := c.decode(v)
-		if err != nil {
-			return nil, 0, err
-		}
-		if !q.Filter(&rec) {
-			continue
-		}
-		if total >= q.Offset && (q.Limit < 0 || int64(len(out)) < q.Limit) {
-			out = append(out, rec)
-		}
-		total++
-	}
-	return out, total, nil
-}
-
-// All returns every record in id order.
-func (c *Collection[T]) All(ctx context.Context, ws string) ([]T, error) {
-	out, _, err := c.List(ctx, ws, ListQuery[T]{Limit: -1})
-	return out, err
-}
-
 // Stats returns the row count and the greatest id (0 when empty).
 func (c *Collection[T]) Stats(ctx context.Context, ws string) (count, maxID int64, err error) {
 	page, err := c.e.model.Page(ctx, ws, c.k.Coll, nil, 0, 0)

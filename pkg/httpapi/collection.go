@@ -161,7 +161,7 @@ func (h *collection[T]) register() {
 		h.extraRoutes()
 	}
 	h.a.add(route{method: "GET", path: p, tag: tag, summary: "List " + n + "s", desc: h.desc, query: q,
-		responses: map[int]any{200: []T{}}, errors: errs, handler: h.list})
+		responses: map[int]any{200: []T{}}, headers: pagingHeaders, errors: errs, handler: h.list})
 	h.a.add(route{method: "POST", path: p, tag: tag, summary: "Create a " + n, body: zero, bodyRequired: true,
 		desc:      "The id is optional: when omitted the next id after the greatest in use is assigned. Answers the record as GET with expand=All.",
 		responses: map[int]any{201: zero}, errors: errs, handler: h.create})
@@ -199,6 +199,29 @@ func pathParam(c *fiber.Ctx, param string, names ...string) (int64, error) {
 }
 
 // paging reads offset and limit (spec Limits table).
+// setPaging sends the paging headers of a list: Total-Count when the total
+// is known (total >= 0), Has-More always, Offset, and Limit when there is
+// one.
+func setPaging(c *fiber.Ctx, total, offset, limit int64, more bool) {
+	if total >= 0 {
+		c.Set("Total-Count", strconv.FormatInt(total, 10))
+	}
+	c.Set("Has-More", strconv.FormatBool(more))
+	c.Set("Offset", strconv.FormatInt(offset, 10))
+	if limit >= 0 {
+		c.Set("Limit", strconv.FormatInt(limit, 10))
+	}
+}
+
+// pagingHeaders describes the headers setPaging sends, for the OpenAPI
+// document of every list.
+var pagingHeaders = map[string]string{
+	"Total-Count": "Number of matching rows. Always sent for an unfiltered list; for a filtered collection list only when the server read to the end of the matches (it stops once it has the page and one more match), and then it is exact.",
+	"Has-More":    "true when rows past this page match, false otherwise; page until it is false rather than relying on a count.",
+	"Offset":      "The offset applied.",
+	"Limit":       "The limit applied; absent when there is none.",
+}
+
 func paging(c *fiber.Ctx) (offset, limit int64, err error) {
 	offset, limit = 0, -1
 	if v := c.Query("offset"); v != "" {
@@ -275,10 +298,11 @@ func (h *collection[T]) list(c *fiber.Ctx) error {
 			return true
 		}
 	}
-	recs, total, err := h.c.List(ctx, ws, q)
+	res, err := h.c.ListPage(ctx, ws, q)
 	if err != nil {
 		return err
 	}
+	recs := res.Rows
 	if h.hydrate != nil {
 		if err := h.hydrate(ctx, ws, recs, all); err != nil {
 			return err
@@ -288,11 +312,9 @@ func (h *collection[T]) list(c *fiber.Ctx) error {
 	for i := range recs {
 		out[i] = toWire(recs[i], u)
 	}
-	c.Set("Total-Count", strconv.FormatInt(total, 10))
-	c.Set("Offset", strconv.FormatInt(offset, 10))
-	if limit >= 0 {
-		c.Set("Limit", strconv.FormatInt(limit, 10))
-	}
+	// A filtered list stops reading once it has this page and one more
+	// match, so it knows its total only when that read reached the end.
+	setPaging(c, res.Total, offset, limit, res.More)
 	return c.JSON(out)
 }
 

@@ -28,8 +28,9 @@ type route struct {
 	body         any  // request body type (a zero value), nil for none
 	bodyRequired bool // whether the body may be left out
 	fileParts    []string
-	responses    map[int]any // success status → body type; nil value for no body
-	rawResponse  string      // media type of a non-JSON success body
+	responses    map[int]any       // success status → body type; nil value for no body
+	headers      map[string]string // success response header → description
+	rawResponse  string            // media type of a non-JSON success body
 	errors       []int
 	handler      fiber.Handler
 }
@@ -147,6 +148,13 @@ func (g *schemaGen) operation(r route) map[string]any {
 			resp["content"] = map[string]any{r.rawResponse: map[string]any{"schema": map[string]any{"type": "string"}}}
 		case body != nil:
 			resp["content"] = map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(body))}}
+		}
+		if len(r.headers) > 0 {
+			hs := map[string]any{}
+			for name, d := range r.headers {
+				hs[name] = map[string]any{"description": d, "schema": map[string]any{"type": "string"}}
+			}
+			resp["headers"] = hs
 		}
 		resps[strconv.Itoa(status)] = resp
 	}

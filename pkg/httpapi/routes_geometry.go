@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -49,11 +48,7 @@ func sendPage[T any](c *fiber.Ctx, rows []T, u model.Units) error {
 	for _, r := range rows[lo:hi] {
 		out = append(out, toWire(r, u))
 	}
-	c.Set("Total-Count", strconv.FormatInt(total, 10))
-	c.Set("Offset", strconv.FormatInt(offset, 10))
-	if limit >= 0 {
-		c.Set("Limit", strconv.FormatInt(limit, 10))
-	}
+	setPaging(c, total, offset, limit, limit >= 0 && offset+limit < total)
 	return c.JSON(out)
 }
 
@@ -80,7 +75,7 @@ func (a *API) registerGeometryRoutes() {
 		return out
 	}
 	job := func(c *fiber.Ctx) (model.Job, error) { return a.sess.Job(c.UserContext(), workspace(c)) }
-	a.add(route{method: "GET", path: geometryPath + "/members", tag: tag, summary: "List member geometry",
+	a.add(route{method: "GET", path: geometryPath + "/members", tag: tag, headers: pagingHeaders, summary: "List member geometry",
 		desc: "Analytical ends (nodes), physical ends shifted by the rigid offsets, physical length and local axes (origin at pointA). " +
 			"Members with missing nodes or degenerate geometry are left out.",
 		query: q("members", "type", "section", "material"), responses: map[int]any{200: []editor.MemberGeometry{}}, errors: []int{400, 409},
@@ -117,7 +112,7 @@ func (a *API) registerGeometryRoutes() {
 			}
 			return c.JSON(toWire(g, j.Units))
 		}})
-	a.add(route{method: "GET", path: geometryPath + "/plates", tag: tag, summary: "List plate geometry",
+	a.add(route{method: "GET", path: geometryPath + "/plates", tag: tag, headers: pagingHeaders, summary: "List plate geometry",
 		desc: "Corners, corners shifted along the normal by the plate offset, area, perimeter, centroid and local axes (z the normal, origin at the centroid). " +
 			"Degenerate plates are left out.",
 		query: q("plates", "theory", "material"), responses: map[int]any{200: []editor.PlateGeometry{}}, errors: []int{400, 409},

@@ -82,7 +82,7 @@ func (a *API) registerLibraryRoutes() {
 			}
 			return c.JSON(describeLibraries(infos))
 		}})
-	a.add(route{method: "GET", path: secs + "/library", tag: tag, summary: "List or look up sections of the built-in libraries",
+	a.add(route{method: "GET", path: secs + "/library", tag: tag, headers: pagingHeaders, summary: "List or look up sections of the built-in libraries",
 		desc: listing("section", "label (AISC15: the US label, W14X90 for W360X134)", "case and spaces ignored") +
 			" Parametric lists nothing; name= computes a parametric section (RECT 300x200).",
 		query: page, responses: map[int]any{200: []LibrarySection{}}, errors: []int{400, 404, 409},
@@ -106,7 +106,7 @@ func (a *API) registerLibraryRoutes() {
 		responses: map[int]any{200: []LibraryDescription{}}, handler: func(c *fiber.Ctx) error {
 			return c.JSON(describeLibraries(library.MaterialLibraryInfo()))
 		}})
-	a.add(route{method: "GET", path: mats + "/library", tag: tag, summary: "List or look up materials of the built-in libraries",
+	a.add(route{method: "GET", path: mats + "/library", tag: tag, headers: pagingHeaders, summary: "List or look up materials of the built-in libraries",
 		desc:  listing("material", "name (aliases such as CONC32 for N32)", "case, spaces, - and _ ignored"),
 		query: page, responses: map[int]any{200: []LibraryMaterial{}}, errors: []int{400, 404, 409},
 		handler: func(c *fiber.Ctx) error {
@@ -205,11 +205,7 @@ func libraryList[E any](a *API, c *fiber.Ctx, libs []string, search func(lib, q 
 	for i := range page {
 		out[i] = toWire(page[i], job.Units)
 	}
-	c.Set("Total-Count", strconv.FormatInt(total, 10))
-	c.Set("Offset", strconv.FormatInt(offset, 10))
-	if limit >= 0 {
-		c.Set("Limit", strconv.FormatInt(limit, 10))
-	}
+	setPaging(c, total, offset, limit, limit >= 0 && offset+limit < total)
 	return c.JSON(out)
 }
 

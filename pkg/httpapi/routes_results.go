@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"reflect"
-	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -79,7 +78,7 @@ func addResultQuery[T any](a *API, rq resultQuery[T]) {
 	for _, f := range rq.filters {
 		params = append(params, param{name: f, typ: "string", desc: "id list, e.g. 1,3-7"})
 	}
-	a.add(route{method: "GET", path: path, tag: tag, summary: rq.summary, desc: rq.desc + " " + queryDoc, query: params,
+	a.add(route{method: "GET", path: path, tag: tag, headers: pagingHeaders, summary: rq.summary, desc: rq.desc + " " + queryDoc, query: params,
 		responses: map[int]any{200: Envelope[T]{}}, errors: []int{http.StatusBadRequest, http.StatusConflict, http.StatusInternalServerError},
 		handler: func(c *fiber.Ctx) error {
 			f, err := resultFilter(c, rq.filters)
@@ -100,11 +99,7 @@ func addResultQuery[T any](a *API, rq resultQuery[T]) {
 				rows = []T{}
 			}
 			scaleRows(rows, u)
-			c.Set("Total-Count", strconv.FormatInt(page.Total, 10))
-			c.Set("Offset", strconv.FormatInt(f.Offset, 10))
-			if f.Limit >= 0 {
-				c.Set("Limit", strconv.FormatInt(f.Limit, 10))
-			}
+			setPaging(c, page.Total, f.Offset, f.Limit, f.Limit >= 0 && f.Offset+f.Limit < page.Total)
 			w := page.Warnings
 			if w.ModesNotAnalyzed == nil {
 				w.ModesNotAnalyzed = []model.ModesNotFound{}
