@@ -3,12 +3,13 @@
 #   make test   every test (needs redis-server on PATH; .ci/run installs it)
 #   make bench  benchmarks: speed targets live here, never in tests
 #   make fuzz   fuzz each Fuzz function for FUZZTIME (default 30s)
+#   make test-load, make test-fault   the slow suites (README, "Tests")
 
 GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test test-fault bench lint clean verify-ccx fuzz
+.PHONY: build run test test-fault test-load bench lint clean verify-ccx fuzz
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
@@ -30,6 +31,11 @@ test:
 test-fault:
 	$(GO) vet -tags fault ./services/worker/
 	$(GO) test -tags fault -count=1 -v -timeout 30m ./services/worker/
+
+# Load test (services/api/load_test.go, tag load): 48 clients on two api replicas and a worker for 60 s; about 2 minutes.
+test-load:
+	$(GO) vet -tags load ./services/api/
+	$(GO) test -tags load -count=1 -v -timeout 10m -run TestLoad ./services/api/
 
 # Fuzz every Fuzz function of the *_fuzz_test.go files for FUZZTIME each,
 # one after another (go test fuzzes one function per run); `make test` runs
