@@ -54,7 +54,7 @@ func runSample(t *testing.T, name string, opts static.Options) sampleRun {
 	loads := editor.NewLoads(ed, st)
 	// The service refuses a file holding rows the API would refuse, so a
 	// sample must pass the same check to open at all.
-	if err := ed.CheckSnapshot(dec.Snapshot); err != nil {
+	if err := ed.CheckSnapshot(context.Background(), dec.Snapshot); err != nil {
 		t.Fatalf("sample %s does not open: %v", name, err)
 	}
 	now := time.Now()

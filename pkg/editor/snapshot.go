@@ -2,6 +2,7 @@ package editor
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,8 +92,10 @@ func (c *Collection[T]) decodeStrict(b []byte) (T, error) {
 }
 
 // CheckSnapshot checks the rows of a job file (see above); the error, a
-// validation error, names the collection, the row and what is wrong.
-func (e *Editor) CheckSnapshot(snap store.Snapshot) error {
+// validation error, names the collection, the row and what is wrong. The
+// checks of a large file take seconds, so they stop when ctx ends, with a
+// model.KindUnavailable error as the file's decoding does.
+func (e *Editor) CheckSnapshot(ctx context.Context, snap store.Snapshot) error {
 	held := map[string]map[string]bool{}
 	names := make([]string, 0, len(snap.Collections))
 	for coll, rows := range snap.Collections {
@@ -106,16 +109,28 @@ func (e *Editor) CheckSnapshot(snap store.Snapshot) error {
 	sort.Strings(names) // the same file always names the same row
 	for _, coll := range names {
 		rows := snap.Collections[coll]
-		errs := make([]error, len(rows))
-		Parallel(len(rows), func(i int) { errs[i] = e.checkFileRow(coll, rows[i], held) })
-		for _, err := range errs {
-			if err != nil {
-				return err
+		// Checked in blocks, so that an ended request stops the checks
+		// within one block rather than after every row of the file.
+		for lo := 0; lo < len(rows); lo += checkBlock {
+			if err := ctx.Err(); err != nil {
+				return &model.Error{Kind: model.KindUnavailable, Err: err,
+					Msg: fmt.Sprintf("the job file's rows were still being checked (%s, row %d of %d) when the request's time ran out; retry when the service is less busy", coll, lo, len(rows))}
+			}
+			block := rows[lo:min(lo+checkBlock, len(rows))]
+			errs := make([]error, len(block))
+			Parallel(len(block), func(i int) { errs[i] = e.checkFileRow(coll, block[i], held) })
+			for _, err := range errs {
+				if err != nil {
+					return err
+				}
 			}
 		}
 	}
 	return nil
 }
+
+// checkBlock is how many rows are checked between looks at the context.
+const checkBlock = 16384
 
 // checkFileRow checks one row of a job file against the rows it holds.
 func (e *Editor) checkFileRow(coll string, r store.Row, held map[string]map[string]bool) error {

@@ -1,9 +1,12 @@
 package editor_test
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/model"
@@ -39,7 +42,7 @@ func TestCheckSnapshotFieldRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := ed.CheckSnapshot(snap(tt.row))
+			err := ed.CheckSnapshot(context.Background(), snap(tt.row))
 			if tt.want == nil {
 				if err != nil {
 					t.Fatalf("refused: %v", err)
@@ -56,4 +59,30 @@ func TestCheckSnapshotFieldRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The row checks of a job file stop when the request's time runs out, as
+// its decoding does, instead of running on for every row of a large file
+// after the client has been answered.
+func TestCheckSnapshotStopsWhenContextEnds(t *testing.T) {
+	ed := editor.New(nil, nil)
+	st := editor.NewStructure(ed)
+	editor.NewLoads(ed, st)
+	const n = 200_000
+	rows := make([]store.Row, n)
+	for i := range rows {
+		rows[i] = store.Row{Key: store.Key(int64(i + 1)), Value: json.RawMessage(fmt.Sprintf(`{"id":%d,"x":%d}`, i+1, i))}
+	}
+	snap := store.Snapshot{Job: model.NewJob(), Collections: map[string][]store.Row{model.CollNodes: rows}}
+	if err := ed.CheckSnapshot(context.Background(), snap); err != nil {
+		t.Fatalf("valid rows: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	err := ed.CheckSnapshot(ctx, snap)
+	if model.KindOf(err) != model.KindUnavailable || !strings.Contains(err.Error(), "time ran out") {
+		t.Fatalf("checks under an ended context: %v (kind %v), want KindUnavailable", err, model.KindOf(err))
+	}
+	t.Logf("stopped after %v", time.Since(start))
 }

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/gusset/gusset/pkg/editor"

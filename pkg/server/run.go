@@ -87,8 +87,8 @@ func newModel(rdb redis.UniversalClient) *modelStores {
 
 // checkSnapshot checks a job file before it opens: the model rows, then
 // the results it carries.
-func (m *modelStores) checkSnapshot(snap store.Snapshot) error {
-	if err := m.editor.CheckSnapshot(snap); err != nil {
+func (m *modelStores) checkSnapshot(ctx context.Context, snap store.Snapshot) error {
+	if err := m.editor.CheckSnapshot(ctx, snap); err != nil {
 		return err
 	}
 	return analysis.CheckResults(snap)

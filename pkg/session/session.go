@@ -40,7 +40,7 @@ type Service struct {
 	// recoveryDelay coalesces recovery-file writes: a burst of edits costs
 	// one write. Zero writes inline, before the request returns.
 	recoveryDelay time.Duration
-	checkModel    func(store.Snapshot) error
+	checkModel    func(context.Context, store.Snapshot) error
 	maxJobBytes   int64
 
 	mu      sync.Mutex
@@ -60,8 +60,9 @@ type Options struct {
 	// Log receives background failures; nil means slog.Default().
 	Log *slog.Logger
 	// CheckModel checks the model rows of a job file before it is opened
-	// (the editor's CheckSnapshot); nil opens files unchecked.
-	CheckModel func(store.Snapshot) error
+	// (the editor's CheckSnapshot); nil opens files unchecked. It stops
+	// with an error when ctx (the request's) ends.
+	CheckModel func(ctx context.Context, snap store.Snapshot) error
 	// MaxJobBytes caps what a job file may expand to, opened or uploaded,
 	// and an uploaded template's size (MAX_JOB_BYTES); zero or less means
 	// jobfile.DefaultMaxJobBytes.
@@ -98,7 +99,7 @@ func (s *Service) openState(file model.FileInfo, isNew, modified bool) model.Sta
 // load opens a job read from a file, once its rows pass CheckModel.
 func (s *Service) load(ctx context.Context, ws string, snap store.Snapshot, st model.State) (store.Slot, error) {
 	if s.checkModel != nil {
-		if err := s.checkModel(snap); err != nil {
+		if err := s.checkModel(ctx, snap); err != nil {
 			return store.Slot{}, err
 		}
 	}
