@@ -56,6 +56,18 @@ type Config struct {
 	Log      *slog.Logger
 	// BodyLimit is the request body limit in bytes; zero means DefaultBodyLimit.
 	BodyLimit int
+	// BodyMemory bounds the request bodies read and handled at once, in
+	// bytes, each byte counted BodyWeightFactor times for decoding (see
+	// bodygate.go); zero means DefaultBodyMemory, and less than BodyLimit
+	// is raised to it so that the largest body fits.
+	BodyMemory int64
+	// BodyWait is how long a request waits for BodyMemory before it is a
+	// 503; zero means DefaultBodyWait.
+	BodyWait time.Duration
+	// HeaderTimeout bounds the wait for a request's headers, and then for
+	// the first bytes of its body; after it the body must arrive at
+	// MinBodyRate at least. Zero means DefaultHeaderTimeout.
+	HeaderTimeout time.Duration
 	// RequestTimeout bounds the work of one request; zero means 60 s.
 	RequestTimeout time.Duration
 	// AllowedOrigins are the browser origins (scheme://host[:port], as
@@ -84,6 +96,7 @@ type API struct {
 	routes    []route
 	known     map[string]bool // "METHOD path" of registered routes
 	timeout   time.Duration
+	gate      *bodyGate
 }
 
 // New builds the API and registers every route.
@@ -113,9 +126,17 @@ func New(cfg Config) *API {
 		// lists in query strings (about 3,000 single ids).
 		ReadBufferSize:        MaxHeaderBytes,
 		DisableStartupMessage: true,
-		// A slow or stalled client must not hold a connection forever;
-		// the limits leave room for 64 MiB uploads on slow links.
-		ReadTimeout:  2 * time.Minute,
+		// Bodies come as streams for the body gate to read under its
+		// memory budget: fasthttp would otherwise allocate the declared
+		// Content-Length before a byte of it arrives. Multipart bodies are
+		// parsed from what the gate read, not from the connection.
+		StreamRequestBody:            true,
+		DisablePreParseMultipartForm: true,
+		// A slow or stalled client must not hold a connection: headers
+		// must arrive within HeaderTimeout, bodies at MinBodyRate after it
+		// (the gate sets those deadlines). The write limit leaves room for
+		// large result pages on slow links.
+		ReadTimeout:  cfg.headerTimeout(),
 		WriteTimeout: 2 * time.Minute,
 		IdleTimeout:  2 * time.Minute,
 		ErrorHandler: func(c *fiber.Ctx, err error) error {
@@ -123,7 +144,10 @@ func New(cfg Config) *API {
 			return nil
 		},
 	})
-	a.app.Use(a.observe, a.recoverPanic, a.setWorkspace, newGuard(a, cfg).handle)
+	// The body gate reads bodies before the guard, which may look at one.
+	a.gate = newBodyGate(a, cfg, limit)
+	a.app.Server().HeaderReceived = a.gate.headerReceived
+	a.app.Use(a.observe, a.recoverPanic, a.setWorkspace, a.gate.handle, newGuard(a, cfg).handle)
 	a.registerRoutes()
 	return a
 }

@@ -73,13 +73,22 @@ func (a *API) openAPI() map[string]any {
 			"version": Version,
 			"description": "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
 				"version 1 of the structural analysis job service interface, with the names of the desktop program whose REST API it copies. Decisions where that interface is silent " +
-				"are written into the descriptions of the operations concerned. " + guardDescription + " " + writesDescription,
+				"are written into the descriptions of the operations concerned. " + guardDescription + " " + bodiesDescription + " " + writesDescription,
 		},
 		"servers":    []any{map[string]any{"url": "/"}},
 		"paths":      paths,
 		"components": map[string]any{"schemas": sg.schemas},
 	}
 }
+
+// bodiesDescription says how request bodies are bounded.
+const bodiesDescription = "Request bodies: a body larger than MAX_BODY_BYTES, whether its Content-Length declares it or it is sent chunked, " +
+	"is a 413 PAYLOAD_TOO_LARGE whose detail names the limit in bytes. A body with a Content-Encoding other than identity is a 415 " +
+	"UNSUPPORTED_MEDIA_TYPE: send it uncompressed. The service reads and decodes at most BODY_MEMORY bytes of request bodies at once " +
+	"(default 384 MiB, each body byte counted 6 times). A request that cannot get room for its body within 5 s, or that would have to " +
+	"wait behind an older request while holding part of its body, is a 503 SERVICE_UNAVAILABLE; the request had no effect, so retry it " +
+	"after a few seconds. Headers must arrive within 10 s, and a body within 10 s plus 1 s per MiB; a slower body is a 400 and the " +
+	"connection is closed. These body refusals are not written to the job's error log."
 
 // writesDescription says how concurrent and interrupted writes behave.
 const writesDescription = "Concurrent writes: a change planned over many rows (a cascading delete, a bulk create) that finds the model " +

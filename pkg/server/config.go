@@ -32,6 +32,11 @@ type Config struct {
 	JobsDir string
 	// BodyLimit is the request body limit in bytes.
 	BodyLimit int
+	// BodyMemory bounds the request bodies the API reads and handles at
+	// once, in bytes, each byte counted httpapi.BodyWeightFactor times;
+	// zero means httpapi.DefaultBodyMemory. It is at least the body limit,
+	// so that the largest body fits.
+	BodyMemory int64
 	// MaxJobBytes caps what a job file may expand to, uncompressed, and
 	// the size of an uploaded template; zero means
 	// jobfile.DefaultMaxJobBytes (1 GiB).
@@ -57,6 +62,7 @@ type Config struct {
 
 // FromEnv reads REDIS_URL, PORT (default 8080), HOST (default all
 // interfaces), JOBS_DIR (default ./data/jobs), MAX_BODY_BYTES,
+// BODY_MEMORY (default httpapi.DefaultBodyMemory, at least the body limit),
 // MAX_JOB_BYTES (default jobfile.DefaultMaxJobBytes), RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
 // METRICS_ADDR (worker metrics; default none), ANALYSIS_MAX_RETRY
 // (default queue.MaxRetry), ALLOWED_ORIGINS (comma-separated browser
@@ -78,6 +84,21 @@ func FromEnv() (Config, error) {
 			return c, fmt.Errorf("MAX_BODY_BYTES must be a positive integer, got %q", v)
 		}
 		c.BodyLimit = n
+	}
+	if v := os.Getenv("BODY_MEMORY"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("BODY_MEMORY must be a positive integer (bytes), got %q", v)
+		}
+		limit := int64(c.BodyLimit)
+		if limit == 0 {
+			limit = httpapi.DefaultBodyLimit
+		}
+		if n < limit {
+			return c, fmt.Errorf("BODY_MEMORY (%d bytes) must be at least the body limit MAX_BODY_BYTES (%d bytes), "+
+				"so that the largest body fits", n, limit)
+		}
+		c.BodyMemory = n
 	}
 	if v := os.Getenv(jobfile.MaxJobBytesSetting); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)

@@ -116,7 +116,7 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
 		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc},
 		Query:    &analysis.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
-		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit,
+		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
 		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts})
 	reg.MustRegister(newQueueCollector(qc))
 

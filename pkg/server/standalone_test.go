@@ -77,3 +77,35 @@ func TestFromEnvRejectsBadValues(t *testing.T) {
 		t.Errorf("ANALYSIS_MAX_RETRY=0: %+v %v", c, err)
 	}
 }
+
+// BODY_MEMORY is a positive number of bytes, at least the body limit
+// (MAX_BODY_BYTES or its default) so that the largest body fits; unset
+// leaves the default to the API.
+func TestFromEnvBodyMemory(t *testing.T) {
+	for _, c := range []struct {
+		name, memory, limit string
+		want                int64 // -1: refused
+	}{
+		{"unset", "", "", 0},
+		{"1 GiB", "1073741824", "", 1 << 30},
+		{"the default body limit", "67108864", "", 64 << 20},
+		{"below the default body limit", "67108863", "", -1},
+		{"below MAX_BODY_BYTES", "1048575", "1048576", -1},
+		{"at MAX_BODY_BYTES", "1048576", "1048576", 1 << 20},
+		{"zero", "0", "", -1},
+		{"negative", "-1", "", -1},
+		{"with a unit", "256MiB", "", -1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("BODY_MEMORY", c.memory)
+			t.Setenv("MAX_BODY_BYTES", c.limit)
+			got, err := FromEnv()
+			switch {
+			case c.want < 0 && err == nil:
+				t.Errorf("BODY_MEMORY=%s with MAX_BODY_BYTES=%q accepted", c.memory, c.limit)
+			case c.want >= 0 && (err != nil || got.BodyMemory != c.want):
+				t.Errorf("BODY_MEMORY=%s: %d %v, want %d", c.memory, got.BodyMemory, err, c.want)
+			}
+		})
+	}
+}
