@@ -63,7 +63,7 @@ type Dependent func(ctx context.Context, e *Editor, ws string, p *Plan) error
 // the request (404) unless continueOnError, in which case they are
 // reported and skipped (the per-item result is in bulk).
 func (s *Structure) DeleteElements(ctx context.Context, ws string, coll string, ids []int64, continueOnError bool) (res DeleteResult, bulk BulkResult, err error) {
-	err = s.e.replan(ctx, ws, "the model kept changing while the delete was planned", func(ctx context.Context) error {
+	err = s.e.replanLeased(ctx, ws, "the model kept changing while the delete was planned", func(ctx context.Context) error {
 		res, bulk, err = s.deleteOnce(ctx, ws, coll, ids, continueOnError)
 		return err
 	})

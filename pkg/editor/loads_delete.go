@@ -24,7 +24,7 @@ type CaseDeleteResult struct {
 // combination is a 404. The plan is guarded by the model revision, so a
 // load added meanwhile cannot be left pointing at a deleted case.
 func (l *Loads) DeleteCases(ctx context.Context, ws string, ids []int64, cont, onlyCombinations bool) (res CaseDeleteResult, bulk BulkResult, err error) {
-	err = l.e.replan(ctx, ws, "the model kept changing while the delete was planned", func(ctx context.Context) error {
+	err = l.e.replanLeased(ctx, ws, "the model kept changing while the delete was planned", func(ctx context.Context) error {
 		res, bulk, err = l.deleteCasesOnce(ctx, ws, ids, cont, onlyCombinations)
 		return err
 	})

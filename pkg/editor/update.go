@@ -48,6 +48,18 @@ func (c *Collection[T]) Update(ctx context.Context, ws string, changes []Change[
 // commits unless a job-level change intervenes. A plan run inside another
 // replan's lease uses that lease rather than waiting for itself.
 func (e *Editor) replan(ctx context.Context, ws, what string, plan func(ctx context.Context) error) error {
+	return e.planWrite(ctx, ws, what, false, plan)
+}
+
+// replanLeased is replan for a change whose plan reads much of the model
+// (a cascade): it takes the write lease before the first plan, since under
+// concurrent writers an optimistic first plan is almost always stale and
+// would cost a second read of the model.
+func (e *Editor) replanLeased(ctx context.Context, ws, what string, plan func(ctx context.Context) error) error {
+	return e.planWrite(ctx, ws, what, true, plan)
+}
+
+func (e *Editor) planWrite(ctx context.Context, ws, what string, leaseFirst bool, plan func(ctx context.Context) error) error {
 	token, inherited := ctx.Value(leaseKey{}).(string)
 	if !inherited {
 		defer func() {
@@ -59,6 +71,13 @@ func (e *Editor) replan(ctx context.Context, ws, what string, plan func(ctx cont
 				_ = e.model.Release(rctx, ws, token)
 			}
 		}()
+	}
+	if leaseFirst && !inherited {
+		t, err := e.model.Lease(ctx, ws, "")
+		if err != nil {
+			return err
+		}
+		token = t
 	}
 	for attempt := 0; ; attempt++ {
 		pctx := ctx
