@@ -28,8 +28,9 @@ import (
 var errLeased = errors.New("the workspace's write lease is held by another change")
 
 // errVoid reports a batch whose write id was fenced off after a lost reply:
-// it must never land.
-var errVoid = errors.New("the change was abandoned after its reply was lost")
+// it did not land and never will, so the caller may retry it.
+var errVoid = &model.Error{Kind: model.KindUnavailable,
+	Msg: "the store did not answer in time; the change was not applied; retry"}
 
 // leaseWait bounds how long a writer waits for another caller's lease: a
 // lease lapses after store.LeaseTTL unless renewed, and a holder renews it
@@ -122,13 +123,14 @@ func (m *Model) waitFree(ctx context.Context, k keys, token string, deadline tim
 		}
 		if time.Now().After(deadline) {
 			return model.E(model.KindConflict,
-				"another change held the model for more than %s; retry", leaseWait)
+				"other changes held the model for more than %s while this one waited; nothing was applied; retry", leaseWait)
 		}
 		t := time.NewTimer(pause(step))
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return model.Wrap("wait for the write lease", ctx.Err())
+			return &model.Error{Kind: model.KindUnavailable, Err: ctx.Err(),
+				Msg: "the request's time ran out while it waited for other changes to the model; nothing was applied; retry"}
 		case <-t.C:
 		}
 		step = min(2*step, 10*time.Millisecond)

@@ -2,6 +2,7 @@ package redisstore_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -249,4 +250,46 @@ func TestWritesWaitForTheLease(t *testing.T) {
 	if got := countRows(t, plain, ctx); got != 2 {
 		t.Errorf("%d rows, want 2", got)
 	}
+}
+
+// go-redis sends a command again, on a new connection, when its reply
+// timed out (MaxRetries), below any error our code sees. The copy of the
+// apply script runs after the first committed and must answer as the
+// first did: it answered "void" (a 500) while the rows had landed, so a
+// client retrying an auto-id bulk would have duplicated them. The hook
+// sends every apply script twice, as such a resend does.
+func TestApplyAnswersAResentScriptByItsReceipt(t *testing.T) {
+	plain, m, jobs, ctx := openHooked(t, resendScripts{})
+	rev0 := currentRev(t, jobs, ctx)
+	rev, err := m.Apply(ctx, "w", nodeBatch(1, 3, 0))
+	if err != nil {
+		t.Fatalf("a batch that landed answered %v (kind %v)", err, model.KindOf(err))
+	}
+	if got := countRows(t, plain, ctx); got != 3 || rev != rev0+1 || currentRev(t, jobs, ctx) != rev0+1 {
+		t.Errorf("rows %d (want 3), revision answered %d, stored %d (want %d)", got, rev, currentRev(t, jobs, ctx), rev0+1)
+	}
+	// A resent batch that was refused is refused again, not applied.
+	var ce *store.ConflictError
+	if _, err := m.Apply(ctx, "w", nodeBatch(1, 1, 0)); !errors.As(err, &ce) || !ce.Exists {
+		t.Errorf("a resent create of an existing node answered %v, want a conflict", err)
+	}
+}
+
+// resendScripts runs the apply script twice and keeps the second reply.
+type resendScripts struct{}
+
+func (resendScripts) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (resendScripts) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		args := cmd.Args()
+		if (cmd.Name() == "evalsha" || cmd.Name() == "eval") && len(args) > 2 && fmt.Sprint(args[2]) == "6" {
+			if err := next(ctx, cmd); err != nil {
+				return err // NOSCRIPT: the client sends the script itself next
+			}
+		}
+		return next(ctx, cmd)
+	}
+}
+func (resendScripts) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
 }

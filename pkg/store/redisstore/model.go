@@ -371,7 +371,7 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch, writeI
 		open := pipe.Exists(ctx, k.job())
 		locked := pipe.Exists(ctx, k.lock())
 		holder := pipe.Get(ctx, k.lease())
-		void := pipe.Exists(ctx, k.receipt(writeID))
+		receipt := pipe.Get(ctx, k.receipt(writeID))
 		cur := pipe.Get(ctx, k.rev())
 		results := pipe.SMembers(ctx, k.resultKeys())
 		type probe struct {
@@ -439,8 +439,17 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch, writeI
 		if locked.Val() == 1 {
 			return errAnalysing
 		}
-		if void.Val() == 1 {
+		switch r := receipt.Val(); {
+		case r == "void":
 			return errVoid
+		case r != "":
+			// Committed by an earlier try of this batch.
+			n, err := strconv.ParseInt(r, 10, 64)
+			rev = n
+			if err == nil {
+				err = errCommitted
+			}
+			return err
 		}
 		if h := holder.Val(); h != "" && h != b.Lease {
 			return errLeased
@@ -519,8 +528,14 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch, writeI
 	if errors.Is(err, redis.TxFailedErr) {
 		return 0, store.ErrStale
 	}
+	if errors.Is(err, errCommitted) {
+		return rev, nil
+	}
 	return rev, err
 }
+
+// errCommitted stops a WATCH whose batch an earlier try already committed.
+var errCommitted = errors.New("committed by an earlier try")
 
 // applyScript checks every precondition of a batch against the rows as the
 // batch itself changes them, and only then applies the changes, so a
@@ -531,9 +546,13 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch, writeI
 // seconds, then per op: kind, collection, key, value, expected old value
 // ("-" for none, else "=" and the value).
 var applyScript = redis.NewScript(`
+-- A receipt first: the client resends a script whose reply it lost, and the
+-- copy must answer what the first did, whatever happened since.
+local receipt = redis.call('GET', KEYS[6])
+if receipt == 'void' then return {'void'} end
+if receipt then return {'ok', tonumber(receipt)} end
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'nojob'} end
 if redis.call('EXISTS', KEYS[3]) == 1 then return {'locked'} end
-if redis.call('EXISTS', KEYS[6]) == 1 then return {'void'} end
 local holder = redis.call('GET', KEYS[5])
 if holder and holder ~= ARGV[4] then return {'leased'} end
 local prefix = ARGV[1]
