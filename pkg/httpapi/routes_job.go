@@ -22,7 +22,8 @@ var (
 
 // fileRowsChecked documents the check of a job file's rows (editor.CheckSnapshot).
 const fileRowsChecked = "A file's rows are held to the rules API input meets on its own (record shape, own key, field rules, " +
-	"references to rows the file holds, numbers at most 1e20 in SI); a file that breaks one is a 400 naming the collection, the row and the rule, and nothing opens."
+	"references to rows the file holds, numbers at most 1e20 in SI); a file that breaks one is a 400 naming the collection, the row and the rule, and nothing opens. " +
+	"A zip directory of more than 65,535 entries or 16 MiB (a job file holds 37 entries plus 4 per analysed load case) is refused before it is read, a 400 naming the limit."
 
 // savePathRules documents where a save may write.
 var savePathRules = fmt.Sprintf("filePath is relative to the jobs directory; .. or a symbolic link leading out of it (or dangling) is a 400; "+

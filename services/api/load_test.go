@@ -7,14 +7,10 @@
 package main_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -23,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gusset/gusset/pkg/testutil/proctest"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
 
@@ -46,32 +43,6 @@ const (
 	setupTime = 100 * time.Second
 )
 
-// loadProc is one service process of the load test.
-type loadProc struct {
-	name    string
-	cmd     *exec.Cmd
-	done    chan struct{} // closed once the process has exited
-	logPath string
-}
-
-func (p *loadProc) pid() int { return p.cmd.Process.Pid }
-
-func (p *loadProc) exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// logTail is the end of the process's stderr, for failures.
-func (p *loadProc) logTail() string {
-	b, _ := os.ReadFile(p.logPath)
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return strings.Join(lines[max(0, len(lines)-10):], "\n")
-}
-
 // loadDuration is loadTime unless LOAD_DURATION says otherwise.
 func loadDuration(t *testing.T) time.Duration {
 	t.Helper()
@@ -84,125 +55,6 @@ func loadDuration(t *testing.T) time.Duration {
 		t.Fatalf("LOAD_DURATION=%q: want a positive Go duration such as 15s", v)
 	}
 	return d
-}
-
-// buildServices compiles gusset-api and gusset-worker in one go build, so
-// that their packages compile in parallel.
-func buildServices(ctx context.Context, t *testing.T) (api, worker string) {
-	t.Helper()
-	start := time.Now()
-	dir := t.TempDir()
-	out, err := exec.CommandContext(ctx, "go", "build", "-o", dir+string(filepath.Separator), ".", "../worker").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	t.Logf("built gusset-api and gusset-worker in %v", time.Since(start).Round(time.Millisecond))
-	return filepath.Join(dir, "api"), filepath.Join(dir, "worker")
-}
-
-// loadEnv is the test's environment without the variables the services
-// read (a developer's shell may set them), plus set.
-func loadEnv(set ...string) []string {
-	own := map[string]bool{"REDIS_URL": true, "PORT": true, "HOST": true, "JOBS_DIR": true, "METRICS_ADDR": true,
-		"LOG_LEVEL": true, "ANALYSIS_MAX_RETRY": true, "MAX_BODY_BYTES": true, "MAX_JOB_BYTES": true,
-		"ALLOWED_HOSTS": true, "ALLOWED_ORIGINS": true, "RECOVERY_DELAY_MS": true}
-	var env []string
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); !own[k] {
-			env = append(env, kv)
-		}
-	}
-	return append(env, set...)
-}
-
-// spawn starts bin with its stderr in a log file and kills it when the
-// test ends.
-func spawn(t *testing.T, dir, name, bin string, env []string, stdout io.Writer) *loadProc {
-	t.Helper()
-	p := &loadProc{name: name, done: make(chan struct{}), logPath: filepath.Join(dir, name+".log")}
-	logf, err := os.Create(p.logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.cmd = exec.Command(bin)
-	p.cmd.Env, p.cmd.Stdout, p.cmd.Stderr = env, stdout, logf
-	if err := p.cmd.Start(); err != nil {
-		_ = logf.Close()
-		t.Fatalf("start %s: %v", name, err)
-	}
-	go func() {
-		_ = p.cmd.Wait()
-		_ = logf.Close()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		_ = p.cmd.Process.Kill()
-		<-p.done
-	})
-	return p
-}
-
-// startReplica runs gusset-api on a free port and reads its base URL from
-// the line it prints once it listens.
-func startReplica(ctx context.Context, t *testing.T, dir, name, bin, redisURL string) (*loadProc, string) {
-	t.Helper()
-	pr, pw := io.Pipe()
-	p := spawn(t, dir, name, bin, loadEnv("REDIS_URL="+redisURL, "PORT=0", "HOST=127.0.0.1",
-		"JOBS_DIR="+filepath.Join(dir, "jobs"), "LOG_LEVEL=warn"), pw)
-	go func() { <-p.done; _ = pw.Close() }()
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			if i := strings.Index(sc.Text(), "http://"); i >= 0 {
-				select {
-				case urls <- strings.TrimSpace(sc.Text()[i:]):
-				default:
-				}
-			}
-		}
-		_, _ = io.Copy(io.Discard, pr)
-	}()
-	select {
-	case base := <-urls:
-		return p, base
-	case <-p.done:
-		t.Fatalf("%s exited on start: %s", name, p.logTail())
-	case <-ctx.Done():
-		t.Fatalf("%s printed no base URL: %s", name, p.logTail())
-	}
-	return nil, ""
-}
-
-// startLoadWorker runs gusset-worker with a metrics address and polls its
-// /healthz until it answers; the worker takes no task here, it is measured
-// as the deployment runs it.
-func startLoadWorker(ctx context.Context, t *testing.T, dir, bin, redisURL string) *loadProc {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	p := spawn(t, dir, "worker", bin, loadEnv("REDIS_URL="+redisURL, "METRICS_ADDR="+addr, "LOG_LEVEL=warn"), io.Discard)
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		if res, err := http.Get("http://" + addr + "/healthz"); err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				return p
-			}
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("worker exited on start (metrics port %s taken?): %s", addr, p.logTail())
-		case <-ctx.Done():
-			t.Fatalf("worker /healthz on %s never answered: %s", addr, p.logTail())
-		case <-tick.C:
-		}
-	}
 }
 
 // redisPID asks the server for its process id (redistest keeps the
@@ -323,27 +175,45 @@ func TestLoad(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), dur+setupTime)
 	defer cancel()
 	dir := t.TempDir()
-	var procs []*loadProc
+	var procs []*proctest.Proc
 	t.Cleanup(func() { // registered first, so it runs once the processes have been killed
 		if t.Failed() {
 			for _, p := range procs {
-				t.Logf("%s log tail:\n%s", p.name, p.logTail())
+				t.Logf("%s log tail:\n%s", p.Name, p.LogTail(10))
 			}
 		}
 	})
 
-	apiBin, workerBin := buildServices(ctx, t)
+	start := time.Now()
+	if err := proctest.Build(ctx, dir, ".", "../worker"); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("built gusset-api and gusset-worker in %v", time.Since(start).Round(time.Millisecond))
+	apiBin, workerBin := filepath.Join(dir, "api"), filepath.Join(dir, "worker")
 	srv := redistest.Start(t)
 	startCtx, startDone := context.WithTimeout(ctx, 30*time.Second)
 	defer startDone()
-	api1, base1 := startReplica(startCtx, t, dir, "api-1", apiBin, srv.URL())
-	api2, base2 := startReplica(startCtx, t, dir, "api-2", apiBin, srv.URL())
-	worker := startLoadWorker(startCtx, t, dir, workerBin, srv.URL())
-	procs = []*loadProc{api1, api2, worker}
+	var bases [2]string
+	for i := range bases {
+		p, base, err := proctest.StartAPI(startCtx, dir, fmt.Sprintf("api-%d", i+1), apiBin, proctest.Env("REDIS_URL="+srv.URL(),
+			"PORT=0", "HOST=127.0.0.1", "JOBS_DIR="+filepath.Join(dir, "jobs"), "LOG_LEVEL=warn"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.Kill)
+		procs, bases[i] = append(procs, p), base
+	}
+	// The worker takes no task here; it is measured as the deployment runs it.
+	worker, err := proctest.StartWorker(startCtx, dir, "worker", workerBin, proctest.Env("REDIS_URL="+srv.URL(), "LOG_LEVEL=warn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(worker.Kill)
+	procs = append(procs, worker)
 
 	watch := newRSSWatch()
 	for _, p := range procs {
-		watch.add(p.name, p.pid())
+		watch.add(p.Name, p.PID())
 	}
 	if pid := redisPID(ctx, t, srv); pid != 0 {
 		watch.add("redis", pid)
@@ -353,14 +223,13 @@ func TestLoad(t *testing.T) {
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConns: 4 * loadClients, MaxIdleConnsPerHost: 2 * loadClients,
 		IdleConnTimeout: 30 * time.Second}}
 	defer hc.CloseIdleConnections()
-	bases := [2]string{base1, base2}
 	section, material := openJob(ctx, t, hc, bases)
 
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watchDone := make(chan struct{})
 	go func() { defer close(watchDone); watch.run(watchCtx) }()
 
-	t.Logf("%d clients for %v on %s and %s", loadClients, dur, base1, base2)
+	t.Logf("%d clients for %v on %s and %s", loadClients, dur, bases[0], bases[1])
 	until := time.Now().Add(dur)
 	clients := make([]*loadClient, loadClients)
 	var wg sync.WaitGroup
@@ -375,8 +244,8 @@ func TestLoad(t *testing.T) {
 	<-watchDone
 
 	for _, p := range procs {
-		if p.exited() {
-			t.Errorf("%s exited during the load: %s", p.name, p.logTail())
+		if p.Exited() {
+			t.Errorf("%s exited during the load: %s", p.Name, p.LogTail(10))
 		}
 	}
 	watch.finish(t)

@@ -1,66 +1,33 @@
 package main_test
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/testutil/proctest"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
 
-// buildAPI compiles this command once per test binary.
-func buildAPI(t *testing.T) string {
+// startAPI runs the binary on a free port and returns it with its base
+// URL; the test kills it at its end.
+func startAPI(t *testing.T, dir, name, bin, redisURL, jobsDir string) (*proctest.Proc, string) {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gusset-api")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// startAPI runs the binary on a free port and returns its base URL, read
-// from the line it prints on start.
-func startAPI(t *testing.T, bin, redisURL, jobsDir string) (*exec.Cmd, string) {
-	t.Helper()
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "REDIS_URL="+redisURL, "PORT=0", "HOST=127.0.0.1", "JOBS_DIR="+jobsDir, "LOG_LEVEL=warn")
-	stdout, err := cmd.StdoutPipe()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	p, base, err := proctest.StartAPI(ctx, dir, name, bin, proctest.Env("REDIS_URL="+redisURL, "PORT=0",
+		"HOST=127.0.0.1", "JOBS_DIR="+jobsDir, "LOG_LEVEL=warn"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if i := strings.Index(sc.Text(), "http://"); i >= 0 {
-				lines <- sc.Text()[i:]
-			}
-		}
-		_, _ = io.Copy(io.Discard, stdout)
-	}()
-	select {
-	case base := <-lines:
-		return cmd, strings.TrimSpace(base)
-	case <-time.After(30 * time.Second):
-		t.Fatalf("gusset-api printed no base URL; stderr: %s", stderr.String())
-	}
-	return nil, ""
+	t.Cleanup(p.Kill)
+	return p, base
 }
 
 func call(t *testing.T, method, url string, body any, out any) int {
@@ -95,10 +62,12 @@ func TestKillAndRestartKeepsTheJob(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	redis := redistest.Start(t)
-	bin := buildAPI(t)
-	jobs := t.TempDir()
-
-	cmd, base := startAPI(t, bin, redis.URL(), jobs)
+	dir, jobs := t.TempDir(), t.TempDir()
+	if err := proctest.Build(context.Background(), dir, "."); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "api")
+	api, base := startAPI(t, dir, "api-1", bin, redis.URL(), jobs)
 	if s := call(t, "POST", base+"/job/new", nil, nil); s != 200 {
 		t.Fatalf("new job: %d", s)
 	}
@@ -121,12 +90,9 @@ func TestKillAndRestartKeepsTheJob(t *testing.T) {
 	}
 	call(t, "GET", base+"/job/status", nil, &before)
 
-	if err := cmd.Process.Kill(); err != nil { // SIGKILL: no shutdown hooks run
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	api.Kill() // SIGKILL: no shutdown hooks run
 
-	_, base2 := startAPI(t, bin, redis.URL(), jobs)
+	_, base2 := startAPI(t, dir, "api-2", bin, redis.URL(), jobs)
 	var after struct {
 		Job   model.Job   `json:"job"`
 		State model.State `json:"state"`

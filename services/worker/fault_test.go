@@ -12,14 +12,13 @@ package main_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"mime/multipart"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -29,6 +28,7 @@ import (
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/testutil/gridjob"
+	"github.com/gusset/gusset/pkg/testutil/proctest"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
 
@@ -79,13 +79,11 @@ func build(t *testing.T) (api, worker string) {
 		if binaries.err != nil {
 			return
 		}
-		binaries.api = filepath.Join(binaries.dir, "gusset-api")
-		binaries.worker = filepath.Join(binaries.dir, "gusset-worker")
-		for _, b := range []struct{ out, pkg string }{{binaries.api, "../api"}, {binaries.worker, "."}} {
-			if out, err := exec.Command("go", "build", "-o", b.out, b.pkg).CombinedOutput(); err != nil {
-				binaries.err = fmt.Errorf("go build %s: %v\n%s", b.pkg, err, out)
-				return
-			}
+		binaries.err = proctest.Build(context.Background(), binaries.dir, "../api", ".")
+		binaries.api = filepath.Join(binaries.dir, "api")
+		binaries.worker = filepath.Join(binaries.dir, "worker")
+		if binaries.err != nil {
+			return
 		}
 		t.Logf("built gusset-api and gusset-worker in %v", time.Since(start).Round(time.Millisecond))
 	})
@@ -93,31 +91,6 @@ func build(t *testing.T) (api, worker string) {
 		t.Fatal(binaries.err)
 	}
 	return binaries.api, binaries.worker
-}
-
-// proc is one service process of the test.
-type proc struct {
-	name    string
-	cmd     *exec.Cmd
-	done    chan struct{} // closed once the process has exited
-	logPath string        // its stderr (JSON log lines)
-	metrics string        // a worker's METRICS_ADDR
-}
-
-func (p *proc) exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// logTail returns the last lines of the process's log, for failures.
-func (p *proc) logTail() string {
-	b, _ := os.ReadFile(p.logPath)
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return strings.Join(lines[max(0, len(lines)-15):], "\n")
 }
 
 // cluster is the service as deployed: one redis-server, one gusset-api and
@@ -128,27 +101,12 @@ type cluster struct {
 	owner   *testing.T
 	dir     string
 	redis   *redistest.Server
-	api     *proc
+	api     *proctest.Proc
 	base    string
-	workers []*proc // live workers
-	all     []*proc // every process started, for the logs of a failure
-	started int     // workers started so far, for their names
+	workers []*proctest.Proc // live workers
+	all     []*proctest.Proc // every process started, for the logs of a failure
+	started int              // workers started so far, for their names
 	http    *http.Client
-}
-
-// serviceEnv is the environment of a service process: the test's own,
-// without the variables the service reads (a developer's shell may set
-// them), plus set.
-func serviceEnv(set ...string) []string {
-	own := map[string]bool{"REDIS_URL": true, "PORT": true, "HOST": true, "JOBS_DIR": true, "METRICS_ADDR": true,
-		"LOG_LEVEL": true, "ANALYSIS_MAX_RETRY": true}
-	var env []string
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); !own[k] {
-			env = append(env, kv)
-		}
-	}
-	return append(env, set...)
 }
 
 // newCluster starts redis-server, the API (with apiEnv added to its
@@ -162,7 +120,7 @@ func newCluster(t *testing.T, apiEnv ...string) *cluster {
 	t.Cleanup(func() {
 		if t.Failed() {
 			for _, p := range c.all {
-				t.Logf("%s log tail:\n%s", p.name, p.logTail())
+				t.Logf("%s log tail:\n%s", p.Name, p.LogTail(15))
 			}
 		}
 	})
@@ -172,116 +130,54 @@ func newCluster(t *testing.T, apiEnv ...string) *cluster {
 	return c
 }
 
-// spawn starts a process whose stderr goes to a log file; the owner test
-// kills it at the end.
-func (c *cluster) spawn(t *testing.T, name, bin string, env []string, stdout io.Writer) *proc {
-	t.Helper()
-	p := &proc{name: name, done: make(chan struct{}), logPath: filepath.Join(c.dir, name+".log")}
-	logf, err := os.Create(p.logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.cmd = exec.Command(bin)
-	p.cmd.Env, p.cmd.Stdout, p.cmd.Stderr = env, stdout, logf
-	if err := p.cmd.Start(); err != nil {
-		_ = logf.Close()
-		t.Fatalf("start %s: %v", name, err)
-	}
-	go func() {
-		_ = p.cmd.Wait()
-		_ = logf.Close()
-		close(p.done)
-	}()
-	c.owner.Cleanup(func() {
-		_ = p.cmd.Process.Kill()
-		<-p.done
-	})
+// own keeps a started process: the owner test kills it at the end, and
+// its log is shown when the test fails.
+func (c *cluster) own(p *proctest.Proc) *proctest.Proc {
+	c.owner.Cleanup(p.Kill)
 	c.all = append(c.all, p)
 	return p
 }
 
 // startAPI runs gusset-api on a free port and reads its base URL from the
-// line it prints on start (as services/api/restart_test.go does).
+// line it prints on start.
 func (c *cluster) startAPI(t *testing.T, bin string, extra []string) {
 	t.Helper()
-	pr, pw := io.Pipe()
-	env := serviceEnv(append([]string{"REDIS_URL=" + c.redis.URL(), "PORT=0", "HOST=127.0.0.1",
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	env := proctest.Env(append([]string{"REDIS_URL=" + c.redis.URL(), "PORT=0", "HOST=127.0.0.1",
 		"JOBS_DIR=" + filepath.Join(c.dir, "jobs"), "LOG_LEVEL=warn"}, extra...)...)
-	c.api = c.spawn(t, "api", bin, env, pw)
-	go func() { <-c.api.done; _ = pw.Close() }()
-	urls := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			if i := strings.Index(sc.Text(), "http://"); i >= 0 {
-				select {
-				case urls <- strings.TrimSpace(sc.Text()[i:]):
-				default:
-				}
-			}
-		}
-		_, _ = io.Copy(io.Discard, pr)
-	}()
-	select {
-	case c.base = <-urls:
-	case <-c.api.done:
-		t.Fatalf("gusset-api exited on start: %s", c.api.logTail())
-	case <-time.After(30 * time.Second):
-		t.Fatalf("gusset-api printed no base URL: %s", c.api.logTail())
-	}
-}
-
-// freeAddr returns a loopback address whose port was free a moment ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	p, base, err := proctest.StartAPI(ctx, c.dir, "api", bin, env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	c.api, c.base = c.own(p), base
 }
 
 // startWorker starts a gusset-worker with its own METRICS_ADDR and waits
-// until its /healthz answers. Another process may take the probed port
-// before the worker binds it, so a worker that exits on start is tried
-// again on another port.
-func (c *cluster) startWorker(t *testing.T) *proc {
+// until its /healthz answers.
+func (c *cluster) startWorker(t *testing.T) *proctest.Proc {
 	t.Helper()
 	_, bin := build(t)
-	for try := 0; try < 3; try++ {
-		c.started++
-		addr := freeAddr(t)
-		p := c.spawn(t, fmt.Sprintf("worker-%d", c.started), bin,
-			serviceEnv("REDIS_URL="+c.redis.URL(), "METRICS_ADDR="+addr, "LOG_LEVEL=info"), io.Discard)
-		p.metrics = addr
-		deadline := time.Now().Add(30 * time.Second)
-		for !p.exited() && time.Now().Before(deadline) {
-			if res, err := c.http.Get("http://" + addr + "/healthz"); err == nil {
-				res.Body.Close()
-				if res.StatusCode == http.StatusOK {
-					c.workers = append(c.workers, p)
-					return p
-				}
-			}
-			time.Sleep(pollEvery)
-		}
-		_ = p.cmd.Process.Kill()
-		<-p.done
-		t.Logf("%s did not come up on %s: %s", p.name, addr, p.logTail())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c.started++
+	p, err := proctest.StartWorker(ctx, c.dir, fmt.Sprintf("worker-%d", c.started), bin,
+		proctest.Env("REDIS_URL="+c.redis.URL(), "LOG_LEVEL=info"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no worker came up")
-	return nil
+	c.workers = append(c.workers, c.own(p))
+	return p
 }
 
 // kill sends SIGKILL to a worker (no shutdown hook runs, the task keeps
 // its lease) and waits until it has gone.
-func (c *cluster) kill(t *testing.T, p *proc) {
+func (c *cluster) kill(t *testing.T, p *proctest.Proc) {
 	t.Helper()
-	if err := p.cmd.Process.Kill(); err != nil {
-		t.Fatalf("kill %s: %v", p.name, err)
+	if err := p.Cmd.Process.Kill(); err != nil {
+		t.Fatalf("kill %s: %v", p.Name, err)
 	}
-	<-p.done
+	<-p.Done
 	for i, w := range c.workers {
 		if w == p {
 			c.workers = append(c.workers[:i], c.workers[i+1:]...)
@@ -297,11 +193,11 @@ type workerMetrics struct {
 }
 
 // scrape reads a worker's /metrics (Prometheus text format).
-func (c *cluster) scrape(t *testing.T, p *proc) workerMetrics {
+func (c *cluster) scrape(t *testing.T, p *proctest.Proc) workerMetrics {
 	t.Helper()
-	res, err := c.http.Get("http://" + p.metrics + "/metrics")
+	res, err := c.http.Get("http://" + p.Metrics + "/metrics")
 	if err != nil {
-		t.Fatalf("scrape %s: %v", p.name, err)
+		t.Fatalf("scrape %s: %v", p.Name, err)
 	}
 	defer res.Body.Close()
 	var m workerMetrics
@@ -326,15 +222,15 @@ func (c *cluster) scrape(t *testing.T, p *proc) workerMetrics {
 		}
 	}
 	if !seen {
-		t.Fatalf("%s serves no gusset_analysis_runs_in_flight", p.name)
+		t.Fatalf("%s serves no gusset_analysis_runs_in_flight", p.Name)
 	}
 	return m
 }
 
 // solver returns the one live worker that is solving a run now.
-func (c *cluster) solver(t *testing.T) *proc {
+func (c *cluster) solver(t *testing.T) *proctest.Proc {
 	t.Helper()
-	var busy []*proc
+	var busy []*proctest.Proc
 	for _, w := range c.workers {
 		if c.scrape(t, w).inFlight == 1 {
 			busy = append(busy, w)
@@ -555,7 +451,7 @@ func TestWorkerKilledMidFactorization(t *testing.T) {
 			run := c.startRun(t)
 			c.poll(t, run.RunID, solveLimit, "factorizing", factorizing)
 			victim := c.solver(t)
-			var survivor *proc
+			var survivor *proctest.Proc
 			for _, w := range c.workers {
 				if w != victim {
 					survivor = w
@@ -599,12 +495,12 @@ func TestWorkerKilledMidFactorization(t *testing.T) {
 			}
 			// Only the survivor was alive: its count of completed runs went up.
 			if after := c.scrape(t, survivor).completed; after != before+1 {
-				t.Errorf("%s completed %v runs before and %v after, want one more", survivor.name, before, after)
+				t.Errorf("%s completed %v runs before and %v after, want one more", survivor.Name, before, after)
 			}
 			sameResults(t, c.results(t), want)
 			c.noRunUnderWay(t)
 			msg := fmt.Sprintf("round %d: killed %s, %s took the run again %v after the kill and completed it %v after the kill",
-				round, victim.name, survivor.name, retook.Round(time.Millisecond), took.Round(time.Millisecond))
+				round, victim.Name, survivor.Name, retook.Round(time.Millisecond), took.Round(time.Millisecond))
 			t.Log(msg)
 			timings = append(timings, msg)
 			// The next round needs two workers again. The replacement starts
@@ -643,7 +539,7 @@ func TestWorkerLostRetriesRunOut(t *testing.T) {
 		t.Errorf("attempt %d, want 1: no retry was allowed", end.Attempt)
 	}
 	c.noRunUnderWay(t)
-	t.Logf("killed %s; the run was Failed %v after the kill: %s", victim.name, took.Round(time.Millisecond), end.ErrorMessage)
+	t.Logf("killed %s; the run was Failed %v after the kill: %s", victim.Name, took.Round(time.Millisecond), end.ErrorMessage)
 
 	// The failed run released the workspace: the survivor solves a new run.
 	again := c.startRun(t)

@@ -43,8 +43,7 @@ func (h *lostReply) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		if cmd.Name() == "get" && len(args) == 2 && strings.HasSuffix(fmt.Sprint(args[1]), ":lease") {
 			h.gets.Add(1)
 		}
-		// The apply script is the one call with six keys.
-		if (cmd.Name() == "evalsha" || cmd.Name() == "eval") && len(args) > 2 && fmt.Sprint(args[2]) == "6" {
+		if isApplyScript(cmd) {
 			return h.commit(func() error { return next(ctx, cmd) }, cmd.SetErr)
 		}
 		return next(ctx, cmd)
@@ -275,14 +274,20 @@ func TestApplyAnswersAResentScriptByItsReceipt(t *testing.T) {
 	}
 }
 
+// isApplyScript reports whether cmd runs the apply script: the one script
+// called with six keys.
+func isApplyScript(cmd redis.Cmder) bool {
+	args := cmd.Args()
+	return (cmd.Name() == "evalsha" || cmd.Name() == "eval") && len(args) > 2 && fmt.Sprint(args[2]) == "6"
+}
+
 // resendScripts runs the apply script twice and keeps the second reply.
 type resendScripts struct{}
 
 func (resendScripts) DialHook(next redis.DialHook) redis.DialHook { return next }
 func (resendScripts) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		args := cmd.Args()
-		if (cmd.Name() == "evalsha" || cmd.Name() == "eval") && len(args) > 2 && fmt.Sprint(args[2]) == "6" {
+		if isApplyScript(cmd) {
 			if err := next(ctx, cmd); err != nil {
 				return err // NOSCRIPT: the client sends the script itself next
 			}
