@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	"github.com/gusset/gusset/pkg/editor"
-	"github.com/gusset/gusset/pkg/fem/static"
-	"github.com/gusset/gusset/pkg/fem/transform"
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/model"
 )
 
@@ -27,7 +27,7 @@ type Source struct {
 
 // Input is the engine model of a job and what the conversion had to say.
 type Input struct {
-	Model *static.Model
+	Model *domain.Model
 	// Warnings name what the linear frame engine leaves out (plate
 	// loads, lumped masses) so that a run can report them.
 	Warnings []string
@@ -41,20 +41,20 @@ func id(n int64) string { return strconv.FormatInt(n, 10) }
 
 const degree = math.Pi / 180
 
-var axisNames = map[string]transform.Axis{"XAxis": transform.XAxis, "YAxis": transform.YAxis, "ZAxis": transform.ZAxis,
-	"NegativeXAxis": transform.NegativeXAxis, "NegativeYAxis": transform.NegativeYAxis, "NegativeZAxis": transform.NegativeZAxis}
+var axisNames = map[string]geom.Axis{"XAxis": geom.XAxis, "YAxis": geom.YAxis, "ZAxis": geom.ZAxis,
+	"NegativeXAxis": geom.NegativeXAxis, "NegativeYAxis": geom.NegativeYAxis, "NegativeZAxis": geom.NegativeZAxis}
 
-var memberTypes = map[string]static.MemberType{"Normal": static.Frame, "Truss": static.Truss, "TensionOnly": static.TensionOnly,
-	"CompressionOnly": static.CompressionOnly, "Cable": static.Cable, "Gap": static.Gap,
+var memberTypes = map[string]domain.MemberType{"Normal": domain.Frame, "Truss": domain.Truss, "TensionOnly": domain.TensionOnly,
+	"CompressionOnly": domain.CompressionOnly, "Cable": domain.Cable, "Gap": domain.Gap,
 	// Fuses and pulleys behave as ordinary members in a linear analysis.
-	"BrittleFuse": static.Frame, "PlasticFuse": static.Frame, "Pulley": static.Frame}
+	"BrittleFuse": domain.Frame, "PlasticFuse": domain.Frame, "Pulley": domain.Frame}
 
 // loadAxesNames and positionKinds map the axes and positionUnits of member
 // loads.
-var loadAxesNames = map[string]static.LoadAxes{"Local": static.Local, "GlobalInclined": static.GlobalInclined,
-	"GlobalProjected": static.GlobalProjected}
+var loadAxesNames = map[string]domain.LoadAxes{"Local": domain.Local, "GlobalInclined": domain.GlobalInclined,
+	"GlobalProjected": domain.GlobalProjected}
 
-var positionKinds = map[string]static.PositionKind{"Actual": static.Actual, "Percent": static.Percent}
+var positionKinds = map[string]domain.PositionKind{"Actual": domain.Actual, "Percent": domain.Percent}
 
 // The stored values are checked on the way in (the HTTP edge and
 // editor.CheckSnapshot), but a value these maps do not hold is never given
@@ -66,7 +66,7 @@ func unknownValue(what string, id any, field, value string) error {
 // Build reads every collection of the open job and converts it. Values
 // are SI on both sides; ids become the engine's string ids.
 func Build(ctx context.Context, src Source, ws string, settings model.Settings) (Input, error) {
-	b := &builder{ctx: ctx, src: src, ws: ws, m: &static.Model{VerticalAxis: editor.VerticalAxis(settings.VerticalAxis)}}
+	b := &builder{ctx: ctx, src: src, ws: ws, m: &domain.Model{VerticalAxis: editor.VerticalAxis(settings.VerticalAxis)}}
 	steps := []func() error{b.nodes, b.materials, b.sections, b.members, b.supports, b.constraints, b.cases}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -83,8 +83,8 @@ func Build(ctx context.Context, src Source, ws string, settings model.Settings) 
 // components of those that are combinations) with the loads on those
 // members only. Supports, constraints and node loads are left out: they
 // do not act along a member.
-func BuildMembers(ctx context.Context, src Source, ws string, settings model.Settings, members, cases []int64) (*static.Model, error) {
-	b := &builder{ctx: ctx, src: src, ws: ws, m: &static.Model{VerticalAxis: editor.VerticalAxis(settings.VerticalAxis)},
+func BuildMembers(ctx context.Context, src Source, ws string, settings model.Settings, members, cases []int64) (*domain.Model, error) {
+	b := &builder{ctx: ctx, src: src, ws: ws, m: &domain.Model{VerticalAxis: editor.VerticalAxis(settings.VerticalAxis)},
 		sub: &subset{ids: members, members: make(map[int64]bool, len(members)), cases: cases}}
 	for _, id := range members {
 		b.sub.members[id] = true
@@ -115,7 +115,7 @@ type builder struct {
 	ctx      context.Context
 	src      Source
 	ws       string
-	m        *static.Model
+	m        *domain.Model
 	warnings []string
 	plates   int64
 	sub      *subset // nil: the whole model
@@ -136,7 +136,7 @@ func (b *builder) nodes() error {
 		nodes, err = b.src.Structure.Nodes.All(b.ctx, b.ws)
 	}
 	for _, n := range nodes {
-		b.m.Nodes = append(b.m.Nodes, static.Node{ID: id(n.ID), X: n.X, Y: n.Y, Z: n.Z})
+		b.m.Nodes = append(b.m.Nodes, domain.Node{ID: id(n.ID), X: n.X, Y: n.Y, Z: n.Z})
 	}
 	return err
 }
@@ -144,7 +144,7 @@ func (b *builder) nodes() error {
 func (b *builder) materials() error {
 	mats, err := b.src.Structure.Materials.All(b.ctx, b.ws)
 	for _, x := range mats {
-		b.m.Materials = append(b.m.Materials, static.Material{Name: id(x.ID), E: x.YoungsModulus,
+		b.m.Materials = append(b.m.Materials, domain.Material{Name: id(x.ID), E: x.YoungsModulus,
 			G: x.YoungsModulus / (2 * (1 + x.PoissonsRatio)), Density: x.MassDensity, Alpha: x.ThermalCoeff})
 	}
 	return err
@@ -153,7 +153,7 @@ func (b *builder) materials() error {
 func (b *builder) sections() error {
 	secs, err := b.src.Structure.Sections.All(b.ctx, b.ws)
 	for _, x := range secs {
-		s := static.Section{Name: id(x.ID), A: x.A, Ay: x.Ay, Az: x.Az, J: x.J, Iy: x.Iy, Iz: x.Iz,
+		s := domain.Section{Name: id(x.ID), A: x.A, Ay: x.Ay, Az: x.Az, J: x.J, Iy: x.Iy, Iz: x.Iz,
 			PrincipalAngle: x.PrincipalAngle * degree}
 		if len(x.Shapes) > 0 {
 			sh := x.Shapes[0]
@@ -211,22 +211,22 @@ func (b *builder) members() error {
 		if !ok {
 			return unknownValue("member", m.ID, "type", m.Type)
 		}
-		em := static.Member{ID: id(m.ID), Type: mt, NodeA: id(m.NodeA), NodeB: id(m.NodeB),
+		em := domain.Member{ID: id(m.ID), Type: mt, NodeA: id(m.NodeA), NodeB: id(m.NodeB),
 			Section: id(m.Section), Material: id(m.Material),
 			ReleaseA: r.FixityCodeAtA, ReleaseB: r.FixityCodeAtB,
 			SpringsA:  [6]float64{r.TxStiffnessAtA, r.TyStiffnessAtA, r.TzStiffnessAtA, r.RxStiffnessAtA, r.RyStiffnessAtA, r.RzStiffnessAtA},
 			SpringsB:  [6]float64{r.TxStiffnessAtB, r.TyStiffnessAtB, r.TzStiffnessAtB, r.RxStiffnessAtB, r.RyStiffnessAtB, r.RzStiffnessAtB},
-			Direction: transform.Direction{Angle: m.Direction.DirAngle * degree}}
+			Direction: geom.Direction{Angle: m.Direction.DirAngle * degree}}
 		switch m.Direction.Source {
 		case "Angle":
 		case "Node":
-			em.Direction.Kind, em.DirectionNode = transform.DirectionNode, id(m.Direction.DirNode)
+			em.Direction.Kind, em.DirectionNode = geom.DirectionNode, id(m.Direction.DirNode)
 		case "Axis":
 			ax, ok := axisNames[m.Direction.DirAxis]
 			if !ok {
 				return unknownValue("member", m.ID, "direction.dirAxis", m.Direction.DirAxis)
 			}
-			em.Direction.Kind, em.Direction.Axis = transform.DirectionAxis, ax
+			em.Direction.Kind, em.Direction.Axis = geom.DirectionAxis, ax
 		default:
 			return unknownValue("member", m.ID, "direction.source", m.Direction.Source)
 		}
@@ -240,8 +240,8 @@ func (b *builder) members() error {
 			if o.Axes != "Global" && o.Axes != "Local" {
 				return unknownValue("offset of member", m.ID, "axes", o.Axes)
 			}
-			em.OffsetA = transform.Vec3{o.XOffsetAtA, o.YOffsetAtA, o.ZOffsetAtA}
-			em.OffsetB = transform.Vec3{o.XOffsetAtB, o.YOffsetAtB, o.ZOffsetAtB}
+			em.OffsetA = geom.Vec3{o.XOffsetAtA, o.YOffsetAtA, o.ZOffsetAtA}
+			em.OffsetB = geom.Vec3{o.XOffsetAtB, o.YOffsetAtB, o.ZOffsetAtB}
 			em.OffsetsLocal = o.Axes == "Local"
 		}
 		b.m.Members = append(b.m.Members, em)
@@ -256,7 +256,7 @@ func (b *builder) members() error {
 func (b *builder) supports() error {
 	rs, err := b.src.Structure.Restraints.All(b.ctx, b.ws)
 	for _, r := range rs {
-		s := static.Support{Node: id(r.Node), Code: r.RestraintCode,
+		s := domain.Support{Node: id(r.Node), Code: r.RestraintCode,
 			Springs: [6]float64{r.TxStiffness, r.TyStiffness, r.TzStiffness, r.RxStiffness, r.RyStiffness, r.RzStiffness}}
 		for i := 0; i < 6; i++ {
 			if t := *editor.Table(&r, i); t != nil {
@@ -273,14 +273,14 @@ func (b *builder) supports() error {
 
 // segments turns a table of [x, stiffness] rows into spring segments: each
 // row's stiffness holds up to the next row's x.
-func segments(t *model.Table) []static.SpringSegment {
-	out := make([]static.SpringSegment, len(t.Rows))
+func segments(t *model.Table) []domain.SpringSegment {
+	out := make([]domain.SpringSegment, len(t.Rows))
 	for i, row := range t.Rows {
 		limit := math.Inf(1)
 		if i+1 < len(t.Rows) {
 			limit = t.Rows[i+1][0]
 		}
-		out[i] = static.SpringSegment{Stiffness: row[1], Limit: limit}
+		out[i] = domain.SpringSegment{Stiffness: row[1], Limit: limit}
 	}
 	return out
 }
@@ -288,15 +288,15 @@ func segments(t *model.Table) []static.SpringSegment {
 func (b *builder) constraints() error {
 	cs, err := b.src.Structure.Constraints.All(b.ctx, b.ws)
 	for _, c := range cs {
-		ec := static.Constraint{Master: id(c.MasterNode), Slaves: []string{id(c.SlaveNode)}, Code: c.ConstraintCode}
+		ec := domain.Constraint{Master: id(c.MasterNode), Slaves: []string{id(c.SlaveNode)}, Code: c.ConstraintCode}
 		if c.Axes != "Global" && c.Axes != "Inclined" {
 			return unknownValue("constraint of node", c.SlaveNode, "axes", c.Axes)
 		}
 		if c.Axes == "Inclined" {
 			// The vector is the constraint's x axis; y and z complete it
 			// the way member axes are completed.
-			r, err := transform.LocalAxes(transform.Vec3{}, transform.Vec3{c.XVector, c.YVector, c.ZVector},
-				transform.Direction{}, b.m.VerticalAxis)
+			r, err := geom.LocalAxes(geom.Vec3{}, geom.Vec3{c.XVector, c.YVector, c.ZVector},
+				geom.Direction{}, b.m.VerticalAxis)
 			if err != nil {
 				return fmt.Errorf("constraint of node %d: %w", c.SlaveNode, err)
 			}
@@ -308,10 +308,10 @@ func (b *builder) constraints() error {
 }
 
 // loadCase returns the engine case of a stored case id, creating it.
-func (b *builder) loadCase(lc int64) *static.LoadCase {
+func (b *builder) loadCase(lc int64) *domain.LoadCase {
 	i, ok := b.primary[lc]
 	if !ok {
-		b.m.LoadCases = append(b.m.LoadCases, static.LoadCase{Name: id(lc)})
+		b.m.LoadCases = append(b.m.LoadCases, domain.LoadCase{Name: id(lc)})
 		i = len(b.m.LoadCases) - 1
 		b.primary[lc] = i
 	}
@@ -336,19 +336,19 @@ func (b *builder) cases() error {
 		if len(c.CombinationItems) == 0 || !need(c.ID) {
 			continue
 		}
-		comb := static.Combination{Name: id(c.ID)}
+		comb := domain.Combination{Name: id(c.ID)}
 		for _, it := range c.CombinationItems {
-			comb.Terms = append(comb.Terms, static.Term{Case: id(it.LoadCase), Factor: it.MultiplyingFactor})
+			comb.Terms = append(comb.Terms, domain.Term{Case: id(it.LoadCase), Factor: it.MultiplyingFactor})
 		}
 		b.m.Combinations = append(b.m.Combinations, comb)
 	}
 	return b.loads()
 }
 
-var globalAxes = [3]transform.Axis{transform.XAxis, transform.YAxis, transform.ZAxis}
+var globalAxes = [3]geom.Axis{geom.XAxis, geom.YAxis, geom.ZAxis}
 
 // memberLoadKinds reads the axes and positionUnits of a member load.
-func memberLoadKinds(what string, lc, member int64, axes, units string) (static.LoadAxes, static.PositionKind, error) {
+func memberLoadKinds(what string, lc, member int64, axes, units string) (domain.LoadAxes, domain.PositionKind, error) {
 	row := fmt.Sprintf("(loadCase %d, member %d)", lc, member)
 	a, ok := loadAxesNames[axes]
 	if !ok {
@@ -457,11 +457,11 @@ func (b *builder) loads() error {
 			if v == 0 {
 				continue
 			}
-			kind := static.ConcentratedForce
+			kind := domain.ConcentratedForce
 			if i >= 3 {
-				kind = static.ConcentratedMoment
+				kind = domain.ConcentratedMoment
 			}
-			c.Members = append(c.Members, static.MemberLoad{Member: id(x.Member), Type: kind, Axes: axes,
+			c.Members = append(c.Members, domain.MemberLoad{Member: id(x.Member), Type: kind, Axes: axes,
 				Direction: globalAxes[i%3], Position: pos, A: x.Position, P1: v})
 		}
 	}
@@ -473,7 +473,7 @@ func (b *builder) loads() error {
 		if !b.wants(x.Member) {
 			continue
 		}
-		if err := b.distributed("member distributed load", x.LoadCase, x.Member, static.DistributedForce, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
+		if err := b.distributed("member distributed load", x.LoadCase, x.Member, domain.DistributedForce, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
 			[3][2]float64{{x.FxStart, x.FxFinish}, {x.FyStart, x.FyFinish}, {x.FzStart, x.FzFinish}}); err != nil {
 			return err
 		}
@@ -486,7 +486,7 @@ func (b *builder) loads() error {
 		if !b.wants(x.Member) {
 			continue
 		}
-		if err := b.distributed("member distributed moment", x.LoadCase, x.Member, static.DistributedMoment, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
+		if err := b.distributed("member distributed moment", x.LoadCase, x.Member, domain.DistributedMoment, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
 			[3][2]float64{{x.MxStart, x.MxFinish}, {x.MyStart, x.MyFinish}, {x.MzStart, x.MzFinish}}); err != nil {
 			return err
 		}
@@ -500,14 +500,14 @@ func (b *builder) loads() error {
 			continue
 		}
 		c := b.loadCase(x.LoadCase)
-		c.Prestress = append(c.Prestress, static.PrestressLoad{Member: id(x.Member), Force: x.Prestress})
+		c.Prestress = append(c.Prestress, domain.PrestressLoad{Member: id(x.Member), Force: x.Prestress})
 	}
 	sws, err := all(b, l.SelfWeight)
 	if err != nil {
 		return err
 	}
 	for _, x := range sws {
-		b.loadCase(x.LoadCase).SelfWeight = [3]float64{x.AccelerationX / static.G, x.AccelerationY / static.G, x.AccelerationZ / static.G}
+		b.loadCase(x.LoadCase).SelfWeight = [3]float64{x.AccelerationX / domain.G, x.AccelerationY / domain.G, x.AccelerationZ / domain.G}
 	}
 	ths, err := all(b, l.Thermal)
 	if err != nil {
@@ -525,7 +525,7 @@ func (b *builder) loads() error {
 			continue
 		}
 		c := b.loadCase(x.LoadCase)
-		c.Thermal = append(c.Thermal, static.ThermalLoad{Member: id(x.ElementID), DT: x.ThermalLoad, DTy: x.YThermalGradient, DTz: x.ZThermalGradient})
+		c.Thermal = append(c.Thermal, domain.ThermalLoad{Member: id(x.ElementID), DT: x.ThermalLoad, DTy: x.YThermalGradient, DTz: x.ZThermalGradient})
 	}
 	if b.sub != nil {
 		return nil
@@ -547,7 +547,7 @@ func (b *builder) nodeLoads() error {
 	}
 	for _, x := range nls {
 		c := b.loadCase(x.LoadCase)
-		c.NodeLoads = append(c.NodeLoads, static.NodeLoad{Node: id(x.Node), F: [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}})
+		c.NodeLoads = append(c.NodeLoads, domain.NodeLoad{Node: id(x.Node), F: [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}})
 	}
 	pds, err := l.Prescribed.All(b.ctx, b.ws)
 	if err != nil {
@@ -555,7 +555,7 @@ func (b *builder) nodeLoads() error {
 	}
 	for _, x := range pds {
 		v := [6]float64{x.Tx, x.Ty, x.Tz, x.Rx, x.Ry, x.Rz}
-		p := static.PrescribedDisplacement{Node: id(x.Node), Value: v}
+		p := domain.PrescribedDisplacement{Node: id(x.Node), Value: v}
 		for i := range v {
 			p.Set[i] = v[i] != 0
 		}
@@ -566,7 +566,7 @@ func (b *builder) nodeLoads() error {
 }
 
 // distributed adds one engine load per non-zero component of a trapezoid.
-func (b *builder) distributed(what string, lc, member int64, kind static.MemberLoadType, axesName, units string, start, finish float64, w [3][2]float64) error {
+func (b *builder) distributed(what string, lc, member int64, kind domain.MemberLoadType, axesName, units string, start, finish float64, w [3][2]float64) error {
 	axes, pos, err := memberLoadKinds(what, lc, member, axesName, units)
 	if err != nil {
 		return err
@@ -576,7 +576,7 @@ func (b *builder) distributed(what string, lc, member int64, kind static.MemberL
 		if p[0] == 0 && p[1] == 0 {
 			continue
 		}
-		c.Members = append(c.Members, static.MemberLoad{Member: id(member), Type: kind, Axes: axes,
+		c.Members = append(c.Members, domain.MemberLoad{Member: id(member), Type: kind, Axes: axes,
 			Direction: globalAxes[i], Position: pos, A: start, B: finish, P1: p[0], P2: p[1]})
 	}
 	return nil

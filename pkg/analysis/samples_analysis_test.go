@@ -11,8 +11,9 @@ import (
 
 	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/editor"
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/static"
-	"github.com/gusset/gusset/pkg/fem/transform"
 	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/samples"
@@ -96,7 +97,7 @@ func sampleRecords[T any](t *testing.T, snap store.Snapshot, coll string) []T {
 // read: node positions and, per member, its record, length and mass per
 // metre.
 type sampleModel struct {
-	pos     map[int64]transform.Vec3
+	pos     map[int64]geom.Vec3
 	members map[int64]model.Member
 	length  map[int64]float64
 	// mass is ρ·A per member, kg/m, with the section's area factor.
@@ -107,10 +108,10 @@ type sampleModel struct {
 // model, so that the checks do not take the conversion on trust.
 func readSampleModel(t *testing.T, snap store.Snapshot) sampleModel {
 	t.Helper()
-	sm := sampleModel{pos: map[int64]transform.Vec3{}, members: map[int64]model.Member{},
+	sm := sampleModel{pos: map[int64]geom.Vec3{}, members: map[int64]model.Member{},
 		length: map[int64]float64{}, mass: map[int64]float64{}}
 	for _, n := range sampleRecords[model.Node](t, snap, model.CollNodes) {
-		sm.pos[n.ID] = transform.Vec3{n.X, n.Y, n.Z}
+		sm.pos[n.ID] = geom.Vec3{n.X, n.Y, n.Z}
 	}
 	secs := map[int64]model.Section{}
 	for _, s := range sampleRecords[model.Section](t, snap, model.CollSections) {
@@ -368,7 +369,7 @@ func checkTowerBracing(t *testing.T, r sampleRun, sm sampleModel) {
 		}
 		results[id] = mr
 	}
-	engine := map[string]static.Member{}
+	engine := map[string]domain.Member{}
 	for _, m := range r.in.Model.Members {
 		engine[m.ID] = m
 	}
@@ -432,9 +433,9 @@ func checkTowerBracing(t *testing.T, r sampleRun, sm sampleModel) {
 // its mid-length station exerts on the part below. Stations report the
 // action of the part beyond (toward end B) on the part before, in local
 // axes; members running downward flip the sign.
-func upperOnLower(t *testing.T, m *static.Model, em static.Member, a, b transform.Vec3, mr static.MemberResult) transform.Vec3 {
+func upperOnLower(t *testing.T, m *domain.Model, em domain.Member, a, b geom.Vec3, mr static.MemberResult) geom.Vec3 {
 	t.Helper()
-	if em.Direction.Kind == transform.DirectionNode {
+	if em.Direction.Kind == geom.DirectionNode {
 		t.Fatalf("member %s: upperOnLower does not resolve direction nodes", em.ID)
 	}
 	for _, s := range m.Sections {
@@ -442,12 +443,12 @@ func upperOnLower(t *testing.T, m *static.Model, em static.Member, a, b transfor
 			t.Fatalf("member %s: upperOnLower does not rotate to principal axes", em.ID)
 		}
 	}
-	rot, err := transform.LocalAxes(a, b, em.Direction, m.VerticalAxis)
+	rot, err := geom.LocalAxes(a, b, em.Direction, m.VerticalAxis)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := mr.Stations[len(mr.Stations)/2]
-	f := rot.ApplyT(transform.Vec3{st.Forces[0], st.Forces[1], st.Forces[2]})
+	f := rot.ApplyT(geom.Vec3{st.Forces[0], st.Forces[1], st.Forces[2]})
 	if a[1] > b[1] {
 		f = f.Scale(-1)
 	}

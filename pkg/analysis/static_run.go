@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/linsys"
 	"github.com/gusset/gusset/pkg/fem/static"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -165,7 +167,7 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 	lv.stage(stepSetup, 0)
 	opts := engineOptions(s)
 	opts.Cases = names
-	fz := &static.SparseFactorizer{Orderings: opts.Orderings()}
+	fz := &linsys.SparseFactorizer{Orderings: opts.Orderings()}
 	opts.Factorizer = fz
 	opts.Progress = lv.engine(ids)
 	res, err := static.Analyze(ctx, in.Model, opts)
@@ -193,7 +195,7 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 // selectCases picks the load cases and combinations the settings ask for:
 // all of them when loadCases is empty. It returns their engine names and
 // ids, ascending.
-func selectCases(m *static.Model, s model.StaticSettings) ([]string, []int64, error) {
+func selectCases(m *domain.Model, s model.StaticSettings) ([]string, []int64, error) {
 	exists := map[int64]string{}
 	for _, c := range m.LoadCases {
 		id, _ := EngineID(c.Name)
@@ -262,17 +264,17 @@ func engineOptions(s model.StaticSettings) static.Options {
 		o.TensionCompressionOnly = true
 	}
 	if s.SolverType == "Wavefront" {
-		o.SolverType = static.Wavefront
+		o.SolverType = linsys.Wavefront
 	}
 	if s.OptimizationMethod == "None" {
-		o.OptimizationMethod = static.OptimizeNone
+		o.OptimizationMethod = linsys.OptimizeNone
 	}
 	return o
 }
 
 // packStatic packs the results of the cases ids (engine results in the
 // same order) into columns.
-func packStatic(m *static.Model, res *static.Results, ids []int64, runID, solver string, at time.Time) *staticSet {
+func packStatic(m *domain.Model, res *static.Results, ids []int64, runID, solver string, at time.Time) *staticSet {
 	set := &staticSet{columns: map[string][]byte{}}
 	set.nodes = make([]int64, len(m.Nodes))
 	for i, n := range m.Nodes {
@@ -289,8 +291,8 @@ func packStatic(m *static.Model, res *static.Results, ids []int64, runID, solver
 	set.columns[colMembers] = packInts(set.members)
 	nonlinear := false
 	for _, mb := range m.Members {
-		nonlinear = nonlinear || mb.Type == static.TensionOnly || mb.Type == static.CompressionOnly ||
-			mb.Type == static.Cable || mb.Type == static.Gap
+		nonlinear = nonlinear || mb.Type == domain.TensionOnly || mb.Type == domain.CompressionOnly ||
+			mb.Type == domain.Cable || mb.Type == domain.Gap
 	}
 	for i, cr := range res.Cases {
 		lc := ids[i]

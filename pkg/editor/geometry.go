@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gusset/gusset/pkg/fem/transform"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/model"
-	"github.com/gusset/gusset/pkg/model/geom"
 )
 
 // Point is a position in global coordinates (m).
@@ -65,55 +64,55 @@ type PlateGeometry struct {
 	LocalAxes    LocalAxes `json:"localAxes"`
 }
 
-func vec(v transform.Vec3) Vector { return Vector{v[0], v[1], v[2]} }
-func pt(v transform.Vec3) Point   { return Point{v[0], v[1], v[2]} }
+func vec(v geom.Vec3) Vector { return Vector{v[0], v[1], v[2]} }
+func pt(v geom.Vec3) Point   { return Point{v[0], v[1], v[2]} }
 
-var axisByName = map[string]transform.Axis{"XAxis": transform.XAxis, "YAxis": transform.YAxis, "ZAxis": transform.ZAxis,
-	"NegativeXAxis": transform.NegativeXAxis, "NegativeYAxis": transform.NegativeYAxis, "NegativeZAxis": transform.NegativeZAxis}
+var axisByName = map[string]geom.Axis{"XAxis": geom.XAxis, "YAxis": geom.YAxis, "ZAxis": geom.ZAxis,
+	"NegativeXAxis": geom.NegativeXAxis, "NegativeYAxis": geom.NegativeYAxis, "NegativeZAxis": geom.NegativeZAxis}
 
 // VerticalAxis maps the job setting to the engine's axis.
-func VerticalAxis(v model.VerticalAxis) transform.Axis {
+func VerticalAxis(v model.VerticalAxis) geom.Axis {
 	if v == model.VerticalZ {
-		return transform.ZAxis
+		return geom.ZAxis
 	}
-	return transform.YAxis
+	return geom.YAxis
 }
 
 // MemberAxes computes a member's local axes the way the engine does: from
 // the node-to-node line, its direction, the section's principal angle and
 // the job's vertical axis.
-func MemberAxes(a, b transform.Vec3, d model.Direction, principalAngle float64, nodes map[int64]*model.Node, vertical transform.Axis) (transform.Rotation, error) {
-	dir := transform.Direction{Angle: (d.DirAngle + principalAngle) * math.Pi / 180}
+func MemberAxes(a, b geom.Vec3, d model.Direction, principalAngle float64, nodes map[int64]*model.Node, vertical geom.Axis) (geom.Rotation, error) {
+	dir := geom.Direction{Angle: (d.DirAngle + principalAngle) * math.Pi / 180}
 	switch d.Source {
 	case "Node":
 		n, ok := nodes[d.DirNode]
 		if !ok {
-			return transform.Rotation{}, fmt.Errorf("direction node %d is missing", d.DirNode)
+			return geom.Rotation{}, fmt.Errorf("direction node %d is missing", d.DirNode)
 		}
-		dir.Kind, dir.Node = transform.DirectionNode, transform.Vec3{n.X, n.Y, n.Z}
+		dir.Kind, dir.Node = geom.DirectionNode, geom.Vec3{n.X, n.Y, n.Z}
 	case "Axis":
-		dir.Kind, dir.Axis = transform.DirectionAxis, axisByName[d.DirAxis]
+		dir.Kind, dir.Axis = geom.DirectionAxis, axisByName[d.DirAxis]
 	}
-	return transform.LocalAxes(a, b, dir, vertical)
+	return geom.LocalAxes(a, b, dir, vertical)
 }
 
 // memberGeometry derives one member's geometry; an error means it is
 // degenerate (or refers to a missing node) and is left out of lists.
-func memberGeometry(m *model.Member, nodes map[int64]*model.Node, off *model.MemberOffset, principal float64, vertical transform.Axis) (MemberGeometry, error) {
+func memberGeometry(m *model.Member, nodes map[int64]*model.Node, off *model.MemberOffset, principal float64, vertical geom.Axis) (MemberGeometry, error) {
 	na, okA := nodes[m.NodeA]
 	nb, okB := nodes[m.NodeB]
 	if !okA || !okB {
 		return MemberGeometry{}, fmt.Errorf("member %d refers to a missing node", m.ID)
 	}
-	a, b := transform.Vec3{na.X, na.Y, na.Z}, transform.Vec3{nb.X, nb.Y, nb.Z}
+	a, b := geom.Vec3{na.X, na.Y, na.Z}, geom.Vec3{nb.X, nb.Y, nb.Z}
 	r, err := MemberAxes(a, b, m.Direction, principal, nodes, vertical)
 	if err != nil {
 		return MemberGeometry{}, fmt.Errorf("member %d: %w", m.ID, err)
 	}
 	pa, pb := a, b
 	if off != nil {
-		ea := transform.Vec3{off.XOffsetAtA, off.YOffsetAtA, off.ZOffsetAtA}
-		eb := transform.Vec3{off.XOffsetAtB, off.YOffsetAtB, off.ZOffsetAtB}
+		ea := geom.Vec3{off.XOffsetAtA, off.YOffsetAtA, off.ZOffsetAtA}
+		eb := geom.Vec3{off.XOffsetAtB, off.YOffsetAtB, off.ZOffsetAtB}
 		if off.Axes == "Local" {
 			// Local offsets are components along the node-to-node axes.
 			ea = r.X().Scale(ea[0]).Add(r.Y().Scale(ea[1])).Add(r.Z().Scale(ea[2]))
@@ -162,13 +161,13 @@ func plateGeometry(p *model.Plate, nodes map[int64]*model.Node) (PlateGeometry, 
 		if n, ok := nodes[p.Direction.DirNode]; ok && p.Direction.Source == "Node" {
 			ref = geom.Vec3{n.X, n.Y, n.Z}.Sub(corners[0])
 		} else if v, ok := axisByName[p.Direction.DirAxis].Vector(); ok {
-			ref = geom.Vec3(v)
+			ref = v
 		}
 		x, ok := ref.Sub(ax.Z.Scale(ref.Dot(ax.Z))).Unit()
 		if !ok {
 			return out, fmt.Errorf("plate %d: its direction is normal to the plate", p.ID)
 		}
-		ax = geom.Axes{X: x, Y: ax.Z.Cross(x), Z: ax.Z}
+		ax = geom.PlateFrame{X: x, Y: ax.Z.Cross(x), Z: ax.Z}
 	}
 	pc, err := geom.OffsetCorners(corners, g.Normal, p.Offset)
 	if err != nil {
@@ -179,11 +178,9 @@ func plateGeometry(p *model.Plate, nodes map[int64]*model.Node) (PlateGeometry, 
 	}
 	out.Area, out.Perimeter = g.Area, g.Perimeter
 	out.Centroid = Point{g.Centroid[0], g.Centroid[1], g.Centroid[2]}
-	out.LocalAxes = LocalAxes{Origin: out.Centroid, XAxis: gvec(ax.X), YAxis: gvec(ax.Y), ZAxis: gvec(ax.Z)}
+	out.LocalAxes = LocalAxes{Origin: out.Centroid, XAxis: vec(ax.X), YAxis: vec(ax.Y), ZAxis: vec(ax.Z)}
 	return out, nil
 }
-
-func gvec(v geom.Vec3) Vector { return Vector{v[0], v[1], v[2]} }
 
 // nodeMap reads every node into a map by id.
 func (s *Structure) nodeMap(ctx context.Context, ws string) (map[int64]*model.Node, error) {

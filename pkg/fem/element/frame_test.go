@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/gusset/gusset/pkg/fem/element"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/transform"
 )
 
@@ -174,17 +175,17 @@ func TestRotationInvariance(t *testing.T) {
 	p := sample(true)
 	kl := make([]float64, 144)
 	element.FrameStiffness(p, kl)
-	a := transform.Vec3{1, 2, 3}
-	dirs := []transform.Direction{
-		{Kind: transform.DirectionAngle, Angle: 0.3},
-		{Kind: transform.DirectionNode, Node: transform.Vec3{5, -1, 2}},
-		{Kind: transform.DirectionAxis, Axis: transform.NegativeZAxis, Angle: -1.1},
+	a := geom.Vec3{1, 2, 3}
+	dirs := []geom.Direction{
+		{Kind: geom.DirectionAngle, Angle: 0.3},
+		{Kind: geom.DirectionNode, Node: geom.Vec3{5, -1, 2}},
+		{Kind: geom.DirectionAxis, Axis: geom.NegativeZAxis, Angle: -1.1},
 	}
-	ends := []transform.Vec3{{3, 2.5, 4}, {1, 2.5, 5.5}, {-1, 4, 2}}
+	ends := []geom.Vec3{{3, 2.5, 4}, {1, 2.5, 5.5}, {-1, 4, 2}}
 	ul := [12]float64{1e-3, -2e-3, 3e-4, 1e-3, -4e-4, 2e-4, -5e-4, 1e-3, 2e-3, 3e-4, 1e-4, -1e-3}
 	for i, b := range ends {
 		for j, d := range dirs {
-			r, err := transform.LocalAxes(a, b, d, transform.YAxis)
+			r, err := geom.LocalAxes(a, b, d, geom.YAxis)
 			if err != nil {
 				t.Fatalf("end %d dir %d: %v", i, j, err)
 			}

@@ -21,6 +21,7 @@ import (
 	"fmt"
 
 	"github.com/gusset/gusset/pkg/fem/element"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/sparse"
 	"github.com/gusset/gusset/pkg/fem/transform"
 )
@@ -150,13 +151,13 @@ func GenerateWith(n int, stiff StiffnessFunc) (*Model, error) {
 
 // memberRotation returns right-handed local axes for an axis-aligned member
 // from a to b: local x along the member.
-func memberRotation(a, b [3]float64) transform.Rotation {
+func memberRotation(a, b [3]float64) geom.Rotation {
 	switch {
 	case b[0] != a[0]: // along global x
-		return transform.Rotation{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+		return geom.Rotation{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 	case b[1] != a[1]: // along global y
-		return transform.Rotation{{0, 1, 0}, {-1, 0, 0}, {0, 0, 1}}
+		return geom.Rotation{{0, 1, 0}, {-1, 0, 0}, {0, 0, 1}}
 	default: // along global z
-		return transform.Rotation{{0, 0, 1}, {0, 1, 0}, {-1, 0, 0}}
+		return geom.Rotation{{0, 0, 1}, {0, 1, 0}, {-1, 0, 0}}
 	}
 }

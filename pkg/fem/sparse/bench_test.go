@@ -111,7 +111,7 @@ func BenchmarkGridN(b *testing.B) {
 					b.Logf("grid-%-2d %-4v dofs %7d  nnz(L) %7.1fM (stored %7.1fM)  flops %.3g  order %6.2fs  symb %5.2fs  numeric %7.2fs  solve %5.2fs  total %7.2fs  %6.1f GFLOP/s  peak %.2f GiB  relres %.1e  kernel %v",
 						n, meth, model.NFree, float64(sym.NnzL)/1e6, float64(sym.NnzStored)/1e6, sym.Flops,
 						sym.OrderTime.Seconds(), sym.SymbolicTime.Seconds(), f.FactorTime.Seconds(), solve.Seconds(), total.Seconds(),
-						gf, float64(peak-min(peak, base))/(1<<30), res, kernel.Current())
+						gf, float64(peak-min(peak, base))/(1<<30), res, kernel.Best().Impl())
 				}
 			})
 		}

@@ -44,12 +44,15 @@
 // multifrontal LDLᵀ: each supernode's front collects A and its children's
 // update matrices, its pivot block is factored without pivoting (recursive
 // blocking, dense kernels of package kernel with AVX-512/AVX2 assembly), and
-// its update matrix −L21·D·L21ᵀ goes to the parent. Independent subtrees run
-// on separate goroutines; the top of the tree uses all workers inside the
-// dense kernels. Without pivoting across (or within) supernodes the factor
-// exists whenever the leading principal minors of P·A·Pᵀ are non-singular,
-// which holds for SPD matrices and in practice for K − σM away from
-// eigenvalues.
+// its update matrix −L21·D·L21ᵀ goes to the parent. The kernels are those of
+// FactorOptions.Kernels, by default kernel.Best() (the widest the CPU
+// supports, fixed at start-up); the Factor keeps them for its solves, so
+// implementations can be compared side by side in one process. Independent
+// subtrees run on separate goroutines; the top of the tree uses all workers
+// inside the dense kernels. Without pivoting across (or within) supernodes
+// the factor exists whenever the leading principal minors of P·A·Pᵀ are
+// non-singular, which holds for SPD matrices and in practice for K − σM
+// away from eigenvalues.
 //
 // # Inertia
 //
@@ -78,8 +81,9 @@
 // DOF's values for all load cases are contiguous). The block solve reads
 // the factor panels in place: blocked triangular solves over six-row (or
 // six-column) tiles of each panel with register-blocked micro-kernels
-// (AVX-512 or AVX2 assembly chosen with package kernel's implementation,
-// portable Go otherwise), so ten right-hand sides cost about two single
-// solves. SolveRefined and SolveManyRefined add iterative refinement and
-// report the relative residual ‖b − A·x‖/‖b‖ (see RelResidual).
+// (AVX-512 or AVX2 assembly matching the implementation of the factor's
+// kernels, portable Go otherwise), so ten right-hand sides cost about two
+// single solves. SolveRefined and SolveManyRefined add iterative
+// refinement and report the relative residual ‖b − A·x‖/‖b‖ (see
+// RelResidual).
 package sparse

@@ -4,18 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-
-	"github.com/gusset/gusset/pkg/fem/sparse/kernel"
 )
 
 // unblockedWidth is the panel width below which the pivot block is
 // factored column by column; wider panels recurse so that almost all flops
 // run in the blocked update kernel.
 const unblockedWidth = 16
-
-func updateNT(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower bool, par int) {
-	kernel.UpdateNTPar(m, n, k, a, lda, d, b, ldb, c, ldc, lower, par)
-}
 
 // Cancellation granularity. Dense updates run in chunks of at most
 // ctxChunkWork multiply-adds per worker (about 4–8 ms at the kernels'
@@ -48,6 +42,7 @@ func (w *frontWorker) lowerUpdate(ctx context.Context, M, N, K int, a []float64,
 	if K == 0 || N == 0 {
 		return nil
 	}
+	kern := w.f.kern
 	kw := min(K, ctxChunkDepth)
 	for c0 := 0; c0 < N; {
 		rows := M - c0
@@ -60,7 +55,7 @@ func (w *frontWorker) lowerUpdate(ctx context.Context, M, N, K int, a []float64,
 			if err := cancelled(ctx); err != nil {
 				return err
 			}
-			updateNT(rows, cw, K, a[c0:], lda, d, a[c0:], lda, c[c0+c0*ldc:], ldc, true, w.par)
+			kern.UpdateNTPar(rows, cw, K, a[c0:], lda, d, a[c0:], lda, c[c0+c0*ldc:], ldc, true, w.par)
 		} else {
 			for k0 := 0; k0 < K; k0 += kw {
 				if err := cancelled(ctx); err != nil {
@@ -68,7 +63,7 @@ func (w *frontWorker) lowerUpdate(ctx context.Context, M, N, K int, a []float64,
 				}
 				kk := min(kw, K-k0)
 				ak := a[c0+k0*lda:]
-				updateNT(rows, cw, kk, ak, lda, d[k0:k0+kk], ak, lda, c[c0+c0*ldc:], ldc, true, w.par)
+				kern.UpdateNTPar(rows, cw, kk, ak, lda, d[k0:k0+kk], ak, lda, c[c0+c0*ldc:], ldc, true, w.par)
 			}
 		}
 		c0 += cw
@@ -137,6 +132,7 @@ func (w *frontWorker) ldlPanel(ctx context.Context, a []float64, lda, j0, k int,
 // its pivot, then update the remaining columns of the panel.
 func (w *frontWorker) ldlUnblocked(a []float64, lda, m, k int, d []float64, col0 int) error {
 	f := w.f
+	axpyNeg := f.kern.AxpyNegFunc()
 	tol := f.opt.PivotTol
 	if tol == 0 {
 		tol = DefaultPivotTol
@@ -166,7 +162,7 @@ func (w *frontWorker) ldlUnblocked(a []float64, lda, m, k int, d []float64, col0
 			if l == 0 {
 				continue
 			}
-			kernel.AxpyNeg(dj*l, a[c+j*lda:m+j*lda], a[c+c*lda:m+c*lda])
+			axpyNeg(dj*l, a[c+j*lda:m+j*lda], a[c+c*lda:m+c*lda])
 		}
 	}
 	return nil

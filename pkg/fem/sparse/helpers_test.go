@@ -95,11 +95,17 @@ func abs(x float64) float64 {
 // factorize analyses and factors a, failing the test on error.
 func factorize(t testing.TB, a *SymMatrix, opt AnalyzeOptions) *Factor {
 	t.Helper()
+	return factorizeWith(t, a, opt, FactorOptions{})
+}
+
+// factorizeWith is factorize with factor options (the kernels under test).
+func factorizeWith(t testing.TB, a *SymMatrix, opt AnalyzeOptions, fopt FactorOptions) *Factor {
+	t.Helper()
 	sym, err := Analyze(a.Pat, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Factorize(context.Background(), sym, a, FactorOptions{})
+	f, err := Factorize(context.Background(), sym, a, fopt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gusset/gusset/pkg/fem/sparse/kernel"
 )
 
 // DefaultPivotTol is the relative pivot threshold: a pivot d_j with
@@ -33,6 +35,11 @@ type FactorOptions struct {
 	// so it must return quickly. It may cancel the factorization's
 	// context.
 	Progress func(fraction float64)
+	// Kernels are the dense kernels the factorization and the factor's
+	// solves run; nil means kernel.Best(), the widest the CPU supports.
+	// They are an option rather than a package setting so that tests and
+	// benchmarks can compare implementations (kernel.For) side by side.
+	Kernels *kernel.Kernels
 }
 
 // Factor is a supernodal LDLᵀ factorization P·A·Pᵀ = L·D·Lᵀ with unit lower
@@ -45,10 +52,20 @@ type Factor struct {
 	inertia Inertia
 	opt     FactorOptions
 	ref     []float64 // per permuted column: largest |a| in original row/column
+	kern    *kernel.Kernels
 
 	// FactorTime is the wall time of the last numeric factorization.
 	FactorTime time.Duration
 	upd        [][]float64 // update matrices in flight, per supernode
+}
+
+// kernels returns the dense kernels of f: those it was factored with, or
+// kernel.Best() for a Factor that was never factored here.
+func (f *Factor) kernels() *kernel.Kernels {
+	if f.kern != nil {
+		return f.kern
+	}
+	return kernel.Best()
 }
 
 // Inertia returns the pivot sign counts of the factorization.
@@ -78,6 +95,12 @@ func Factorize(ctx context.Context, sym *Symbolic, a *SymMatrix, opt FactorOptio
 func (f *Factor) Refactor(ctx context.Context, a *SymMatrix) error {
 	t0 := time.Now()
 	sym := f.Sym
+	if f.kern == nil {
+		f.kern = f.opt.Kernels
+		if f.kern == nil {
+			f.kern = kernel.Best()
+		}
+	}
 	if a.Pat != sym.aPat && !samePattern(a.Pat, sym.aPat) {
 		return errors.New("sparse: factorize: matrix pattern differs from the analysed one")
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gusset/gusset/pkg/fem/sparse/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -30,6 +29,8 @@ func (f *Factor) Solve(x, b []float64) error {
 // solvePermuted overwrites y with (L·D·Lᵀ)⁻¹·y in permuted numbering.
 func (f *Factor) solvePermuted(y []float64) {
 	s := f.Sym
+	kern := f.kernels()
+	axpyNeg, dot := kern.AxpyNegFunc(), kern.DotFunc()
 	var wv []float64
 	for S := 0; S < s.NSuper; S++ { // forward: L·z = y
 		k, m := s.supDims(S)
@@ -39,7 +40,7 @@ func (f *Factor) solvePermuted(y []float64) {
 		wv = gatherFront(wv, y, c0, k, rows)
 		for j := 0; j < k; j++ {
 			if yj := wv[j]; yj != 0 {
-				kernel.AxpyNeg(yj, panel[j*m+j+1:j*m+m], wv[j+1:m])
+				axpyNeg(yj, panel[j*m+j+1:j*m+m], wv[j+1:m])
 			}
 		}
 		copy(y[c0:c0+k], wv[:k])
@@ -62,7 +63,7 @@ func (f *Factor) solvePermuted(y []float64) {
 		panel := f.Val[s.ValPtr[S]:s.ValPtr[S+1]]
 		wv = gatherFront(wv, y, c0, k, rows)
 		for j := k - 1; j >= 0; j-- {
-			wv[j] -= kernel.Dot(panel[j*m+j+1:j*m+m], wv[j+1:m])
+			wv[j] -= dot(panel[j*m+j+1:j*m+m], wv[j+1:m])
 		}
 		copy(y[c0:c0+k], wv[:k])
 	}

@@ -1,5 +1,7 @@
 package sparse
 
+import "github.com/gusset/gusset/pkg/fem/sparse/kernel"
+
 // Blocked supernodal triangular solves for a block of right-hand sides.
 //
 // A supernode's right-hand-side rows are gathered into a dense workspace W
@@ -33,9 +35,10 @@ type blockSolver struct {
 	w    []float64
 }
 
-// newBlockSolver sizes the workspace for h right-hand sides on s.
-func newBlockSolver(s *Symbolic, h int) *blockSolver {
-	kern, mr := solveKernel()
+// newBlockSolver sizes the workspace for h right-hand sides on s, with
+// the micro-kernel that goes with impl.
+func newBlockSolver(s *Symbolic, h int, impl kernel.Impl) *blockSolver {
+	kern, mr := solveKernel(impl)
 	maxM := 0
 	for S := 0; S < s.NSuper; S++ {
 		_, m := s.supDims(S)
@@ -159,7 +162,7 @@ func (bs *blockSolver) backward(panel []float64, m, k int) {
 // (L·D·Lᵀ)⁻¹·y.
 func (f *Factor) solveBlock(y []float64, h int) {
 	s := f.Sym
-	bs := newBlockSolver(s, h)
+	bs := newBlockSolver(s, h, f.kernels().Impl())
 	for S := 0; S < s.NSuper; S++ {
 		k, m := s.supDims(S)
 		c0 := s.SupPtr[S]

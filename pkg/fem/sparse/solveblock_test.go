@@ -28,8 +28,6 @@ func TestSolveManyMatchesSingle(t *testing.T) {
 		{"random-spd", randomSym(t, r, 260, 0.03, true), 1},
 		{"random-indef", randomSym(t, r, 200, 0.01, false), 1},
 	}
-	prev := kernel.Current()
-	defer kernel.Use(prev)
 	edges := false
 	defer func() {
 		if !edges {
@@ -41,12 +39,16 @@ func TestSolveManyMatchesSingle(t *testing.T) {
 			t.Logf("%v not supported here, skipped", impl)
 			continue
 		}
+		kern, err := kernel.For(impl)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for _, c := range mats {
 			for _, meth := range []Method{AMD, NestedDissection} {
-				if _, err := kernel.Use(impl); err != nil {
-					t.Fatal(err)
+				f := factorizeWith(t, c.a, AnalyzeOptions{Method: meth, BlockSize: c.block}, FactorOptions{Kernels: kern})
+				if got := f.kernels().Impl(); got != impl {
+					t.Fatalf("factor made with %v kernels uses %v", impl, got)
 				}
-				f := factorize(t, c.a, AnalyzeOptions{Method: meth, BlockSize: c.block})
 				edges = edges || hasEdgeTiles(f.Sym)
 				for _, h := range []int{1, 2, 7, 10, 16, 17, 33} {
 					t.Run(fmt.Sprintf("%v/%s/%v/h%d", impl, c.name, meth, h), func(t *testing.T) {
@@ -110,16 +112,15 @@ func checkSolveMany(t *testing.T, f *Factor, r *rand.Rand, h int) {
 // panel), including an empty shared dimension.
 func TestSolveUpdateKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
-	prev := kernel.Current()
-	defer kernel.Use(prev)
 	for _, impl := range []kernel.Impl{kernel.ImplAVX2, kernel.ImplAVX512} {
 		if !kernel.Supported(impl) {
 			continue
 		}
-		if _, err := kernel.Use(impl); err != nil {
+		kn, err := kernel.For(impl)
+		if err != nil {
 			t.Fatal(err)
 		}
-		kern, mr := solveKernel()
+		kern, mr := solveKernel(kn.Impl())
 		if kern == nil {
 			t.Fatalf("%v: no assembly kernel", impl)
 		}

@@ -10,11 +10,12 @@ func solveKern16x6(k int, a *float64, lda int, b *float64, bj, bp int, c *float6
 //go:noescape
 func solveKern8x6(k int, a *float64, lda int, b *float64, bj, bp int, c *float64, ldc int)
 
-// solveKernel returns the block-solve micro-kernel of the dense kernel
-// implementation in use (package kernel chooses it from the CPU) and its
-// row count MR; nil means the portable Go loops with MR = 4.
-func solveKernel() (func(k int, a *float64, lda int, b *float64, bj, bp int, c *float64, ldc int), int) {
-	switch kernel.Current() {
+// solveKernel returns the block-solve micro-kernel that goes with the dense
+// kernel implementation impl (the factor's, so that a factor made with
+// kernel.For also solves with it) and its row count MR; nil means the
+// portable Go loops with MR = 4.
+func solveKernel(impl kernel.Impl) (func(k int, a *float64, lda int, b *float64, bj, bp int, c *float64, ldc int), int) {
+	switch impl {
 	case kernel.ImplAVX512:
 		return solveKern16x6, 16
 	case kernel.ImplAVX2:

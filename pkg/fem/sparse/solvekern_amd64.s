@@ -3,7 +3,7 @@
 // Block-solve micro-kernels: C[0:MR, 0:6] −= Σ_{p<k} A_p ⊗ B_p, where A_p
 // is the MR-vector a[p·lda : p·lda+MR] and B_p holds the six values
 // b[p·bp + j·bj], j = 0…5; C is column-major with leading dimension ldc.
-// All strides are in float64 elements. See solvekern.go.
+// All strides are in float64 elements. See solveblock.go.
 
 // func solveKern16x6(k int, a *float64, lda int, b *float64, bj, bp int, c *float64, ldc int)
 TEXT ·solveKern16x6(SB), NOSPLIT, $0-64

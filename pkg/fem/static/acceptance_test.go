@@ -4,8 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/static"
-	"github.com/gusset/gusset/pkg/fem/transform"
 )
 
 // Tolerances. The frame element and the fixed-end actions are exact for
@@ -31,7 +32,7 @@ func TestBeams(t *testing.T) {
 	cases := []struct {
 		name       string
 		supA, supB string
-		load       static.LoadCase
+		load       domain.LoadCase
 		checks     func(t *testing.T, c static.CaseResult) []check
 	}{
 		{
@@ -39,7 +40,7 @@ func TestBeams(t *testing.T) {
 			// case 1a (cantilever, end load): δ = PL³/3EI, θ = PL²/2EI,
 			// M_base = PL.
 			name: "cantilever tip load", supA: "FFFFFF",
-			load: static.LoadCase{Name: "P", NodeLoads: []static.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}},
+			load: domain.LoadCase{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}},
 			checks: func(t *testing.T, c static.CaseResult) []check {
 				b, a := nodeRes(t, c, "B"), nodeRes(t, c, "A")
 				m := memberRes(t, c, "m")
@@ -56,8 +57,8 @@ func TestBeams(t *testing.T) {
 			// Roark Table 8.1 case 2a (simply supported, uniform load):
 			// δ_mid = 5wL⁴/384EI, M_mid = wL²/8, R = wL/2.
 			name: "simply supported uniform", supA: "FFFFRR", supB: "RFFFRR",
-			load: static.LoadCase{Name: "w", Members: []static.MemberLoad{{Member: "m", Type: static.DistributedForce,
-				Direction: transform.YAxis, P1: -w, P2: -w}}},
+			load: domain.LoadCase{Name: "w", Members: []domain.MemberLoad{{Member: "m", Type: domain.DistributedForce,
+				Direction: geom.YAxis, P1: -w, P2: -w}}},
 			checks: func(t *testing.T, c static.CaseResult) []check {
 				m := memberRes(t, c, "m")
 				mid := stationAt(t, m, L/2)
@@ -73,8 +74,8 @@ func TestBeams(t *testing.T) {
 			// Roark Table 8.1 case 2e (fixed-fixed, uniform load):
 			// M_end = wL²/12, M_mid = wL²/24, δ_mid = wL⁴/384EI.
 			name: "fixed-fixed uniform", supA: "FFFFFF", supB: "FFFFFF",
-			load: static.LoadCase{Name: "w", Members: []static.MemberLoad{{Member: "m", Type: static.DistributedForce,
-				Direction: transform.NegativeYAxis, P1: w, P2: w}}},
+			load: domain.LoadCase{Name: "w", Members: []domain.MemberLoad{{Member: "m", Type: domain.DistributedForce,
+				Direction: geom.NegativeYAxis, P1: w, P2: w}}},
 			checks: func(t *testing.T, c static.CaseResult) []check {
 				m := memberRes(t, c, "m")
 				mid := stationAt(t, m, L/2)
@@ -90,13 +91,13 @@ func TestBeams(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := base(sec("s", 0.01, I))
-			m.Nodes = []static.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
-			m.Members = []static.Member{frame("m", "A", "B", "s")}
-			m.Supports = []static.Support{{Node: "A", Code: tc.supA}}
+			m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
+			m.Members = []domain.Member{frame("m", "A", "B", "s")}
+			m.Supports = []domain.Support{{Node: "A", Code: tc.supA}}
 			if tc.supB != "" {
-				m.Supports = append(m.Supports, static.Support{Node: "B", Code: tc.supB})
+				m.Supports = append(m.Supports, domain.Support{Node: "B", Code: tc.supB})
 			}
-			m.LoadCases = []static.LoadCase{tc.load}
+			m.LoadCases = []domain.LoadCase{tc.load}
 			res := run(t, m, static.Options{})
 			verify(t, tc.checks(t, res.Cases[0]))
 		})
@@ -105,15 +106,15 @@ func TestBeams(t *testing.T) {
 
 // portal builds a single-bay portal in the X-Y plane: columns 1→2 and
 // 4→3 of height h, beam 2→3 of span L; k = (Ib/L)/(Ic/h) = 1.
-func portal(base string) (*static.Model, float64, float64, float64) {
+func portal(base string) (*domain.Model, float64, float64, float64) {
 	const h, L, Ic = 4.0, 6.0, 1e-4
 	Ib := Ic * L / h
-	m := static.Model{
-		Materials: []static.Material{{Name: "steel", E: E, G: Gm}},
-		Sections:  []static.Section{sec("col", 100, Ic), sec("beam", 100, Ib)},
-		Nodes:     []static.Node{node("1", 0, 0, 0), node("2", 0, h, 0), node("3", L, h, 0), node("4", L, 0, 0)},
-		Members:   []static.Member{frame("c1", "1", "2", "col"), frame("b", "2", "3", "beam"), frame("c2", "4", "3", "col")},
-		Supports:  []static.Support{{Node: "1", Code: base}, {Node: "4", Code: base}},
+	m := domain.Model{
+		Materials: []domain.Material{{Name: "steel", E: E, G: Gm}},
+		Sections:  []domain.Section{sec("col", 100, Ic), sec("beam", 100, Ib)},
+		Nodes:     []domain.Node{node("1", 0, 0, 0), node("2", 0, h, 0), node("3", L, h, 0), node("4", L, 0, 0)},
+		Members:   []domain.Member{frame("c1", "1", "2", "col"), frame("b", "2", "3", "beam"), frame("c2", "4", "3", "col")},
+		Supports:  []domain.Support{{Node: "1", Code: base}, {Node: "4", Code: base}},
 	}
 	return &m, h, L, Ic
 }
@@ -127,7 +128,7 @@ func TestPortals(t *testing.T) {
 		// shear: M_base = 4.8/16.8 Hh = 2/7 Hh, M_knee = 3.6/16.8 Hh =
 		// 3/14 Hh, sway = Hh³/(16.8 EIc) = 5/84 Hh³/EIc.
 		m, h, _, Ic := portal("FFFFFF")
-		m.LoadCases = []static.LoadCase{{Name: "H", NodeLoads: []static.NodeLoad{{Node: "2", F: [6]float64{H}}}}}
+		m.LoadCases = []domain.LoadCase{{Name: "H", NodeLoads: []domain.NodeLoad{{Node: "2", F: [6]float64{H}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		verify(t, []check{
 			{"M_base 1", math.Abs(nodeRes(t, c, "1").Reaction[5]), 2.0 / 7 * H * h, portalRel},
@@ -139,7 +140,7 @@ func TestPortals(t *testing.T) {
 	t.Run("pinned bases, lateral H", func(t *testing.T) {
 		// θ = ψ/3, M_knee = 2Kc·ψ = Hh/2, sway = Hh³/(4EIc).
 		m, h, _, Ic := portal("FFFFFR")
-		m.LoadCases = []static.LoadCase{{Name: "H", NodeLoads: []static.NodeLoad{{Node: "2", F: [6]float64{H}}}}}
+		m.LoadCases = []domain.LoadCase{{Name: "H", NodeLoads: []domain.NodeLoad{{Node: "2", F: [6]float64{H}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		verify(t, []check{
 			{"M_knee", math.Abs(memberRes(t, c, "c1").EndB[5]), H * h / 2, portalRel},
@@ -150,8 +151,8 @@ func TestPortals(t *testing.T) {
 		// Symmetric, no sway: 6Kθ = wL²/12, M_knee = 4Kθ = wL²/18,
 		// M_base = 2Kθ = wL²/36.
 		m, _, L, _ := portal("FFFFFF")
-		m.LoadCases = []static.LoadCase{{Name: "w", Members: []static.MemberLoad{{Member: "b",
-			Type: static.DistributedForce, Axes: static.GlobalInclined, Direction: transform.NegativeYAxis, P1: w, P2: w}}}}
+		m.LoadCases = []domain.LoadCase{{Name: "w", Members: []domain.MemberLoad{{Member: "b",
+			Type: domain.DistributedForce, Axes: domain.GlobalInclined, Direction: geom.NegativeYAxis, P1: w, P2: w}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		verify(t, []check{
 			{"M_knee", math.Abs(memberRes(t, c, "b").EndA[5]), w * L * L / 18, portalRel},
@@ -168,13 +169,13 @@ func TestStatics(t *testing.T) {
 		// R_A = 5wL/8, R_B = 3wL/8 (Roark Table 8.1 case 2c), M_B = 0.
 		const w = 4e3
 		m := base(sec("s", A, I))
-		m.Nodes = []static.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
+		m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
 		mb := frame("m", "A", "B", "s")
 		mb.ReleaseB = "FFFFFR"
-		m.Members = []static.Member{mb}
-		m.Supports = []static.Support{{Node: "A", Code: "FFFFFF"}, {Node: "B", Code: "FFFFFF"}}
-		m.LoadCases = []static.LoadCase{{Name: "w", Members: []static.MemberLoad{{Member: "m", Type: static.DistributedForce,
-			Direction: transform.YAxis, P1: -w, P2: -w}}}}
+		m.Members = []domain.Member{mb}
+		m.Supports = []domain.Support{{Node: "A", Code: "FFFFFF"}, {Node: "B", Code: "FFFFFF"}}
+		m.LoadCases = []domain.LoadCase{{Name: "w", Members: []domain.MemberLoad{{Member: "m", Type: domain.DistributedForce,
+			Direction: geom.YAxis, P1: -w, P2: -w}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		mr := memberRes(t, c, "m")
 		verify(t, []check{
@@ -197,13 +198,13 @@ func TestStatics(t *testing.T) {
 		// load P down and an axial pull N at node B.
 		const P, N, e, d = 3e3, 50e3, 0.5, 0.2
 		m := base(sec("s", A, I))
-		m.Nodes = []static.Node{node("A", 0, 0, 0), node("B", L+e, 0, 0)}
+		m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L+e, 0, 0)}
 		mb := frame("m", "A", "B", "s")
-		mb.OffsetA = transform.Vec3{e, -d, 0}
-		mb.OffsetB = transform.Vec3{0, -d, 0}
-		m.Members = []static.Member{mb}
-		m.Supports = []static.Support{{Node: "A", Code: "FFFFFF"}}
-		m.LoadCases = []static.LoadCase{{Name: "P", NodeLoads: []static.NodeLoad{{Node: "B", F: [6]float64{N, -P}}}}}
+		mb.OffsetA = geom.Vec3{e, -d, 0}
+		mb.OffsetB = geom.Vec3{0, -d, 0}
+		m.Members = []domain.Member{mb}
+		m.Supports = []domain.Support{{Node: "A", Code: "FFFFFF"}}
+		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{N, -P}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		// Statics: the link at B carries the pull N onto the member axis
 		// with a moment −N·d, so the member's base moment is −(PL + N·d);
@@ -227,10 +228,10 @@ func TestStatics(t *testing.T) {
 		// restrained bar).
 		const dT = 30.0
 		m := base(sec("s", A, I))
-		m.Nodes = []static.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
-		m.Members = []static.Member{frame("m", "A", "B", "s")}
-		m.Supports = []static.Support{{Node: "A", Code: "FFFFFF"}, {Node: "B", Code: "FFFFFF"}}
-		m.LoadCases = []static.LoadCase{{Name: "T", Thermal: []static.ThermalLoad{{Member: "m", DT: dT}}}}
+		m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
+		m.Members = []domain.Member{frame("m", "A", "B", "s")}
+		m.Supports = []domain.Support{{Node: "A", Code: "FFFFFF"}, {Node: "B", Code: "FFFFFF"}}
+		m.LoadCases = []domain.LoadCase{{Name: "T", Thermal: []domain.ThermalLoad{{Member: "m", DT: dT}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		mr := memberRes(t, c, "m")
 		want := -E * A * 1.2e-5 * dT

@@ -7,14 +7,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/gridn"
+	"github.com/gusset/gusset/pkg/fem/linsys"
+	"github.com/gusset/gusset/pkg/fem/sparse"
 	"github.com/gusset/gusset/pkg/fem/static"
-	"github.com/gusset/gusset/pkg/fem/transform"
 )
 
 // gridModel builds grid-n (package gridn geometry: n×n×n bays of 3 m, base
 // fixed, beams along x and y, columns along z, Z vertical) as a
-// static.Model with ten load cases:
+// domain.Model with ten load cases:
 //
 //	1 SW+X    self-weight −z plus 10 kN +x at every node above the base
 //	2 +Y      10 kN +y at every node above the base
@@ -26,30 +29,30 @@ import (
 //	8 Torsion 5 kN·m about z at every node above the base, and 0.5 g sideways
 //	9 Trap    partial trapezoid 2–6 kN/m (local −z) on the y beams of floors 1–5
 //	10 Roof   20 kN down on every roof node plus 5 kN −y everywhere above the base
-func gridModel(tb testing.TB, n int) *static.Model {
+func gridModel(tb testing.TB, n int) *domain.Model {
 	tb.Helper()
 	g, err := gridn.Generate(n)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	m := &static.Model{
-		VerticalAxis: transform.ZAxis,
-		Materials:    []static.Material{{Name: "steel", E: gridn.E, G: gridn.G, Density: gridn.Rho}},
-		Sections: []static.Section{{Name: "grid", A: gridn.Area, Ay: gridn.ShearA, Az: gridn.ShearA,
+	m := &domain.Model{
+		VerticalAxis: geom.ZAxis,
+		Materials:    []domain.Material{{Name: "steel", E: gridn.E, G: gridn.G, Density: gridn.Rho}},
+		Sections: []domain.Section{{Name: "grid", A: gridn.Area, Ay: gridn.ShearA, Az: gridn.ShearA,
 			J: gridn.J, Iy: gridn.I, Iz: gridn.I}},
 	}
 	np := n + 1
 	for v, c := range g.Coords {
-		m.Nodes = append(m.Nodes, static.Node{ID: fmt.Sprint("n", v), X: c[0], Y: c[1], Z: c[2]})
+		m.Nodes = append(m.Nodes, domain.Node{ID: fmt.Sprint("n", v), X: c[0], Y: c[1], Z: c[2]})
 		if v < np*np {
-			m.Supports = append(m.Supports, static.Support{Node: m.Nodes[v].ID, Code: "FFFFFF"})
+			m.Supports = append(m.Supports, domain.Support{Node: m.Nodes[v].ID, Code: "FFFFFF"})
 		}
 	}
 	var xBeams, yBeams []int // member indices with their floor
 	floorOf := map[int]int{}
 	for e, el := range g.Elements {
 		a, b := g.Coords[el[0]], g.Coords[el[1]]
-		m.Members = append(m.Members, static.Member{ID: fmt.Sprint("m", e), NodeA: m.Nodes[el[0]].ID,
+		m.Members = append(m.Members, domain.Member{ID: fmt.Sprint("m", e), NodeA: m.Nodes[el[0]].ID,
 			NodeB: m.Nodes[el[1]].ID, Section: "grid", Material: "steel"})
 		floor := int(math.Round(a[2] / gridn.Bay))
 		floorOf[e] = floor
@@ -60,15 +63,15 @@ func gridModel(tb testing.TB, n int) *static.Model {
 			yBeams = append(yBeams, e)
 		}
 	}
-	lateral := func(fx, fy, mz float64) []static.NodeLoad {
-		var out []static.NodeLoad
+	lateral := func(fx, fy, mz float64) []domain.NodeLoad {
+		var out []domain.NodeLoad
 		for v := np * np; v < len(g.Coords); v++ {
-			out = append(out, static.NodeLoad{Node: m.Nodes[v].ID, F: [6]float64{fx, fy, 0, 0, 0, mz}})
+			out = append(out, domain.NodeLoad{Node: m.Nodes[v].ID, F: [6]float64{fx, fy, 0, 0, 0, mz}})
 		}
 		return out
 	}
 	rad := math.Pi / 180
-	cs := []static.LoadCase{
+	cs := []domain.LoadCase{
 		{Name: "SW+X", SelfWeight: [3]float64{0, 0, -1}, NodeLoads: lateral(gridn.Lateral, 0, 0)},
 		{Name: "+Y", NodeLoads: lateral(0, 10e3, 0)},
 		{Name: "-X", NodeLoads: lateral(-15e3, 0, 0)},
@@ -82,24 +85,24 @@ func gridModel(tb testing.TB, n int) *static.Model {
 	}
 	for _, e := range append(append([]int(nil), xBeams...), yBeams...) {
 		if floorOf[e]%2 == 1 {
-			cs[5].Members = append(cs[5].Members, static.MemberLoad{Member: m.Members[e].ID, Type: static.DistributedForce,
-				Axes: static.GlobalInclined, Direction: transform.NegativeZAxis, P1: 5e3, P2: 5e3})
+			cs[5].Members = append(cs[5].Members, domain.MemberLoad{Member: m.Members[e].ID, Type: domain.DistributedForce,
+				Axes: domain.GlobalInclined, Direction: geom.NegativeZAxis, P1: 5e3, P2: 5e3})
 		}
 	}
 	for _, e := range xBeams {
 		if floorOf[e] == n {
-			cs[6].Members = append(cs[6].Members, static.MemberLoad{Member: m.Members[e].ID, Type: static.ConcentratedForce,
-				Axes: static.GlobalInclined, Direction: transform.NegativeZAxis, Position: static.Percent, A: 50, P1: 20e3})
+			cs[6].Members = append(cs[6].Members, domain.MemberLoad{Member: m.Members[e].ID, Type: domain.ConcentratedForce,
+				Axes: domain.GlobalInclined, Direction: geom.NegativeZAxis, Position: domain.Percent, A: 50, P1: 20e3})
 		}
 	}
 	for _, e := range yBeams {
 		if floorOf[e] >= 1 && floorOf[e] <= 5 {
-			cs[8].Members = append(cs[8].Members, static.MemberLoad{Member: m.Members[e].ID, Type: static.DistributedForce,
-				Axes: static.Local, Direction: transform.NegativeZAxis, A: 0.5, B: 2.5, P1: 2e3, P2: 6e3})
+			cs[8].Members = append(cs[8].Members, domain.MemberLoad{Member: m.Members[e].ID, Type: domain.DistributedForce,
+				Axes: domain.Local, Direction: geom.NegativeZAxis, A: 0.5, B: 2.5, P1: 2e3, P2: 6e3})
 		}
 	}
 	for v := n * np * np; v < len(g.Coords); v++ {
-		cs[9].NodeLoads = append(cs[9].NodeLoads, static.NodeLoad{Node: m.Nodes[v].ID, F: [6]float64{2: -20e3}})
+		cs[9].NodeLoads = append(cs[9].NodeLoads, domain.NodeLoad{Node: m.Nodes[v].ID, F: [6]float64{2: -20e3}})
 	}
 	m.LoadCases = cs
 	return m
@@ -109,16 +112,16 @@ func gridModel(tb testing.TB, n int) *static.Model {
 // (a right-hand side of ones) with every factorization it returns, without
 // keeping the factorization alive after the analysis.
 type singleSolveFactorizer struct {
-	inner  static.Factorizer
+	inner  linsys.Factorizer
 	single time.Duration
 }
 
-func (k *singleSolveFactorizer) Factor(ctx context.Context, a *static.SymMatrix) (static.Factorization, error) {
-	f, err := k.inner.Factor(ctx, a)
+func (k *singleSolveFactorizer) Factor(ctx context.Context, a *sparse.SymMatrix, nodeOf []int) (linsys.Factorization, error) {
+	f, err := k.inner.Factor(ctx, a, nodeOf)
 	if err != nil {
 		return nil, err
 	}
-	x := make([]float64, a.N)
+	x := make([]float64, a.N())
 	for i := range x {
 		x[i] = 1
 	}
@@ -146,7 +149,7 @@ func BenchmarkGrid20TenCases(b *testing.B) {
 	m := gridModel(b, 20)
 	ctx := context.Background()
 	for b.Loop() {
-		sf := &static.SparseFactorizer{Orderings: static.Options{}.Orderings()}
+		sf := &linsys.SparseFactorizer{Orderings: static.Options{}.Orderings()}
 		kf := &singleSolveFactorizer{inner: sf}
 		res, err := static.Analyze(ctx, m, static.Options{Factorizer: kf})
 		if err != nil {
@@ -186,17 +189,17 @@ func BenchmarkGrid20TenCases(b *testing.B) {
 func BenchmarkStations(b *testing.B) {
 	const n, count = 30, 10000
 	m := gridModel(b, n)
-	uniform := static.LoadCase{Name: "Uniform"}
+	uniform := domain.LoadCase{Name: "Uniform"}
 	for _, mm := range m.Members {
 		na, nb := mm.NodeA, mm.NodeB
 		if nodeZ(b, m, na) == nodeZ(b, m, nb) {
-			uniform.Members = append(uniform.Members, static.MemberLoad{Member: mm.ID, Type: static.DistributedForce,
-				Axes: static.GlobalInclined, Direction: transform.NegativeZAxis, P1: 5e3, P2: 5e3})
+			uniform.Members = append(uniform.Members, domain.MemberLoad{Member: mm.ID, Type: domain.DistributedForce,
+				Axes: domain.GlobalInclined, Direction: geom.NegativeZAxis, P1: 5e3, P2: 5e3})
 		}
 	}
 	m.LoadCases = append(m.LoadCases, uniform)
-	m.Combinations = append(m.Combinations, static.Combination{Name: "ULS",
-		Terms: []static.Term{{Case: "SW+X", Factor: 1.35}, {Case: "Uniform", Factor: 1.5}}})
+	m.Combinations = append(m.Combinations, domain.Combination{Name: "ULS",
+		Terms: []domain.Term{{Case: "SW+X", Factor: 1.35}, {Case: "Uniform", Factor: 1.5}}})
 	ids := make([]string, count)
 	ends := make([]static.MemberEnd, count)
 	for i := range count {
@@ -207,7 +210,7 @@ func BenchmarkStations(b *testing.B) {
 	ctx := context.Background()
 	for _, bc := range []struct {
 		name  string
-		model *static.Model
+		model *domain.Model
 		cas   string
 	}{
 		{"submodel", sub, "Uniform"},
@@ -232,7 +235,7 @@ func BenchmarkStations(b *testing.B) {
 }
 
 // nodeZ returns the Z coordinate of node id of m.
-func nodeZ(tb testing.TB, m *static.Model, id string) float64 {
+func nodeZ(tb testing.TB, m *domain.Model, id string) float64 {
 	tb.Helper()
 	var v int
 	if _, err := fmt.Sscanf(id, "n%d", &v); err != nil || m.Nodes[v].ID != id {

@@ -7,29 +7,30 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/static"
-	"github.com/gusset/gusset/pkg/fem/transform"
 )
 
 // cantilever returns a cantilever along dir (unit) of length L fixed at A.
-func cantilever(L float64, dir transform.Vec3) *static.Model {
+func cantilever(L float64, dir geom.Vec3) *domain.Model {
 	m := base(sec("s", 0.01, 8e-5))
-	m.Nodes = []static.Node{node("A", 0, 0, 0), node("B", L*dir[0], L*dir[1], L*dir[2])}
-	m.Members = []static.Member{frame("m", "A", "B", "s")}
-	m.Supports = []static.Support{{Node: "A", Code: "FFFFFF"}}
+	m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L*dir[0], L*dir[1], L*dir[2])}
+	m.Members = []domain.Member{frame("m", "A", "B", "s")}
+	m.Supports = []domain.Support{{Node: "A", Code: "FFFFFF"}}
 	return m
 }
 
 func TestCombinations(t *testing.T) {
-	m := cantilever(3, transform.Vec3{1, 0, 0})
-	m.LoadCases = []static.LoadCase{
-		{Name: "D", NodeLoads: []static.NodeLoad{{Node: "B", F: [6]float64{0, -1e3}}}},
-		{Name: "L", Members: []static.MemberLoad{{Member: "m", Type: static.ConcentratedForce,
-			Direction: transform.NegativeYAxis, Position: static.Percent, A: 50, P1: 2e3}}},
+	m := cantilever(3, geom.Vec3{1, 0, 0})
+	m.LoadCases = []domain.LoadCase{
+		{Name: "D", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{0, -1e3}}}},
+		{Name: "L", Members: []domain.MemberLoad{{Member: "m", Type: domain.ConcentratedForce,
+			Direction: geom.NegativeYAxis, Position: domain.Percent, A: 50, P1: 2e3}}},
 	}
-	m.Combinations = []static.Combination{
-		{Name: "C1", Terms: []static.Term{{Case: "D", Factor: 1.35}, {Case: "L", Factor: 1.5}}},
-		{Name: "C2", Terms: []static.Term{{Case: "C1", Factor: 2}, {Case: "D", Factor: -1}}},
+	m.Combinations = []domain.Combination{
+		{Name: "C1", Terms: []domain.Term{{Case: "D", Factor: 1.35}, {Case: "L", Factor: 1.5}}},
+		{Name: "C2", Terms: []domain.Term{{Case: "C1", Factor: 2}, {Case: "D", Factor: -1}}},
 	}
 	res := run(t, m, static.Options{})
 	d, l := caseByName(t, res, "D"), caseByName(t, res, "L")
@@ -79,12 +80,12 @@ func TestRotationInvarianceModel(t *testing.T) {
 	const L, P = 3.0, 2e3
 	EI := E * 8e-5
 	want := P * L * L * L / (3 * EI)
-	dirs := []transform.Vec3{{1, 0, 0}, {0, 0, 1}, {0.6, 0, 0.8}, {1 / math.Sqrt(3), 1 / math.Sqrt(3), 1 / math.Sqrt(3)}}
+	dirs := []geom.Vec3{{1, 0, 0}, {0, 0, 1}, {0.6, 0, 0.8}, {1 / math.Sqrt(3), 1 / math.Sqrt(3), 1 / math.Sqrt(3)}}
 	for _, d := range dirs {
 		m := cantilever(L, d)
 		// A load perpendicular to the member: local y in its own axes.
-		m.LoadCases = []static.LoadCase{{Name: "P", Members: []static.MemberLoad{{Member: "m",
-			Type: static.ConcentratedForce, Direction: transform.YAxis, Position: static.Percent, A: 100, P1: P}}}}
+		m.LoadCases = []domain.LoadCase{{Name: "P", Members: []domain.MemberLoad{{Member: "m",
+			Type: domain.ConcentratedForce, Direction: geom.YAxis, Position: domain.Percent, A: 100, P1: P}}}}
 		c := run(t, m, static.Options{})
 		mr := memberRes(t, c.Cases[0], "m")
 		st := stationAt(t, mr, L)
@@ -103,13 +104,13 @@ func TestSelfWeightAndProjected(t *testing.T) {
 	// self-weight and a projected snow load both give total vertical
 	// reactions equal to the total load (statics).
 	m := base(sec("s", 0.01, 8e-5))
-	m.Nodes = []static.Node{node("A", 0, 0, 0), node("B", 4, 3, 0)}
-	m.Members = []static.Member{frame("m", "A", "B", "s")}
-	m.Supports = []static.Support{{Node: "A", Code: "FFFFFR"}, {Node: "B", Code: "RFFRRR"}}
-	m.LoadCases = []static.LoadCase{
+	m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", 4, 3, 0)}
+	m.Members = []domain.Member{frame("m", "A", "B", "s")}
+	m.Supports = []domain.Support{{Node: "A", Code: "FFFFFR"}, {Node: "B", Code: "RFFRRR"}}
+	m.LoadCases = []domain.LoadCase{
 		{Name: "SW", SelfWeight: [3]float64{0, -1, 0}},
-		{Name: "snow", Members: []static.MemberLoad{{Member: "m", Type: static.DistributedForce,
-			Axes: static.GlobalProjected, Direction: transform.NegativeYAxis, P1: 1e3, P2: 1e3}}},
+		{Name: "snow", Members: []domain.MemberLoad{{Member: "m", Type: domain.DistributedForce,
+			Axes: domain.GlobalProjected, Direction: geom.NegativeYAxis, P1: 1e3, P2: 1e3}}},
 	}
 	res := run(t, m, static.Options{})
 	sw := caseByName(t, res, "SW").Summary
@@ -127,17 +128,17 @@ func TestTensionOnlyBracing(t *testing.T) {
 	// carries H/cosθ (statics of a pinned frame).
 	const h, L, H = 3.0, 4.0, 10e3
 	m := base(sec("col", 0.01, 1e-4), sec("br", 1e-3, 1e-8))
-	m.Nodes = []static.Node{node("1", 0, 0, 0), node("2", 0, h, 0), node("3", L, h, 0), node("4", L, 0, 0)}
+	m.Nodes = []domain.Node{node("1", 0, 0, 0), node("2", 0, h, 0), node("3", L, h, 0), node("4", L, 0, 0)}
 	c1, bm, c2 := frame("c1", "1", "2", "col"), frame("b", "2", "3", "col"), frame("c2", "4", "3", "col")
-	for _, mb := range []*static.Member{&c1, &bm, &c2} {
+	for _, mb := range []*domain.Member{&c1, &bm, &c2} {
 		mb.ReleaseA, mb.ReleaseB = "FFFFFR", "FFFFFR"
 	}
 	d1, d2 := frame("d1", "1", "3", "br"), frame("d2", "4", "2", "br")
-	d1.Type, d2.Type = static.TensionOnly, static.TensionOnly
-	m.Members = []static.Member{c1, bm, c2, d1, d2}
-	m.Supports = []static.Support{{Node: "1", Code: "FFFFFF"}, {Node: "4", Code: "FFFFFF"},
+	d1.Type, d2.Type = domain.TensionOnly, domain.TensionOnly
+	m.Members = []domain.Member{c1, bm, c2, d1, d2}
+	m.Supports = []domain.Support{{Node: "1", Code: "FFFFFF"}, {Node: "4", Code: "FFFFFF"},
 		{Node: "2", Code: "RRFFFF"}, {Node: "3", Code: "RRFFFF"}}
-	m.LoadCases = []static.LoadCase{{Name: "H", NodeLoads: []static.NodeLoad{{Node: "2", F: [6]float64{H}}}}}
+	m.LoadCases = []domain.LoadCase{{Name: "H", NodeLoads: []domain.NodeLoad{{Node: "2", F: [6]float64{H}}}}}
 
 	res := run(t, m, static.Options{TensionCompressionOnly: true})
 	c := res.Cases[0]
@@ -150,7 +151,7 @@ func TestTensionOnlyBracing(t *testing.T) {
 
 	// Combinations are solved from their combined loads; reversing H
 	// swaps the diagonals.
-	m.Combinations = []static.Combination{{Name: "-2H", Terms: []static.Term{{Case: "H", Factor: -2}}}}
+	m.Combinations = []domain.Combination{{Name: "-2H", Terms: []domain.Term{{Case: "H", Factor: -2}}}}
 	res = run(t, m, static.Options{TensionCompressionOnly: true, Cases: []string{"-2H"}})
 	c = res.Cases[0]
 	if !memberRes(t, c, "d1").Inactive || memberRes(t, c, "d2").Inactive {
@@ -176,11 +177,11 @@ func TestOneWaySupport(t *testing.T) {
 	// uplift load at the middle lifts it off, leaving a simple span.
 	const L, P = 4.0, 1e3
 	m := base(sec("s", 0.01, 8e-5))
-	m.Nodes = []static.Node{node("A", 0, 0, 0), node("M", L/2, 0, 0), node("B", L, 0, 0)}
-	m.Members = []static.Member{frame("m1", "A", "M", "s"), frame("m2", "M", "B", "s")}
-	m.Supports = []static.Support{{Node: "A", Code: "FFFFRR"}, {Node: "B", Code: "RFFFRR"},
+	m.Nodes = []domain.Node{node("A", 0, 0, 0), node("M", L/2, 0, 0), node("B", L, 0, 0)}
+	m.Members = []domain.Member{frame("m1", "A", "M", "s"), frame("m2", "M", "B", "s")}
+	m.Supports = []domain.Support{{Node: "A", Code: "FFFFRR"}, {Node: "B", Code: "RFFFRR"},
 		{Node: "M", Code: "RFRRRR", Active: [6]byte{1: 'P'}}}
-	m.LoadCases = []static.LoadCase{{Name: "up", NodeLoads: []static.NodeLoad{{Node: "M", F: [6]float64{0, P}}}}}
+	m.LoadCases = []domain.LoadCase{{Name: "up", NodeLoads: []domain.NodeLoad{{Node: "M", F: [6]float64{0, P}}}}}
 	c := run(t, m, static.Options{TensionCompressionOnly: true}).Cases[0]
 	EI := E * 8e-5
 	verify(t, []check{
@@ -199,12 +200,12 @@ func TestConstraintPrescribedSprings(t *testing.T) {
 		// δ = (P/2)L³/3EI (Roark Table 8.1 case 1a).
 		const P = 4e3
 		m := base(sec("s", 0.01, 8e-5))
-		m.Nodes = []static.Node{node("A1", 0, 0, 0), node("B1", L, 0, 0), node("A2", 0, 0, 1), node("B2", L, 0, 1),
+		m.Nodes = []domain.Node{node("A1", 0, 0, 0), node("B1", L, 0, 0), node("A2", 0, 0, 1), node("B2", L, 0, 1),
 			node("M", L, 0, 0.5)}
-		m.Members = []static.Member{frame("m1", "A1", "B1", "s"), frame("m2", "A2", "B2", "s")}
-		m.Supports = []static.Support{{Node: "A1", Code: "FFFFFF"}, {Node: "A2", Code: "FFFFFF"}}
-		m.Constraints = []static.Constraint{{Master: "M", Slaves: []string{"B1", "B2"}, Code: "FFFFFF"}}
-		m.LoadCases = []static.LoadCase{{Name: "P", NodeLoads: []static.NodeLoad{{Node: "M", F: [6]float64{0, -P}}}}}
+		m.Members = []domain.Member{frame("m1", "A1", "B1", "s"), frame("m2", "A2", "B2", "s")}
+		m.Supports = []domain.Support{{Node: "A1", Code: "FFFFFF"}, {Node: "A2", Code: "FFFFFF"}}
+		m.Constraints = []domain.Constraint{{Master: "M", Slaves: []string{"B1", "B2"}, Code: "FFFFFF"}}
+		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "M", F: [6]float64{0, -P}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		want := -P / 2 * L * L * L / (3 * EI)
 		verify(t, []check{
@@ -218,11 +219,11 @@ func TestConstraintPrescribedSprings(t *testing.T) {
 		// Load on one tip of two tied cantilevers: no symmetry, but the
 		// rigid-body tie must still balance moments (checked by run).
 		m := base(sec("s", 0.01, 8e-5))
-		m.Nodes = []static.Node{node("A1", 0, 0, 0), node("B1", L, 0, 0), node("A2", 0, 0, 1), node("B2", L, 0, 1)}
-		m.Members = []static.Member{frame("m1", "A1", "B1", "s"), frame("m2", "A2", "B2", "s")}
-		m.Supports = []static.Support{{Node: "A1", Code: "FFFFFF"}, {Node: "A2", Code: "FFFFFF"}}
-		m.Constraints = []static.Constraint{{Master: "B1", Slaves: []string{"B2"}, Code: "FFFFFF"}}
-		m.LoadCases = []static.LoadCase{{Name: "P", NodeLoads: []static.NodeLoad{{Node: "B1", F: [6]float64{0, -1e3}}}}}
+		m.Nodes = []domain.Node{node("A1", 0, 0, 0), node("B1", L, 0, 0), node("A2", 0, 0, 1), node("B2", L, 0, 1)}
+		m.Members = []domain.Member{frame("m1", "A1", "B1", "s"), frame("m2", "A2", "B2", "s")}
+		m.Supports = []domain.Support{{Node: "A1", Code: "FFFFFF"}, {Node: "A2", Code: "FFFFFF"}}
+		m.Constraints = []domain.Constraint{{Master: "B1", Slaves: []string{"B2"}, Code: "FFFFFF"}}
+		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B1", F: [6]float64{0, -1e3}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		b1, b2 := nodeRes(t, c, "B1"), nodeRes(t, c, "B2")
 		// u_B2 = u_B1 + θ_B1 × (0, 0, 1): uy gains −θx.
@@ -234,9 +235,9 @@ func TestConstraintPrescribedSprings(t *testing.T) {
 		// Fixed-fixed beam, end B settles by Δ: M = 6EIΔ/L², V = 12EIΔ/L³
 		// (McGuire et al., fixed-end forces for support settlement).
 		const D = -0.01
-		m := cantilever(L, transform.Vec3{1, 0, 0})
-		m.Supports = append(m.Supports, static.Support{Node: "B", Code: "FFFFFF"})
-		m.LoadCases = []static.LoadCase{{Name: "S", Prescribed: []static.PrescribedDisplacement{{Node: "B",
+		m := cantilever(L, geom.Vec3{1, 0, 0})
+		m.Supports = append(m.Supports, domain.Support{Node: "B", Code: "FFFFFF"})
+		m.LoadCases = []domain.LoadCase{{Name: "S", Prescribed: []domain.PrescribedDisplacement{{Node: "B",
 			Set: [6]bool{1: true}, Value: [6]float64{1: D}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		verify(t, []check{
@@ -251,9 +252,9 @@ func TestConstraintPrescribedSprings(t *testing.T) {
 		// Cantilever with a tip spring k: δ = P/(k + 3EI/L³); the spring
 		// reaction is −k·δ.
 		const P, k = 1e3, 2e5
-		m := cantilever(L, transform.Vec3{1, 0, 0})
-		m.Supports = append(m.Supports, static.Support{Node: "B", Code: "RSRRRR", Springs: [6]float64{1: k}})
-		m.LoadCases = []static.LoadCase{{Name: "P", NodeLoads: []static.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}}}
+		m := cantilever(L, geom.Vec3{1, 0, 0})
+		m.Supports = append(m.Supports, domain.Support{Node: "B", Code: "RSRRRR", Springs: [6]float64{1: k}})
+		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		d := -P / (k + 3*EI/(L*L*L))
 		verify(t, []check{
@@ -266,9 +267,9 @@ func TestConstraintPrescribedSprings(t *testing.T) {
 func TestErrorsAndWarnings(t *testing.T) {
 	ctx := context.Background()
 	t.Run("mechanism names node and DOF", func(t *testing.T) {
-		m := cantilever(3, transform.Vec3{1, 0, 0})
+		m := cantilever(3, geom.Vec3{1, 0, 0})
 		m.Supports[0].Code = "FFFFFR"
-		m.LoadCases = []static.LoadCase{{Name: "P", NodeLoads: []static.NodeLoad{{Node: "B", F: [6]float64{0, -1}}}}}
+		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{0, -1}}}}}
 		_, err := static.Analyze(ctx, m, static.Options{})
 		var me *static.MechanismError
 		if !errors.As(err, &me) || !strings.Contains(err.Error(), "rotation about Z") {
@@ -276,10 +277,10 @@ func TestErrorsAndWarnings(t *testing.T) {
 		}
 	})
 	t.Run("truss node rotations need stabilizing", func(t *testing.T) {
-		m := cantilever(3, transform.Vec3{1, 0, 0})
-		m.Members[0].Type = static.Truss
-		m.Supports = append(m.Supports, static.Support{Node: "B", Code: "RFFRRR"})
-		m.LoadCases = []static.LoadCase{{Name: "N", NodeLoads: []static.NodeLoad{{Node: "B", F: [6]float64{1e3}}}}}
+		m := cantilever(3, geom.Vec3{1, 0, 0})
+		m.Members[0].Type = domain.Truss
+		m.Supports = append(m.Supports, domain.Support{Node: "B", Code: "RFFRRR"})
+		m.LoadCases = []domain.LoadCase{{Name: "N", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{1e3}}}}}
 		if _, err := static.Analyze(ctx, m, static.Options{}); !strings.Contains(fmt_(err), "mechanism at node B, rotation about X") {
 			t.Fatalf("err = %v", err)
 		}
@@ -290,25 +291,25 @@ func TestErrorsAndWarnings(t *testing.T) {
 		verify(t, []check{{"ux", nodeRes(t, res.Cases[0], "B").Disp[0], 1e3 * 3 / (E * 0.01), exactRel}})
 	})
 	t.Run("missing section names member", func(t *testing.T) {
-		m := cantilever(3, transform.Vec3{1, 0, 0})
+		m := cantilever(3, geom.Vec3{1, 0, 0})
 		m.Members[0].Section = "nope"
 		if _, err := static.Analyze(ctx, m, static.Options{}); !strings.Contains(fmt_(err), "member m: section \"nope\"") {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("load on missing member", func(t *testing.T) {
-		m := cantilever(3, transform.Vec3{1, 0, 0})
-		m.LoadCases = []static.LoadCase{{Name: "X", Members: []static.MemberLoad{{Member: "ghost"}}}}
+		m := cantilever(3, geom.Vec3{1, 0, 0})
+		m.LoadCases = []domain.LoadCase{{Name: "X", Members: []domain.MemberLoad{{Member: "ghost"}}}}
 		if _, err := static.Analyze(ctx, m, static.Options{}); !strings.Contains(fmt_(err), "member \"ghost\"") {
 			t.Fatalf("err = %v", err)
 		}
 	})
 	t.Run("V P N warnings", func(t *testing.T) {
-		m := cantilever(3, transform.Vec3{1, 0, 0})
+		m := cantilever(3, geom.Vec3{1, 0, 0})
 		m.Supports[0].Code = "PNFFFF"
-		m.Supports = append(m.Supports, static.Support{Node: "B", Code: "RVRRRR",
-			Tables: [6][]static.SpringSegment{1: {{Stiffness: 1e5, Limit: 0.01}}}})
-		m.LoadCases = []static.LoadCase{{Name: "P", NodeLoads: []static.NodeLoad{{Node: "B", F: [6]float64{0, -1}}}}}
+		m.Supports = append(m.Supports, domain.Support{Node: "B", Code: "RVRRRR",
+			Tables: [6][]domain.SpringSegment{1: {{Stiffness: 1e5, Limit: 0.01}}}})
+		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{0, -1}}}}}
 		res := run(t, m, static.Options{})
 		all := strings.Join(res.Warnings, "\n")
 		for _, w := range []string{"variable supports", "plastic supports", "friction supports", "nodes A", "nodes B"} {
@@ -318,8 +319,8 @@ func TestErrorsAndWarnings(t *testing.T) {
 		}
 	})
 	t.Run("cancelled", func(t *testing.T) {
-		m := cantilever(3, transform.Vec3{1, 0, 0})
-		m.LoadCases = []static.LoadCase{{Name: "P"}}
+		m := cantilever(3, geom.Vec3{1, 0, 0})
+		m.LoadCases = []domain.LoadCase{{Name: "P"}}
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
 		if _, err := static.Analyze(cctx, m, static.Options{}); !errors.Is(err, context.Canceled) {
@@ -341,9 +342,9 @@ func TestSectionOptions(t *testing.T) {
 		// Timoshenko cantilever: δ = PL³/3EI + PL/(G·Ay) (Timoshenko &
 		// Gere, Mechanics of Materials, shear deflection of a cantilever);
 		// the element is exact, so round-off only.
-		m := cantilever(L, transform.Vec3{1, 0, 0})
+		m := cantilever(L, geom.Vec3{1, 0, 0})
 		m.Sections[0].Ay = 2e-3
-		m.LoadCases = []static.LoadCase{{Name: "P", NodeLoads: []static.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}}}
+		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		want := -(P*L*L*L/(3*E*8e-5) + P*L/(Gm*2e-3))
 		verify(t, []check{{"δ", nodeRes(t, c, "B").Disp[1], want, exactRel}})
@@ -351,11 +352,11 @@ func TestSectionOptions(t *testing.T) {
 	t.Run("principal angle and inertia factor", func(t *testing.T) {
 		// A 90° principal angle puts Iy in the vertical plane; the Iy
 		// factor then scales the vertical stiffness.
-		m := cantilever(L, transform.Vec3{1, 0, 0})
+		m := cantilever(L, geom.Vec3{1, 0, 0})
 		m.Sections[0].Iz, m.Sections[0].Iy = 1e-5, 4e-5
 		m.Sections[0].PrincipalAngle = math.Pi / 2
 		m.Members[0].IyFactor = 2
-		m.LoadCases = []static.LoadCase{{Name: "P", NodeLoads: []static.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}}}
+		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		want := -P * L * L * L / (3 * E * 8e-5)
 		verify(t, []check{{"δ", nodeRes(t, c, "B").Disp[1], want, exactRel}})
@@ -363,11 +364,11 @@ func TestSectionOptions(t *testing.T) {
 	t.Run("truss member transverse load", func(t *testing.T) {
 		// A truss member carries a midspan load to its nodes as a simple
 		// span (P/2 each) and has zero end moments.
-		m := cantilever(L, transform.Vec3{1, 0, 0})
-		m.Members[0].Type = static.Truss
-		m.Supports = []static.Support{{Node: "A", Code: "FFFFFF"}, {Node: "B", Code: "RFFFFF"}}
-		m.LoadCases = []static.LoadCase{{Name: "P", Members: []static.MemberLoad{{Member: "m",
-			Type: static.ConcentratedForce, Direction: transform.NegativeYAxis, Position: static.Percent, A: 50, P1: P}}}}
+		m := cantilever(L, geom.Vec3{1, 0, 0})
+		m.Members[0].Type = domain.Truss
+		m.Supports = []domain.Support{{Node: "A", Code: "FFFFFF"}, {Node: "B", Code: "RFFFFF"}}
+		m.LoadCases = []domain.LoadCase{{Name: "P", Members: []domain.MemberLoad{{Member: "m",
+			Type: domain.ConcentratedForce, Direction: geom.NegativeYAxis, Position: domain.Percent, A: 50, P1: P}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		mr := memberRes(t, c, "m")
 		verify(t, []check{
@@ -383,10 +384,10 @@ func TestSectionOptions(t *testing.T) {
 		// With Z up a horizontal member has local y = +Z; a −Z tip load
 		// gives δ = PL³/3EI and at the base fibre stress ±M·c/I with
 		// M = PL: hogging, so tension at the top (+y) fibre.
-		m := cantilever(L, transform.Vec3{0, 1, 0})
-		m.VerticalAxis = transform.ZAxis
+		m := cantilever(L, geom.Vec3{0, 1, 0})
+		m.VerticalAxis = geom.ZAxis
 		m.Sections[0].YTop, m.Sections[0].YBottom = 0.1, 0.15
-		m.LoadCases = []static.LoadCase{{Name: "P", NodeLoads: []static.NodeLoad{{Node: "B", F: [6]float64{2: -P}}}}}
+		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{2: -P}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		st := stationAt(t, memberRes(t, c, "m"), 0).Stress
 		verify(t, []check{
@@ -400,10 +401,10 @@ func TestSectionOptions(t *testing.T) {
 		// Cantilever joined to its support through a rotational spring k:
 		// δ = PL³/3EI + P·L²/k (rigid rotation P·L/k of the whole member).
 		const k = 5e6
-		m := cantilever(L, transform.Vec3{1, 0, 0})
+		m := cantilever(L, geom.Vec3{1, 0, 0})
 		m.Members[0].ReleaseA = "FFFFFS"
 		m.Members[0].SpringsA = [6]float64{5: k}
-		m.LoadCases = []static.LoadCase{{Name: "P", NodeLoads: []static.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}}}
+		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		want := -(P*L*L*L/(3*E*8e-5) + P*L*L/k)
 		verify(t, []check{{"δ", nodeRes(t, c, "B").Disp[1], want, exactRel}})
@@ -416,19 +417,19 @@ func TestInclinedConstraint(t *testing.T) {
 	// projection must keep equilibrium (checked by run).
 	const L = 3.0
 	s := math.Sqrt(0.5)
-	axes := transform.Rotation{{s, s, 0}, {-s, s, 0}, {0, 0, 1}}
+	axes := geom.Rotation{{s, s, 0}, {-s, s, 0}, {0, 0, 1}}
 	m := base(sec("s", 0.01, 8e-5))
-	m.Nodes = []static.Node{node("A1", 0, 0, 0), node("B1", L, 0, 0), node("A2", 0, 0, 1), node("B2", L, 0, 1)}
-	m.Members = []static.Member{frame("m1", "A1", "B1", "s"), frame("m2", "A2", "B2", "s")}
-	m.Supports = []static.Support{{Node: "A1", Code: "FFFFFF"}, {Node: "A2", Code: "FFFFFF"}}
-	m.Constraints = []static.Constraint{{Master: "B1", Slaves: []string{"B2"}, Code: "FRRRRR", Axes: &axes}}
-	m.LoadCases = []static.LoadCase{{Name: "P", NodeLoads: []static.NodeLoad{{Node: "B1", F: [6]float64{0, -1e3}}}}}
+	m.Nodes = []domain.Node{node("A1", 0, 0, 0), node("B1", L, 0, 0), node("A2", 0, 0, 1), node("B2", L, 0, 1)}
+	m.Members = []domain.Member{frame("m1", "A1", "B1", "s"), frame("m2", "A2", "B2", "s")}
+	m.Supports = []domain.Support{{Node: "A1", Code: "FFFFFF"}, {Node: "A2", Code: "FFFFFF"}}
+	m.Constraints = []domain.Constraint{{Master: "B1", Slaves: []string{"B2"}, Code: "FRRRRR", Axes: &axes}}
+	m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B1", F: [6]float64{0, -1e3}}}}}
 	c := run(t, m, static.Options{}).Cases[0]
 	b1, b2 := nodeRes(t, c, "B1"), nodeRes(t, c, "B2")
 	// θ × r with r = (0, 0, 1) = (θy, −θx, 0).
-	u1 := transform.Vec3{b1.Disp[0] + b1.Disp[4], b1.Disp[1] - b1.Disp[3], b1.Disp[2]}
-	u2 := transform.Vec3{b2.Disp[0], b2.Disp[1], b2.Disp[2]}
-	e0 := transform.Vec3(axes[0])
+	u1 := geom.Vec3{b1.Disp[0] + b1.Disp[4], b1.Disp[1] - b1.Disp[3], b1.Disp[2]}
+	u2 := geom.Vec3{b2.Disp[0], b2.Disp[1], b2.Disp[2]}
+	e0 := geom.Vec3(axes[0])
 	if d := e0.Dot(u2) - e0.Dot(u1); math.Abs(d) > 1e-12 {
 		t.Errorf("inclined tie violated by %g", d)
 	}
@@ -445,9 +446,9 @@ func TestMoreMemberLoads(t *testing.T) {
 		// α·g·L²/8 at midspan with no internal moment (statically
 		// determinate).
 		const g = 20.0 // K/m
-		m := cantilever(L, transform.Vec3{1, 0, 0})
-		m.Supports = []static.Support{{Node: "A", Code: "FFFFRR"}, {Node: "B", Code: "RFFFRR"}}
-		m.LoadCases = []static.LoadCase{{Name: "T", Thermal: []static.ThermalLoad{{Member: "m", DTy: g}}}}
+		m := cantilever(L, geom.Vec3{1, 0, 0})
+		m.Supports = []domain.Support{{Node: "A", Code: "FFFFRR"}, {Node: "B", Code: "RFFFRR"}}
+		m.LoadCases = []domain.LoadCase{{Name: "T", Thermal: []domain.ThermalLoad{{Member: "m", DTy: g}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		mid := stationAt(t, memberRes(t, c, "m"), L/2)
 		verify(t, []check{{"δ_mid", mid.Disp[1], 1.2e-5 * g * L * L / 8, exactRel}})
@@ -460,9 +461,9 @@ func TestMoreMemberLoads(t *testing.T) {
 		// (θ_tip = Ma/EI, δ_tip = Ma(L − a/2)/EI) over a gives tip
 		// rotation mL²/2EI and deflection mL³/3EI; base reaction −mL.
 		const mz = 2e3
-		m := cantilever(L, transform.Vec3{1, 0, 0})
-		m.LoadCases = []static.LoadCase{{Name: "m", Members: []static.MemberLoad{{Member: "m",
-			Type: static.DistributedMoment, Direction: transform.ZAxis, P1: mz, P2: mz}}}}
+		m := cantilever(L, geom.Vec3{1, 0, 0})
+		m.LoadCases = []domain.LoadCase{{Name: "m", Members: []domain.MemberLoad{{Member: "m",
+			Type: domain.DistributedMoment, Direction: geom.ZAxis, P1: mz, P2: mz}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		verify(t, []check{
 			{"θ_tip", nodeRes(t, c, "B").Disp[5], mz * L * L / (2 * EI), exactRel},
@@ -474,10 +475,10 @@ func TestMoreMemberLoads(t *testing.T) {
 		// Load from 25 % to 75 % rising 1→3 kN/m on a 4 m simple span.
 		// Statics: resultant W = 4 kN at the trapezoid centroid
 		// x̄ = 1 + 2·(1 + 2·3)/(3·(1 + 3)) m, so R_B = W·x̄/L.
-		m := cantilever(L, transform.Vec3{1, 0, 0})
-		m.Supports = []static.Support{{Node: "A", Code: "FFFFRR"}, {Node: "B", Code: "RFFFRR"}}
-		m.LoadCases = []static.LoadCase{{Name: "w", Members: []static.MemberLoad{{Member: "m",
-			Type: static.DistributedForce, Direction: transform.NegativeYAxis, Position: static.Percent,
+		m := cantilever(L, geom.Vec3{1, 0, 0})
+		m.Supports = []domain.Support{{Node: "A", Code: "FFFFRR"}, {Node: "B", Code: "RFFFRR"}}
+		m.LoadCases = []domain.LoadCase{{Name: "w", Members: []domain.MemberLoad{{Member: "m",
+			Type: domain.DistributedForce, Direction: geom.NegativeYAxis, Position: domain.Percent,
 			A: 25, B: 75, P1: 1e3, P2: 3e3}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		xbar := 1 + 2*(1+2*3.0)/(3*(1+3.0))

@@ -9,8 +9,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/static"
-	"github.com/gusset/gusset/pkg/fem/transform"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/recovery_golden.json from the current implementation")
@@ -23,16 +24,16 @@ var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/recovery_
 // points and member ends), full, partial and trapezoidal distributed forces
 // and moments in every axes kind, self-weight, thermal loads, prestress and
 // nested combinations.
-func goldenModel() *static.Model {
-	s1 := static.Section{Name: "s1", A: 8e-3, Ay: 3e-3, Az: 4e-3, J: 3e-6, Iy: 9e-5, Iz: 2e-5, PrincipalAngle: 0.3,
+func goldenModel() *domain.Model {
+	s1 := domain.Section{Name: "s1", A: 8e-3, Ay: 3e-3, Az: 4e-3, J: 3e-6, Iy: 9e-5, Iz: 2e-5, PrincipalAngle: 0.3,
 		YTop: 0.1, YBottom: 0.1, ZTop: 0.15, ZBottom: 0.12}
-	s2 := static.Section{Name: "s2", A: 5e-3, J: 1e-6, Iy: 4e-5, Iz: 1.5e-5, YTop: 0.08, YBottom: 0.06, ZTop: 0.1, ZBottom: 0.1}
-	br := static.Section{Name: "br", A: 1e-3, J: 1e-8, Iy: 1e-8, Iz: 1e-8}
+	s2 := domain.Section{Name: "s2", A: 5e-3, J: 1e-6, Iy: 4e-5, Iz: 1.5e-5, YTop: 0.08, YBottom: 0.06, ZTop: 0.1, ZBottom: 0.1}
+	br := domain.Section{Name: "br", A: 1e-3, J: 1e-8, Iy: 1e-8, Iz: 1e-8}
 	m := base(s1, s2, br)
-	m.VerticalAxis = transform.ZAxis
-	m.Nodes = []static.Node{node("n1", 0, 0, 0), node("n2", 0, 0, 3), node("n3", 4, 0, 3), node("n4", 4, 0, 0),
+	m.VerticalAxis = geom.ZAxis
+	m.Nodes = []domain.Node{node("n1", 0, 0, 0), node("n2", 0, 0, 3), node("n3", 4, 0, 3), node("n4", 4, 0, 0),
 		node("n5", 4, 3, 3.2), node("n6", 0, 3, 3), node("n7", 4, 3, 0), node("n9", 6, 3.5, 3.2), node("dir", 2, -5, 9)}
-	mem := func(id, a, b, s string, f func(*static.Member)) {
+	mem := func(id, a, b, s string, f func(*domain.Member)) {
 		mm := frame(id, a, b, s)
 		if f != nil {
 			f(&mm)
@@ -40,55 +41,55 @@ func goldenModel() *static.Model {
 		m.Members = append(m.Members, mm)
 	}
 	mem("c1", "n1", "n2", "s1", nil)
-	mem("c2", "n4", "n3", "s1", func(mm *static.Member) {
+	mem("c2", "n4", "n3", "s1", func(mm *domain.Member) {
 		mm.Direction.Angle = 0.4
-		mm.OffsetB = transform.Vec3{0, 0, -0.2}
+		mm.OffsetB = geom.Vec3{0, 0, -0.2}
 	})
-	mem("b1", "n2", "n3", "s2", func(mm *static.Member) {
+	mem("b1", "n2", "n3", "s2", func(mm *domain.Member) {
 		mm.ReleaseA, mm.ReleaseB = "FFFFFR", "FFFFSF"
 		mm.SpringsB = [6]float64{4: 2e6}
-		mm.OffsetA, mm.OffsetB, mm.OffsetsLocal = transform.Vec3{0.15, 0, 0.02}, transform.Vec3{-0.15, 0, 0}, true
+		mm.OffsetA, mm.OffsetB, mm.OffsetsLocal = geom.Vec3{0.15, 0, 0.02}, geom.Vec3{-0.15, 0, 0}, true
 	})
-	mem("b2", "n3", "n5", "s2", func(mm *static.Member) { mm.IzFactor, mm.AreaFactor = 1.2, 0.9 })
+	mem("b2", "n3", "n5", "s2", func(mm *domain.Member) { mm.IzFactor, mm.AreaFactor = 1.2, 0.9 })
 	mem("c3", "n7", "n5", "s1", nil)
-	mem("b3", "n5", "n6", "s2", func(mm *static.Member) {
-		mm.Direction = transform.Direction{Kind: transform.DirectionNode}
+	mem("b3", "n5", "n6", "s2", func(mm *domain.Member) {
+		mm.Direction = geom.Direction{Kind: geom.DirectionNode}
 		mm.DirectionNode = "dir"
 	})
-	mem("b4", "n6", "n2", "s2", func(mm *static.Member) { mm.ReleaseA = "FFFFRR" })
-	mem("c4", "n6", "n1", "s1", func(mm *static.Member) { mm.OffsetA = transform.Vec3{0.1, -0.1, 0} })
-	mem("brace", "n1", "n3", "br", func(mm *static.Member) { mm.Type = static.Truss })
-	mem("cant", "n5", "n9", "s1", func(mm *static.Member) { mm.ReleaseB = "FFFFFF" })
-	m.Supports = []static.Support{{Node: "n1", Code: "FFFFFF"}, {Node: "n4", Code: "FFFRRR"},
+	mem("b4", "n6", "n2", "s2", func(mm *domain.Member) { mm.ReleaseA = "FFFFRR" })
+	mem("c4", "n6", "n1", "s1", func(mm *domain.Member) { mm.OffsetA = geom.Vec3{0.1, -0.1, 0} })
+	mem("brace", "n1", "n3", "br", func(mm *domain.Member) { mm.Type = domain.Truss })
+	mem("cant", "n5", "n9", "s1", func(mm *domain.Member) { mm.ReleaseB = "FFFFFF" })
+	m.Supports = []domain.Support{{Node: "n1", Code: "FFFFFF"}, {Node: "n4", Code: "FFFRRR"},
 		{Node: "n7", Code: "FFFSSS", Springs: [6]float64{3: 5e6, 4: 8e6, 5: 1e6}}, {Node: "dir", Code: "FFFFFF"}}
-	ml := func(member string, typ static.MemberLoadType, axes static.LoadAxes, dir transform.Axis, pos static.PositionKind, a, b, p1, p2 float64) static.MemberLoad {
-		return static.MemberLoad{Member: member, Type: typ, Axes: axes, Direction: dir, Position: pos, A: a, B: b, P1: p1, P2: p2}
+	ml := func(member string, typ domain.MemberLoadType, axes domain.LoadAxes, dir geom.Axis, pos domain.PositionKind, a, b, p1, p2 float64) domain.MemberLoad {
+		return domain.MemberLoad{Member: member, Type: typ, Axes: axes, Direction: dir, Position: pos, A: a, B: b, P1: p1, P2: p2}
 	}
-	m.LoadCases = []static.LoadCase{
-		{Name: "dead", SelfWeight: [3]float64{0, 0, -1}, NodeLoads: []static.NodeLoad{{Node: "n9", F: [6]float64{0, 0, -4e3}}}},
-		{Name: "members", Members: []static.MemberLoad{
-			ml("b1", static.ConcentratedForce, static.Local, transform.NegativeYAxis, static.Percent, 30, 0, 12e3, 0),
-			ml("b1", static.ConcentratedForce, static.GlobalInclined, transform.XAxis, static.Actual, 0, 0, 2e3, 0),
-			ml("b2", static.ConcentratedMoment, static.Local, transform.ZAxis, static.Percent, 50, 0, 5e3, 0),
-			ml("b2", static.ConcentratedForce, static.Local, transform.ZAxis, static.Percent, 100, 0, -3e3, 0),
-			ml("b2", static.DistributedMoment, static.Local, transform.XAxis, static.Actual, 0, 0, 400, 400),
-			ml("b3", static.DistributedForce, static.GlobalProjected, transform.NegativeZAxis, static.Actual, 0, 0, 6e3, 6e3),
-			ml("c1", static.DistributedForce, static.Local, transform.YAxis, static.Actual, 0.5, 2.2, 1e3, 3e3),
-			ml("c4", static.DistributedForce, static.GlobalInclined, transform.XAxis, static.Percent, 80, 10, 2e3, -1e3),
-			ml("cant", static.ConcentratedForce, static.GlobalInclined, transform.NegativeZAxis, static.Actual, 1.0, 0, 8e3, 0),
-			ml("cant", static.ConcentratedForce, static.Local, transform.ZAxis, static.Actual, 1.3, 0, 1.5e3, 0),
-			ml("b4", static.DistributedMoment, static.Local, transform.YAxis, static.Actual, 0.4, 2.5, 300, -500),
-			ml("c3", static.DistributedMoment, static.GlobalInclined, transform.YAxis, static.Actual, 0, 0, 250, 250),
-			ml("brace", static.DistributedForce, static.GlobalInclined, transform.NegativeZAxis, static.Actual, 0, 0, 200, 200),
+	m.LoadCases = []domain.LoadCase{
+		{Name: "dead", SelfWeight: [3]float64{0, 0, -1}, NodeLoads: []domain.NodeLoad{{Node: "n9", F: [6]float64{0, 0, -4e3}}}},
+		{Name: "members", Members: []domain.MemberLoad{
+			ml("b1", domain.ConcentratedForce, domain.Local, geom.NegativeYAxis, domain.Percent, 30, 0, 12e3, 0),
+			ml("b1", domain.ConcentratedForce, domain.GlobalInclined, geom.XAxis, domain.Actual, 0, 0, 2e3, 0),
+			ml("b2", domain.ConcentratedMoment, domain.Local, geom.ZAxis, domain.Percent, 50, 0, 5e3, 0),
+			ml("b2", domain.ConcentratedForce, domain.Local, geom.ZAxis, domain.Percent, 100, 0, -3e3, 0),
+			ml("b2", domain.DistributedMoment, domain.Local, geom.XAxis, domain.Actual, 0, 0, 400, 400),
+			ml("b3", domain.DistributedForce, domain.GlobalProjected, geom.NegativeZAxis, domain.Actual, 0, 0, 6e3, 6e3),
+			ml("c1", domain.DistributedForce, domain.Local, geom.YAxis, domain.Actual, 0.5, 2.2, 1e3, 3e3),
+			ml("c4", domain.DistributedForce, domain.GlobalInclined, geom.XAxis, domain.Percent, 80, 10, 2e3, -1e3),
+			ml("cant", domain.ConcentratedForce, domain.GlobalInclined, geom.NegativeZAxis, domain.Actual, 1.0, 0, 8e3, 0),
+			ml("cant", domain.ConcentratedForce, domain.Local, geom.ZAxis, domain.Actual, 1.3, 0, 1.5e3, 0),
+			ml("b4", domain.DistributedMoment, domain.Local, geom.YAxis, domain.Actual, 0.4, 2.5, 300, -500),
+			ml("c3", domain.DistributedMoment, domain.GlobalInclined, geom.YAxis, domain.Actual, 0, 0, 250, 250),
+			ml("brace", domain.DistributedForce, domain.GlobalInclined, geom.NegativeZAxis, domain.Actual, 0, 0, 200, 200),
 		}},
-		{Name: "thermal", Thermal: []static.ThermalLoad{{Member: "b2", DT: 30, DTy: 50, DTz: -20}, {Member: "c3", DT: -15}},
-			Prestress: []static.PrestressLoad{{Member: "brace", Force: 20e3}}},
-		{Name: "wind", NodeLoads: []static.NodeLoad{{Node: "n2", F: [6]float64{5e3, 1e3}}, {Node: "n6", F: [6]float64{5e3, 0, 0, 0, 0, 2e3}}},
-			Members: []static.MemberLoad{ml("c2", static.DistributedForce, static.GlobalInclined, transform.XAxis, static.Actual, 0, 0, 1.5e3, 2.5e3)}},
+		{Name: "thermal", Thermal: []domain.ThermalLoad{{Member: "b2", DT: 30, DTy: 50, DTz: -20}, {Member: "c3", DT: -15}},
+			Prestress: []domain.PrestressLoad{{Member: "brace", Force: 20e3}}},
+		{Name: "wind", NodeLoads: []domain.NodeLoad{{Node: "n2", F: [6]float64{5e3, 1e3}}, {Node: "n6", F: [6]float64{5e3, 0, 0, 0, 0, 2e3}}},
+			Members: []domain.MemberLoad{ml("c2", domain.DistributedForce, domain.GlobalInclined, geom.XAxis, domain.Actual, 0, 0, 1.5e3, 2.5e3)}},
 	}
-	m.Combinations = []static.Combination{
-		{Name: "ULS", Terms: []static.Term{{Case: "dead", Factor: 1.2}, {Case: "members", Factor: 1.5}, {Case: "wind", Factor: 0.9}}},
-		{Name: "SLS", Terms: []static.Term{{Case: "ULS", Factor: 0.5}, {Case: "thermal", Factor: 1}}},
+	m.Combinations = []domain.Combination{
+		{Name: "ULS", Terms: []domain.Term{{Case: "dead", Factor: 1.2}, {Case: "members", Factor: 1.5}, {Case: "wind", Factor: 0.9}}},
+		{Name: "SLS", Terms: []domain.Term{{Case: "ULS", Factor: 0.5}, {Case: "thermal", Factor: 1}}},
 	}
 	return m
 }

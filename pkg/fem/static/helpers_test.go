@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/static"
 )
 
@@ -14,26 +15,26 @@ const (
 )
 
 // base returns a model with one steel material and the named sections.
-func base(secs ...static.Section) *static.Model {
-	return &static.Model{
-		Materials: []static.Material{{Name: "steel", E: E, G: Gm, Density: 7850, Alpha: 1.2e-5}},
+func base(secs ...domain.Section) *domain.Model {
+	return &domain.Model{
+		Materials: []domain.Material{{Name: "steel", E: E, G: Gm, Density: 7850, Alpha: 1.2e-5}},
 		Sections:  secs,
 	}
 }
 
 // sec is a Euler–Bernoulli section (no shear areas) with the given area
 // and equal inertias about both axes.
-func sec(name string, a, i float64) static.Section {
-	return static.Section{Name: name, A: a, J: 2 * i, Iy: i, Iz: i}
+func sec(name string, a, i float64) domain.Section {
+	return domain.Section{Name: name, A: a, J: 2 * i, Iy: i, Iz: i}
 }
 
-func node(id string, x, y, z float64) static.Node { return static.Node{ID: id, X: x, Y: y, Z: z} }
+func node(id string, x, y, z float64) domain.Node { return domain.Node{ID: id, X: x, Y: y, Z: z} }
 
-func frame(id, a, b, s string) static.Member {
-	return static.Member{ID: id, NodeA: a, NodeB: b, Section: s, Material: "steel"}
+func frame(id, a, b, s string) domain.Member {
+	return domain.Member{ID: id, NodeA: a, NodeB: b, Section: s, Material: "steel"}
 }
 
-func run(t *testing.T, m *static.Model, opts static.Options) *static.Results {
+func run(t *testing.T, m *domain.Model, opts static.Options) *static.Results {
 	t.Helper()
 	res, err := static.Analyze(context.Background(), m, opts)
 	if err != nil {

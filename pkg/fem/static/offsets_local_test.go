@@ -5,8 +5,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/static"
-	"github.com/gusset/gusset/pkg/fem/transform"
 )
 
 // TestLocalOffsetsPrincipalAngle checks that rigid offsets given in Local
@@ -16,7 +17,7 @@ import (
 //
 // The model is a cantilever along global +X, A = (0, 0, 0) fixed, B =
 // (L, 0, 0) free, vertical axis Y, direction angle 0, section principal
-// angle 90°. Local axes (package transform): x = +X; y₀ = "up" = +Y,
+// angle 90°. Local axes (package geom): x = +X; y₀ = "up" = +Y,
 // z₀ = x × y₀ = +Z; the angle β = 90° turns y and z about x by the
 // right-hand rule, y = cos β·y₀ + sin β·z₀ = +Z and z = x × y = −Y. A
 // Local offset (0, e, 0) therefore lies along global +Z: the same member
@@ -96,30 +97,30 @@ func TestLocalOffsetsPrincipalAngle(t *testing.T) {
 		{"offset at B, member load at end B", false, memberLoad, -P * e},
 		{"offsets at A and B, member load at end B", true, memberLoad, -P * e},
 	}
-	build := func(local, atA bool, ld load) *static.Model {
+	build := func(local, atA bool, ld load) *domain.Model {
 		m := base(sec("s", 0.01, I))
 		m.Sections[0].PrincipalAngle = math.Pi / 2
-		m.Nodes = []static.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
+		m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
 		mm := frame("m", "A", "B", "s")
-		off := transform.Vec3{0, 0, e} // global +Z
+		off := geom.Vec3{0, 0, e} // global +Z
 		if local {
-			off = transform.Vec3{0, e, 0} // local +y
+			off = geom.Vec3{0, e, 0} // local +y
 			mm.OffsetsLocal = true
 		}
 		mm.OffsetB = off
 		if atA {
 			mm.OffsetA = off
 		}
-		m.Members = []static.Member{mm}
-		m.Supports = []static.Support{{Node: "A", Code: "FFFFFF"}}
-		lc := static.LoadCase{Name: "P"}
+		m.Members = []domain.Member{mm}
+		m.Supports = []domain.Support{{Node: "A", Code: "FFFFFF"}}
+		lc := domain.LoadCase{Name: "P"}
 		if ld == nodeLoad {
-			lc.NodeLoads = []static.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}
+			lc.NodeLoads = []domain.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}
 		} else {
-			lc.Members = []static.MemberLoad{{Member: "m", Type: static.ConcentratedForce, Axes: static.GlobalInclined,
-				Direction: transform.NegativeYAxis, Position: static.Percent, A: 100, P1: P}}
+			lc.Members = []domain.MemberLoad{{Member: "m", Type: domain.ConcentratedForce, Axes: domain.GlobalInclined,
+				Direction: geom.NegativeYAxis, Position: domain.Percent, A: 100, P1: P}}
 		}
-		m.LoadCases = []static.LoadCase{lc}
+		m.LoadCases = []domain.LoadCase{lc}
 		return m
 	}
 	// near checks got against want to tol relative to scale (want may be

@@ -6,61 +6,31 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gusset/gusset/pkg/fem/dof"
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/element"
-	"github.com/gusset/gusset/pkg/fem/transform"
+	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/fem/internal/par"
 )
 
-// memberState is a member's recovered end state for one case.
-type memberState struct {
-	uNode [12]float64 // node-side local displacements
-	uMem  [12]float64 // member's own end displacements (after releases)
-	q     [12]float64 // end actions on the member, local
-	fNode [12]float64 // forces the nodes exert on the member, global axes at the nodes
-}
-
 // memberEnd recovers member m under the loads of cl (nil: unloaded),
-// whose loads on m are l (cl.memberLoads(m.index)), and global
+// whose loads on m are l (cl.MemberLoads(m.Index)), and global
 // displacements u into ms. The fixed-end actions come from cl's cache when
 // totalNodeLoads has run on it.
-func (a *analysis) memberEnd(ms *memberState, m *member, cl *caseLoads, l *element.MemberLoads, u []float64) error {
+func (a *analysis) memberEnd(ms *domain.FrameState, m *domain.FrameElement, cl *caseLoads, l *element.MemberLoads, u []float64) error {
 	var ug [12]float64
-	copy(ug[:6], u[6*m.nodes[0]:6*m.nodes[0]+6])
-	copy(ug[6:], u[6*m.nodes[1]:6*m.nodes[1]+6])
-	if m.offset {
-		var ue [12]float64
-		transform.OffsetDisplacements(m.eA, m.eB, ug[:], ue[:])
-		ug = ue
-	}
-	transform.ToLocalVector(m.rot, ug[:], ms.uNode[:])
+	nodes := m.Nodes()
+	copy(ug[:6], u[6*nodes[0]:6*nodes[0]+6])
+	copy(ug[6:], u[6*nodes[1]:6*nodes[1]+6])
 	var qc, q0 [12]float64
-	if fe := cl.fixedEndOf(m.index); fe != nil {
+	if fe := cl.fixedEndOf(m.Index); fe != nil {
 		qc, q0 = fe.qc, fe.q0
 	} else if !l.Empty() {
-		if err := m.fixedEnd(l, qc[:], q0[:]); err != nil {
+		if err := m.FixedEnd(l, qc[:], q0[:]); err != nil {
 			return err
 		}
 	}
-	if m.released {
-		var scratch [156]float64
-		if err := element.MemberEndDisplacements(m.k0[:], q0[:], &m.rel, ms.uNode[:], ms.uMem[:], scratch[:]); err != nil {
-			return fmt.Errorf("member %s: %w", m.id, err)
-		}
-	} else {
-		ms.uMem = ms.uNode
-	}
-	mulAdd(&m.k0, m.blocky, &q0, &ms.uMem, &ms.q)
-	// Node forces through the condensed matrix, so springs in releases
-	// act on the node side exactly as assembled. Without releases that
-	// is q itself.
-	fl := ms.q
-	if m.kc != nil {
-		mulAdd(m.kc, m.blocky, &qc, &ms.uNode, &fl)
-	}
-	transform.ToGlobalVector(m.rot, fl[:], ms.fNode[:])
-	if m.offset {
-		transform.OffsetForces(m.eA, m.eB, ms.fNode[:], ms.fNode[:])
-	}
-	return nil
+	return m.End(&ug, &qc, &q0, ms)
 }
 
 // recoverChunk is the number of members one recovery task takes.
@@ -88,7 +58,7 @@ func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us 
 	if err := a.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("recover: %w", err)
 	}
-	nc, nm := len(names), len(a.members)
+	nc, nm := len(names), len(a.frames)
 	// Total loads first: they also cache the fixed-end actions that member
 	// recovery reads. One task per distinct caseLoads (a name may repeat).
 	pTot := make([][]float64, nc)
@@ -98,13 +68,13 @@ func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us 
 	for i := range cls {
 		first[i] = slices.Index(cls, cls[i])
 	}
-	parallelChunks(nc, 1, func(i, _, _ int) {
+	par.Chunks(nc, 1, func(i, _, _ int) {
 		if first[i] != i {
 			return
 		}
 		pTot[i], errs[i] = a.totalNodeLoads(cls[i])
 		loads[i] = make([]*element.MemberLoads, nm)
-		for m, l := range cls[i].member {
+		for m, l := range cls[i].Member {
 			loads[i][m] = l
 		}
 	})
@@ -125,7 +95,7 @@ func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us 
 	nChunks := (nm + recoverChunk - 1) / recoverChunk
 	merrs := make([]error, nChunks*nc) // chunk-major, then case
 	done := counter{r: a.prog, total: float64(nm)}
-	parallelChunks(nm, recoverChunk, func(c, lo, hi int) {
+	par.Chunks(nm, recoverChunk, func(c, lo, hi int) {
 		a.recoverMembers(s, cls, loads, us, crs, fNode, lo, hi, merrs[c*nc:(c+1)*nc])
 		done.add(hi - lo)
 	})
@@ -136,44 +106,53 @@ func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us 
 			}
 		}
 	}
-	parallelChunks(nc, 1, func(i, _, _ int) {
-		a.caseTotals(&crs[i], s, cls[i], us[i], fNode[i], pTot[i])
+	par.Chunks(nc, 1, func(i, _, _ int) {
+		errs[i] = a.caseTotals(&crs[i], s, cls[i], us[i], fNode[i], pTot[i])
 	})
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("recover %s: %w", names[i], err)
+		}
+	}
 	return crs, nil
 }
 
 // caseTotals fills the node results and the equilibrium summary of cr
-// from the forces the nodes exert on the members (fNode).
-func (a *analysis) caseTotals(cr *CaseResult, s *system, cl *caseLoads, u, fNode, pTot []float64) {
-	nd := 6 * len(a.pos)
+// from the forces the nodes exert on the members (fNode) and on the other
+// elements.
+func (a *analysis) caseTotals(cr *CaseResult, s *system, cl *caseLoads, u, fNode, pTot []float64) error {
+	nd := a.d.DOF.DOFs()
 	fel := make([]float64, nd) // Σ forces nodes exert on members
-	for _, m := range a.members {
-		fm := fNode[12*m.index : 12*m.index+12]
-		for e := range 2 {
+	for _, m := range a.frames {
+		fm := fNode[12*m.Index : 12*m.Index+12]
+		for e, n := range m.Nodes() {
 			for d := range 6 {
-				fel[6*m.nodes[e]+d] += fm[6*e+d]
+				fel[6*n+d] += fm[6*e+d]
 			}
 		}
+	}
+	if err := a.addOtherResisting(s, cl, u, fel); err != nil {
+		return err
 	}
 	// Out-of-balance force of every DOF (members + support springs −
 	// node loads), gathered onto equations (residuals) and restrained
 	// DOFs (reactions) through the constraints.
 	f := make([]float64, nd)
 	for g := range nd {
-		f[g] = fel[g] - cl.nodeF[g] + s.spring[g]*u[g]
+		f[g] = fel[g] - cl.NodeF[g] + s.spring[g]*u[g]
 	}
 	resid := make([]float64, s.neq)
 	react := make([]float64, nd)
-	a.distribute(s, f, resid, react)
-	cr.Nodes = make([]NodeResult, len(a.pos))
-	for n := range a.pos {
+	s.num.Distribute(f, resid, react)
+	cr.Nodes = make([]NodeResult, len(a.d.Pos))
+	for n := range a.d.Pos {
 		nr := &cr.Nodes[n]
 		nr.Node = a.model.Nodes[n].ID
 		copy(nr.Disp[:], u[6*n:6*n+6])
 		for d := range 6 {
 			g := 6*n + d
 			switch {
-			case s.eq[g] == -1:
+			case s.num.Eq[g] == dof.Restrained:
 				nr.Reaction[d] = react[g]
 				nr.HasReaction = true
 			case s.spring[g] != 0:
@@ -187,8 +166,8 @@ func (a *analysis) caseTotals(cr *CaseResult, s *system, cl *caseLoads, u, fNode
 		var f, r [6]float64
 		copy(f[:], pTot[6*n:6*n+6])
 		r = nr.Reaction
-		addMoment(&sum.Load, a.pos[n], f)
-		addMoment(&sum.Reaction, a.pos[n], r)
+		addMoment(&sum.Load, a.d.Pos[n], f)
+		addMoment(&sum.Reaction, a.d.Pos[n], r)
 		for _, v := range f {
 			sum.MaxLoad = math.Max(sum.MaxLoad, math.Abs(v))
 		}
@@ -196,6 +175,7 @@ func (a *analysis) caseTotals(cr *CaseResult, s *system, cl *caseLoads, u, fNode
 	for _, v := range resid {
 		sum.Residual = math.Max(sum.Residual, math.Abs(v))
 	}
+	return nil
 }
 
 // recoverMembers recovers members lo…hi−1 for every case c (loads cls[c],
@@ -213,27 +193,27 @@ func (a *analysis) recoverMembers(s *system, cls []*caseLoads, loads [][]*elemen
 		}
 		slabs[c] = make([]Station, 0, total)
 	}
-	var ms memberState
+	var ms domain.FrameState
 	var pts, divPts []stationPoint
 	var ev element.StationEvaluator
 	for i := lo; i < hi; i++ {
-		m := a.members[i]
+		m := a.frames[i]
 		off := s.st.memberOff != nil && s.st.memberOff[i]
-		divPts = stationPoints(divPts[:0], m.props.L, div, nil)
+		divPts = stationPoints(divPts[:0], m.Props.L, div, nil)
 		for c, cl := range cls {
 			if errs[c] != nil {
 				continue
 			}
 			l := loads[c][i]
 			mr := &crs[c].Members[i]
-			mr.Member, mr.Axes = m.id, m.rot
+			mr.Member, mr.Axes = m.ID, m.Rot
 			fm := fNode[c][12*i : 12*i+12]
 			if off {
 				mr.Inactive = true
 				// Its loads still reach the nodes (as in the load vector).
 				if fe := cl.fixedEndOf(i); fe != nil {
 					var pe [12]float64
-					m.nodeLoads(fe.qc[:], pe[:])
+					m.NodeLoads(fe.qc[:], pe[:])
 					for k := range 12 {
 						fm[k] = -pe[k]
 					}
@@ -244,16 +224,16 @@ func (a *analysis) recoverMembers(s *system, cls []*caseLoads, loads [][]*elemen
 				errs[c] = err
 				continue
 			}
-			copy(fm, ms.fNode[:])
-			copy(mr.EndA[:], ms.q[:6])
-			copy(mr.EndB[:], ms.q[6:])
-			copy(mr.DispA[:], ms.uMem[:6])
+			copy(fm, ms.FNode[:])
+			copy(mr.EndA[:], ms.Q[:6])
+			copy(mr.EndB[:], ms.Q[6:])
+			copy(mr.DispA[:], ms.UMem[:6])
 			p := divPts
 			if l != nil && len(l.Points) > 0 {
-				pts = stationPoints(pts[:0], m.props.L, div, l)
+				pts = stationPoints(pts[:0], m.Props.L, div, l)
 				p = pts
 			}
-			slabs[c], mr.Stations = appendStations(slabs[c], &ev, m, l, &mr.EndA, &mr.DispA, p)
+			slabs[c], mr.Stations = appendStations(slabs[c], &ev, m.Props, &a.sc[i], l, &mr.EndA, &mr.DispA, p)
 		}
 	}
 }
@@ -311,8 +291,8 @@ func stationPoints(pts []stationPoint, L float64, div int, l *element.MemberLoad
 
 // addMoment adds the force-moment f acting at p to the resultant about
 // the origin.
-func addMoment(acc *[6]float64, p transform.Vec3, f [6]float64) {
-	m := p.Cross(transform.Vec3{f[0], f[1], f[2]})
+func addMoment(acc *[6]float64, p geom.Vec3, f [6]float64) {
+	m := p.Cross(geom.Vec3{f[0], f[1], f[2]})
 	for i := range 3 {
 		acc[i] += f[i]
 		acc[3+i] += f[3+i] + m[i]
@@ -325,22 +305,21 @@ func addMoment(acc *[6]float64, p transform.Vec3, f [6]float64) {
 // EndA and DispA). It appends the stations to slab and returns the grown
 // slab and the member's stations, capped so that appending to them
 // cannot overwrite the next member's.
-func appendStations(slab []Station, ev *element.StationEvaluator, m *member, l *element.MemberLoads, qA, uA *[6]float64, pts []stationPoint) ([]Station, []Station) {
-	ev.Reset(m.props, l, qA, uA)
+func appendStations(slab []Station, ev *element.StationEvaluator, p element.FrameProps, sc *stressCoef, l *element.MemberLoads, qA, uA *[6]float64, pts []stationPoint) ([]Station, []Station) {
+	ev.Reset(p, l, qA, uA)
 	n := len(slab)
 	slab = slices.Grow(slab, len(pts))[:n+len(pts)]
-	for i, p := range pts {
+	for i, pt := range pts {
 		st := &slab[n+i]
-		st.X = p.x
-		ev.At(p.x, p.right, &st.Forces, &st.Disp)
-		m.stress(&st.Forces, &st.Stress)
+		st.X = pt.x
+		ev.At(pt.x, pt.right, &st.Forces, &st.Disp)
+		sc.stress(&st.Forces, &st.Stress)
 	}
 	return slab, slab[n:len(slab):len(slab)]
 }
 
 // stress evaluates section stresses from internal forces f into s.
-func (m *member) stress(f *[6]float64, s *Stress) {
-	c := &m.sc
+func (c *stressCoef) stress(f *[6]float64, s *Stress) {
 	*s = Stress{Axial: f[0] * c.rA, ShearY: f[1] * c.rAy, ShearZ: f[2] * c.rAz}
 	if c.hasY {
 		s.BendingY = [2]float64{f[4] * c.by[0], f[4] * c.by[1]}

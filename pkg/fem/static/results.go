@@ -3,7 +3,7 @@ package static
 import (
 	"time"
 
-	"github.com/gusset/gusset/pkg/fem/transform"
+	"github.com/gusset/gusset/pkg/fem/geom"
 )
 
 // Results holds the outcome of an analysis: one CaseResult per requested
@@ -79,7 +79,7 @@ type MemberResult struct {
 	// Axes are the member's local axes (rows: unit x, y, z in global
 	// coordinates, principal angle included): they turn the local station
 	// displacements into global ones.
-	Axes     transform.Rotation
+	Axes     geom.Rotation
 	Stations []Station
 }
 

@@ -3,6 +3,8 @@ package static
 import (
 	"math"
 	"time"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
 )
 
 // runReversal solves each requested case on its own with the reversal
@@ -18,7 +20,7 @@ func (a *analysis) runReversal(names []string, res *Results) error {
 		maxIt = 20
 	}
 	base := map[string]*caseLoads{}
-	nd := 6 * len(a.pos)
+	nd := a.d.DOF.DOFs()
 	for _, name := range names {
 		a.prog.set(func(p *Progress) { p.Case = name })
 		t0 := time.Now()
@@ -27,7 +29,7 @@ func (a *analysis) runReversal(names []string, res *Results) error {
 		if err != nil {
 			return err
 		}
-		st := state{memberOff: make([]bool, len(a.members)), dofOff: make([]bool, nd)}
+		st := state{memberOff: make([]bool, len(a.frames)), dofOff: make([]bool, nd)}
 		var s *system
 		var u []float64
 		settled := false
@@ -75,80 +77,84 @@ func (a *analysis) reverse(s *system, cl *caseLoads, u []float64) (state, bool, 
 	next := s.st.clone()
 	changed := false
 	// Members: axial force when active, elongation when switched off.
-	for _, m := range a.members {
-		dir := m.typ.oneWay()
+	for _, m := range a.frames {
+		dir := m.Type.OneWay()
 		if dir == 0 {
 			continue
 		}
-		if !s.st.memberOff[m.index] {
-			ms := &memberState{}
-			if err := a.memberEnd(ms, m, cl, cl.memberLoads(m.index), u); err != nil {
+		if !s.st.memberOff[m.Index] {
+			ms := &domain.FrameState{}
+			if err := a.memberEnd(ms, m, cl, cl.MemberLoads(m.Index), u); err != nil {
 				return next, false, err
 			}
-			n := -ms.q[0] // tension positive at end A
-			tol := 1e-9 * math.Max(math.Abs(ms.q[0]), math.Abs(ms.q[6]))
+			n := -ms.Q[0] // tension positive at end A
+			tol := 1e-9 * math.Max(math.Abs(ms.Q[0]), math.Abs(ms.Q[6]))
 			if float64(dir)*n < -tol {
-				next.memberOff[m.index] = true
+				next.memberOff[m.Index] = true
 				changed = true
 			}
 			continue
 		}
 		// Elongation of the chord between the member ends, local x.
-		ms := &memberState{}
+		ms := &domain.FrameState{}
 		if err := a.memberEnd(ms, m, nil, nil, u); err != nil {
 			return next, false, err
 		}
-		elong := ms.uNode[6] - ms.uNode[0]
-		if l := cl.member[m.index]; l != nil {
-			elong -= l.Strain.Eps * m.props.L // free strain causes no force
+		elong := ms.UNode[6] - ms.UNode[0]
+		if l := cl.Member[m.Index]; l != nil {
+			elong -= l.Strain.Eps * m.Props.L // free strain causes no force
 		}
-		if float64(dir)*elong > 1e-12*m.props.L {
-			next.memberOff[m.index] = false
+		if float64(dir)*elong > 1e-12*m.Props.L {
+			next.memberOff[m.Index] = false
 			changed = true
 		}
 	}
 	// Supports: reaction sign when active, displacement when off.
 	if len(s.st.dofOff) > 0 {
 		fel := make([]float64, len(u))
-		for _, m := range a.members {
-			if s.st.memberOff[m.index] {
+		for _, m := range a.frames {
+			if s.st.memberOff[m.Index] {
 				continue
 			}
-			ms := &memberState{}
-			if err := a.memberEnd(ms, m, cl, cl.memberLoads(m.index), u); err != nil {
+			ms := &domain.FrameState{}
+			if err := a.memberEnd(ms, m, cl, cl.MemberLoads(m.Index), u); err != nil {
 				return next, false, err
 			}
-			for e := range 2 {
+			for e, n := range m.Nodes() {
 				for d := range 6 {
-					fel[6*m.nodes[e]+d] += ms.fNode[6*e+d]
+					fel[6*n+d] += ms.FNode[6*e+d]
 				}
 			}
 		}
+		if err := a.addOtherResisting(s, cl, u, fel); err != nil {
+			return next, false, err
+		}
 		f := make([]float64, len(u))
 		for g := range f {
-			f[g] = fel[g] - cl.nodeF[g]
+			f[g] = fel[g] - cl.NodeF[g]
 		}
 		react := make([]float64, len(u))
-		a.distribute(s, f, make([]float64, s.neq), react)
-		for g, sd := range a.sup {
-			if sd.oneWay == 0 || (!sd.fixed && sd.spring == 0) {
+		s.num.Distribute(f, make([]float64, s.neq), react)
+		for g := range a.d.DOF.DOFs() {
+			sd := a.d.DOF.Support(g)
+			if sd.OneWay == 0 || (!sd.Fixed && sd.Spring == 0) {
 				continue
 			}
 			if !s.st.dofOff[g] {
 				var r float64
-				if s.fixed[g] {
+				if s.num.Fixed[g] {
 					r = react[g]
 				} else {
-					r = -sd.spring * u[g]
+					r = -sd.Spring * u[g]
 				}
-				if float64(sd.oneWay)*r < 0 && math.Abs(r) > 1e-12*(1+math.Abs(fel[g])) {
+				if float64(sd.OneWay)*r < 0 && math.Abs(r) > 1e-12*(1+math.Abs(fel[g])) {
 					next.dofOff[g] = true
 					changed = true
 				}
 				continue
 			}
 			// A support that pushes +axis resists motion in −axis.
-			if float64(sd.oneWay)*u[g] < 0 {
+			if float64(sd.OneWay)*u[g] < 0 {
 				next.dofOff[g] = false
 				changed = true
 			}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/element"
+	"github.com/gusset/gusset/pkg/fem/internal/par"
 )
 
 // runLinear solves every primary case needed in one block and superposes.
@@ -19,8 +21,8 @@ func (a *analysis) runLinear(names []string, res *Results) error {
 	factors := make([]map[string]float64, len(names))
 	need := map[string]bool{}
 	for i, n := range names {
-		f := map[string]float64{}
-		if err := a.expand(n, 1, f, map[string]bool{}); err != nil {
+		f, err := a.d.Factors(n)
+		if err != nil {
 			return err
 		}
 		factors[i] = f
@@ -51,7 +53,7 @@ func (a *analysis) runLinear(names []string, res *Results) error {
 	t1 := time.Now()
 	cls := make([]*caseLoads, len(names))
 	for i, n := range names {
-		if _, primary := a.caseIdx[n]; primary && len(factors[i]) == 1 && factors[i][n] == 1 {
+		if a.d.IsCase(n) && len(factors[i]) == 1 && factors[i][n] == 1 {
 			cls[i] = base[n]
 			continue
 		}
@@ -61,7 +63,7 @@ func (a *analysis) runLinear(names []string, res *Results) error {
 	}
 	t2 := time.Now()
 	a.timings.Loads += t2.Sub(t1)
-	nd := 6 * len(a.pos)
+	nd := a.d.DOF.DOFs()
 	us := make([][]float64, len(names))
 	for i, n := range names {
 		if cls[i] == base[n] {
@@ -99,8 +101,9 @@ func (a *analysis) runLinear(names []string, res *Results) error {
 func (a *analysis) resolveCases(names []string) ([]*caseLoads, error) {
 	out := make([]*caseLoads, len(names))
 	errs := make([]error, len(names))
-	parallelChunks(len(names), 1, func(i, _, _ int) {
-		cl, err := a.resolveCase(&a.model.LoadCases[a.caseIdx[names[i]]])
+	par.Chunks(len(names), 1, func(i, _, _ int) {
+		l, err := a.d.ResolveCase(names[i])
+		cl := &caseLoads{Loads: l}
 		if err == nil {
 			_, err = a.totalNodeLoads(cl)
 		}
@@ -118,7 +121,7 @@ func (a *analysis) resolveCases(names []string) ([]*caseLoads, error) {
 // right-hand sides of all cases form one block solved in one call.
 func (a *analysis) solve(s *system, cases []*caseLoads) ([][]float64, error) {
 	t0 := time.Now()
-	nd, n := 6*len(a.pos), s.neq
+	nd, n := a.d.DOF.DOFs(), s.neq
 	b := make([]float64, n*len(cases))
 	full := make([][]float64, len(cases))
 	ur := make([][]float64, len(cases))
@@ -128,18 +131,21 @@ func (a *analysis) solve(s *system, cases []*caseLoads) ([][]float64, error) {
 		if err != nil {
 			return nil, err
 		}
-		a.distribute(s, p, rhs, nil)
+		s.num.Distribute(p, rhs, nil)
 		ur[c] = a.prescribedVector(s, cl)
-		if len(cl.presc) == 0 {
+		if len(cl.Presc) == 0 {
 			continue
 		}
 		// Move K_fr·u_r to the right-hand side, element by element.
-		u0 := a.expandDisp(s, nil, ur[c])
+		u0 := s.num.Expand(nil, ur[c])
 		fr := make([]float64, nd)
 		var dofs []int
-		for _, el := range a.elements(s.st) {
-			var ne int
-			ne, dofs = elementDOFs(el, dofs[:0])
+		for e, el := range a.d.Elements {
+			if !s.st.active(e) {
+				continue
+			}
+			dofs = domain.DOFs(el, dofs[:0])
+			ne := len(dofs)
 			ue := make([]float64, ne)
 			nz := false
 			for i, g := range dofs {
@@ -150,7 +156,7 @@ func (a *analysis) solve(s *system, cases []*caseLoads) ([][]float64, error) {
 				continue
 			}
 			k := make([]float64, ne*ne)
-			el.GlobalStiffness(k)
+			el.Stiffness(k)
 			for i, g := range dofs {
 				f := 0.0
 				for j := range ne {
@@ -162,7 +168,7 @@ func (a *analysis) solve(s *system, cases []*caseLoads) ([][]float64, error) {
 		for g, kv := range s.spring {
 			fr[g] -= kv * u0[g]
 		}
-		a.distribute(s, fr, rhs, nil)
+		s.num.Distribute(fr, rhs, nil)
 	}
 	t1 := time.Now()
 	a.timings.Loads += t1.Sub(t0)
@@ -173,56 +179,17 @@ func (a *analysis) solve(s *system, cases []*caseLoads) ([][]float64, error) {
 		}
 	}
 	for c := range cases {
-		full[c] = a.expandDisp(s, b[c*n:(c+1)*n], ur[c])
+		full[c] = s.num.Expand(b[c*n:(c+1)*n], ur[c])
 	}
 	a.timings.Solve += time.Since(t1)
 	return full, nil
 }
 
-// distribute adds the per-global-DOF forces f to the equations they act
-// on (eqOut) and to the restrained independent DOFs (rOut, may be nil),
-// through the constraint dependences (virtual work: Cᵀ·f).
-func (a *analysis) distribute(s *system, f, eqOut, rOut []float64) {
-	for g, v := range f {
-		if v == 0 {
-			continue
-		}
-		for _, d := range a.deps[g] {
-			switch e := s.eq[d.g]; {
-			case e >= 0:
-				eqOut[e] += d.c * v
-			case rOut != nil:
-				rOut[d.g] += d.c * v
-			}
-		}
-	}
-}
-
-// expandDisp returns global displacements from equation values x (nil:
-// zero) and prescribed values ur of restrained independent DOFs.
-func (a *analysis) expandDisp(s *system, x, ur []float64) []float64 {
-	u := make([]float64, len(a.deps))
-	for g, ds := range a.deps {
-		v := 0.0
-		for _, d := range ds {
-			if e := s.eq[d.g]; e >= 0 {
-				if x != nil {
-					v += d.c * x[e]
-				}
-			} else {
-				v += d.c * ur[d.g]
-			}
-		}
-		u[g] = v
-	}
-	return u
-}
-
 // prescribedVector returns the prescribed values of restrained DOFs.
 func (a *analysis) prescribedVector(s *system, cl *caseLoads) []float64 {
-	u := make([]float64, 6*len(a.pos))
-	for g, v := range cl.presc {
-		if s.fixed[g] {
+	u := make([]float64, a.d.DOF.DOFs())
+	for g, v := range cl.Presc {
+		if s.num.Fixed[g] {
 			u[g] = v
 		}
 	}
@@ -236,13 +203,13 @@ func (a *analysis) totalNodeLoads(cl *caseLoads) ([]float64, error) {
 	if cl.total != nil {
 		return cl.total, nil
 	}
-	p := append([]float64(nil), cl.nodeF...)
-	feIdx := make([]int32, len(a.members))
+	p := append([]float64(nil), cl.NodeF...)
+	feIdx := make([]int32, len(a.frames))
 	// The loaded members, by index (one pass over the map), then the sums
 	// in member order: deterministic.
-	loads := make([]*element.MemberLoads, len(a.members))
+	loads := make([]*element.MemberLoads, len(a.frames))
 	n := 0
-	for i, l := range cl.member {
+	for i, l := range cl.Member {
 		if !l.Empty() {
 			loads[i] = l
 			n++
@@ -250,24 +217,27 @@ func (a *analysis) totalNodeLoads(cl *caseLoads) ([]float64, error) {
 	}
 	fe := make([]memberFE, 0, n)
 	var pe [12]float64
-	for _, m := range a.members {
-		feIdx[m.index] = -1
-		l := loads[m.index]
+	for _, m := range a.frames {
+		feIdx[m.Index] = -1
+		l := loads[m.Index]
 		if l == nil {
 			continue
 		}
-		feIdx[m.index] = int32(len(fe))
+		feIdx[m.Index] = int32(len(fe))
 		fe = append(fe, memberFE{})
 		f := &fe[len(fe)-1]
-		if err := m.fixedEnd(l, f.qc[:], f.q0[:]); err != nil {
+		if err := m.FixedEnd(l, f.qc[:], f.q0[:]); err != nil {
 			return nil, err
 		}
-		m.nodeLoads(f.qc[:], pe[:])
-		for e := range 2 {
+		m.NodeLoads(f.qc[:], pe[:])
+		for e, nd := range m.Nodes() {
 			for d := range 6 {
-				p[6*m.nodes[e]+d] += pe[6*e+d]
+				p[6*nd+d] += pe[6*e+d]
 			}
 		}
+	}
+	if err := a.addOtherLoads(cl, p); err != nil {
+		return nil, err
 	}
 	cl.total, cl.fe, cl.feIdx = p, fe, feIdx
 	return p, nil

@@ -9,9 +9,11 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/fem/linsys"
 	"github.com/gusset/gusset/pkg/fem/sparse"
 	"github.com/gusset/gusset/pkg/fem/static"
-	"github.com/gusset/gusset/pkg/fem/transform"
 )
 
 // featureFrame is a two-storey, two-by-one-bay frame (Z up) with member
@@ -20,11 +22,11 @@ import (
 // bracing, and six load cases plus a combination: node loads, self-weight,
 // distributed and point member loads, a thermal gradient and a support
 // settlement.
-func featureFrame() *static.Model {
-	m := base(static.Section{Name: "col", A: 0.012, Ay: 0.006, Az: 0.006, J: 3e-6, Iy: 1.2e-4, Iz: 4e-5},
-		static.Section{Name: "beam", A: 0.008, J: 2e-6, Iy: 9e-5, Iz: 2e-5, PrincipalAngle: 0.1},
+func featureFrame() *domain.Model {
+	m := base(domain.Section{Name: "col", A: 0.012, Ay: 0.006, Az: 0.006, J: 3e-6, Iy: 1.2e-4, Iz: 4e-5},
+		domain.Section{Name: "beam", A: 0.008, J: 2e-6, Iy: 9e-5, Iz: 2e-5, PrincipalAngle: 0.1},
 		sec("brace", 0.002, 1e-7))
-	m.VerticalAxis = transform.ZAxis
+	m.VerticalAxis = geom.ZAxis
 	xs, ys, zs := []float64{0, 5, 11}, []float64{0, 6}, []float64{0, 3.5, 6.5}
 	id := func(i, j, k int) string { return string(rune('a'+i)) + string(rune('0'+j)) + string(rune('0'+k)) }
 	for k, z := range zs {
@@ -47,12 +49,12 @@ func featureFrame() *static.Model {
 				b := frame("bx"+id(i, j, k), id(i, j, k), id(i+1, j, k), "beam")
 				if i == 0 {
 					b.ReleaseA = "FFFFRR" // pinned in bending at the first column
-					b.OffsetA = transform.Vec3{0.15, 0, 0}
+					b.OffsetA = geom.Vec3{0.15, 0, 0}
 				}
 				if i == 1 {
 					b.ReleaseB = "FFFFFS"
 					b.SpringsB = [6]float64{5: 2e6}
-					b.OffsetB = transform.Vec3{-0.2, 0, -0.05}
+					b.OffsetB = geom.Vec3{-0.2, 0, -0.05}
 					b.OffsetsLocal = true
 				}
 				m.Members = append(m.Members, b)
@@ -60,12 +62,12 @@ func featureFrame() *static.Model {
 		}
 		for i := range xs {
 			b := frame("by"+id(i, 0, k), id(i, 0, k), id(i, 1, k), "beam")
-			b.OffsetA, b.OffsetB = transform.Vec3{0, 0.1, -0.1}, transform.Vec3{0, -0.1, -0.1}
+			b.OffsetA, b.OffsetB = geom.Vec3{0, 0.1, -0.1}, geom.Vec3{0, -0.1, -0.1}
 			m.Members = append(m.Members, b)
 		}
 	}
 	br := frame("br1", id(0, 0, 0), id(1, 0, 1), "brace")
-	br.Type = static.Truss
+	br.Type = domain.Truss
 	m.Members = append(m.Members, br)
 	for j := range ys {
 		for i := range xs {
@@ -73,7 +75,7 @@ func featureFrame() *static.Model {
 			if i == 1 {
 				code = "FFFRRR" // pinned
 			}
-			s := static.Support{Node: id(i, j, 0), Code: code}
+			s := domain.Support{Node: id(i, j, 0), Code: code}
 			if i == 2 && j == 1 {
 				s.Code = "FFSFFF"
 				s.Springs[2] = 5e7
@@ -86,29 +88,29 @@ func featureFrame() *static.Model {
 	for k := 1; k < len(zs); k++ {
 		mid := "M" + string(rune('0'+k))
 		m.Nodes = append(m.Nodes, node(mid, 5.5, 3, zs[k]))
-		m.Supports = append(m.Supports, static.Support{Node: mid, Code: "RRFFFR"})
+		m.Supports = append(m.Supports, domain.Support{Node: mid, Code: "RRFFFR"})
 		var slaves []string
 		for j := range ys {
 			for i := range xs {
 				slaves = append(slaves, id(i, j, k))
 			}
 		}
-		m.Constraints = append(m.Constraints, static.Constraint{Master: mid, Slaves: slaves, Code: "FFRRRF"})
+		m.Constraints = append(m.Constraints, domain.Constraint{Master: mid, Slaves: slaves, Code: "FFRRRF"})
 	}
-	m.LoadCases = []static.LoadCase{
-		{Name: "wind", NodeLoads: []static.NodeLoad{{Node: "M1", F: [6]float64{20e3, 5e3, 0, 0, 0, 8e3}},
+	m.LoadCases = []domain.LoadCase{
+		{Name: "wind", NodeLoads: []domain.NodeLoad{{Node: "M1", F: [6]float64{20e3, 5e3, 0, 0, 0, 8e3}},
 			{Node: "M2", F: [6]float64{30e3, 0, 0, 0, 0, -4e3}}, {Node: id(2, 1, 2), F: [6]float64{0, 0, -7e3, 1e3}}}},
-		{Name: "dead", SelfWeight: [3]float64{0, 0, -1}, Members: []static.MemberLoad{
-			{Member: "bx" + id(0, 0, 1), Type: static.DistributedForce, Axes: static.GlobalProjected, Direction: transform.NegativeZAxis, P1: 12e3, P2: 12e3},
-			{Member: "bx" + id(1, 1, 2), Type: static.DistributedForce, Axes: static.Local, Direction: transform.NegativeYAxis, Position: static.Percent, A: 20, B: 70, P1: 4e3, P2: 9e3}}},
-		{Name: "point", Members: []static.MemberLoad{
-			{Member: "by" + id(1, 0, 2), Type: static.ConcentratedForce, Axes: static.GlobalInclined, Direction: transform.NegativeZAxis, A: 2.2, P1: 40e3},
-			{Member: "c" + id(2, 0, 0), Type: static.ConcentratedMoment, Direction: transform.ZAxis, Position: static.Percent, A: 50, P1: 3e3}}},
-		{Name: "thermal", Thermal: []static.ThermalLoad{{Member: "bx" + id(1, 0, 2), DT: 30, DTz: 10}, {Member: "br1", DT: -20}}},
-		{Name: "settle", Prescribed: []static.PrescribedDisplacement{{Node: id(0, 1, 0), Set: [6]bool{2: true, 4: true}, Value: [6]float64{2: -0.01, 4: 0.002}}}},
-		{Name: "uplift", NodeLoads: []static.NodeLoad{{Node: id(1, 1, 1), F: [6]float64{0, 0, 15e3, 0, 2e3}}}},
+		{Name: "dead", SelfWeight: [3]float64{0, 0, -1}, Members: []domain.MemberLoad{
+			{Member: "bx" + id(0, 0, 1), Type: domain.DistributedForce, Axes: domain.GlobalProjected, Direction: geom.NegativeZAxis, P1: 12e3, P2: 12e3},
+			{Member: "bx" + id(1, 1, 2), Type: domain.DistributedForce, Axes: domain.Local, Direction: geom.NegativeYAxis, Position: domain.Percent, A: 20, B: 70, P1: 4e3, P2: 9e3}}},
+		{Name: "point", Members: []domain.MemberLoad{
+			{Member: "by" + id(1, 0, 2), Type: domain.ConcentratedForce, Axes: domain.GlobalInclined, Direction: geom.NegativeZAxis, A: 2.2, P1: 40e3},
+			{Member: "c" + id(2, 0, 0), Type: domain.ConcentratedMoment, Direction: geom.ZAxis, Position: domain.Percent, A: 50, P1: 3e3}}},
+		{Name: "thermal", Thermal: []domain.ThermalLoad{{Member: "bx" + id(1, 0, 2), DT: 30, DTz: 10}, {Member: "br1", DT: -20}}},
+		{Name: "settle", Prescribed: []domain.PrescribedDisplacement{{Node: id(0, 1, 0), Set: [6]bool{2: true, 4: true}, Value: [6]float64{2: -0.01, 4: 0.002}}}},
+		{Name: "uplift", NodeLoads: []domain.NodeLoad{{Node: id(1, 1, 1), F: [6]float64{0, 0, 15e3, 0, 2e3}}}},
 	}
-	m.Combinations = []static.Combination{{Name: "ULS", Terms: []static.Term{{Case: "dead", Factor: 1.35}, {Case: "wind", Factor: 1.5}, {Case: "thermal", Factor: 0.6}}}}
+	m.Combinations = []domain.Combination{{Name: "ULS", Terms: []domain.Term{{Case: "dead", Factor: 1.35}, {Case: "wind", Factor: 1.5}, {Case: "thermal", Factor: 0.6}}}}
 	return m
 }
 
@@ -148,16 +150,16 @@ func sameDisplacements(t *testing.T, label string, got, want *static.Results, to
 // constraints, springs, prescribed displacements and several load cases.
 func TestSparseMatchesDense(t *testing.T) {
 	m := featureFrame()
-	dense := run(t, m, static.Options{Factorizer: static.DenseFactorizer{}})
+	dense := run(t, m, static.Options{Factorizer: linsys.DenseFactorizer{}})
 	def := run(t, m, static.Options{})
 	sameDisplacements(t, "default", def, dense, 1e-10)
 	for _, o := range []static.Options{
-		{OptimizationMethod: static.OptimizeNone},
-		{SolverType: static.Wavefront},
-		{OptimizationMethod: static.OptimizeMinimumDegree},
-		{OptimizationMethod: static.OptimizeNestedDissection},
+		{OptimizationMethod: linsys.OptimizeNone},
+		{SolverType: linsys.Wavefront},
+		{OptimizationMethod: linsys.OptimizeMinimumDegree},
+		{OptimizationMethod: linsys.OptimizeNestedDissection},
 	} {
-		sf := &static.SparseFactorizer{Orderings: o.Orderings()}
+		sf := &linsys.SparseFactorizer{Orderings: o.Orderings()}
 		res := run(t, m, static.Options{Factorizer: sf})
 		st := sf.Stats()
 		sameDisplacements(t, st.Method.String(), res, dense, 1e-10)
@@ -178,18 +180,18 @@ func TestOrderingsFollowSolverSettings(t *testing.T) {
 		want []sparse.Method
 	}{
 		{static.Options{}, []sparse.Method{sparse.AMD, sparse.NestedDissection}},
-		{static.Options{OptimizationMethod: static.OptimizeNone}, []sparse.Method{sparse.Natural}},
-		{static.Options{SolverType: static.Wavefront, OptimizationMethod: static.OptimizeNone}, []sparse.Method{sparse.Natural}},
-		{static.Options{SolverType: static.Wavefront}, []sparse.Method{sparse.RCM}},
-		{static.Options{OptimizationMethod: static.OptimizeMinimumDegree}, []sparse.Method{sparse.AMD}},
-		{static.Options{OptimizationMethod: static.OptimizeNestedDissection}, []sparse.Method{sparse.NestedDissection}},
+		{static.Options{OptimizationMethod: linsys.OptimizeNone}, []sparse.Method{sparse.Natural}},
+		{static.Options{SolverType: linsys.Wavefront, OptimizationMethod: linsys.OptimizeNone}, []sparse.Method{sparse.Natural}},
+		{static.Options{SolverType: linsys.Wavefront}, []sparse.Method{sparse.RCM}},
+		{static.Options{OptimizationMethod: linsys.OptimizeMinimumDegree}, []sparse.Method{sparse.AMD}},
+		{static.Options{OptimizationMethod: linsys.OptimizeNestedDissection}, []sparse.Method{sparse.NestedDissection}},
 	} {
 		if got := c.o.Orderings(); !slices.Equal(got, c.want) {
 			t.Errorf("solver %d, optimization %d: orderings %v, want %v", c.o.SolverType, c.o.OptimizationMethod, got, c.want)
 		}
 	}
 	// Auto analyses both candidates and keeps the one with fewer flops.
-	sf := &static.SparseFactorizer{}
+	sf := &linsys.SparseFactorizer{}
 	run(t, featureFrame(), static.Options{Factorizer: sf})
 	st := sf.Stats()
 	if len(st.Candidates) != 2 || st.Flops != min(st.Candidates[0], st.Candidates[1]) {
@@ -202,13 +204,13 @@ func TestOrderingsFollowSolverSettings(t *testing.T) {
 // stiffness is positive, so only a pivot of the factorization reveals the
 // mechanism. The axial stiffness is large next to the bending one, which
 // is what makes the pivot round-off large.
-func swayPortal() *static.Model {
+func swayPortal() *domain.Model {
 	m := base(sec("s", 0.1, 1e-6))
-	m.Nodes = []static.Node{node("A", 0, 0, 0), node("B", 3, 0, 0), node("C", 0, 3, 0), node("D", 3, 3, 0)}
-	m.Members = []static.Member{frame("c1", "A", "C", "s"), frame("c2", "B", "D", "s"), frame("b", "C", "D", "s")}
+	m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", 3, 0, 0), node("C", 0, 3, 0), node("D", 3, 3, 0)}
+	m.Members = []domain.Member{frame("c1", "A", "C", "s"), frame("c2", "B", "D", "s"), frame("b", "C", "D", "s")}
 	m.Members[2].ReleaseA, m.Members[2].ReleaseB = "FFFFFR", "FFFFFR"
-	m.Supports = []static.Support{{Node: "A", Code: "FFFFFR"}, {Node: "B", Code: "FFFFFR"}}
-	m.LoadCases = []static.LoadCase{{Name: "H", NodeLoads: []static.NodeLoad{{Node: "C", F: [6]float64{1e3}}}}}
+	m.Supports = []domain.Support{{Node: "A", Code: "FFFFFR"}, {Node: "B", Code: "FFFFFR"}}
+	m.LoadCases = []domain.LoadCase{{Name: "H", NodeLoads: []domain.NodeLoad{{Node: "C", F: [6]float64{1e3}}}}}
 	return m
 }
 
@@ -220,8 +222,8 @@ func TestSparseMechanismNamed(t *testing.T) {
 	ctx := context.Background()
 	// The sway mode moves C and D along X and turns every node about Z.
 	inMode := map[string][]int{"A": {5}, "B": {5}, "C": {0, 5}, "D": {0, 5}}
-	for _, o := range []static.Options{{}, {OptimizationMethod: static.OptimizeNone}, {SolverType: static.Wavefront},
-		{Factorizer: static.DenseFactorizer{}}} {
+	for _, o := range []static.Options{{}, {OptimizationMethod: linsys.OptimizeNone}, {SolverType: linsys.Wavefront},
+		{Factorizer: linsys.DenseFactorizer{}}} {
 		_, err := static.Analyze(ctx, swayPortal(), o)
 		var me *static.MechanismError
 		if !errors.As(err, &me) {
@@ -240,12 +242,12 @@ func TestSparseMechanismNamed(t *testing.T) {
 			}
 		}
 		code[me.DOF] = 'F'
-		fixed.Supports = append(fixed.Supports, static.Support{Node: me.Node, Code: string(code)})
+		fixed.Supports = append(fixed.Supports, domain.Support{Node: me.Node, Code: string(code)})
 		run(t, fixed, o)
 	}
 	// (A stabilized sway mechanism is too ill-conditioned for the
 	// equilibrium checks of run; only the bookkeeping is checked.)
-	sf := &static.SparseFactorizer{}
+	sf := &linsys.SparseFactorizer{}
 	res, err := static.Analyze(ctx, swayPortal(), static.Options{Factorizer: sf, StabilizeUnrestrainedNodes: true})
 	if err != nil {
 		t.Fatal(err)
@@ -263,13 +265,13 @@ func TestSparseMechanismNamed(t *testing.T) {
 func TestReversalReusesSymbolic(t *testing.T) {
 	const L, H = 4.0, 3.0
 	m := base(sec("col", 0.01, 8e-5), sec("rod", 5e-4, 1e-9))
-	m.Nodes = []static.Node{node("A", 0, 0, 0), node("B", L, 0, 0), node("C", 0, H, 0), node("D", L, H, 0)}
-	m.Members = []static.Member{frame("c1", "A", "C", "col"), frame("c2", "B", "D", "col"), frame("b", "C", "D", "col"),
+	m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L, 0, 0), node("C", 0, H, 0), node("D", L, H, 0)}
+	m.Members = []domain.Member{frame("c1", "A", "C", "col"), frame("c2", "B", "D", "col"), frame("b", "C", "D", "col"),
 		frame("d1", "A", "D", "rod"), frame("d2", "B", "C", "rod")}
-	m.Members[3].Type, m.Members[4].Type = static.TensionOnly, static.TensionOnly
-	m.Supports = []static.Support{{Node: "A", Code: "FFFFFR"}, {Node: "B", Code: "FFFFFR"}, {Node: "C", Code: "RRFFRR"}, {Node: "D", Code: "RRFFRR"}}
-	m.LoadCases = []static.LoadCase{{Name: "H", NodeLoads: []static.NodeLoad{{Node: "C", F: [6]float64{10e3}}}}}
-	sf := &static.SparseFactorizer{}
+	m.Members[3].Type, m.Members[4].Type = domain.TensionOnly, domain.TensionOnly
+	m.Supports = []domain.Support{{Node: "A", Code: "FFFFFR"}, {Node: "B", Code: "FFFFFR"}, {Node: "C", Code: "RRFFRR"}, {Node: "D", Code: "RRFFRR"}}
+	m.LoadCases = []domain.LoadCase{{Name: "H", NodeLoads: []domain.NodeLoad{{Node: "C", F: [6]float64{10e3}}}}}
+	sf := &linsys.SparseFactorizer{}
 	res := run(t, m, static.Options{Factorizer: sf, TensionCompressionOnly: true})
 	if !memberRes(t, res.Cases[0], "d2").Inactive {
 		t.Fatalf("compression diagonal d2 still active")
@@ -277,7 +279,7 @@ func TestReversalReusesSymbolic(t *testing.T) {
 	if st := sf.Stats(); st.Analyses != 1 || st.Factorizations != 2 {
 		t.Errorf("%d symbolic analyses, %d factorizations; want 1 and 2", st.Analyses, st.Factorizations)
 	}
-	dense := run(t, m, static.Options{Factorizer: static.DenseFactorizer{}, TensionCompressionOnly: true})
+	dense := run(t, m, static.Options{Factorizer: linsys.DenseFactorizer{}, TensionCompressionOnly: true})
 	sameDisplacements(t, "reversal", res, dense, 1e-10)
 }
 
@@ -290,7 +292,7 @@ func TestGridTenCases(t *testing.T) {
 	if len(res.Cases) != 10 || res.Timings.Factorizations != 1 || res.Timings.Equations != 6*16*3 {
 		t.Fatalf("%d cases, %d factorizations, %d equations", len(res.Cases), res.Timings.Factorizations, res.Timings.Equations)
 	}
-	sameDisplacements(t, "grid-3", res, run(t, m, static.Options{Factorizer: static.DenseFactorizer{}}), 1e-10)
+	sameDisplacements(t, "grid-3", res, run(t, m, static.Options{Factorizer: linsys.DenseFactorizer{}}), 1e-10)
 }
 
 // TestParallelDeterministic: member setup, load resolution and recovery run
@@ -301,9 +303,9 @@ func TestParallelDeterministic(t *testing.T) {
 	// The factorizer's own schedule is pinned; the engine's parallelism
 	// follows GOMAXPROCS.
 	prev := runtime.GOMAXPROCS(1)
-	serial := run(t, m, static.Options{Factorizer: &static.SparseFactorizer{Workers: 2}})
+	serial := run(t, m, static.Options{Factorizer: &linsys.SparseFactorizer{Workers: 2}})
 	runtime.GOMAXPROCS(4)
-	parallel := run(t, m, static.Options{Factorizer: &static.SparseFactorizer{Workers: 2}})
+	parallel := run(t, m, static.Options{Factorizer: &linsys.SparseFactorizer{Workers: 2}})
 	runtime.GOMAXPROCS(prev)
 	if !reflect.DeepEqual(serial.Cases, parallel.Cases) {
 		t.Errorf("results differ between 1 and 4 workers")

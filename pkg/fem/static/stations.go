@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/element"
+	"github.com/gusset/gusset/pkg/fem/internal/par"
 )
 
 // MemberEnd is the stored end state of one member under one load case or
@@ -38,29 +40,28 @@ type MemberEnd struct {
 // read, and nothing is numbered, assembled or factored. Every member of m
 // is checked and prepared (in parallel), so a sub-model costs in
 // proportion to its size, not the analysed model's.
-func Stations(ctx context.Context, m *Model, opts Options, name string, ends []MemberEnd) ([]MemberResult, error) {
+func Stations(ctx context.Context, m *domain.Model, opts Options, name string, ends []MemberEnd) ([]MemberResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("stations: %w", err)
 	}
-	a := &analysis{ctx: ctx, model: m, opts: opts, stationsOnly: true}
-	if err := a.setupMembers(); err != nil {
+	d, err := domain.Build(ctx, m, domain.BuildOptions{MembersOnly: true})
+	if err != nil {
 		return nil, fmt.Errorf("stations: %w", err)
 	}
-	if err := a.setupCases(); err != nil {
-		return nil, fmt.Errorf("stations: %w", err)
-	}
+	a := &analysis{ctx: ctx, d: d, model: m, opts: opts, frames: d.Frames}
 	idx := make([]int, len(ends))
 	for i := range ends {
-		mi, ok := a.memIdx[ends[i].Member]
+		mi, ok := d.Member(ends[i].Member)
 		if !ok {
 			return nil, fmt.Errorf("stations: member %q is not in the model", ends[i].Member)
 		}
 		idx[i] = mi
 	}
 	var cl *caseLoads
-	var err error
-	if ci, ok := a.caseIdx[name]; ok {
-		cl, err = a.resolveCase(&m.LoadCases[ci])
+	if d.IsCase(name) {
+		var l *domain.Loads
+		l, err = d.ResolveCase(name)
+		cl = &caseLoads{Loads: l}
 	} else {
 		// As Analyze recovers a combination: from its combined loads.
 		cl, _, err = a.combined(name, map[string]*caseLoads{})
@@ -70,14 +71,14 @@ func Stations(ctx context.Context, m *Model, opts Options, name string, ends []M
 	}
 	out := make([]MemberResult, len(ends))
 	div := a.divisions()
-	parallelChunks(len(ends), recoverChunk, func(_, lo, hi int) {
+	par.Chunks(len(ends), recoverChunk, func(_, lo, hi int) {
 		if ctx.Err() != nil {
 			return
 		}
 		total := 0
 		for i := lo; i < hi; i++ {
 			if !ends[i].Inactive {
-				total += stationCount(div, cl.member[idx[i]])
+				total += stationCount(div, cl.Member[idx[i]])
 			}
 		}
 		slab := make([]Station, 0, total)
@@ -85,13 +86,14 @@ func Stations(ctx context.Context, m *Model, opts Options, name string, ends []M
 		var ev element.StationEvaluator
 		for i := lo; i < hi; i++ {
 			e, r := &ends[i], &out[i]
-			mb, l := a.members[idx[i]], cl.member[idx[i]]
-			*r = MemberResult{Member: e.Member, Inactive: e.Inactive, EndA: e.EndA, EndB: e.EndB, DispA: e.DispA, Axes: mb.rot}
+			mb, l := a.frames[idx[i]], cl.Member[idx[i]]
+			*r = MemberResult{Member: e.Member, Inactive: e.Inactive, EndA: e.EndA, EndB: e.EndB, DispA: e.DispA, Axes: mb.Rot}
 			if e.Inactive {
 				continue
 			}
-			pts = stationPoints(pts[:0], mb.props.L, div, l)
-			slab, r.Stations = appendStations(slab, &ev, mb, l, &r.EndA, &r.DispA, pts)
+			sc := newStressCoef(mb)
+			pts = stationPoints(pts[:0], mb.Props.L, div, l)
+			slab, r.Stations = appendStations(slab, &ev, mb.Props, &sc, l, &r.EndA, &r.DispA, pts)
 		}
 	})
 	if err := ctx.Err(); err != nil {

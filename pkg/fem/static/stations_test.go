@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/static"
-	"github.com/gusset/gusset/pkg/fem/transform"
 )
 
 // stationsModel is a braced 6 m × 4 m × 3 m frame, Y up, base fixed,
@@ -19,19 +20,19 @@ import (
 // switches off under gravity and under one sign of sway. Its cases carry
 // every member-load kind in every load axes with both position kinds,
 // thermal loads and self-weight; combinations nest two deep.
-func stationsModel() *static.Model {
-	rolled := static.Section{Name: "rolled", A: 8e-3, Ay: 3e-3, Az: 4e-3, J: 3e-7, Iy: 2e-5, Iz: 6e-5,
+func stationsModel() *domain.Model {
+	rolled := domain.Section{Name: "rolled", A: 8e-3, Ay: 3e-3, Az: 4e-3, J: 3e-7, Iy: 2e-5, Iz: 6e-5,
 		YTop: 0.15, YBottom: 0.15, ZTop: 0.08, ZBottom: 0.08}
 	skew := rolled
 	skew.Name, skew.PrincipalAngle, skew.YTop, skew.ZBottom = "skew", 0.3, 0.2, 0.05
 	m := base(rolled, skew, sec("rod", 5e-4, 1e-8))
-	m.Nodes = []static.Node{
+	m.Nodes = []domain.Node{
 		node("A1", 0, 0, 0), node("A2", 6, 0, 0), node("A3", 0, 0, 4), node("A4", 6, 0, 4),
 		node("B1", 0, 3, 0), node("B2", 6, 3, 0), node("B3", 0, 3, 4), node("B4", 6, 3, 4),
 		node("D", 3, 10, 10),
 	}
-	mem := func(id, a, b, s string) static.Member { return frame(id, a, b, s) }
-	m.Members = []static.Member{
+	mem := func(id, a, b, s string) domain.Member { return frame(id, a, b, s) }
+	m.Members = []domain.Member{
 		mem("c1", "A1", "B1", "rolled"), mem("c2", "A2", "B2", "rolled"),
 		mem("c3", "A3", "B3", "skew"), mem("c4", "A4", "B4", "rolled"),
 		mem("b1", "B1", "B2", "rolled"), mem("b2", "B3", "B4", "skew"),
@@ -39,7 +40,7 @@ func stationsModel() *static.Model {
 		mem("t1", "A1", "B2", "rod"), mem("t2", "A2", "B1", "rod"),
 		mem("tr", "A3", "B4", "rod"),
 	}
-	mb := func(id string) *static.Member {
+	mb := func(id string) *domain.Member {
 		for i := range m.Members {
 			if m.Members[i].ID == id {
 				return &m.Members[i]
@@ -48,55 +49,55 @@ func stationsModel() *static.Model {
 		panic("no member " + id)
 	}
 	mb("b1").ReleaseB, mb("b1").SpringsB = "FFFFRS", [6]float64{5: 2e6}
-	mb("b2").OffsetA, mb("b2").OffsetB = transform.Vec3{0.2, 0, 0}, transform.Vec3{-0.25, 0.05, 0}
-	mb("b3").OffsetsLocal, mb("b3").OffsetA, mb("b3").OffsetB = true, transform.Vec3{0.15, -0.1, 0.05}, transform.Vec3{-0.15, 0, 0}
-	mb("b3").Direction, mb("b3").DirectionNode = transform.Direction{Kind: transform.DirectionNode, Angle: 0.1}, "D"
+	mb("b2").OffsetA, mb("b2").OffsetB = geom.Vec3{0.2, 0, 0}, geom.Vec3{-0.25, 0.05, 0}
+	mb("b3").OffsetsLocal, mb("b3").OffsetA, mb("b3").OffsetB = true, geom.Vec3{0.15, -0.1, 0.05}, geom.Vec3{-0.15, 0, 0}
+	mb("b3").Direction, mb("b3").DirectionNode = geom.Direction{Kind: geom.DirectionNode, Angle: 0.1}, "D"
 	mb("b4").ReleaseA, mb("b4").SpringsA = "FFFFSS", [6]float64{4: 5e6, 5: 3e6}
 	mb("b4").IzFactor = 1.2
-	mb("t1").Type, mb("t2").Type, mb("tr").Type = static.TensionOnly, static.TensionOnly, static.Truss
+	mb("t1").Type, mb("t2").Type, mb("tr").Type = domain.TensionOnly, domain.TensionOnly, domain.Truss
 	for _, n := range []string{"A1", "A2", "A3", "A4", "D"} {
-		m.Supports = append(m.Supports, static.Support{Node: n, Code: "FFFFFF"})
+		m.Supports = append(m.Supports, domain.Support{Node: n, Code: "FFFFFF"})
 	}
-	ml := func(member string, typ static.MemberLoadType, axes static.LoadAxes, dir transform.Axis, pos static.PositionKind, a, b, p1, p2 float64) static.MemberLoad {
-		return static.MemberLoad{Member: member, Type: typ, Axes: axes, Direction: dir, Position: pos, A: a, B: b, P1: p1, P2: p2}
+	ml := func(member string, typ domain.MemberLoadType, axes domain.LoadAxes, dir geom.Axis, pos domain.PositionKind, a, b, p1, p2 float64) domain.MemberLoad {
+		return domain.MemberLoad{Member: member, Type: typ, Axes: axes, Direction: dir, Position: pos, A: a, B: b, P1: p1, P2: p2}
 	}
-	sway := func(fx float64) []static.NodeLoad {
-		return []static.NodeLoad{{Node: "B1", F: [6]float64{fx}}, {Node: "B3", F: [6]float64{fx, 0, 0, 0, 0, 0.1 * fx}}}
+	sway := func(fx float64) []domain.NodeLoad {
+		return []domain.NodeLoad{{Node: "B1", F: [6]float64{fx}}, {Node: "B3", F: [6]float64{fx, 0, 0, 0, 0, 0.1 * fx}}}
 	}
-	m.LoadCases = []static.LoadCase{
-		{Name: "DL", SelfWeight: [3]float64{0, -1, 0}, Members: []static.MemberLoad{
-			ml("b1", static.DistributedForce, static.GlobalInclined, transform.NegativeYAxis, static.Actual, 0, 0, 5e3, 5e3),
-			ml("b2", static.ConcentratedForce, static.Local, transform.NegativeYAxis, static.Percent, 30, 0, 10e3, 0),
-			ml("b3", static.DistributedForce, static.GlobalProjected, transform.NegativeYAxis, static.Actual, 0.5, 2.5, 2e3, 6e3),
-			ml("b4", static.ConcentratedMoment, static.Local, transform.ZAxis, static.Actual, 2, 0, 3e3, 0),
-			ml("c1", static.DistributedMoment, static.Local, transform.XAxis, static.Actual, 0, 0, 500, 500),
-			ml("tr", static.DistributedForce, static.GlobalInclined, transform.NegativeYAxis, static.Actual, 0, 0, 40, 40),
+	m.LoadCases = []domain.LoadCase{
+		{Name: "DL", SelfWeight: [3]float64{0, -1, 0}, Members: []domain.MemberLoad{
+			ml("b1", domain.DistributedForce, domain.GlobalInclined, geom.NegativeYAxis, domain.Actual, 0, 0, 5e3, 5e3),
+			ml("b2", domain.ConcentratedForce, domain.Local, geom.NegativeYAxis, domain.Percent, 30, 0, 10e3, 0),
+			ml("b3", domain.DistributedForce, domain.GlobalProjected, geom.NegativeYAxis, domain.Actual, 0.5, 2.5, 2e3, 6e3),
+			ml("b4", domain.ConcentratedMoment, domain.Local, geom.ZAxis, domain.Actual, 2, 0, 3e3, 0),
+			ml("c1", domain.DistributedMoment, domain.Local, geom.XAxis, domain.Actual, 0, 0, 500, 500),
+			ml("tr", domain.DistributedForce, domain.GlobalInclined, geom.NegativeYAxis, domain.Actual, 0, 0, 40, 40),
 		}},
-		{Name: "LL", Members: []static.MemberLoad{
-			ml("b1", static.ConcentratedForce, static.GlobalInclined, transform.NegativeYAxis, static.Actual, 2, 0, 20e3, 0),
+		{Name: "LL", Members: []domain.MemberLoad{
+			ml("b1", domain.ConcentratedForce, domain.GlobalInclined, geom.NegativeYAxis, domain.Actual, 2, 0, 20e3, 0),
 			// At a division point: one station on each side, not three.
-			ml("b1", static.ConcentratedForce, static.Local, transform.ZAxis, static.Percent, 50, 0, 4e3, 0),
-			ml("b2", static.DistributedMoment, static.GlobalInclined, transform.ZAxis, static.Percent, 10, 80, 1e3, -2e3),
-			ml("b3", static.ConcentratedMoment, static.GlobalProjected, transform.NegativeXAxis, static.Percent, 75, 0, 2e3, 0),
-			ml("b4", static.DistributedForce, static.GlobalProjected, transform.XAxis, static.Percent, 20, 60, 1e3, 3e3),
-			ml("c3", static.DistributedMoment, static.GlobalProjected, transform.YAxis, static.Actual, 1, 2, 300, 300),
+			ml("b1", domain.ConcentratedForce, domain.Local, geom.ZAxis, domain.Percent, 50, 0, 4e3, 0),
+			ml("b2", domain.DistributedMoment, domain.GlobalInclined, geom.ZAxis, domain.Percent, 10, 80, 1e3, -2e3),
+			ml("b3", domain.ConcentratedMoment, domain.GlobalProjected, geom.NegativeXAxis, domain.Percent, 75, 0, 2e3, 0),
+			ml("b4", domain.DistributedForce, domain.GlobalProjected, geom.XAxis, domain.Percent, 20, 60, 1e3, 3e3),
+			ml("c3", domain.DistributedMoment, domain.GlobalProjected, geom.YAxis, domain.Actual, 1, 2, 300, 300),
 		},
-			Thermal:   []static.ThermalLoad{{Member: "b4", DT: 20, DTy: 5, DTz: -3}, {Member: "tr", DT: -10}},
-			Prestress: []static.PrestressLoad{{Member: "tr", Force: 50e3}, {Member: "b2", Force: -30e3}},
+			Thermal:   []domain.ThermalLoad{{Member: "b4", DT: 20, DTy: 5, DTz: -3}, {Member: "tr", DT: -10}},
+			Prestress: []domain.PrestressLoad{{Member: "tr", Force: 50e3}, {Member: "b2", Force: -30e3}},
 		},
-		{Name: "WX", NodeLoads: sway(20e3), Members: []static.MemberLoad{
-			ml("c2", static.DistributedForce, static.GlobalInclined, transform.XAxis, static.Actual, 0, 0, 1e3, 2e3),
-			ml("c4", static.ConcentratedForce, static.GlobalInclined, transform.ZAxis, static.Actual, 1.5, 0, 5e3, 0),
+		{Name: "WX", NodeLoads: sway(20e3), Members: []domain.MemberLoad{
+			ml("c2", domain.DistributedForce, domain.GlobalInclined, geom.XAxis, domain.Actual, 0, 0, 1e3, 2e3),
+			ml("c4", domain.ConcentratedForce, domain.GlobalInclined, geom.ZAxis, domain.Actual, 1.5, 0, 5e3, 0),
 		}},
-		{Name: "WNX", NodeLoads: sway(-25e3), Members: []static.MemberLoad{
-			ml("c1", static.DistributedForce, static.Local, transform.YAxis, static.Actual, 0, 0, 1.5e3, 1.5e3),
+		{Name: "WNX", NodeLoads: sway(-25e3), Members: []domain.MemberLoad{
+			ml("c1", domain.DistributedForce, domain.Local, geom.YAxis, domain.Actual, 0, 0, 1.5e3, 1.5e3),
 		}},
 	}
-	m.Combinations = []static.Combination{
-		{Name: "ULS", Terms: []static.Term{{Case: "DL", Factor: 1.35}, {Case: "LL", Factor: 1.5}}},
-		{Name: "ULS+W", Terms: []static.Term{{Case: "ULS", Factor: 1}, {Case: "WX", Factor: 0.9}}},
-		{Name: "DL-W", Terms: []static.Term{{Case: "DL", Factor: 1}, {Case: "WNX", Factor: 1.5}}},
-		{Name: "Env", Terms: []static.Term{{Case: "ULS+W", Factor: 2}, {Case: "DL-W", Factor: -0.5}, {Case: "LL", Factor: 0.3}}},
+	m.Combinations = []domain.Combination{
+		{Name: "ULS", Terms: []domain.Term{{Case: "DL", Factor: 1.35}, {Case: "LL", Factor: 1.5}}},
+		{Name: "ULS+W", Terms: []domain.Term{{Case: "ULS", Factor: 1}, {Case: "WX", Factor: 0.9}}},
+		{Name: "DL-W", Terms: []domain.Term{{Case: "DL", Factor: 1}, {Case: "WNX", Factor: 1.5}}},
+		{Name: "Env", Terms: []domain.Term{{Case: "ULS+W", Factor: 2}, {Case: "DL-W", Factor: -0.5}, {Case: "LL", Factor: 0.3}}},
 	}
 	return m
 }
@@ -106,9 +107,9 @@ func stationsModel() *static.Model {
 // materials, and the cases and combinations with only the member,
 // thermal and prestress loads of those members. Node loads are kept, on
 // nodes that may be missing: Stations must ignore them.
-func subModel(tb testing.TB, m *static.Model, ids []string) *static.Model {
+func subModel(tb testing.TB, m *domain.Model, ids []string) *domain.Model {
 	tb.Helper()
-	sub := &static.Model{VerticalAxis: m.VerticalAxis, Materials: m.Materials, Sections: m.Sections, Combinations: m.Combinations}
+	sub := &domain.Model{VerticalAxis: m.VerticalAxis, Materials: m.Materials, Sections: m.Sections, Combinations: m.Combinations}
 	keep := make(map[string]bool, len(ids))
 	for _, id := range ids {
 		keep[id] = true
@@ -132,7 +133,7 @@ func subModel(tb testing.TB, m *static.Model, ids []string) *static.Model {
 		}
 	}
 	for _, lc := range m.LoadCases {
-		c := static.LoadCase{Name: lc.Name, SelfWeight: lc.SelfWeight, NodeLoads: lc.NodeLoads}
+		c := domain.LoadCase{Name: lc.Name, SelfWeight: lc.SelfWeight, NodeLoads: lc.NodeLoads}
 		for _, l := range lc.Members {
 			if keep[l.Member] {
 				c.Members = append(c.Members, l)
@@ -321,30 +322,30 @@ func TestStationsErrors(t *testing.T) {
 	ends := []static.MemberEnd{{Member: "b1"}}
 	for _, tc := range []struct {
 		name  string
-		model func() *static.Model
+		model func() *domain.Model
 		cas   string
 		ends  []static.MemberEnd
 		want  string
 	}{
-		{"load on a missing member", func() *static.Model {
+		{"load on a missing member", func() *domain.Model {
 			sub := subModel(t, full, []string{"b1"})
-			sub.LoadCases[0].Members = append(sub.LoadCases[0].Members, static.MemberLoad{Member: "b2", Type: static.DistributedForce, P1: 1, P2: 1})
+			sub.LoadCases[0].Members = append(sub.LoadCases[0].Members, domain.MemberLoad{Member: "b2", Type: domain.DistributedForce, P1: 1, P2: 1})
 			return sub
 		}, "DL", ends, `member "b2"`},
-		{"thermal on a missing member", func() *static.Model {
+		{"thermal on a missing member", func() *domain.Model {
 			sub := subModel(t, full, []string{"b1"})
 			sub.LoadCases[1].Thermal = full.LoadCases[1].Thermal
 			return sub
 		}, "ULS", ends, `member "b4"`},
-		{"prestress on a missing member", func() *static.Model {
+		{"prestress on a missing member", func() *domain.Model {
 			sub := subModel(t, full, []string{"b1"})
 			sub.LoadCases[1].Prestress = full.LoadCases[1].Prestress
 			return sub
 		}, "ULS+W", ends, `member "tr"`},
-		{"unknown case", func() *static.Model { return subModel(t, full, []string{"b1"}) }, "nope", ends, `"nope"`},
-		{"member not in the model", func() *static.Model { return subModel(t, full, []string{"b1"}) }, "DL",
+		{"unknown case", func() *domain.Model { return subModel(t, full, []string{"b1"}) }, "nope", ends, `"nope"`},
+		{"member not in the model", func() *domain.Model { return subModel(t, full, []string{"b1"}) }, "DL",
 			[]static.MemberEnd{{Member: "b9"}}, `"b9"`},
-		{"missing section", func() *static.Model {
+		{"missing section", func() *domain.Model {
 			sub := subModel(t, full, []string{"b1"})
 			sub.Sections = nil
 			return sub

@@ -1,43 +1,45 @@
-// Package transform computes member local axes and applies the rotations
-// between member local and global coordinates, blockwise, to vectors and
-// matrices written into caller buffers. Lengths are in m, angles in rad.
+// Package transform applies member rotations and rigid end offsets to
+// element matrices and vectors, blockwise, writing into caller buffers. The
+// axes themselves (vectors, [geom.Rotation], member local axes and their
+// rules) live in package geom; this package only moves element quantities
+// between the frames geom defines. Lengths are in m, angles in rad.
 //
-// # Local-axis convention
+// # DOF order
 //
-// Local x runs from end A to end B. Let "up" be the job's vertical axis
-// (global +Y by default, or +Z).
+// Element matrices and vectors are row-major and ordered node by node, six
+// DOFs per node, translations before rotations:
 //
-//   - Non-vertical member, reference direction: local y is the component of
-//     "up" perpendicular to x (so y lies in the vertical plane containing x
-//     and points upward) and z = x × y.
-//   - Vertical member (x parallel to up within 1e-6 rad): local y is global
-//     +X for either vertical axis, and z = x × y.
-//   - Direction node N: local y is the component of (N − A) perpendicular to
-//     x, so N lies in the local x-y plane on the +y side. Error if N is on the
-//     member line.
-//   - Direction axis d (XAxis … NegativeZAxis): local y is the component of d
-//     perpendicular to x. Error if d is parallel to the member.
+//	0 ux  1 uy  2 uz  3 rx  4 ry  5 rz   (end A)
+//	6 ux  7 uy  8 uz  9 rx 10 ry 11 rz   (end B)
 //
-// Then, whatever the reference, the direction angle β rotates y and z about
-// x by the right-hand rule:
+// The rotation functions act on every consecutive triple, so they serve any
+// n that is a multiple of 3; the offset functions are for two-node members
+// (n = 12).
 //
-//	y = cos β·y₀ + sin β·z₀,   z = −sin β·y₀ + cos β·z₀.
+// # Rotations
 //
-// The axes are right-handed and orthonormal.
+// A [geom.Rotation] R holds the local unit vectors as rows, so
+// v_local = R·v_global. For a member with n nodes, T = diag(R, R, …, R) and
+// the global stiffness is Tᵀ·k·T, computed 3×3 block by 3×3 block
+// ([ToGlobalMatrix]); vectors go triple by triple ([ToGlobalVector],
+// [ToLocalVector]).
 //
-//	 up (Y)
-//	  |     y
-//	  |    /           A horizontal member along global X with Y up and
-//	  |   A-----x--B   β = 0 has local (x, y, z) = global (X, Y, Z).
-//	  |  /
-//	  | z
-//	  +------------ X
-//	 /
-//	Z
+// # Rigid end offsets
 //
-// # Matrices
+// A member end sits at node + e, where e is the offset vector in global
+// axes, joined to the node by a rigid link. For small rotations the end
+// displacement is
 //
-// A Rotation R holds the local unit vectors as rows, so v_local = R·v_global.
-// For a member with n nodes and 6 DOFs per node, T = diag(R, R, …, R) and the
-// global stiffness is Tᵀ·k·T, computed 3×3 block by 3×3 block.
+//	u_end = u_node + θ_node × e,   θ_end = θ_node,
+//
+// i.e. u_end = H·u_node with H = [I −[e]ₓ; 0 I] per node, and end forces
+// move to the node as F_node = F_end, M_node = M_end + e × F_end (Hᵀ):
+// [OffsetDisplacements], [OffsetForces], and [OffsetMatrix] for Hᵀ·k·H.
+// Offsets are applied in global axes, after the rotation to global.
+//
+// Offsets given in member local axes are turned into global ones first,
+// e = Rᵀ·e_local ([geom.Rotation.ApplyT]), where R is [geom.LocalAxes] of
+// the node-to-node line with the member's full angle: its direction angle
+// plus the section's principal angle, the same axes as its local loads and
+// results (package static).
 package transform

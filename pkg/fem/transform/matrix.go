@@ -1,24 +1,26 @@
 package transform
 
+import "github.com/gusset/gusset/pkg/fem/geom"
+
 // ToGlobalMatrix writes kg = Tᵀ·kl·T for an n×n row-major matrix (n a
 // multiple of 3) where T = diag(R, R, …). It works 3×3 block by block and
 // skips all-zero blocks, so no dense n×n product is formed. kg may alias kl.
 //
 // For a frame element: ToGlobalMatrix(r, 12, kLocal, kGlobal).
-func ToGlobalMatrix(r Rotation, n int, kl, kg []float64) {
+func ToGlobalMatrix(r geom.Rotation, n int, kl, kg []float64) {
 	rt := r.Transpose()
 	congruence(rt, r, n, kl, kg)
 }
 
 // ToLocalMatrix writes kl = T·kg·Tᵀ, the inverse of ToGlobalMatrix. kl may
 // alias kg.
-func ToLocalMatrix(r Rotation, n int, kg, kl []float64) {
+func ToLocalMatrix(r geom.Rotation, n int, kg, kl []float64) {
 	rt := r.Transpose()
 	congruence(r, rt, n, kg, kl)
 }
 
 // congruence writes out_IJ = a·in_IJ·b for every 3×3 block IJ.
-func congruence(a, b Rotation, n int, in, out []float64) {
+func congruence(a, b geom.Rotation, n int, in, out []float64) {
 	nb := n / 3
 	for bi := range nb {
 		for bj := range nb {
@@ -60,7 +62,7 @@ func congruence(a, b Rotation, n int, in, out []float64) {
 
 // ToGlobalVector writes g = Tᵀ·l for a vector of length n (a multiple of
 // 3), triple by triple. g may alias l.
-func ToGlobalVector(r Rotation, l, g []float64) {
+func ToGlobalVector(r geom.Rotation, l, g []float64) {
 	for b := 0; b+3 <= len(l); b += 3 {
 		x, y, z := l[b], l[b+1], l[b+2]
 		g[b] = r[0][0]*x + r[1][0]*y + r[2][0]*z
@@ -71,25 +73,11 @@ func ToGlobalVector(r Rotation, l, g []float64) {
 
 // ToLocalVector writes l = T·g for a vector of length n (a multiple of 3),
 // triple by triple. l may alias g.
-func ToLocalVector(r Rotation, g, l []float64) {
+func ToLocalVector(r geom.Rotation, g, l []float64) {
 	for b := 0; b+3 <= len(g); b += 3 {
 		x, y, z := g[b], g[b+1], g[b+2]
 		l[b] = r[0][0]*x + r[0][1]*y + r[0][2]*z
 		l[b+1] = r[1][0]*x + r[1][1]*y + r[1][2]*z
 		l[b+2] = r[2][0]*x + r[2][1]*y + r[2][2]*z
 	}
-}
-
-// Apply returns R·v.
-func (r Rotation) Apply(v Vec3) Vec3 {
-	return Vec3{r[0][0]*v[0] + r[0][1]*v[1] + r[0][2]*v[2],
-		r[1][0]*v[0] + r[1][1]*v[1] + r[1][2]*v[2],
-		r[2][0]*v[0] + r[2][1]*v[1] + r[2][2]*v[2]}
-}
-
-// ApplyT returns Rᵀ·v.
-func (r Rotation) ApplyT(v Vec3) Vec3 {
-	return Vec3{r[0][0]*v[0] + r[1][0]*v[1] + r[2][0]*v[2],
-		r[0][1]*v[0] + r[1][1]*v[1] + r[2][1]*v[2],
-		r[0][2]*v[0] + r[1][2]*v[1] + r[2][2]*v[2]}
 }

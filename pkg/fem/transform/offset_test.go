@@ -32,18 +32,7 @@ func TestOffsetConsistency(t *testing.T) {
 			k[i*n+j], k[j*n+i] = v, v
 		}
 	}
-	want := make([]float64, n*n)
-	for i := range n {
-		for j := range n {
-			s := 0.0
-			for p := range n {
-				for q := range n {
-					s += H[p][i] * k[p*n+q] * H[q][j]
-				}
-			}
-			want[i*n+j] = s
-		}
-	}
+	want := congruence(H, k)
 	got := append([]float64(nil), k...)
 	transform.OffsetMatrix(eA, eB, got)
 	for i := range got {

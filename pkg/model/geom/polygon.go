@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	femgeom "github.com/gusset/gusset/pkg/fem/geom"
 )
 
 // ErrInvalidPolygon is matched (errors.Is) by every [*PolygonError].
@@ -62,7 +64,7 @@ func PointInPolygon(p [2]float64, pts [][2]float64) bool {
 	if n < 3 {
 		return false
 	}
-	tol := RelTol * scale2(pts)
+	tol := femgeom.RelTol * scale2(pts)
 	inside := false
 	for i := range n {
 		a, b := pts[i], pts[(i+1)%n]
@@ -98,7 +100,7 @@ func ValidateSimplePolygon(pts [][2]float64) error {
 		}
 	}
 	size := scale2(pts)
-	tol := RelTol * size
+	tol := femgeom.RelTol * size
 	for i := range n {
 		j := (i + 1) % n
 		if dist(pts[i], pts[j]) <= tol {
@@ -116,7 +118,7 @@ func ValidateSimplePolygon(pts [][2]float64) error {
 			}
 		}
 	}
-	if a := PolygonArea(pts); math.Abs(a) <= RelTol*size*size {
+	if a := PolygonArea(pts); math.Abs(a) <= femgeom.RelTol*size*size {
 		return &PolygonError{Defect: ZeroArea, msg: fmt.Sprintf("has zero area (%g)", a)}
 	}
 	return nil

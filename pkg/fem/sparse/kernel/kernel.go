@@ -6,10 +6,15 @@
 // slivers and A, scaled by d, into MR-row slivers of a cache-sized block, and
 // a register-blocked micro-kernel accumulates an MR×NR tile of C over the
 // shared dimension. Micro-kernels exist in Go assembly for AVX-512F (16×14)
-// and AVX2+FMA (8×6); the implementation is chosen once at start-up from
-// CPUID (a tiny assembly stub, so the package needs nothing beyond the
-// standard library), and a pure-Go 4×4 kernel is the portable fallback.
-// Tests run all implementations available on the machine against each other.
+// and AVX2+FMA (8×6), and a pure-Go 4×4 kernel is the portable fallback.
+//
+// The CPU features come from golang.org/x/sys/cpu, read once when the
+// package is initialised; Best returns the widest implementation they
+// allow (x/sys/cpu honours GODEBUG, so cpu.avx512f=off or cpu.avx2=off
+// narrows it). There is no package-wide current implementation: callers
+// hold a *Kernels and pass it along, and For builds any other supported
+// one, which is how tests run all implementations available on the machine
+// against each other.
 //
 // All matrices are column-major: element (i, j) of X with leading dimension
 // ldx is x[i+j*ldx].
@@ -20,7 +25,8 @@ import (
 	"sync"
 )
 
-// Impl names a micro-kernel implementation.
+// Impl names a micro-kernel implementation, so that callers can ask For
+// for a particular one and tell which one a Kernels runs.
 type Impl int
 
 // The available implementations, from the portable fallback to the widest.
@@ -30,6 +36,7 @@ const (
 	ImplAVX512              // AVX-512F assembly, 16×14 tile
 )
 
+// String gives the short name used in test, benchmark and log output.
 func (i Impl) String() string {
 	switch i {
 	case ImplAVX2:
@@ -40,67 +47,125 @@ func (i Impl) String() string {
 	return "generic"
 }
 
-var hasAVX2, hasAVX512 bool
+// hasAVX2, hasAVX512 and bestImpl are settled once, at package
+// initialisation, and never written again: the choice of kernels is not
+// switchable at run time, so concurrent factorizations cannot disturb each
+// other.
+var (
+	hasAVX2, hasAVX512 = detect()
+	bestImpl           = widest()
+	portable           = build(ImplGeneric)
+)
 
-type implConf struct {
+// widest returns the widest implementation this machine supports.
+func widest() Impl {
+	switch {
+	case hasAVX512:
+		return ImplAVX512
+	case hasAVX2:
+		return ImplAVX2
+	}
+	return ImplGeneric
+}
+
+// Kernels is one implementation of the dense kernels with its blocking
+// parameters. It is a value chosen by the caller and passed along (package
+// sparse keeps one per factor) rather than a package-wide setting, so that
+// tests and benchmarks can run implementations side by side without
+// affecting each other or a running factorization. A Kernels never changes
+// after it is built; the zero value is the portable pure-Go implementation,
+// so every Kernels is usable.
+type Kernels struct {
 	impl   Impl
-	mr, nr int
-	mc, kc int
-	nc     int
+	mr, nr int // micro-kernel tile
+	mc, kc int // rows and depth of a packed block of A
+	nc     int // columns of a packed block of B
 	micro  func(k int, a, b, c []float64, ldc int)
 	axpy   func(alpha float64, x, y []float64)
 	dot    func(x, y []float64) float64
 }
 
-var cur implConf
-
-func setImpl(i Impl) {
-	switch i {
+// build returns the kernels of impl, which must be supported.
+func build(impl Impl) Kernels {
+	switch impl {
 	case ImplAVX512:
-		cur = implConf{i, 16, 14, 192, 256, 4200, microAVX512, axpyNegFast, dotFast}
+		return Kernels{impl, 16, 14, 192, 256, 4200, microAVX512, axpyNegFast, dotFast}
 	case ImplAVX2:
-		cur = implConf{i, 8, 6, 128, 256, 4200, microAVX2, axpyNegFast, dotFast}
-	default:
-		cur = implConf{ImplGeneric, 4, 4, 128, 256, 4096, microGeneric4x4, axpyNegGeneric, dotGeneric}
+		return Kernels{impl, 8, 6, 128, 256, 4200, microAVX2, axpyNegFast, dotFast}
 	}
+	return Kernels{ImplGeneric, 4, 4, 128, 256, 4096, microGeneric4x4, axpyNegGeneric, dotGeneric}
 }
 
-// Supported reports whether impl can run on this machine.
+// conf returns kn, or the portable kernels when kn is the zero value.
+func (kn *Kernels) conf() *Kernels {
+	if kn.micro == nil {
+		return &portable
+	}
+	return kn
+}
+
+// Best returns the kernels to use unless there is a reason to compare: the
+// widest implementation the CPU supports, chosen once when the package is
+// initialised. Each call returns a fresh copy, so no caller can alter the
+// choice for others.
+func Best() *Kernels {
+	k := build(bestImpl)
+	return &k
+}
+
+// For returns the kernels of impl so that tests and benchmarks can run a
+// particular implementation, or an error when this machine cannot run it.
+func For(impl Impl) (*Kernels, error) {
+	if !Supported(impl) {
+		if impl < ImplGeneric || impl > ImplAVX512 {
+			return nil, fmt.Errorf("kernel: unknown implementation %d", int(impl))
+		}
+		return nil, fmt.Errorf("kernel: %v not supported on this CPU", impl)
+	}
+	k := build(impl)
+	return &k, nil
+}
+
+// Supported reports whether impl can run on this machine, so that tests can
+// skip the implementations For would refuse.
 func Supported(impl Impl) bool {
 	switch impl {
 	case ImplAVX512:
 		return hasAVX512
 	case ImplAVX2:
 		return hasAVX2
+	case ImplGeneric:
+		return true
 	}
-	return true
+	return false
 }
 
-// Current returns the implementation in use.
-func Current() Impl { return cur.impl }
+// Impl reports which implementation these kernels run, for logs and for
+// callers that pair it with micro-kernels of their own (package sparse's
+// block solve).
+func (kn *Kernels) Impl() Impl { return kn.impl }
 
-// Use switches the implementation (tests and benchmarks compare them) and
-// returns the previous one. It is not safe to call while kernels run.
-func Use(impl Impl) (Impl, error) {
-	if !Supported(impl) {
-		return cur.impl, fmt.Errorf("kernel: %v not supported on this CPU", impl)
-	}
-	prev := cur.impl
-	setImpl(impl)
-	return prev, nil
-}
+// AxpyNeg computes y −= alpha·x over len(y) elements: the column update of
+// an unblocked LDLᵀ and of the forward solve.
+func (kn *Kernels) AxpyNeg(alpha float64, x, y []float64) { kn.conf().axpy(alpha, x, y) }
 
-// AxpyNeg computes y −= alpha·x over len(y) elements.
-func AxpyNeg(alpha float64, x, y []float64) { cur.axpy(alpha, x, y) }
+// AxpyNegFunc returns the function AxpyNeg calls, so that a loop making
+// many short calls can fetch it once rather than on every iteration.
+func (kn *Kernels) AxpyNegFunc() func(alpha float64, x, y []float64) { return kn.conf().axpy }
 
-// Dot returns Σ x[i]·y[i] over len(x) elements.
-func Dot(x, y []float64) float64 { return cur.dot(x, y) }
+// Dot returns Σ x[i]·y[i] over len(x) elements: the row update of the
+// backward solve.
+func (kn *Kernels) Dot(x, y []float64) float64 { return kn.conf().dot(x, y) }
+
+// DotFunc returns the function Dot calls, so that a loop making many short
+// calls can fetch it once rather than on every iteration.
+func (kn *Kernels) DotFunc() func(x, y []float64) float64 { return kn.conf().dot }
 
 type workspace struct{ ap, bp, tmp []float64 }
 
 var wsPool = sync.Pool{New: func() any { return new(workspace) }}
 
-func (w *workspace) ensure(c *implConf) {
+func (w *workspace) ensure(c *Kernels) {
 	if na := c.mc * c.kc; len(w.ap) < na {
 		w.ap = make([]float64, na)
 	}
@@ -118,11 +183,11 @@ func (w *workspace) ensure(c *implConf) {
 // matrix exactly when i ≥ j: tiles strictly above that diagonal are skipped,
 // and entries above it inside a tile that straddles it may be overwritten
 // with meaningless values, so callers must not keep data there.
-func UpdateNT(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower bool) {
+func (kn *Kernels) UpdateNT(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower bool) {
 	if m <= 0 || n <= 0 || k <= 0 {
 		return
 	}
-	conf := &cur
+	conf := kn.conf()
 	ws := wsPool.Get().(*workspace)
 	ws.ensure(conf)
 	updateGen(conf, ws, m, n, k, a, lda, d, b, ldb, false, c, ldc, lower)
@@ -132,9 +197,9 @@ func UpdateNT(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb i
 // UpdateNTPar is UpdateNT split over workers goroutines by column blocks of
 // C (balanced by the area each computes). It serves the large fronts near
 // the root of the elimination tree, where tree parallelism has run out.
-func UpdateNTPar(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower bool, workers int) {
+func (kn *Kernels) UpdateNTPar(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower bool, workers int) {
 	if workers <= 1 || int64(m)*int64(n)*int64(k) < 1<<21 {
-		UpdateNT(m, n, k, a, lda, d, b, ldb, c, ldc, lower)
+		kn.UpdateNT(m, n, k, a, lda, d, b, ldb, c, ldc, lower)
 		return
 	}
 	// Column split points: with lower, column j costs about m−j rows.
@@ -173,7 +238,7 @@ func UpdateNTPar(m, n, k int, a []float64, lda int, d []float64, b []float64, ld
 			if r0 >= m {
 				return
 			}
-			UpdateNT(m-r0, c1-c0, k, a[r0:], lda, d, b[c0:], ldb, c[r0+c0*ldc:], ldc, lower)
+			kn.UpdateNT(m-r0, c1-c0, k, a[r0:], lda, d, b[c0:], ldb, c[r0+c0*ldc:], ldc, lower)
 		}()
 	}
 	wg.Wait()
@@ -181,7 +246,7 @@ func UpdateNTPar(m, n, k int, a []float64, lda int, d []float64, b []float64, ld
 
 // updateGen is the blocked driver; bTrans selects B stored k×n (UpdateNN)
 // instead of n×k.
-func updateGen(conf *implConf, ws *workspace, m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, bTrans bool, c []float64, ldc int, lower bool) {
+func updateGen(conf *Kernels, ws *workspace, m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, bTrans bool, c []float64, ldc int, lower bool) {
 	mr, nr, mc, kc0, nc0 := conf.mr, conf.nr, conf.mc, conf.kc, conf.nc
 	for jc := 0; jc < n; jc += nc0 {
 		nc := min(nc0, n-jc)
@@ -277,11 +342,11 @@ func packB(n, k, nr int, b []float64, ldb int, bp []float64) {
 
 // UpdateNN computes C −= A·B with A m×k, B k×n and C m×n (the transposed
 // counterpart of UpdateNT, used by the blocked backward solve).
-func UpdateNN(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+func (kn *Kernels) UpdateNN(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
 	if m <= 0 || n <= 0 || k <= 0 {
 		return
 	}
-	conf := &cur
+	conf := kn.conf()
 	ws := wsPool.Get().(*workspace)
 	ws.ensure(conf)
 	updateGen(conf, ws, m, n, k, a, lda, nil, b, ldb, true, c, ldc, false)

@@ -2,6 +2,8 @@
 
 package kernel
 
+import "golang.org/x/sys/cpu"
+
 //go:noescape
 func kern16x14(k int, a, b, c *float64, ldc int)
 
@@ -14,17 +16,18 @@ func axpyNegAVX2(n int, alpha float64, x, y *float64)
 //go:noescape
 func dotAVX2(n int, x, y *float64) float64
 
-func init() {
-	avx2, avx512 := detect()
-	switch {
-	case avx512:
-		setImpl(ImplAVX512)
-	case avx2:
-		setImpl(ImplAVX2)
-	default:
-		setImpl(ImplGeneric)
-	}
-	hasAVX2, hasAVX512 = avx2, avx512
+// detect reports whether the AVX2+FMA and the AVX-512F kernels can run.
+// golang.org/x/sys/cpu sets HasAVX2 and HasAVX512F only when the OS also
+// saves the wider register state (XCR0 read with XGETBV: the XMM and YMM
+// bits for AVX2, in addition the opmask, ZMM_Hi256 and Hi16_ZMM bits for
+// AVX-512F, on Darwin its own AVX-512 check), so a CPU whose OS does not
+// save that state, where the first instruction would fault, is reported
+// without the feature. HasFMA is a bare CPUID bit, but FMA uses the same
+// YMM state, which HasAVX2 has already vouched for.
+func detect() (avx2, avx512 bool) {
+	avx2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+	avx512 = avx2 && cpu.X86.HasAVX512F
+	return avx2, avx512
 }
 
 func microAVX512(k int, a, b, c []float64, ldc int) { kern16x14(k, &a[0], &b[0], &c[0], ldc) }

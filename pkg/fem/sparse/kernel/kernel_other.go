@@ -2,7 +2,10 @@
 
 package kernel
 
-func init() { setImpl(ImplGeneric) }
+// detect reports no assembly kernels: they exist for amd64 only (on other
+// architectures the AVX names map to the portable reference loops below,
+// which For and Best never hand out).
+func detect() (avx2, avx512 bool) { return false, false }
 
 func microAVX512(k int, a, b, c []float64, ldc int) { microGeneric16x14(k, a, b, c, ldc) }
 func microAVX2(k int, a, b, c []float64, ldc int)   { microGeneric8x6(k, a, b, c, ldc) }

@@ -43,21 +43,12 @@ func TestUpdateMatchesReference(t *testing.T) {
 		{1, 1, 1}, {7, 5, 3}, {16, 14, 1}, {17, 15, 9}, {33, 29, 300}, {300, 257, 70}, {450, 30, 513},
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	prev := Current()
-	defer Use(prev)
-	for _, impl := range []Impl{ImplGeneric, ImplAVX2, ImplAVX512} {
-		if !Supported(impl) {
-			t.Logf("%v not supported here, skipped", impl)
-			continue
-		}
+	for _, kn := range supported(t) {
 		for _, sh := range shapes {
 			for _, lower := range []bool{false, true} {
 				for _, scaled := range []bool{false, true} {
-					name := fmt.Sprintf("%v/%dx%dx%d/lower=%v/d=%v", impl, sh.m, sh.n, sh.k, lower, scaled)
+					name := fmt.Sprintf("%v/%dx%dx%d/lower=%v/d=%v", kn.Impl(), sh.m, sh.n, sh.k, lower, scaled)
 					t.Run(name, func(t *testing.T) {
-						if _, err := Use(impl); err != nil {
-							t.Fatal(err)
-						}
 						lda, ldb, ldc := sh.m+3, sh.n+1, sh.m+2
 						a := randSlice(r, lda*sh.k)
 						b := randSlice(r, ldb*sh.k)
@@ -68,7 +59,7 @@ func TestUpdateMatchesReference(t *testing.T) {
 						}
 						want := append([]float64(nil), c...)
 						refUpdate(sh.m, sh.n, sh.k, a, lda, d, b, ldb, want, ldc, lower)
-						UpdateNTPar(sh.m, sh.n, sh.k, a, lda, d, b, ldb, c, ldc, lower, 2)
+						kn.UpdateNTPar(sh.m, sh.n, sh.k, a, lda, d, b, ldb, c, ldc, lower, 2)
 						for j := 0; j < sh.n; j++ {
 							for i := 0; i < sh.m; i++ {
 								if lower && i < j {
@@ -95,44 +86,147 @@ func TestUpdateMatchesReference(t *testing.T) {
 	}
 }
 
+// TestAxpyDot compares the AXPY and DOT of every implementation this CPU
+// supports with the portable loops, through both the methods and the
+// functions they hand out.
 func TestAxpyDot(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{0, 1, 3, 4, 15, 16, 17, 67} {
-		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			x, y := randSlice(r, n), randSlice(r, n)
-			y2 := append([]float64(nil), y...)
-			AxpyNeg(0.7, x, y)
-			axpyNegGeneric(0.7, x, y2)
-			for i := range y {
-				// FMA rounds once, the generic loop twice: one ulp-ish.
-				if math.Abs(y[i]-y2[i]) > 1e-15 {
-					t.Fatalf("axpy[%d] = %v want %v", i, y[i], y2[i])
+	for _, kn := range supported(t) {
+		for _, n := range []int{0, 1, 3, 4, 15, 16, 17, 67} {
+			t.Run(fmt.Sprintf("%v/%d", kn.Impl(), n), func(t *testing.T) {
+				x, y := randSlice(r, n), randSlice(r, n)
+				y2 := append([]float64(nil), y...)
+				y3 := append([]float64(nil), y...)
+				kn.AxpyNeg(0.7, x, y)
+				kn.AxpyNegFunc()(0.7, x, y3)
+				axpyNegGeneric(0.7, x, y2)
+				for i := range y {
+					// FMA rounds once, the generic loop twice: one ulp-ish.
+					if math.Abs(y[i]-y2[i]) > 1e-15 {
+						t.Fatalf("axpy[%d] = %v want %v", i, y[i], y2[i])
+					}
+					if y3[i] != y[i] {
+						t.Fatalf("AxpyNegFunc()[%d] = %v, AxpyNeg %v", i, y3[i], y[i])
+					}
 				}
+				// Reassociated sum of n terms of size ≤ 1.
+				if g, w := kn.Dot(x, y), dotGeneric(x, y); math.Abs(g-w) > 1e-15*float64(n+1) {
+					t.Fatalf("dot = %v want %v", g, w)
+				}
+				if g, w := kn.DotFunc()(x, y), kn.Dot(x, y); g != w {
+					t.Fatalf("DotFunc() = %v, Dot %v", g, w)
+				}
+			})
+		}
+	}
+}
+
+// allImpls lists every implementation, from the portable one to the widest.
+var allImpls = []Impl{ImplGeneric, ImplAVX2, ImplAVX512}
+
+// supported returns every implementation this machine runs, logging the
+// others as skipped.
+func supported(t *testing.T) []*Kernels {
+	t.Helper()
+	var out []*Kernels
+	for _, impl := range allImpls {
+		if !Supported(impl) {
+			t.Logf("%v not supported here, skipped", impl)
+			continue
+		}
+		kn, err := For(impl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, kn)
+	}
+	return out
+}
+
+// TestBestIsWidest checks that Best picks the widest implementation this
+// machine supports, and that the choice is the same on every call.
+func TestBestIsWidest(t *testing.T) {
+	want := ImplGeneric
+	for _, impl := range allImpls {
+		if Supported(impl) {
+			want = impl
+		}
+	}
+	if got := Best().Impl(); got != want {
+		t.Fatalf("Best() = %v, want %v (the widest supported)", got, want)
+	}
+	// Each caller gets its own copy: overwriting one cannot change the
+	// choice for the others.
+	a := Best()
+	*a = Kernels{}
+	if got := Best().Impl(); got != want {
+		t.Fatalf("after overwriting a copy, Best() = %v, want %v", got, want)
+	}
+	t.Logf("best kernels: %v", want)
+}
+
+// TestFor checks that For builds exactly the supported implementations and
+// refuses the others, and that the zero Kernels is the portable one.
+func TestFor(t *testing.T) {
+	for _, impl := range allImpls {
+		kn, err := For(impl)
+		if !Supported(impl) {
+			if err == nil {
+				t.Errorf("For(%v) = %v, want an error on this CPU", impl, kn.Impl())
 			}
-			// Reassociated sum of n terms of size ≤ 1.
-			if g, w := Dot(x, y), dotGeneric(x, y); math.Abs(g-w) > 1e-15*float64(n+1) {
-				t.Fatalf("dot = %v want %v", g, w)
-			}
-		})
+			continue
+		}
+		if err != nil {
+			t.Fatalf("For(%v): %v", impl, err)
+		}
+		if kn.Impl() != impl {
+			t.Errorf("For(%v).Impl() = %v", impl, kn.Impl())
+		}
+	}
+	for _, bad := range []Impl{-1, ImplAVX512 + 1} {
+		if Supported(bad) {
+			t.Errorf("Supported(%d) = true", int(bad))
+		}
+		if _, err := For(bad); err == nil {
+			t.Errorf("For(%d) succeeded", int(bad))
+		}
+	}
+	var zero Kernels
+	if zero.Impl() != ImplGeneric {
+		t.Fatalf("zero Kernels: Impl() = %v", zero.Impl())
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	const m, n, k = 9, 7, 5
+	a, b := randSlice(r, m*k), randSlice(r, n*k)
+	c := randSlice(r, m*n)
+	want := append([]float64(nil), c...)
+	refUpdate(m, n, k, a, m, nil, b, n, want, m, false)
+	zero.UpdateNT(m, n, k, a, m, nil, b, n, c, m, false)
+	for i := range c {
+		if math.Abs(c[i]-want[i]) > 1e-15*float64(k+1)*4*(1+math.Abs(want[i])) {
+			t.Fatalf("zero Kernels: C[%d] = %v, want %v", i, c[i], want[i])
+		}
 	}
 }
 
 // BenchmarkUpdate measures the kernel on a square rank-256 update.
 func BenchmarkUpdate(b *testing.B) {
-	for _, impl := range []Impl{ImplGeneric, ImplAVX2, ImplAVX512} {
+	for _, impl := range allImpls {
 		if !Supported(impl) {
 			continue
 		}
+		kn, err := For(impl)
+		if err != nil {
+			b.Fatal(err)
+		}
 		for _, workers := range []int{1, 2} {
 			b.Run(fmt.Sprintf("%v/w%d", impl, workers), func(b *testing.B) {
-				prev, _ := Use(impl)
-				defer Use(prev)
 				m, k := 2000, 256
 				r := rand.New(rand.NewPCG(5, 6))
 				a := randSlice(r, m*k)
 				c := randSlice(r, m*m)
 				for i := 0; i < b.N; i++ {
-					UpdateNTPar(m, m, k, a, m, nil, a, m, c, m, false, workers)
+					kn.UpdateNTPar(m, m, k, a, m, nil, a, m, c, m, false, workers)
 				}
 				b.ReportMetric(2*float64(m)*float64(m)*float64(k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})

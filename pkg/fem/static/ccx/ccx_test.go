@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/static"
 )
 
@@ -51,7 +52,7 @@ func TestCrossCheck(t *testing.T) {
 	ccx := findCCX(t)
 	for _, tc := range []struct {
 		name  string
-		model *static.Model
+		model *domain.Model
 	}{
 		{"grid-4", gridModel(4)},
 		{"frame", frameModel()},
@@ -71,7 +72,7 @@ func TestCrossCheck(t *testing.T) {
 // meaningless for components that are zero up to round-off (uy of the
 // grid under loads in x and z), and translations and rotations have
 // different units, so they cannot share a scale.
-func compare(t *testing.T, ccx string, m *static.Model) {
+func compare(t *testing.T, ccx string, m *domain.Model) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	res, err := static.Analyze(ctx, m, static.Options{})

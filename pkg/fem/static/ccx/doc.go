@@ -1,7 +1,7 @@
 //go:build ccx
 
 // Package ccx cross-checks the static engine against CalculiX (ccx), a
-// finite element solver written elsewhere. It writes a static.Model and
+// finite element solver written elsewhere. It writes a domain.Model and
 // one of its load cases as a CalculiX input deck, runs ccx and reads the
 // node displacements back from the .dat file. It is compiled only with the
 // build tag ccx; `make verify-ccx` runs its test.

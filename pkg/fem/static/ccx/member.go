@@ -9,14 +9,14 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/gusset/gusset/pkg/fem/static"
-	"github.com/gusset/gusset/pkg/fem/transform"
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
 )
 
 // distLoad is a linearly varying member force per unit length, local axes.
 type distLoad struct {
 	x1, x2 float64
-	w1, w2 transform.Vec3
+	w1, w2 geom.Vec3
 }
 
 // pointLoad is a concentrated member force and moment, local axes.
@@ -39,12 +39,12 @@ func factor(f float64) float64 {
 }
 
 // member writes member i: end ties, pieces, shear links and loads.
-func (w *writer) member(i int, lc *static.LoadCase, div int) error {
+func (w *writer) member(i int, lc *domain.LoadCase, div int) error {
 	mm := &w.m.Members[i]
-	if mm.Type != static.Frame {
+	if mm.Type != domain.Frame {
 		return errors.New("only frame members are written")
 	}
-	var sec *static.Section
+	var sec *domain.Section
 	for k := range w.m.Sections {
 		if w.m.Sections[k].Name == mm.Section {
 			sec = &w.m.Sections[k]
@@ -62,7 +62,7 @@ func (w *writer) member(i int, lc *static.LoadCase, div int) error {
 	}
 	pa, pb := w.coords[na-1], w.coords[nb-1]
 	dir := mm.Direction
-	if dir.Kind == transform.DirectionNode {
+	if dir.Kind == geom.DirectionNode {
 		n, ok := w.nodeOf[mm.DirectionNode]
 		if !ok {
 			return errors.New("unknown direction node")
@@ -74,14 +74,14 @@ func (w *writer) member(i int, lc *static.LoadCase, div int) error {
 	// Local offsets follow the principal axes, like the engine's.
 	dir.Angle += sec.PrincipalAngle
 	if mm.OffsetsLocal {
-		r0, err := transform.LocalAxes(pa, pb, dir, vert)
+		r0, err := geom.LocalAxes(pa, pb, dir, vert)
 		if err != nil {
 			return err
 		}
 		eA, eB = r0.ApplyT(eA), r0.ApplyT(eB)
 	}
 	a0, b0 := pa.Add(eA), pb.Add(eB)
-	r, err := transform.LocalAxes(a0, b0, dir, vert)
+	r, err := geom.LocalAxes(a0, b0, dir, vert)
 	if err != nil {
 		return err
 	}
@@ -97,8 +97,8 @@ func (w *writer) member(i int, lc *static.LoadCase, div int) error {
 	var ends [2]int
 	for e, c := range []struct {
 		n   int
-		p   transform.Vec3
-		off transform.Vec3
+		p   geom.Vec3
+		off geom.Vec3
 		rel string
 	}{{na, pa, eA, mm.ReleaseA}, {nb, pb, eB, mm.ReleaseB}} {
 		var fixed []int
@@ -111,7 +111,7 @@ func (w *writer) member(i int, lc *static.LoadCase, div int) error {
 				return fmt.Errorf("release code %q: only F and R are written", c.rel)
 			}
 		}
-		if c.off == (transform.Vec3{}) && len(fixed) == 6 {
+		if c.off == (geom.Vec3{}) && len(fixed) == 6 {
 			ends[e] = c.n
 			continue
 		}
@@ -132,7 +132,7 @@ func (w *writer) member(i int, lc *static.LoadCase, div int) error {
 	sy := beamSet{name: "M" + strconv.Itoa(i+1) + "Y", mat: mi, a: A / 2, i11: Iz, oneDir: r.Y()}
 	sz := beamSet{name: "M" + strconv.Itoa(i+1) + "Z", mat: mi, a: A / 2, i11: Iy, oneDir: r.Z()}
 	xhat := r.X()
-	at := func(x float64) transform.Vec3 { return a0.Add(xhat.Scale(x)) }
+	at := func(x float64) geom.Vec3 { return a0.Add(xhat.Scale(x)) }
 	stNode := make([]int, len(xs))
 	for k, x := range xs {
 		switch k {
@@ -171,8 +171,8 @@ func (w *writer) member(i int, lc *static.LoadCase, div int) error {
 	tol := 1e-9 * L
 	for _, p := range points {
 		k := sort.SearchFloat64s(xs, p.x-tol)
-		f := r.ApplyT(transform.Vec3{p.f[0], p.f[1], p.f[2]})
-		mo := r.ApplyT(transform.Vec3{p.f[3], p.f[4], p.f[5]})
+		f := r.ApplyT(geom.Vec3{p.f[0], p.f[1], p.f[2]})
+		mo := r.ApplyT(geom.Vec3{p.f[3], p.f[4], p.f[5]})
 		w.addLoad(stNode[k], [6]float64{f[0], f[1], f[2], mo[0], mo[1], mo[2]})
 	}
 	for _, d := range dists {
@@ -190,7 +190,7 @@ func (w *writer) member(i int, lc *static.LoadCase, div int) error {
 // G·As/ℓ along local y and z carry the shear flexibility of the piece,
 // every other DOF is tied. SPRING2 acts along global DOFs, so local y and
 // z must be global axes.
-func (w *writer) shearLink(m1, m2 int, r transform.Rotation, G, ay, az, l float64) error {
+func (w *writer) shearLink(m1, m2 int, r geom.Rotation, G, ay, az, l float64) error {
 	fixed := []int{0, 3, 4, 5}
 	for k, as := range []float64{ay, az} {
 		axis := r[1+k]
@@ -211,21 +211,21 @@ func (w *writer) shearLink(m1, m2 int, r transform.Rotation, G, ay, az, l float6
 		w.springs[key] = append(w.springs[key], m1, m2)
 	}
 	sort.Ints(fixed)
-	return w.tie(m2, m1, r, fixed, transform.Vec3{})
+	return w.tie(m2, m1, r, fixed, geom.Vec3{})
 }
 
 // consistent adds the consistent nodal loads of the linear load d on
 // piece pc, an Euler–Bernoulli element: axial ℓ(2p₁+p₂)/6, transverse
 // ℓ(7p₁+3p₂)/20 with end moments ±ℓ²(3p₁+2p₂)/60 (the fixed-end actions,
 // negated). In the x–z plane the moment signs flip because ry = −dw/dx.
-func (w *writer) consistent(r transform.Rotation, pc piece, d distLoad) {
+func (w *writer) consistent(r geom.Rotation, pc piece, d distLoad) {
 	l := pc.x2 - pc.x1
-	p := func(x float64) transform.Vec3 {
+	p := func(x float64) geom.Vec3 {
 		t := (x - d.x1) / (d.x2 - d.x1)
 		return d.w1.Scale(1 - t).Add(d.w2.Scale(t))
 	}
 	p1, p2 := p(pc.x1), p(pc.x2)
-	var fa, fb, ma, mb transform.Vec3
+	var fa, fb, ma, mb geom.Vec3
 	fa[0] = l * (2*p1[0] + p2[0]) / 6
 	fb[0] = l * (p1[0] + 2*p2[0]) / 6
 	for c := 1; c < 3; c++ {
@@ -239,7 +239,7 @@ func (w *writer) consistent(r transform.Rotation, pc piece, d distLoad) {
 	mb[1] = l2 * (2*p1[2] + 3*p2[2])
 	for _, e := range []struct {
 		n    int
-		f, m transform.Vec3
+		f, m geom.Vec3
 	}{{pc.n1, fa, ma}, {pc.n2, fb, mb}} {
 		f, m := r.ApplyT(e.f), r.ApplyT(e.m)
 		w.addLoad(e.n, [6]float64{f[0], f[1], f[2], m[0], m[1], m[2]})
@@ -249,16 +249,16 @@ func (w *writer) consistent(r transform.Rotation, pc piece, d distLoad) {
 // memberLoads resolves the member loads of lc on member mm and its
 // self-weight (ρA per unit length, rhoA) into local loads, with the same
 // meaning of axes, positions and projection as package static documents.
-func memberLoads(mm *static.Member, lc *static.LoadCase, r transform.Rotation, L, rhoA float64) ([]distLoad, []pointLoad, error) {
+func memberLoads(mm *domain.Member, lc *domain.LoadCase, r geom.Rotation, L, rhoA float64) ([]distLoad, []pointLoad, error) {
 	var dists []distLoad
 	var points []pointLoad
 	if sw := lc.SelfWeight; sw != ([3]float64{}) && rhoA > 0 {
-		g := transform.Vec3{sw[0], sw[1], sw[2]}.Scale(rhoA * static.G)
+		g := geom.Vec3{sw[0], sw[1], sw[2]}.Scale(rhoA * domain.G)
 		loc := r.Apply(g)
 		dists = append(dists, distLoad{0, L, loc, loc})
 	}
-	pos := func(kind static.PositionKind, v float64) (float64, error) {
-		if kind == static.Percent {
+	pos := func(kind domain.PositionKind, v float64) (float64, error) {
+		if kind == domain.Percent {
 			v *= L / 100
 		}
 		if v < -1e-12*L || v > L*(1+1e-12) {
@@ -276,10 +276,10 @@ func memberLoads(mm *static.Member, lc *static.LoadCase, r transform.Rotation, L
 		}
 		loc, scale := dv, 1.0
 		switch ml.Axes {
-		case static.Local:
-		case static.GlobalInclined, static.GlobalProjected:
+		case domain.Local:
+		case domain.GlobalInclined, domain.GlobalProjected:
 			loc = r.Apply(dv)
-			if ml.Axes == static.GlobalProjected {
+			if ml.Axes == domain.GlobalProjected {
 				cx := r.X().Dot(dv)
 				scale = math.Sqrt(math.Max(0, 1-cx*cx))
 			}
@@ -287,21 +287,21 @@ func memberLoads(mm *static.Member, lc *static.LoadCase, r transform.Rotation, L
 			return nil, nil, fmt.Errorf("unknown load axes %d", ml.Axes)
 		}
 		switch ml.Type {
-		case static.ConcentratedForce, static.ConcentratedMoment:
+		case domain.ConcentratedForce, domain.ConcentratedMoment:
 			x, err := pos(ml.Position, ml.A)
 			if err != nil {
 				return nil, nil, err
 			}
 			var f [6]float64
 			off := 0
-			if ml.Type == static.ConcentratedMoment {
+			if ml.Type == domain.ConcentratedMoment {
 				off = 3
 			}
 			for c := range 3 {
 				f[off+c] = ml.P1 * loc[c]
 			}
 			points = append(points, pointLoad{x, f})
-		case static.DistributedForce:
+		case domain.DistributedForce:
 			x1, x2 := 0.0, L
 			if ml.A != 0 || ml.B != 0 {
 				var err error

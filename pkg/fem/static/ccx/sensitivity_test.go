@@ -7,6 +7,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/static"
 )
 
@@ -16,23 +17,23 @@ import (
 // mutation removes one feature the cross-check claims to cover.
 func TestSensitivity(t *testing.T) {
 	ccx := findCCX(t)
-	noShear := func(m *static.Model) {
+	noShear := func(m *domain.Model) {
 		for i := range m.Sections {
 			m.Sections[i].Ay, m.Sections[i].Az = 0, 0
 		}
 	}
 	for _, tc := range []struct {
 		name   string
-		build  func() *static.Model
-		mutate func(m *static.Model)
+		build  func() *domain.Model
+		mutate func(m *domain.Model)
 	}{
-		{"grid-4 without shear deformation", func() *static.Model { return gridModel(4) }, noShear},
+		{"grid-4 without shear deformation", func() *domain.Model { return gridModel(4) }, noShear},
 		{"frame without shear deformation", frameModel, noShear},
-		{"frame without the release", frameModel, func(m *static.Model) { m.Members[4].ReleaseB = "" }},
-		{"frame without the offsets", frameModel, func(m *static.Model) {
+		{"frame without the release", frameModel, func(m *domain.Model) { m.Members[4].ReleaseB = "" }},
+		{"frame without the offsets", frameModel, func(m *domain.Model) {
 			m.Members[3].OffsetA, m.Members[3].OffsetB = [3]float64{}, [3]float64{}
 		}},
-		{"frame with a uniform instead of a trapezoidal load", frameModel, func(m *static.Model) {
+		{"frame with a uniform instead of a trapezoidal load", frameModel, func(m *domain.Model) {
 			m.LoadCases[0].Members[0].P1, m.LoadCases[0].Members[0].P2 = 11e3, 11e3
 		}},
 	} {

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gusset/gusset/pkg/fem/static"
-	"github.com/gusset/gusset/pkg/fem/transform"
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
 )
 
 // Options controls how a model is written.
@@ -41,7 +41,7 @@ type beamSet struct {
 	name   string
 	mat    int
 	a, i11 float64
-	oneDir transform.Vec3
+	oneDir geom.Vec3
 	elems  []int // (element, node 1, node 2) triples
 }
 
@@ -53,8 +53,8 @@ type term struct {
 
 // writer accumulates the deck.
 type writer struct {
-	m       *static.Model
-	coords  []transform.Vec3 // node n at index n−1
+	m       *domain.Model
+	coords  []geom.Vec3 // node n at index n−1
 	nodeOf  map[string]int
 	matIdx  map[string]int
 	sets    []beamSet
@@ -69,11 +69,11 @@ type writer struct {
 // offsets, fixed/free supports, node loads, member forces and moments
 // (concentrated) and forces (distributed), and self-weight. Anything else
 // is an error, so a cross-check never silently drops part of a model.
-func Write(m *static.Model, caseName string, opt Options) (*Deck, error) {
+func Write(m *domain.Model, caseName string, opt Options) (*Deck, error) {
 	if opt.Divisions <= 0 {
 		opt.Divisions = 8
 	}
-	var lc *static.LoadCase
+	var lc *domain.LoadCase
 	for i := range m.LoadCases {
 		if m.LoadCases[i].Name == caseName {
 			lc = &m.LoadCases[i]
@@ -91,7 +91,7 @@ func Write(m *static.Model, caseName string, opt Options) (*Deck, error) {
 		if _, dup := w.nodeOf[n.ID]; dup {
 			return nil, fmt.Errorf("node %s defined twice", n.ID)
 		}
-		w.nodeOf[n.ID] = w.addNode(transform.Vec3{n.X, n.Y, n.Z})
+		w.nodeOf[n.ID] = w.addNode(geom.Vec3{n.X, n.Y, n.Z})
 	}
 	for i, mat := range m.Materials {
 		w.matIdx[mat.Name] = i
@@ -115,7 +115,7 @@ func Write(m *static.Model, caseName string, opt Options) (*Deck, error) {
 	return &Deck{Text: text, Nodes: w.nodeOf}, nil
 }
 
-func (w *writer) addNode(p transform.Vec3) int {
+func (w *writer) addNode(p geom.Vec3) int {
 	w.coords = append(w.coords, p)
 	return len(w.coords)
 }
@@ -137,7 +137,7 @@ func (w *writer) addLoad(n int, f [6]float64) {
 // rotations (3..5): a rigid link of arm e (global, from ind to dep) on
 // the DOFs that are not released. The dependent DOF of each equation is
 // a DOF of dep, chosen so that every equation has its own.
-func (w *writer) tie(dep, ind int, r transform.Rotation, dofs []int, e transform.Vec3) error {
+func (w *writer) tie(dep, ind int, r geom.Rotation, dofs []int, e geom.Vec3) error {
 	for blk := 0; blk < 2; blk++ {
 		var rows []int
 		for _, d := range dofs {
@@ -150,7 +150,7 @@ func (w *writer) tie(dep, ind int, r transform.Rotation, dofs []int, e transform
 			return errors.New("no independent dependent DOFs for a tie")
 		}
 		for k, i := range rows {
-			ri := transform.Vec3(r[i])
+			ri := geom.Vec3(r[i])
 			eq := []term{{dep, 3*blk + cols[k] + 1, ri[cols[k]]}}
 			for j := range 3 {
 				if j != cols[k] {
@@ -173,7 +173,7 @@ func (w *writer) tie(dep, ind int, r transform.Rotation, dofs []int, e transform
 // assign picks distinct columns for rows of r, maximising the smallest
 // |r[row][col]| (tried over all permutations: at most 3! of them), so
 // that each equation's dependent term is well away from zero.
-func assign(r transform.Rotation, rows []int) ([]int, bool) {
+func assign(r geom.Rotation, rows []int) ([]int, bool) {
 	perms := [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
 	var best []int
 	bestMin := 0.1 // a rotation row always has an entry ≥ 1/√3
@@ -190,7 +190,7 @@ func assign(r transform.Rotation, rows []int) ([]int, bool) {
 }
 
 // render assembles the deck text.
-func (w *writer) render(lc *static.LoadCase) (string, error) {
+func (w *writer) render(lc *domain.LoadCase) (string, error) {
 	var b strings.Builder
 	f := num
 	b.WriteString("*HEADING\ngusset cross-check, load case " + lc.Name + "\n*NODE, NSET=NALL\n")

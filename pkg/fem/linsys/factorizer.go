@@ -1,38 +1,24 @@
-package static
+package linsys
 
 import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/gusset/gusset/pkg/fem/sparse"
 )
 
-// SymMatrix is a symmetric n×n matrix stored as its lower triangle
-// (row ≥ column) in compressed sparse column form, rows ascending within
-// each column, no duplicates. The engine always stores the diagonal, and
-// every matrix of one equation numbering shares the same ColPtr and RowIdx
-// (values change between reversal states and stabilization retries, the
-// pattern does not).
-type SymMatrix struct {
-	N      int
-	ColPtr []int // len N+1
-	RowIdx []int
-	Val    []float64
-	// NodeOf maps each equation to its node (may be nil): orderings that
-	// work on the node graph, like the sparse solver's, use it.
-	NodeOf []int
-}
-
-// Factorizer factors the assembled stiffness: once per analysis, or once
-// per reversal state when one-way members or supports are active (then on
-// the same pattern with new values, and again after a stabilization
-// spring). SparseFactorizer, the default, wraps package sparse;
-// DenseFactorizer is a reference for tests and tiny models.
+// Factorizer factors an assembled symmetric matrix: once per analysis, or
+// once per state when values change on the same pattern. nodeOf gives the
+// node of each equation (may be nil); orderings that work on the node
+// graph use it.
 type Factorizer interface {
 	// Factor factors a, which it must not modify or retain: the caller
-	// reuses a's slices once Factor returns. The Factorization must stay
-	// valid after later calls. A singular matrix yields a (possibly
-	// wrapped) *SingularError naming the equation.
-	Factor(ctx context.Context, a *SymMatrix) (Factorization, error)
+	// reuses a's values once Factor returns (the pattern is immutable and
+	// may be kept). The Factorization must stay valid after later calls. A
+	// singular matrix yields a (possibly wrapped) *SingularError naming
+	// the equation.
+	Factor(ctx context.Context, a *sparse.SymMatrix, nodeOf []int) (Factorization, error)
 }
 
 // Factorization solves with a factored matrix.
@@ -43,8 +29,8 @@ type Factorization interface {
 }
 
 // SingularError reports a zero or negligible pivot at an equation; a
-// Factorizer returns it (possibly wrapped) so the engine can name the node
-// and DOF of a mechanism.
+// Factorizer returns it (possibly wrapped) so the analysis can name the
+// node and DOF of a mechanism.
 type SingularError struct {
 	Equation int
 }
@@ -52,19 +38,6 @@ type SingularError struct {
 // Error implements error.
 func (e *SingularError) Error() string {
 	return fmt.Sprintf("singular pivot at equation %d", e.Equation)
-}
-
-// diag returns the diagonal of m.
-func (m *SymMatrix) diag() []float64 {
-	d := make([]float64, m.N)
-	for c := range m.N {
-		for k := m.ColPtr[c]; k < m.ColPtr[c+1]; k++ {
-			if m.RowIdx[k] == c {
-				d[c] = m.Val[k]
-			}
-		}
-	}
-	return d
 }
 
 // DenseFactorizer is a dense LDLᵀ factorizer (no pivoting; the stiffness
@@ -75,25 +48,31 @@ type DenseFactorizer struct {
 	PivotTolerance float64 // 0 means 1e-10
 }
 
+var _ Factorizer = DenseFactorizer{}
+
 type denseLDL struct {
 	n int
 	a []float64 // L strictly below the diagonal, D on it, row-major
 }
 
 // Factor implements Factorizer.
-func (f DenseFactorizer) Factor(ctx context.Context, m *SymMatrix) (Factorization, error) {
+func (f DenseFactorizer) Factor(ctx context.Context, m *sparse.SymMatrix, _ []int) (Factorization, error) {
 	tol := f.PivotTolerance
 	if tol == 0 {
 		tol = 1e-10
 	}
-	n := m.N
+	p := m.Pat
+	n := p.N
 	a := make([]float64, n*n)
 	for c := range n {
-		for k := m.ColPtr[c]; k < m.ColPtr[c+1]; k++ {
-			a[m.RowIdx[k]*n+c] = m.Val[k]
+		for k := p.ColPtr[c]; k < p.ColPtr[c+1]; k++ {
+			a[int(p.RowIdx[k])*n+c] = m.Val[k]
 		}
 	}
-	orig := m.diag()
+	orig := make([]float64, n)
+	for c := range n {
+		orig[c] = a[c*n+c]
+	}
 	w := make([]float64, n)
 	for j := range n {
 		if j%64 == 0 && ctx.Err() != nil {

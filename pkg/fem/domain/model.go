@@ -1,15 +1,14 @@
-package static
+package domain
 
-import (
-	"github.com/gusset/gusset/pkg/fem/sparse"
-	"github.com/gusset/gusset/pkg/fem/transform"
-)
+import "github.com/gusset/gusset/pkg/fem/geom"
 
-// Model is a complete linear static frame problem in SI units.
+// Model is a complete structural model in SI units, as every analysis
+// reads it: nodes, materials, sections, members, supports, constraints,
+// load cases and combinations.
 type Model struct {
 	// VerticalAxis is YAxis (default when zero) or ZAxis; it orients
-	// member local axes (see package transform).
-	VerticalAxis transform.Axis
+	// member local axes (see package geom).
+	VerticalAxis geom.Axis
 	Nodes        []Node
 	Materials    []Material
 	Sections     []Section
@@ -51,7 +50,8 @@ type MemberType int
 
 // Member types. All but Frame are axial-only (truss) members. TensionOnly
 // and Cable resist tension only, CompressionOnly and Gap compression only,
-// when Options.TensionCompressionOnly is set; otherwise they act both ways.
+// when an analysis resolves one-way members (static's
+// Options.TensionCompressionOnly); otherwise they act both ways.
 const (
 	Frame MemberType = iota
 	Truss
@@ -61,11 +61,11 @@ const (
 	Gap
 )
 
-// axialOnly reports whether the type is a truss-like member.
-func (t MemberType) axialOnly() bool { return t != Frame }
+// AxialOnly reports whether the type is a truss-like member.
+func (t MemberType) AxialOnly() bool { return t != Frame }
 
-// oneWay returns +1 for tension-only, −1 for compression-only, 0 otherwise.
-func (t MemberType) oneWay() int {
+// OneWay returns +1 for tension-only, −1 for compression-only, 0 otherwise.
+func (t MemberType) OneWay() int {
 	switch t {
 	case TensionOnly, Cable:
 		return 1
@@ -84,7 +84,7 @@ type Member struct {
 	Material     string
 	// Direction orients the local y axis; for DirectionNode set
 	// DirectionNode to a node ID (Direction.Node is filled in from it).
-	Direction     transform.Direction
+	Direction     geom.Direction
 	DirectionNode string
 	// Fixity codes at each end, 6 characters in DOF order ux uy uz rx ry
 	// rz: F fixed, R released, S spring (stiffness from SpringsA/B, N/m or
@@ -94,7 +94,7 @@ type Member struct {
 	// Rigid end offsets from the node to the member end, m, in global axes
 	// or, if OffsetsLocal, in the member local axes computed from the
 	// node-to-node line.
-	OffsetA, OffsetB transform.Vec3
+	OffsetA, OffsetB geom.Vec3
 	OffsetsLocal     bool
 	// Multipliers on A, J, Iy and Iz; 0 means 1.
 	AreaFactor, TorsionFactor, IyFactor, IzFactor float64
@@ -113,8 +113,8 @@ type Support struct {
 	Code    string
 	Springs [6]float64
 	Tables  [6][]SpringSegment
-	// Active makes a DOF one-way when Options.TensionCompressionOnly is
-	// set: 'P' acts only with a positive reaction (pushing the node in
+	// Active makes a DOF one-way when an analysis resolves one-way
+	// supports: 'P' acts only with a positive reaction (pushing the node in
 	// +axis), 'N' only with a negative one; 0 or 'B' both ways.
 	Active [6]byte
 }
@@ -138,7 +138,7 @@ type Constraint struct {
 	Master string
 	Slaves []string
 	Code   string
-	Axes   *transform.Rotation
+	Axes   *geom.Rotation
 }
 
 // LoadCase is one primary load case.
@@ -201,7 +201,7 @@ type MemberLoad struct {
 	Member    string
 	Type      MemberLoadType
 	Axes      LoadAxes
-	Direction transform.Axis // local axis (Local) or global axis; negative axes flip the sign
+	Direction geom.Axis // local axis (Local) or global axis; negative axes flip the sign
 	Position  PositionKind
 	A, B      float64
 	P1, P2    float64 // N, N·m, N/m or N·m/m
@@ -241,110 +241,6 @@ type Combination struct {
 type Term struct {
 	Case   string
 	Factor float64
-}
-
-// Options controls an analysis.
-type Options struct {
-	// Cases lists the load cases and combinations to report; empty means
-	// all of them.
-	Cases []string
-	// Divisions is the number of equal member divisions for stations;
-	// 0 means 10.
-	Divisions int
-	// TensionCompressionOnly activates one-way members and supports.
-	TensionCompressionOnly bool
-	// ReversalIterations bounds the reversal loop; 0 means 20.
-	ReversalIterations int
-	// StabilizeUnrestrainedNodes adds tiny springs to DOFs without
-	// stiffness instead of failing.
-	StabilizeUnrestrainedNodes bool
-	// SolverType and OptimizationMethod are the service's solver
-	// settings; they choose the ordering of the default sparse factorizer
-	// (see Orderings). They are ignored when Factorizer is set.
-	SolverType         SolverType
-	OptimizationMethod OptimizationMethod
-	// Factorizer solves the assembled system; nil means a new
-	// SparseFactorizer with the orderings of SolverType and
-	// OptimizationMethod.
-	Factorizer Factorizer
-	// Progress, when not nil, is told how Analyze is going (see
-	// Progress): at the start and end of every stage and, throttled, in
-	// between. Calls come one at a time, possibly from different
-	// goroutines, and the analysis waits for each, so it must return
-	// quickly; it may cancel the analysis's context. Stations ignores it.
-	Progress func(Progress)
-}
-
-// SolverType is the service's solverType setting.
-type SolverType int
-
-// Solver types. Both are the sparse direct solver; they differ in the
-// equation ordering.
-const (
-	// Paradise (0) orders for least fill: approximate minimum degree or
-	// nested dissection.
-	Paradise SolverType = iota
-	// Wavefront (1) orders for a small profile: reverse Cuthill–McKee.
-	Wavefront
-)
-
-// OptimizationMethod is the service's optimizationMethod setting: how the
-// equations are reordered before factorization.
-type OptimizationMethod int
-
-// Optimization methods. The zero value, OptimizeAuto, is the right choice
-// for almost every model.
-const (
-	// OptimizeAuto lets the solver type choose; for Paradise both
-	// approximate minimum degree and nested dissection are analysed and
-	// the one predicting fewer factorization flops is used.
-	OptimizeAuto OptimizationMethod = iota
-	// OptimizeNone keeps the node order of the model (no reordering).
-	OptimizeNone
-	// OptimizeMinimumDegree forces approximate minimum degree (Paradise
-	// only).
-	OptimizeMinimumDegree
-	// OptimizeNestedDissection forces nested dissection (Paradise only).
-	OptimizeNestedDissection
-)
-
-// Orderings returns the candidate orderings of the default sparse
-// factorizer for o's solver settings:
-//
-//	OptimizeNone                       → natural order (any solver type)
-//	Wavefront                          → RCM
-//	Paradise, OptimizeAuto             → AMD and nested dissection,
-//	                                     the fewer predicted flops wins
-//	Paradise, OptimizeMinimumDegree    → AMD
-//	Paradise, OptimizeNestedDissection → nested dissection
-//
-// Analysing both Paradise candidates costs a second ordering, run
-// concurrently with the first. Nested dissection usually wins on large
-// 3-D frames and AMD on small or elongated ones; nested dissection also
-// orders more slowly, which the flop count does not see (grid-20, 52 920
-// equations, at the time of writing: AMD 8.6e10 flops ordered in about
-// 0.1 s, nested dissection 3.4e10 flops in about 0.7 s). Unknown values
-// are treated as OptimizeAuto and Paradise.
-func (o Options) Orderings() []sparse.Method {
-	switch {
-	case o.OptimizationMethod == OptimizeNone:
-		return []sparse.Method{sparse.Natural}
-	case o.SolverType == Wavefront:
-		return []sparse.Method{sparse.RCM}
-	case o.OptimizationMethod == OptimizeMinimumDegree:
-		return []sparse.Method{sparse.AMD}
-	case o.OptimizationMethod == OptimizeNestedDissection:
-		return []sparse.Method{sparse.NestedDissection}
-	}
-	return []sparse.Method{sparse.AMD, sparse.NestedDissection}
-}
-
-// factorizer returns the Factorizer of an analysis.
-func (o Options) factorizer() Factorizer {
-	if o.Factorizer != nil {
-		return o.Factorizer
-	}
-	return &SparseFactorizer{Orderings: o.Orderings()}
 }
 
 // G is standard gravity, m/s², used to turn self-weight accelerations in g

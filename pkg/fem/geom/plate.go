@@ -7,13 +7,15 @@ import (
 	"strings"
 )
 
-// ErrDegeneratePlate is matched (errors.Is) by every [*PlateError].
+// ErrDegeneratePlate is matched (errors.Is) by every [*PlateError], so that a
+// caller can test for any plate defect without listing them.
 var ErrDegeneratePlate = errors.New("degenerate plate")
 
 // PlateDefect says why a plate has no usable geometry.
 type PlateDefect int
 
-// The plate defects.
+// The plate defects, one per way a user's corners can fail, so that a caller
+// can react to the kind and not parse the message.
 const (
 	WrongCornerCount  PlateDefect = iota + 1 // not 3 or 4 corners
 	NonFiniteCorner                          // a coordinate is NaN or infinite
@@ -55,7 +57,8 @@ func cornerNames(idx ...int) string {
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
-// PlateGeom is the geometry of a 3- or 4-node plate.
+// PlateGeom is the geometry of a 3- or 4-node plate, computed once so that
+// the editor's report and the checks on a plate agree.
 type PlateGeom struct {
 	// Area, m². For a quad it is the area projected onto the mean plane,
 	// ½|(C−A)×(D−B)|, which is exact for a flat quad and, for a warped
@@ -97,14 +100,14 @@ func PlateGeometry(corners []Vec3) (PlateGeom, error) {
 	tol := RelTol * size
 	for i := range n {
 		for j := i + 1; j < n; j++ {
-			if corners[i].Sub(corners[j]).Norm() <= tol {
+			if corners[i].Sub(corners[j]).HypotNorm() <= tol {
 				return PlateGeom{}, plateErr(CoincidentCorners, []int{i, j}, "corners %s coincide", cornerNames(i, j))
 			}
 		}
 	}
 	var g PlateGeom
 	for i := range n {
-		g.Perimeter += corners[(i+1)%n].Sub(corners[i]).Norm()
+		g.Perimeter += corners[(i+1)%n].Sub(corners[i]).HypotNorm()
 	}
 	if n == 3 {
 		return g, triangleGeometry(corners, size, &g)
@@ -115,10 +118,10 @@ func PlateGeometry(corners []Vec3) (PlateGeom, error) {
 func triangleGeometry(c []Vec3, size float64, g *PlateGeom) error {
 	a, b, cc := c[0], c[1], c[2]
 	nv := b.Sub(a).Cross(cc.Sub(a))
-	if nv.Norm()/2 <= RelTol*size*size {
+	if nv.HypotNorm()/2 <= RelTol*size*size {
 		return plateErr(CollinearCorners, []int{0, 1, 2}, "corners A, B and C are collinear (zero area)")
 	}
-	g.Area = nv.Norm() / 2
+	g.Area = nv.HypotNorm() / 2
 	g.Normal, _ = nv.Unit()
 	g.Centroid = a.Add(b).Add(cc).Scale(1.0 / 3)
 	return nil
@@ -128,17 +131,17 @@ func quadGeometry(c []Vec3, size float64, g *PlateGeom) error {
 	a, b, cc, d := c[0], c[1], c[2], c[3]
 	areaTol := RelTol * size * size
 	nv := cc.Sub(a).Cross(d.Sub(b))
-	if nv.Norm()/2 <= areaTol {
+	if nv.HypotNorm()/2 <= areaTol {
 		// Parallel diagonals: either all four corners lie on one line, or
 		// the edges cross (a planar quad whose diagonals do not meet).
-		if b.Sub(a).Cross(cc.Sub(a)).Norm() <= areaTol && b.Sub(a).Cross(d.Sub(a)).Norm() <= areaTol {
+		if b.Sub(a).Cross(cc.Sub(a)).HypotNorm() <= areaTol && b.Sub(a).Cross(d.Sub(a)).HypotNorm() <= areaTol {
 			return plateErr(ZeroPlateArea, []int{0, 1, 2, 3}, "corners A, B, C and D are collinear (zero area)")
 		}
 		return plateErr(SelfCrossingQuad, []int{0, 1, 2, 3}, "edges cross (bow-tie): the diagonals AC and BD are parallel")
 	}
 	n, _ := nv.Unit()
 	g.Normal = n
-	g.Area = nv.Norm() / 2
+	g.Area = nv.HypotNorm() / 2
 
 	// Turn at each corner about the mean normal: positive for a convex
 	// corner. One negative turn is a re-entrant corner; two or more mean
@@ -180,8 +183,11 @@ func quadGeometry(c []Vec3, size float64, g *PlateGeom) error {
 	return nil
 }
 
-// Axes is a right-handed orthonormal triad of unit vectors.
-type Axes struct {
+// PlateFrame is a plate's local axes, a right-handed orthonormal triad of
+// unit vectors in global coordinates. It is a struct of named vectors rather
+// than a [Rotation] because plates are built by the model, which reports the
+// axes by name; the rows of a Rotation are the same three vectors.
+type PlateFrame struct {
 	X, Y, Z Vec3
 }
 
@@ -190,20 +196,20 @@ type Axes struct {
 // plate's plane and then rotated about z by dirAngleDegrees
 // (counter-clockwise seen from +z), y = z × x. Degenerate plates give the
 // [*PlateError] of PlateGeometry.
-func PlateAxes(corners []Vec3, dirAngleDegrees float64) (Axes, error) {
+func PlateAxes(corners []Vec3, dirAngleDegrees float64) (PlateFrame, error) {
 	g, err := PlateGeometry(corners)
 	if err != nil {
-		return Axes{}, err
+		return PlateFrame{}, err
 	}
 	if math.IsNaN(dirAngleDegrees) || math.IsInf(dirAngleDegrees, 0) {
-		return Axes{}, fmt.Errorf("plate direction angle %g is not finite", dirAngleDegrees)
+		return PlateFrame{}, fmt.Errorf("plate direction angle %g is not finite", dirAngleDegrees)
 	}
 	z := g.Normal
 	ab := corners[1].Sub(corners[0])
 	x0, ok := ab.Sub(z.Scale(ab.Dot(z))).Unit()
 	if !ok {
 		// Only a grossly warped quad can have A→B along its mean normal.
-		return Axes{}, plateErr(CollinearCorners, []int{0, 1}, "edge AB is normal to the plate's mean plane")
+		return PlateFrame{}, plateErr(CollinearCorners, []int{0, 1}, "edge AB is normal to the plate's mean plane")
 	}
 	y0 := z.Cross(x0)
 	th := dirAngleDegrees * math.Pi / 180
@@ -211,7 +217,7 @@ func PlateAxes(corners []Vec3, dirAngleDegrees float64) (Axes, error) {
 	// Renormalising x and recomputing y from it keeps the triad orthonormal
 	// to rounding, whatever the angle.
 	x, _ = x.Unit()
-	return Axes{X: x, Y: z.Cross(x), Z: z}, nil
+	return PlateFrame{X: x, Y: z.Cross(x), Z: z}, nil
 }
 
 // OffsetCorners returns the corners moved by offset (m) along normal, for
@@ -245,5 +251,5 @@ func scale3(pts []Vec3) float64 {
 			hi[k] = math.Max(hi[k], p[k])
 		}
 	}
-	return hi.Sub(lo).Norm()
+	return hi.Sub(lo).HypotNorm()
 }

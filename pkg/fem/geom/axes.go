@@ -1,4 +1,4 @@
-package transform
+package geom
 
 import (
 	"errors"
@@ -6,30 +6,8 @@ import (
 	"math"
 )
 
-// Vec3 is a point or vector in 3-D, m.
-type Vec3 [3]float64
-
-// Add returns a + b.
-func (a Vec3) Add(b Vec3) Vec3 { return Vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
-
-// Sub returns a − b.
-func (a Vec3) Sub(b Vec3) Vec3 { return Vec3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
-
-// Scale returns s·a.
-func (a Vec3) Scale(s float64) Vec3 { return Vec3{s * a[0], s * a[1], s * a[2]} }
-
-// Dot returns a·b.
-func (a Vec3) Dot(b Vec3) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
-
-// Cross returns a × b.
-func (a Vec3) Cross(b Vec3) Vec3 {
-	return Vec3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
-}
-
-// Norm returns |a|.
-func (a Vec3) Norm() float64 { return math.Sqrt(a.Dot(a)) }
-
-// Axis names a signed global axis.
+// Axis names a signed global axis. Job files, load directions, direction
+// axes and the vertical axis all name axes this way, so one type serves them.
 type Axis int
 
 // Global axes. The zero value is "unset": as a vertical axis it means YAxis.
@@ -42,7 +20,8 @@ const (
 	NegativeZAxis
 )
 
-// Vector returns the unit vector of the axis; ok is false for an unknown axis.
+// Vector returns the unit vector of the axis; ok is false for an unknown
+// axis, so that a bad value from a file is reported rather than used.
 func (a Axis) Vector() (v Vec3, ok bool) {
 	switch a {
 	case XAxis:
@@ -61,7 +40,8 @@ func (a Axis) Vector() (v Vec3, ok bool) {
 	return Vec3{}, false
 }
 
-// String returns the axis name as used in job files.
+// String returns the axis name as used in job files, so that messages name
+// the axis the way the user wrote it.
 func (a Axis) String() string {
 	switch a {
 	case XAxis:
@@ -80,7 +60,8 @@ func (a Axis) String() string {
 	return fmt.Sprintf("Axis(%d)", int(a))
 }
 
-// DirectionKind selects how a member's local y axis is chosen.
+// DirectionKind selects how a member's local y axis is chosen, because users
+// orient members by angle, by a node or by a global axis.
 type DirectionKind int
 
 // Direction kinds; see the package doc for the exact rules.
@@ -90,7 +71,9 @@ const (
 	DirectionAxis                       // along Direction.Axis, then Angle
 )
 
-// Direction is a member's orientation about its own axis.
+// Direction is a member's orientation about its own axis: the input of
+// [LocalAxes] besides the end points, kept apart from them so that the same
+// orientation can be reused for the node-to-node and the offset line.
 type Direction struct {
 	Kind  DirectionKind
 	Angle float64 // rotation of y and z about x, rad, applied last in every kind
@@ -99,22 +82,27 @@ type Direction struct {
 }
 
 // Rotation is a 3×3 orthonormal matrix whose rows are the local x, y and z
-// unit vectors in global coordinates: v_local = R·v_global.
+// unit vectors in global coordinates: v_local = R·v_global. Rows rather than
+// columns let the local axes be read off directly ([Rotation.X]).
 type Rotation [3][3]float64
 
-// Identity is the rotation of a member whose local axes are the global ones.
+// Identity is the rotation of a frame whose local axes are the global ones,
+// for nodes and elements that have no axes of their own.
 var Identity = Rotation{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
 
-// X, Y and Z return the local unit vectors in global coordinates.
+// X returns the local x unit vector in global coordinates, for reporting a
+// member's axes and for building loads along them.
 func (r Rotation) X() Vec3 { return Vec3(r[0]) }
 
-// Y returns the local y unit vector in global coordinates.
+// Y returns the local y unit vector in global coordinates; see [Rotation.X].
 func (r Rotation) Y() Vec3 { return Vec3(r[1]) }
 
-// Z returns the local z unit vector in global coordinates.
+// Z returns the local z unit vector in global coordinates; see [Rotation.X].
 func (r Rotation) Z() Vec3 { return Vec3(r[2]) }
 
-// Errors returned by LocalAxes, for errors.Is.
+// Errors returned by LocalAxes (ErrBadAxis also by callers that decode an
+// Axis), for errors.Is, so that callers can tell the user which input is
+// degenerate.
 var (
 	ErrZeroLength    = errors.New("member has zero length")
 	ErrNodeCollinear = errors.New("direction node lies on the member line")
@@ -207,7 +195,8 @@ func AboutX(theta float64) Rotation {
 	return Rotation{{1, 0, 0}, {0, c, s}, {0, -s, c}}
 }
 
-// Mul returns r·q: first q, then r.
+// Mul returns r·q: first q, then r. It composes a member's axes with a
+// further turn such as [AboutX].
 func (r Rotation) Mul(q Rotation) Rotation {
 	var out Rotation
 	for i := range 3 {
@@ -218,7 +207,8 @@ func (r Rotation) Mul(q Rotation) Rotation {
 	return out
 }
 
-// Transpose returns rᵀ, the inverse rotation.
+// Transpose returns rᵀ, the inverse rotation: cheaper and exact compared
+// with a general inverse, since r is orthonormal.
 func (r Rotation) Transpose() Rotation {
 	var out Rotation
 	for i := range 3 {
@@ -227,4 +217,20 @@ func (r Rotation) Transpose() Rotation {
 		}
 	}
 	return out
+}
+
+// Apply returns R·v: a global vector in local components, e.g. a global
+// load on a member.
+func (r Rotation) Apply(v Vec3) Vec3 {
+	return Vec3{r[0][0]*v[0] + r[0][1]*v[1] + r[0][2]*v[2],
+		r[1][0]*v[0] + r[1][1]*v[1] + r[1][2]*v[2],
+		r[2][0]*v[0] + r[2][1]*v[1] + r[2][2]*v[2]}
+}
+
+// ApplyT returns Rᵀ·v: local components back in global axes, e.g. a local
+// offset or end force, without forming Rᵀ.
+func (r Rotation) ApplyT(v Vec3) Vec3 {
+	return Vec3{r[0][0]*v[0] + r[1][0]*v[1] + r[2][0]*v[2],
+		r[0][1]*v[0] + r[1][1]*v[1] + r[2][1]*v[2],
+		r[0][2]*v[0] + r[1][2]*v[1] + r[2][2]*v[2]}
 }

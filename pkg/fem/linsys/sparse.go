@@ -1,4 +1,4 @@
-package static
+package linsys
 
 import (
 	"context"
@@ -27,20 +27,17 @@ const DefaultSparsePivotTol = 1e-10
 // maxCachedPatterns bounds the symbolic analyses a SparseFactorizer keeps.
 const maxCachedPatterns = 4
 
-// SparseFactorizer is the engine's default Factorizer: the supernodal
-// multifrontal LDLᵀ of package sparse. The first factorization of a
-// pattern orders it (on the node graph when SymMatrix.NodeOf is set) and
-// runs the symbolic analysis; later factorizations of a matrix with the
-// same pattern (reversal states, stabilization retries, non-linear
-// iterations) only refill values and run the numeric phase. A zero pivot
-// is reported as *SingularError naming the equation (the original,
-// un-permuted index). Use a pointer; it is safe for concurrent use, and
-// every Factorization it returned stays valid.
+// SparseFactorizer is the default Factorizer: the supernodal multifrontal
+// LDLᵀ of package sparse. The first factorization of a pattern orders it
+// (on the node graph when nodeOf is given) and runs the symbolic analysis;
+// later factorizations of a matrix with the same pattern only run the
+// numeric phase. Use a pointer; it is safe for concurrent use, and every
+// Factorization it returned stays valid.
 type SparseFactorizer struct {
 	// Orderings are the candidate fill-reducing orderings: the one whose
 	// symbolic analysis predicts the fewest factorization flops is used
 	// (candidates are analysed concurrently). Empty means AMD and nested
-	// dissection; see Options.Orderings for the service's settings.
+	// dissection; see Orderings for the service's settings.
 	Orderings []sparse.Method
 	// PivotTol is the relative zero-pivot threshold; 0 means
 	// DefaultSparsePivotTol.
@@ -53,6 +50,8 @@ type SparseFactorizer struct {
 	cache []*sparsePattern // most recently used first
 	stats SparseStats
 }
+
+var _ Factorizer = (*SparseFactorizer)(nil)
 
 // SparseStats summarizes the work of a SparseFactorizer.
 type SparseStats struct {
@@ -78,48 +77,40 @@ func (f *SparseFactorizer) Stats() SparseStats {
 	return s
 }
 
-// sparsePattern is one converted pattern and its symbolic analysis.
+// sparsePattern is one pattern and its symbolic analysis.
 type sparsePattern struct {
-	colPtr []int // the SymMatrix pattern it was built from
-	rowIdx []int
-	nodeOf []int
 	pat    *sparse.Pattern
+	nodeOf []int
 	sym    *sparse.Symbolic
-	// slot maps SymMatrix value k to sparse value slot[k]; nil when they
-	// coincide (the diagonal is stored in every column).
-	slot []int32
 }
 
-func (p *sparsePattern) matches(a *SymMatrix) bool {
-	return a.N == p.pat.N && slices.Equal(a.ColPtr, p.colPtr) && slices.Equal(a.RowIdx, p.rowIdx) &&
-		slices.Equal(a.NodeOf, p.nodeOf)
+// matches reports whether p analysed pattern q with the same node map:
+// the same pattern object, or an equal one from another assembly.
+func (p *sparsePattern) matches(q *sparse.Pattern, nodeOf []int) bool {
+	if !slices.Equal(nodeOf, p.nodeOf) {
+		return false
+	}
+	return p.pat == q || (q.N == p.pat.N && slices.Equal(q.ColPtr, p.pat.ColPtr) && slices.Equal(q.RowIdx, p.pat.RowIdx))
 }
 
 // Factor implements Factorizer.
-func (f *SparseFactorizer) Factor(ctx context.Context, a *SymMatrix) (Factorization, error) {
-	return f.factor(ctx, a, nil, nil)
+func (f *SparseFactorizer) Factor(ctx context.Context, a *sparse.SymMatrix, nodeOf []int) (Factorization, error) {
+	return f.FactorReporting(ctx, a, nodeOf, nil, nil)
 }
 
-// factor is Factor telling analysed (may be nil) the symbolic analysis
-// used and progress (may be nil) the fraction of the numeric phase done
-// (see sparse.FactorOptions.Progress).
-func (f *SparseFactorizer) factor(ctx context.Context, a *SymMatrix, analysed func(*sparse.Symbolic), progress func(float64)) (Factorization, error) {
+// FactorReporting is Factor telling analysed (may be nil) the symbolic
+// analysis it uses, before the numeric phase, and progress (may be nil)
+// the fraction of the numeric phase done (see sparse.FactorOptions).
+func (f *SparseFactorizer) FactorReporting(ctx context.Context, a *sparse.SymMatrix, nodeOf []int, analysed func(*sparse.Symbolic), progress func(float64)) (Factorization, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("sparse factor: %w", err)
 	}
-	if a.N == 0 {
+	if a.Pat.N == 0 {
 		return emptyFactorization{}, nil
 	}
-	p, err := f.pattern(ctx, a)
+	p, err := f.pattern(ctx, a.Pat, nodeOf)
 	if err != nil {
 		return nil, err
-	}
-	vals := a.Val
-	if p.slot != nil {
-		vals = make([]float64, p.pat.Nnz())
-		for k, s := range p.slot {
-			vals[s] += a.Val[k]
-		}
 	}
 	tol := f.PivotTol
 	if tol == 0 {
@@ -129,7 +120,9 @@ func (f *SparseFactorizer) factor(ctx context.Context, a *SymMatrix, analysed fu
 		analysed(p.sym)
 	}
 	t0 := time.Now()
-	fac, err := sparse.Factorize(ctx, p.sym, &sparse.SymMatrix{Pat: p.pat, Val: vals}, sparse.FactorOptions{PivotTol: tol, Progress: progress})
+	// The factorization reads the values through the symbolic analysis's
+	// own pattern object, which equals a's.
+	fac, err := sparse.Factorize(ctx, p.sym, &sparse.SymMatrix{Pat: p.pat, Val: a.Val}, sparse.FactorOptions{PivotTol: tol, Progress: progress})
 	f.mu.Lock()
 	f.stats.Factorizations++
 	f.stats.NumericTime += time.Since(t0)
@@ -141,24 +134,27 @@ func (f *SparseFactorizer) factor(ctx context.Context, a *SymMatrix, analysed fu
 		}
 		return nil, fmt.Errorf("sparse factor: %w", err)
 	}
-	return &sparseFactorization{f: fac, n: a.N}, nil
+	return &sparseFactorization{f: fac, n: a.Pat.N}, nil
 }
 
-// pattern returns the cached analysis of a's pattern or builds one.
-func (f *SparseFactorizer) pattern(ctx context.Context, a *SymMatrix) (*sparsePattern, error) {
+// pattern returns the cached analysis of q or builds one.
+func (f *SparseFactorizer) pattern(ctx context.Context, q *sparse.Pattern, nodeOf []int) (*sparsePattern, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for i, p := range f.cache {
-		if p.matches(a) {
+		if p.matches(q, nodeOf) {
 			copy(f.cache[1:i+1], f.cache[:i])
 			f.cache[0] = p
 			return p, nil
 		}
 	}
-	p, err := convertPattern(a)
-	if err != nil {
-		return nil, err
+	if err := q.Validate(); err != nil {
+		return nil, fmt.Errorf("sparse factor: %w", err)
 	}
+	if nodeOf != nil && len(nodeOf) != q.N {
+		return nil, fmt.Errorf("sparse factor: nodeOf has %d entries for %d equations", len(nodeOf), q.N)
+	}
+	p := &sparsePattern{pat: q, nodeOf: slices.Clone(nodeOf)}
 	meths := f.Orderings
 	if len(meths) == 0 {
 		meths = []sparse.Method{sparse.AMD, sparse.NestedDissection}
@@ -169,7 +165,7 @@ func (f *SparseFactorizer) pattern(ctx context.Context, a *SymMatrix) (*sparsePa
 	var wg sync.WaitGroup
 	for i, m := range meths {
 		wg.Go(func() {
-			syms[i], errs[i] = sparse.AnalyzeContext(ctx, p.pat, sparse.AnalyzeOptions{Method: m, NodeOf: a.NodeOf, Workers: f.Workers})
+			syms[i], errs[i] = sparse.AnalyzeContext(ctx, q, sparse.AnalyzeOptions{Method: m, NodeOf: nodeOf, Workers: f.Workers})
 		})
 	}
 	wg.Wait()
@@ -187,46 +183,6 @@ func (f *SparseFactorizer) pattern(ctx context.Context, a *SymMatrix) (*sparsePa
 	}
 	f.stats.Method, f.stats.Flops, f.stats.NnzL = p.sym.Method, p.sym.Flops, p.sym.NnzL
 	f.cache = append([]*sparsePattern{p}, f.cache[:min(len(f.cache), maxCachedPatterns-1)]...)
-	return p, nil
-}
-
-// convertPattern converts a's pattern to package sparse's form, adding
-// any missing diagonal entries.
-func convertPattern(a *SymMatrix) (*sparsePattern, error) {
-	n := a.N
-	if len(a.ColPtr) != n+1 || a.ColPtr[0] != 0 || a.ColPtr[n] != len(a.RowIdx) || len(a.Val) != len(a.RowIdx) {
-		return nil, errors.New("sparse factor: malformed matrix: ColPtr, RowIdx and Val do not agree")
-	}
-	if a.NodeOf != nil && len(a.NodeOf) != n {
-		return nil, fmt.Errorf("sparse factor: NodeOf has %d entries for %d equations", len(a.NodeOf), n)
-	}
-	p := &sparsePattern{colPtr: slices.Clone(a.ColPtr), rowIdx: slices.Clone(a.RowIdx), nodeOf: slices.Clone(a.NodeOf)}
-	sp := &sparse.Pattern{N: n, ColPtr: make([]int, n+1), RowIdx: make([]int32, 0, len(a.RowIdx)+n)}
-	slot := make([]int32, len(a.RowIdx))
-	ident := true
-	for j := range n {
-		lo, hi := a.ColPtr[j], a.ColPtr[j+1]
-		if hi < lo {
-			return nil, fmt.Errorf("sparse factor: malformed matrix: column %d", j)
-		}
-		if lo == hi || a.RowIdx[lo] != j {
-			sp.RowIdx = append(sp.RowIdx, int32(j))
-			ident = false
-		}
-		for k := lo; k < hi; k++ {
-			r := a.RowIdx[k]
-			if r < j || r >= n || (k > lo && r <= a.RowIdx[k-1]) {
-				return nil, fmt.Errorf("sparse factor: malformed matrix: column %d is not lower triangular with ascending rows", j)
-			}
-			slot[k] = int32(len(sp.RowIdx))
-			sp.RowIdx = append(sp.RowIdx, int32(r))
-		}
-		sp.ColPtr[j+1] = len(sp.RowIdx)
-	}
-	p.pat = sp
-	if !ident {
-		p.slot = slot
-	}
 	return p, nil
 }
 
@@ -255,21 +211,21 @@ func (s *sparseFactorization) Solve(ctx context.Context, b []float64, nrhs int) 
 		}
 		return nil
 	}
-	if err := s.solveMany(b, 0, nrhs); err != nil {
+	if err := s.solveMany(b, nrhs); err != nil {
 		return fmt.Errorf("sparse solve: %w", err)
 	}
 	return nil
 }
 
-// solveMany solves the right-hand sides c0 … c1−1 of the column-major
-// block b with one SolveMany, which wants one row per equation (row-major
-// N×h, so a supernode's rows for all cases are contiguous).
-func (s *sparseFactorization) solveMany(b []float64, c0, c1 int) error {
-	n, h := s.n, c1-c0
+// solveMany solves the h right-hand sides of the column-major block b with
+// one SolveMany, which wants one row per equation (row-major n×h, so a
+// supernode's rows for all cases are contiguous).
+func (s *sparseFactorization) solveMany(b []float64, h int) error {
+	n := s.n
 	blk := mat.NewDense(n, h, nil)
 	raw := blk.RawMatrix()
 	for c := range h {
-		for i, v := range b[(c0+c)*n : (c0+c+1)*n] {
+		for i, v := range b[c*n : (c+1)*n] {
 			raw.Data[i*raw.Stride+c] = v
 		}
 	}
@@ -277,7 +233,7 @@ func (s *sparseFactorization) solveMany(b []float64, c0, c1 int) error {
 		return err
 	}
 	for c := range h {
-		x := b[(c0+c)*n : (c0+c+1)*n]
+		x := b[c*n : (c+1)*n]
 		for i := range x {
 			x[i] = raw.Data[i*raw.Stride+c]
 		}

@@ -181,7 +181,7 @@ func TestPlateGeometryDegenerate(t *testing.T) {
 	}
 }
 
-func checkTriad(t *testing.T, a Axes) {
+func checkTriad(t *testing.T, a PlateFrame) {
 	t.Helper()
 	for name, v := range map[string]Vec3{"x": a.X, "y": a.Y, "z": a.Z} {
 		if math.Abs(v.Norm()-1) > 1e-12 {

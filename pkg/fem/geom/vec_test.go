@@ -40,7 +40,7 @@ func TestVec3(t *testing.T) {
 	if n := (Vec3{3, 4, 12}).Norm(); n != 13 {
 		t.Errorf("norm = %g, want 13", n)
 	}
-	if n := (Vec3{3e200, 4e200, 12e200}).Norm(); math.Abs(n/13e200-1) > 1e-15 {
+	if n := (Vec3{3e200, 4e200, 12e200}).HypotNorm(); math.Abs(n/13e200-1) > 1e-15 {
 		t.Errorf("norm of large vector = %g, want 1.3e201", n)
 	}
 }
@@ -53,6 +53,16 @@ func TestVec3Unit(t *testing.T) {
 	for _, v := range []Vec3{{}, {math.NaN(), 0, 0}, {math.Inf(1), 0, 0}} {
 		if u, ok := v.Unit(); ok || u != (Vec3{}) {
 			t.Errorf("Unit(%v) = %v, %v; want zero, false", v, u, ok)
+		}
+	}
+}
+
+// The engine's golden results depend on member lengths rounded as √(v·v);
+// Norm must not drift to another formula (such as HypotNorm's).
+func TestNormIsSqrtOfDot(t *testing.T) {
+	for _, v := range []Vec3{{1, 2, 3}, {0.1, -0.7, 2.3}, {3.25, 0, -1e-3}, {1 / 3.0, 2 / 7.0, 5 / 11.0}} {
+		if got, want := v.Norm(), math.Sqrt(v.Dot(v)); got != want {
+			t.Errorf("Norm(%v) = %.17g, want √(v·v) = %.17g", v, got, want)
 		}
 	}
 }

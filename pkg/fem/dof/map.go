@@ -1,0 +1,213 @@
+package dof
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gusset/gusset/pkg/fem/geom"
+)
+
+// PerNode is the number of DOFs of every node: ux uy uz rx ry rz.
+const PerNode = 6
+
+// Names are the DOF descriptions used in messages, in DOF order.
+var Names = [PerNode]string{
+	"translation along X", "translation along Y", "translation along Z",
+	"rotation about X", "rotation about Y", "rotation about Z",
+}
+
+// Support is the resolved support condition of one global DOF.
+type Support struct {
+	Fixed  bool    // restrained (no equation); prescribed displacements act here
+	Spring float64 // support spring stiffness, N/m or N·m/rad
+	// OneWay is +1 for a support acting with a positive reaction only, −1
+	// for a negative one only, 0 for both ways.
+	OneWay int
+}
+
+// Constraint ties the DOFs of slave nodes to a master node as a rigid
+// body, DOF by DOF: Tied[d] ties component d (along the rows of Axes, or
+// global axes when Axes is nil).
+type Constraint struct {
+	Master int
+	Slaves []int
+	Tied   [PerNode]bool
+	Axes   *geom.Rotation
+}
+
+// Term is one term of a DOF's dependence on an independent DOF: the DOF
+// moves C times independent DOF DOF.
+type Term struct {
+	DOF int
+	C   float64
+}
+
+// Map holds the supports and the constraint dependences of every global
+// DOF of a model. It is built once per model and numbered per state.
+type Map struct {
+	names    []string
+	supports []Support
+	deps     [][]Term // global DOF → independent DOFs it follows
+	slave    []bool
+}
+
+// New builds the map of len(pos) nodes (names for messages) with supports
+// sup, one per global DOF (nil: none), and constraints cons. A slave
+// cannot be a master, be a slave twice, or carry a support on a tied DOF
+// (any DOF, with inclined axes); constraint axes must be orthonormal.
+func New(pos []geom.Vec3, names []string, sup []Support, cons []Constraint) (*Map, error) {
+	nd := PerNode * len(pos)
+	if sup == nil {
+		sup = make([]Support, nd)
+	}
+	if len(sup) != nd || len(names) != len(pos) {
+		return nil, fmt.Errorf("dof map: %d supports and %d names for %d nodes", len(sup), len(names), len(pos))
+	}
+	m := &Map{names: names, supports: sup, deps: make([][]Term, nd), slave: make([]bool, nd)}
+	own := make([]Term, nd)
+	for g := range nd {
+		own[g] = Term{g, 1}
+		m.deps[g] = own[g : g+1 : g+1]
+	}
+	isMaster := map[int]bool{}
+	constrained := make([]bool, len(pos))
+	for ci, c := range cons {
+		mn := c.Master
+		isMaster[mn] = true
+		R := geom.Identity
+		if c.Axes != nil {
+			R = *c.Axes
+			if err := checkOrthonormal(R); err != nil {
+				return nil, fmt.Errorf("constraint %d (master %s): %w", ci, names[mn], err)
+			}
+		}
+		tied := c.Tied
+		for _, sn := range c.Slaves {
+			if sn == mn {
+				return nil, fmt.Errorf("constraint %d: node %s is its own master", ci, names[sn])
+			}
+			if constrained[sn] {
+				return nil, fmt.Errorf("constraint %d: node %s is a slave twice", ci, names[sn])
+			}
+			constrained[sn] = true
+			for d := range PerNode {
+				g := PerNode*sn + d
+				if tied[d] || (c.Axes != nil && tied != [PerNode]bool{}) {
+					if sup[g].Fixed || sup[g].Spring != 0 {
+						return nil, fmt.Errorf("constraint %d: slave node %s %s also has a support", ci, names[sn], Names[d])
+					}
+				}
+			}
+			r := pos[sn].Sub(pos[mn])
+			for blk := 0; blk < PerNode; blk += 3 {
+				// Unknown w_k along inclined axis k: tied → projection of
+				// the master's rigid motion, released → own slot.
+				var w [3][]Term
+				for k := range 3 {
+					if !tied[blk+k] {
+						w[k] = []Term{{PerNode*sn + blk + k, 1}}
+						continue
+					}
+					m.slave[PerNode*sn+blk+k] = true
+					for d := range 3 {
+						if R[k][d] != 0 {
+							w[k] = addTerms(w[k], rigidTerms(mn, blk+d, r), R[k][d])
+						}
+					}
+				}
+				// Global component d = Σ_k R[k][d]·w_k.
+				for d := range 3 {
+					var out []Term
+					for k := range 3 {
+						if R[k][d] != 0 {
+							out = addTerms(out, w[k], R[k][d])
+						}
+					}
+					m.deps[PerNode*sn+blk+d] = out
+				}
+			}
+		}
+	}
+	for mn := range isMaster {
+		if constrained[mn] {
+			return nil, fmt.Errorf("node %s is both a master and a slave: tie its slaves to its own master instead", names[mn])
+		}
+	}
+	return m, nil
+}
+
+// DOFs returns the number of global DOFs.
+func (m *Map) DOFs() int { return len(m.deps) }
+
+// Support returns the support of global DOF g.
+func (m *Map) Support(g int) Support { return m.supports[g] }
+
+// Deps returns the independent DOFs global DOF g follows; a DOF that is
+// not tied follows itself with coefficient 1. The slice must not be
+// modified.
+func (m *Map) Deps(g int) []Term { return m.deps[g] }
+
+// Tied reports whether global DOF g is a tied slave DOF.
+func (m *Map) Tied(g int) bool { return m.slave[g] }
+
+// Describe names global DOF g for a person: its node and direction.
+func (m *Map) Describe(g int) (node, dof string) {
+	return m.names[g/PerNode], Names[g%PerNode]
+}
+
+// addTerms returns acc + f·ts, merging terms on the same DOF.
+func addTerms(acc, ts []Term, f float64) []Term {
+	for _, t := range ts {
+		merged := false
+		for i := range acc {
+			if acc[i].DOF == t.DOF {
+				acc[i].C += f * t.C
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			acc = append(acc, Term{t.DOF, f * t.C})
+		}
+	}
+	return acc
+}
+
+// checkOrthonormal rejects constraint axes that are not a rotation.
+func checkOrthonormal(r geom.Rotation) error {
+	for i := range 3 {
+		for j := range 3 {
+			want := 0.0
+			if i == j {
+				want = 1
+			}
+			if math.Abs(geom.Vec3(r[i]).Dot(geom.Vec3(r[j]))-want) > 1e-9 {
+				return fmt.Errorf("constraint axes are not orthonormal")
+			}
+		}
+	}
+	return nil
+}
+
+// rigidTerms returns the dependence of DOF d of a node at offset r from
+// master node mn: translation d gains (θ_m × r)_d.
+func rigidTerms(mn, d int, r geom.Vec3) []Term {
+	out := []Term{{PerNode*mn + d, 1}}
+	add := func(k int, c float64) {
+		if c != 0 {
+			out = append(out, Term{PerNode*mn + 3 + k, c})
+		}
+	}
+	switch d {
+	case 0: // θy·rz − θz·ry
+		add(1, r[2])
+		add(2, -r[1])
+	case 1: // θz·rx − θx·rz
+		add(2, r[0])
+		add(0, -r[2])
+	case 2: // θx·ry − θy·rx
+		add(0, r[1])
+		add(1, -r[0])
+	}
+	return out
+}

@@ -1,0 +1,61 @@
+package domain
+
+import (
+	"github.com/gusset/gusset/pkg/fem/dof"
+	"github.com/gusset/gusset/pkg/fem/sparse"
+)
+
+// Incidence returns the global DOFs of every element of d, in element
+// order, for package sparse's assembler.
+func (d *Domain) Incidence() *sparse.Incidence {
+	in := &sparse.Incidence{Ptr: make([]int, 1, len(d.Elements)+1)}
+	var dofs []int
+	for _, el := range d.Elements {
+		dofs = DOFs(el, dofs[:0])
+		for _, g := range dofs {
+			in.DOF = append(in.DOF, int32(g))
+		}
+		in.Ptr = append(in.Ptr, len(in.DOF))
+	}
+	return in
+}
+
+// NewAssembler performs the symbolic assembly of every element of d on
+// numbering n: one pattern, and each element's place in it, shared by
+// every matrix of that numbering (stiffness of any state, mass, geometric
+// stiffness).
+func (d *Domain) NewAssembler(n *dof.Numbering) (*sparse.Assembler, error) {
+	return sparse.NewReducedAssembler(d.Incidence(), n.Reduction())
+}
+
+// Matrix selects an element matrix for Assemble.
+type Matrix int
+
+// The matrices every element gives.
+const (
+	StiffnessMatrix Matrix = iota
+	MassMatrix
+)
+
+// Assemble adds the chosen matrix of every element e of d with active(e)
+// (nil: all) into a, which must be on as's pattern.
+func (d *Domain) Assemble(as *sparse.Assembler, a *sparse.SymMatrix, which Matrix, active func(e int) bool) {
+	var k []float64
+	for e, el := range d.Elements {
+		if active != nil && !active(e) {
+			continue
+		}
+		n := Size(el)
+		if cap(k) < n*n {
+			k = make([]float64, n*n)
+		}
+		k = k[:n*n]
+		switch which {
+		case MassMatrix:
+			el.Mass(k)
+		default:
+			el.Stiffness(k)
+		}
+		as.Add(a, e, k)
+	}
+}

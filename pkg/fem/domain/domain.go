@@ -1,0 +1,306 @@
+package domain
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"sync/atomic"
+
+	"github.com/gusset/gusset/pkg/fem/dof"
+	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/fem/internal/par"
+)
+
+// Domain is a Model checked, indexed and prepared for analysis: node
+// positions, the elements with their matrices, the DOF map with supports
+// and constraints, and indexes of members, load cases and combinations.
+// Build makes it once; every analysis of the model reads it and none
+// changes it, so analyses may share it.
+type Domain struct {
+	Model *Model
+	// Pos are the node positions, m, in Model.Nodes order.
+	Pos []geom.Vec3
+	// Frames are the members, in Model.Members order (FrameElement.Index).
+	Frames []*FrameElement
+	// Elements are every element of the model, frames first in member
+	// order; analyses assemble and recover through them.
+	Elements []Element
+	// DOF is the DOF map: supports and constraint dependences.
+	DOF *dof.Map
+	// Warnings are what a person should read about the model (supports
+	// that act differently in a linear analysis).
+	Warnings []string
+
+	nodeIdx     map[string]int
+	secIdx      map[string]*Section
+	matIdx      map[string]*Material
+	memIdx      map[string]int
+	caseIdx     map[string]int
+	comboIdx    map[string]int
+	membersOnly bool
+}
+
+// BuildOptions controls Build.
+type BuildOptions struct {
+	// MembersOnly prepares what evaluating member stations from stored end
+	// states needs: nodes, members (without matrices), load cases and
+	// combinations. Supports and constraints are not read, Elements and
+	// DOF stay empty, and ResolveCase resolves member loads only (node
+	// loads and prescribed displacements act on stations only through the
+	// end states).
+	MembersOnly bool
+	// Progress, when not nil, is told the fraction of members prepared,
+	// possibly from several goroutines at once.
+	Progress func(fraction float64)
+}
+
+// Build checks and prepares m. Errors name what the user must fix: a
+// missing section or material names the member, a bad support code the
+// node.
+func Build(ctx context.Context, m *Model, opts BuildOptions) (*Domain, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d := &Domain{Model: m, membersOnly: opts.MembersOnly}
+	if err := d.buildMembers(opts); err != nil {
+		return nil, err
+	}
+	if err := d.indexCases(); err != nil {
+		return nil, err
+	}
+	if opts.MembersOnly {
+		return d, nil
+	}
+	d.Elements = make([]Element, len(d.Frames))
+	for i, f := range d.Frames {
+		d.Elements[i] = f
+	}
+	sup, err := d.supports()
+	if err != nil {
+		return nil, err
+	}
+	cons, err := d.constraints()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(m.Nodes))
+	for i, n := range m.Nodes {
+		names[i] = n.ID
+	}
+	if d.DOF, err = dof.New(d.Pos, names, sup, cons); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Node returns the index of node id in Model.Nodes.
+func (d *Domain) Node(id string) (int, bool) {
+	n, ok := d.nodeIdx[id]
+	return n, ok
+}
+
+// Member returns the index of member id in Model.Members.
+func (d *Domain) Member(id string) (int, bool) {
+	n, ok := d.memIdx[id]
+	return n, ok
+}
+
+// IsCase reports whether name is a primary load case.
+func (d *Domain) IsCase(name string) bool {
+	_, ok := d.caseIdx[name]
+	return ok
+}
+
+// IsCombination reports whether name is a combination.
+func (d *Domain) IsCombination(name string) bool {
+	_, ok := d.comboIdx[name]
+	return ok
+}
+
+func (d *Domain) warn(format string, args ...any) {
+	d.Warnings = append(d.Warnings, fmt.Sprintf(format, args...))
+}
+
+// buildMembers indexes nodes, sections, materials and members and builds
+// the frames in parallel; errors are reported in member order, a
+// duplicate ID before a later member's error.
+func (d *Domain) buildMembers(opts BuildOptions) error {
+	m := d.Model
+	if m.VerticalAxis != 0 && m.VerticalAxis != geom.YAxis && m.VerticalAxis != geom.ZAxis {
+		return fmt.Errorf("vertical axis must be YAxis or ZAxis, got %v", m.VerticalAxis)
+	}
+	d.nodeIdx = make(map[string]int, len(m.Nodes))
+	d.Pos = make([]geom.Vec3, len(m.Nodes))
+	for i, n := range m.Nodes {
+		if _, dup := d.nodeIdx[n.ID]; dup {
+			return fmt.Errorf("node %s is defined twice", n.ID)
+		}
+		d.nodeIdx[n.ID] = i
+		d.Pos[i] = geom.Vec3{n.X, n.Y, n.Z}
+	}
+	d.secIdx = map[string]*Section{}
+	for i := range m.Sections {
+		d.secIdx[m.Sections[i].Name] = &m.Sections[i]
+	}
+	d.matIdx = map[string]*Material{}
+	for i := range m.Materials {
+		d.matIdx[m.Materials[i].Name] = &m.Materials[i]
+	}
+	d.Frames = make([]*FrameElement, len(m.Members))
+	errs := make([]error, len(m.Members))
+	var done atomic.Int64
+	total := float64(len(m.Members))
+	par.Chunks(len(m.Members), 256, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d.Frames[i], errs[i] = d.buildFrame(i, !opts.MembersOnly)
+		}
+		if opts.Progress != nil {
+			opts.Progress(float64(done.Add(int64(hi-lo))) / total)
+		}
+	})
+	d.memIdx = make(map[string]int, len(m.Members))
+	for i := range m.Members {
+		if _, dup := d.memIdx[m.Members[i].ID]; dup {
+			return fmt.Errorf("member %s is defined twice", m.Members[i].ID)
+		}
+		d.memIdx[m.Members[i].ID] = i
+		if errs[i] != nil {
+			return errs[i]
+		}
+	}
+	return nil
+}
+
+// indexCases indexes the load cases and combinations.
+func (d *Domain) indexCases() error {
+	m := d.Model
+	d.caseIdx = map[string]int{}
+	for i, c := range m.LoadCases {
+		if _, dup := d.caseIdx[c.Name]; dup {
+			return fmt.Errorf("load case %s is defined twice", c.Name)
+		}
+		d.caseIdx[c.Name] = i
+	}
+	d.comboIdx = map[string]int{}
+	for i, c := range m.Combinations {
+		if _, dup := d.caseIdx[c.Name]; dup {
+			return fmt.Errorf("combination %s has the name of a load case", c.Name)
+		}
+		if _, dup := d.comboIdx[c.Name]; dup {
+			return fmt.Errorf("combination %s is defined twice", c.Name)
+		}
+		d.comboIdx[c.Name] = i
+	}
+	return nil
+}
+
+// supports resolves the supports into one dof.Support per global DOF and
+// records warnings.
+func (d *Domain) supports() ([]dof.Support, error) {
+	sup := make([]dof.Support, dof.PerNode*len(d.Pos))
+	var vNodes, pNodes, nNodes []string
+	seen := make(map[int]bool)
+	for _, s := range d.Model.Supports {
+		n, ok := d.nodeIdx[s.Node]
+		if !ok {
+			return nil, fmt.Errorf("support: node %q does not exist", s.Node)
+		}
+		if seen[n] {
+			return nil, fmt.Errorf("support: node %s has more than one support", s.Node)
+		}
+		seen[n] = true
+		if len(s.Code) != 6 {
+			return nil, fmt.Errorf("support at node %s: code %q must have 6 characters", s.Node, s.Code)
+		}
+		for k := range 6 {
+			sd := &sup[6*n+k]
+			switch s.Code[k] {
+			case 'F', 'f':
+				sd.Fixed = true
+			case 'R', 'r':
+			case 'S', 's':
+				if !(s.Springs[k] >= 0) || math.IsInf(s.Springs[k], 0) {
+					return nil, fmt.Errorf("support at node %s: spring %d is %g", s.Node, k, s.Springs[k])
+				}
+				sd.Spring = s.Springs[k]
+			case 'V', 'v':
+				if len(s.Tables[k]) == 0 || !(s.Tables[k][0].Stiffness >= 0) {
+					return nil, fmt.Errorf("support at node %s: variable spring %d needs a table with a non-negative first stiffness", s.Node, k)
+				}
+				sd.Spring = s.Tables[k][0].Stiffness
+				vNodes = appendOnce(vNodes, s.Node)
+			case 'P', 'p':
+				sd.Fixed = true
+				pNodes = appendOnce(pNodes, s.Node)
+			case 'N', 'n':
+				sd.Fixed = true
+				nNodes = appendOnce(nNodes, s.Node)
+			default:
+				return nil, fmt.Errorf("support at node %s: code %q: unknown character %q", s.Node, s.Code, s.Code[k])
+			}
+			switch s.Active[k] {
+			case 0, 'B', 'b':
+			case 'P', 'p':
+				sd.OneWay = 1
+			case 'N', 'n':
+				sd.OneWay = -1
+			default:
+				return nil, fmt.Errorf("support at node %s: active direction %q", s.Node, s.Active[k])
+			}
+		}
+	}
+	if len(vNodes) > 0 {
+		d.warn("variable supports use the stiffness of their first segment in linear analysis at nodes %s", strings.Join(vNodes, ", "))
+	}
+	if len(pNodes) > 0 {
+		d.warn("plastic supports act as fixed in linear analysis at nodes %s", strings.Join(pNodes, ", "))
+	}
+	if len(nNodes) > 0 {
+		d.warn("friction supports act as fixed in linear analysis at nodes %s", strings.Join(nNodes, ", "))
+	}
+	return sup, nil
+}
+
+func appendOnce(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+// constraints resolves node IDs and codes of the constraints; the DOF map
+// checks the rest.
+func (d *Domain) constraints() ([]dof.Constraint, error) {
+	out := make([]dof.Constraint, len(d.Model.Constraints))
+	for ci, c := range d.Model.Constraints {
+		mn, ok := d.nodeIdx[c.Master]
+		if !ok {
+			return nil, fmt.Errorf("constraint %d: master node %q does not exist", ci, c.Master)
+		}
+		if len(c.Code) != 6 {
+			return nil, fmt.Errorf("constraint %d (master %s): code %q must have 6 characters", ci, c.Master, c.Code)
+		}
+		dc := dof.Constraint{Master: mn, Axes: c.Axes, Slaves: make([]int, len(c.Slaves))}
+		for k := range 6 {
+			switch c.Code[k] {
+			case 'F', 'f':
+				dc.Tied[k] = true
+			case 'R', 'r':
+			default:
+				return nil, fmt.Errorf("constraint %d (master %s): code %q: unknown character %q", ci, c.Master, c.Code, c.Code[k])
+			}
+		}
+		for i, sid := range c.Slaves {
+			sn, ok := d.nodeIdx[sid]
+			if !ok {
+				return nil, fmt.Errorf("constraint %d (master %s): slave node %q does not exist", ci, c.Master, sid)
+			}
+			dc.Slaves[i] = sn
+		}
+		out[ci] = dc
+	}
+	return out, nil
+}

@@ -1,5 +1,0 @@
-//go:build !amd64
-
-package kernel
-
-func detect() (avx2fma, avx512 bool) { return false, false }
