@@ -2,6 +2,7 @@ package editor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -150,24 +151,30 @@ func plateGeometry(p *model.Plate, nodes map[int64]*model.Node) (PlateGeometry, 
 	if err != nil {
 		return out, fmt.Errorf("plate %d: %w", p.ID, err)
 	}
-	ref := ax.X
 	switch p.Direction.Source {
 	case "Angle":
 		if ax, err = geom.PlateAxes(corners, p.Direction.DirAngle); err != nil {
 			return out, fmt.Errorf("plate %d: %w", p.ID, err)
 		}
 	case "Node", "Axis":
-		// Local x is the reference direction projected into the plate.
 		if n, ok := nodes[p.Direction.DirNode]; ok && p.Direction.Source == "Node" {
-			ref = geom.Vec3{n.X, n.Y, n.Z}.Sub(corners[0])
-		} else if v, ok := axisByName[p.Direction.DirAxis].Vector(); ok {
-			ref = v
+			ax, err = geom.PlateAxesTowardNode(corners, geom.Vec3{n.X, n.Y, n.Z})
+		} else {
+			// A missing direction node falls back to the axis, and an
+			// unknown axis to A→B, so that the plate is still listed.
+			ref := ax.X
+			if v, ok := axisByName[p.Direction.DirAxis].Vector(); ok {
+				ref = v
+			}
+			ax, err = geom.PlateAxesToward(corners, ref)
 		}
-		x, ok := ref.Sub(ax.Z.Scale(ref.Dot(ax.Z))).Unit()
-		if !ok {
+		if errors.Is(err, geom.ErrPlateDirectionNormal) {
+			// The user set the direction, so the message names it, not geom's reference.
 			return out, fmt.Errorf("plate %d: its direction is normal to the plate", p.ID)
 		}
-		ax = geom.PlateFrame{X: x, Y: ax.Z.Cross(x), Z: ax.Z}
+		if err != nil {
+			return out, fmt.Errorf("plate %d: %w", p.ID, err)
+		}
 	}
 	pc, err := geom.OffsetCorners(corners, g.Normal, p.Offset)
 	if err != nil {

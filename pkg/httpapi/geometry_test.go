@@ -50,7 +50,7 @@ func TestMemberGeometry(t *testing.T) {
 	}
 	X, Y, Z := editor.Vector{X: 1}, editor.Vector{Y: 1}, editor.Vector{Z: 1}
 	neg := func(v editor.Vector) editor.Vector { return editor.Vector{X: -v.X, Y: -v.Y, Z: -v.Z} }
-	// Expected axes follow the convention of pkg/fem/transform: y is the
+	// Expected axes follow the convention of pkg/fem/geom: y is the
 	// part of "up" normal to x; a vertical member takes y = +X; the angle
 	// turns y toward z; a node or an axis sets y.
 	cases := []struct {

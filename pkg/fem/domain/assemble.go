@@ -59,3 +59,28 @@ func (d *Domain) Assemble(as *sparse.Assembler, a *sparse.SymMatrix, which Matri
 		as.Add(a, e, k)
 	}
 }
+
+// AssembleGeometric adds the geometric stiffness of every element e of d
+// with active(e) (nil: all) into a, for the stress state of global
+// displacements u (6 per node) under loads c (nil: none): K + λ·K_G is
+// then the stiffness under λ times that state, as a linearized buckling
+// analysis needs.
+func (d *Domain) AssembleGeometric(as *sparse.Assembler, a *sparse.SymMatrix, u []float64, c *Loads, active func(e int) bool) error {
+	var k, ue []float64
+	for e, el := range d.Elements {
+		if active != nil && !active(e) {
+			continue
+		}
+		n := Size(el)
+		if cap(k) < n*n {
+			k, ue = make([]float64, n*n), make([]float64, n)
+		}
+		k, ue = k[:n*n], ue[:n]
+		Gather(el, u, ue)
+		if err := el.GeometricStiffness(ue, c, k); err != nil {
+			return err
+		}
+		as.Add(a, e, k)
+	}
+	return nil
+}

@@ -59,7 +59,11 @@
 // Plate local axes ([PlateAxes], a [PlateFrame]): local z is the unit
 // normal; local x is the direction A→B projected into the plane normal to z,
 // then rotated about z by the plate's direction angle (positive
-// counter-clockwise seen from +z); local y = z × x.
+// counter-clockwise seen from +z); local y = z × x. A plate oriented by a
+// reference direction d instead ([PlateAxesToward], e.g. a global axis) has
+// local x along d projected into that plane, and one oriented by a direction
+// node N ([PlateAxesTowardNode]) takes d = N − A; d must not be parallel to
+// the normal.
 //
 // # Tolerance
 //

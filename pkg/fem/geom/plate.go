@@ -220,6 +220,56 @@ func PlateAxes(corners []Vec3, dirAngleDegrees float64) (PlateFrame, error) {
 	return PlateFrame{X: x, Y: z.Cross(x), Z: z}, nil
 }
 
+// ErrPlateDirectionNormal is returned by [PlateAxesToward] and
+// [PlateAxesTowardNode] when the reference has no component in the plate's
+// plane, so that a caller can tell the user to pick another direction
+// rather than fix the plate.
+var ErrPlateDirectionNormal = errors.New("plate: reference direction is normal to the plate")
+
+// PlateAxesToward returns a plate's local axes for a reference direction
+// ref, such as a global axis (see the package documentation): z the unit
+// normal of [PlateGeometry], x the unit component of ref in the plate's
+// plane, y = z × x. ref need not be of unit length. A ref whose in-plane
+// part is exactly zero (along the normal of an axis-aligned plate, or zero)
+// or not finite is [ErrPlateDirectionNormal]; degenerate plates give the
+// [*PlateError] of PlateGeometry.
+func PlateAxesToward(corners []Vec3, ref Vec3) (PlateFrame, error) {
+	g, err := PlateGeometry(corners)
+	if err != nil {
+		return PlateFrame{}, err
+	}
+	return frameToward(g.Normal, ref)
+}
+
+// PlateAxesTowardNode returns a plate's local axes for a direction node at
+// node: [PlateAxesToward] with ref = node − A, so that the node lies in the
+// plane through A spanned by local x and z, on the +x side. A node at A is
+// [ErrPlateDirectionNormal], as is one on the normal through A when
+// PlateAxesToward would reject node − A.
+func PlateAxesTowardNode(corners []Vec3, node Vec3) (PlateFrame, error) {
+	g, err := PlateGeometry(corners)
+	if err != nil {
+		return PlateFrame{}, err
+	}
+	return frameToward(g.Normal, node.Sub(corners[0]))
+}
+
+// frameToward builds the frame about unit normal z with x along ref's
+// in-plane part.
+//
+// TODO(geometry): the test is exact, with no tolerance, because it moved
+// here from the editor unchanged and the reported axes must not change. So
+// a ref along a tilted plate's normal leaves a rounding residue and gets a
+// meaningless x instead of the error; a relative tolerance as in
+// [LocalAxes] would fix that.
+func frameToward(z, ref Vec3) (PlateFrame, error) {
+	x, ok := ref.Sub(z.Scale(ref.Dot(z))).Unit()
+	if !ok {
+		return PlateFrame{}, ErrPlateDirectionNormal
+	}
+	return PlateFrame{X: x, Y: z.Cross(x), Z: z}, nil
+}
+
 // OffsetCorners returns the corners moved by offset (m) along normal, for
 // example to place a plate's reference surface above or below its nodes.
 // normal need not be of unit length: its direction is used. A zero or

@@ -217,11 +217,18 @@ func TestPlateAxes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkTriad(t, a)
-			if !vecClose(a.X, tc.x, 1e-12) || !vecClose(a.Y, tc.y, 1e-12) || !vecClose(a.Z, tc.z, 1e-12) {
-				t.Errorf("axes %+v, want x %v y %v z %v", a, tc.x, tc.y, tc.z)
-			}
+			checkFrame(t, a, tc.x, tc.y, tc.z)
 		})
+	}
+}
+
+// checkFrame checks that a is a right-handed orthonormal triad equal to
+// (x, y, z) within round-off.
+func checkFrame(t *testing.T, a PlateFrame, x, y, z Vec3) {
+	t.Helper()
+	checkTriad(t, a)
+	if !vecClose(a.X, x, 1e-12) || !vecClose(a.Y, y, 1e-12) || !vecClose(a.Z, z, 1e-12) {
+		t.Errorf("axes %+v, want x %v y %v z %v", a, x, y, z)
 	}
 }
 
@@ -256,6 +263,119 @@ func TestPlateAxesOrthonormal(t *testing.T) {
 	}
 	if _, err := PlateAxes([]Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, math.NaN()); err == nil {
 		t.Error("NaN angle accepted")
+	}
+}
+
+func TestPlateAxesToward(t *testing.T) {
+	square := []Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}}
+	// The same square moved off the origin, so that a node's position and
+	// its offset from corner A point different ways.
+	moved := []Vec3{{2, 2, 0}, {3, 2, 0}, {3, 3, 0}, {2, 3, 0}}
+	tilted := []Vec3{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+	r2, r3, r6 := 1/math.Sqrt2, 1/math.Sqrt(3), 1/math.Sqrt(6)
+	tests := []struct {
+		name    string
+		corners []Vec3
+		// ref is the reference direction, or the node's position when
+		// byNode is set.
+		ref     Vec3
+		byNode  bool
+		x, y, z Vec3
+		err     error // errors.Is target; nil for success
+	}{
+		// Counter-clockwise seen from +z, so z = +Z; +X lies in the
+		// plane, so x = +X and y = z × x = +Y.
+		{name: "square toward +X", corners: square, ref: Vec3{1, 0, 0},
+			x: Vec3{1, 0, 0}, y: Vec3{0, 1, 0}, z: Vec3{0, 0, 1}},
+		// y = Z × (−Y) = +X.
+		{name: "square toward −Y", corners: square, ref: Vec3{0, -1, 0},
+			x: Vec3{0, -1, 0}, y: Vec3{1, 0, 0}, z: Vec3{0, 0, 1}},
+		// The Z part of (1, 1, 5) is dropped and the rest, (1, 1, 0),
+		// normalised; y = Z × x = (−1, 1, 0)/√2.
+		{name: "square toward a slanted ref", corners: square, ref: Vec3{1, 1, 5},
+			x: Vec3{r2, r2, 0}, y: Vec3{-r2, r2, 0}, z: Vec3{0, 0, 1}},
+		// Normal n = (1, 1, 1)/√3; Z − n(n·Z) = (−1, −1, 2)/3, normalised
+		// (−1, −1, 2)/√6; y = n × x = (3, −3, 0)/√18 = (1, −1, 0)/√2.
+		{name: "tilted triangle toward +Z", corners: tilted, ref: Vec3{0, 0, 1},
+			x: Vec3{-r6, -r6, 2 * r6}, y: Vec3{r2, -r2, 0}, z: Vec3{r3, r3, r3}},
+		// A wall in the xz plane, counter-clockwise seen from −y, so
+		// z = −Y; +Z is in its plane, so x = +Z and y = (−Y) × Z = −X.
+		{name: "wall toward +Z", corners: []Vec3{{0, 0, 0}, {2, 0, 0}, {2, 0, 3}, {0, 0, 3}}, ref: Vec3{0, 0, 1},
+			x: Vec3{0, 0, 1}, y: Vec3{-1, 0, 0}, z: Vec3{0, -1, 0}},
+		// Corners ±h off z = 0 have the mean normal +Z (TestPlateGeometry),
+		// so +X, in the mean plane, is x unchanged.
+		{name: "warped quad toward +X", corners: []Vec3{{0, 0, 0.01}, {1, 0, -0.01}, {1, 1, 0.01}, {0, 1, -0.01}}, ref: Vec3{1, 0, 0},
+			x: Vec3{1, 0, 0}, y: Vec3{0, 1, 0}, z: Vec3{0, 0, 1}},
+		// Node (2, 4, 1) − A (2, 2, 0) = (0, 2, 1): its in-plane part is
+		// +Y, so x = +Y and y = Z × Y = −X. Measured from the origin it
+		// would be (2, 4, 0)/√20, so this checks the offset is from A.
+		{name: "node off corner A", corners: moved, ref: Vec3{2, 4, 1}, byNode: true,
+			x: Vec3{0, 1, 0}, y: Vec3{-1, 0, 0}, z: Vec3{0, 0, 1}},
+		// Node − A = (1, 1, 9), in-plane part (1, 1, 0).
+		{name: "node across the diagonal", corners: moved, ref: Vec3{3, 3, 9}, byNode: true,
+			x: Vec3{r2, r2, 0}, y: Vec3{-r2, r2, 0}, z: Vec3{0, 0, 1}},
+
+		// ±Z is the square's normal exactly, so nothing is left in plane.
+		{name: "ref along the normal", corners: square, ref: Vec3{0, 0, 1}, err: ErrPlateDirectionNormal},
+		{name: "ref against the normal", corners: square, ref: Vec3{0, 0, -2}, err: ErrPlateDirectionNormal},
+		{name: "wall ref along its normal", corners: []Vec3{{0, 0, 0}, {2, 0, 0}, {2, 0, 3}, {0, 0, 3}}, ref: Vec3{0, 1, 0},
+			err: ErrPlateDirectionNormal},
+		{name: "zero ref", corners: square, err: ErrPlateDirectionNormal},
+		{name: "NaN ref", corners: square, ref: Vec3{math.NaN(), 0, 0}, err: ErrPlateDirectionNormal},
+		{name: "node at A", corners: moved, ref: Vec3{2, 2, 0}, byNode: true, err: ErrPlateDirectionNormal},
+		{name: "node above A", corners: moved, ref: Vec3{2, 2, 5}, byNode: true, err: ErrPlateDirectionNormal},
+		// The plate is checked before the reference is used.
+		{name: "collinear plate", corners: []Vec3{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, ref: Vec3{1, 0, 0},
+			err: ErrDegeneratePlate},
+		{name: "node with no corners", ref: Vec3{1, 0, 0}, byNode: true, err: ErrDegeneratePlate},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var a PlateFrame
+			var err error
+			if tc.byNode {
+				a, err = PlateAxesTowardNode(tc.corners, tc.ref)
+			} else {
+				a, err = PlateAxesToward(tc.corners, tc.ref)
+			}
+			if tc.err != nil {
+				if !errors.Is(err, tc.err) {
+					t.Fatalf("error %v, want %v", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkFrame(t, a, tc.x, tc.y, tc.z)
+		})
+	}
+}
+
+func TestPlateAxesTowardAgreesWithPlateAxes(t *testing.T) {
+	// Aiming at the direction angle's own x must give back the same frame,
+	// so a plate does not turn when its direction changes from an angle to
+	// the matching reference. The rotated quad has no axis-aligned vectors
+	// to hide an error in.
+	plates := [][]Vec3{
+		{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}},
+		{rotate(Vec3{0, 0, 0}), rotate(Vec3{3, 0, 0.1}), rotate(Vec3{3, 2, 0}), rotate(Vec3{0, 2, 0.1})},
+	}
+	for _, p := range plates {
+		for _, angle := range []float64{0, 30, -135} {
+			want, err := PlateAxes(p, angle)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Adding any multiple of the normal must not matter.
+			got, err := PlateAxesToward(p, want.X.Scale(2).Add(want.Z.Scale(-3)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !vecClose(got.X, want.X, 1e-12) || !vecClose(got.Y, want.Y, 1e-12) || got.Z != want.Z {
+				t.Errorf("angle %g: %+v, want %+v", angle, got, want)
+			}
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
-// Package static is the linear static analysis engine for 3-D frames. It
-// knows nothing of HTTP or queues: build a Model, call Analyze, read
-// Results.
+// Package static is the linear static analysis of the engine. It knows
+// nothing of HTTP or queues: build a domain.Model, call Analyze (or Build a
+// domain.Domain once and call Run, so other analyses can share it), read
+// Results. It is one analysis on the engine's shared parts (see package
+// fem): the domain and its elements, the DOF map, the assembler and the
+// factorizer.
 //
 // # Units
 //
@@ -11,7 +14,7 @@
 //
 // Every node has six DOFs in global axes, in the order ux uy uz rx ry rz;
 // rotations follow the right-hand rule. Member local axes follow package
-// transform: x from end A to end B, y "up" in the vertical plane through x
+// geom: x from end A to end B, y "up" in the vertical plane through x
 // for angle 0 (global +X for vertical members), z = x × y, the direction
 // angle rotating y and z about x. A section's principal angle is added to
 // the member's direction angle, so member local y and z are always the
@@ -41,21 +44,24 @@
 //
 // # Method
 //
-// Members are exact prismatic Timoshenko frame elements (package element);
-// releases are condensed statically, rigid offsets and rotations applied
-// blockwise (package transform). The DOF map drops restrained DOFs and
-// eliminates tied slave DOFs (u = C·u_independent, rigid-body kinematics,
-// assembled as Cᵀ·K·C entry by entry). The free-free stiffness is a
-// lower-triangle CSC matrix whose pattern (and every element's slots in
-// it) is computed once per equation numbering; numeric assembly is an
-// indexed add. It is factored once by a Factorizer: by default a
-// SparseFactorizer (package sparse, supernodal LDLᵀ; the ordering follows
+// Members are exact prismatic Timoshenko frame elements (package element,
+// family domain.FrameElement); releases are condensed statically, rigid
+// offsets and rotations applied blockwise (package transform). The DOF map
+// (package dof) drops restrained DOFs and eliminates tied slave DOFs (u =
+// C·u_independent, rigid-body kinematics); package sparse's Assembler
+// forms Cᵀ·K·C on a lower-triangle pattern computed once per equation
+// numbering, so numeric assembly is an indexed add. The stiffness is
+// factored once by a linsys.Factorizer: by default a
+// linsys.SparseFactorizer (supernodal LDLᵀ; the ordering follows
 // Options.SolverType and Options.OptimizationMethod, see
-// Options.Orderings), or DenseFactorizer, or any other through
+// Options.Orderings), or linsys.DenseFactorizer, or any other through
 // Options.Factorizer. All primary cases needed are solved as one
 // multi-right-hand-side block; combinations (also nested) are superposed,
 // and member diagrams of a combination use the combined member loads, so
-// they are exact. Member results are recovered in parallel.
+// they are exact. Member results are recovered in parallel. Elements of
+// other families take part through domain.Element alone: their load
+// vectors enter the right-hand sides and their resisting forces the
+// reactions and residuals.
 //
 // With Options.TensionCompressionOnly, one-way members (TensionOnly,
 // Cable, CompressionOnly, Gap) and one-way supports (Support.Active) are
@@ -93,6 +99,6 @@
 //
 // Errors name what the user must fix: a mechanism names the node and DOF
 // (*MechanismError; a Factorizer reports the equation of a zero pivot as
-// *SingularError and the engine maps it back), a missing section or
+// *linsys.SingularError and the analysis maps it back), a missing section or
 // material names the member, a load on a missing member or node names it.
 package static

@@ -1,0 +1,64 @@
+// Package fem is the root of gusset's finite-element engine. It holds no
+// code; this page is the map of the packages under it and of how an
+// analysis uses them. The engine imports only the standard library, gonum
+// and golang.org/x/sys, and knows nothing of HTTP, Redis or queues.
+//
+// # Units and conventions
+//
+// SI throughout (m, N, Pa, kg, s, rad, K). Every node has six DOFs in
+// global axes, in the order ux uy uz rx ry rz; rotations follow the
+// right-hand rule. Global DOF d of node n is 6·n + d. Member and plate
+// local axes are defined in package geom.
+//
+// # The packages, from the bottom up
+//
+//	geom         vectors, rotations, member and plate local axes
+//	transform    element matrices and vectors between local and global
+//	             axes, rigid end offsets
+//	element      pure element routines: frame stiffness, consistent mass,
+//	             geometric stiffness, releases, fixed-end actions, stations;
+//	             they write into buffers the caller owns
+//	sparse       the sparse symmetric solver and the one assembler
+//	             (sparse.Assembler: a pattern once, then indexed adds)
+//	sparse/kernel  dense kernels, chosen once from the CPU
+//	linsys       Factorizer and its implementations; knows no element
+//	dof          the DOF map: supports, master–slave elimination,
+//	             equation numbering per state, u = C·x and Cᵀ·f
+//	domain       the engine model (nodes, elements, supports, constraints,
+//	             loads, cases), Build, the Element interface and the frame
+//	             family that implements it, load resolution, combinations
+//	static       linear static analysis with the tension/compression-only
+//	             reversal loop, recovery and stations
+//	gridn        benchmark model generator (grid-n frames)
+//	static/ccx   cross-check against CalculiX (build tag ccx)
+//	internal/par the engine's data-parallel loops
+//
+// # How an analysis uses the parts
+//
+//  1. domain.Build checks and prepares a domain.Model once: node positions,
+//     the elements with their matrices (Domain.Elements, every family
+//     behind domain.Element), the DOF map (dof.Map) and the load-case
+//     indexes. Analyses share the Domain and do not change it.
+//  2. The analysis numbers the equations of a state with
+//     Domain.DOF.Number (one-way supports switched off, or none), and does
+//     the symbolic assembly once per numbering with Domain.NewAssembler:
+//     package sparse forms the pattern of Cᵀ·K·C and every element's
+//     place in it.
+//  3. Each matrix it needs — stiffness of a state, mass, geometric
+//     stiffness, a tangent — is a numeric assembly on that pattern
+//     (Domain.Assemble, or Assembler.Add per element), so K and M share a
+//     pattern and K − σM needs no symbolic work (sparse.Shifted).
+//  4. A linsys.Factorizer factors it (the default orders and analyses
+//     each pattern once); right-hand sides come from
+//     dof.Numbering.Distribute of node loads and element load vectors,
+//     and dof.Numbering.Expand turns solutions back into node
+//     displacements.
+//  5. Recovery asks each element for its resisting forces; a family's own
+//     results (frames: end actions and stations) come from its concrete
+//     type.
+//
+// A new element family implements domain.Element and is added to
+// Domain.Elements; the DOF map, the assembler and the analyses take it
+// unchanged (static's TestElementFamilyPlugsIn does this with a test-only
+// triangle).
+package fem

@@ -1,0 +1,33 @@
+// Package domain is the engine model that every analysis shares: the
+// input types (Model: nodes, materials, sections, members, supports,
+// constraints, load cases, combinations), Build, which checks and
+// prepares a Model once into a Domain, the Element interface through which
+// analyses assemble and recover any element family, the frame family
+// (FrameElement), and the resolution of load cases and combinations into
+// Loads.
+//
+// # Units and axes
+//
+// SI throughout: m, N, Pa, kg/m³, rad, K. Self-weight accelerations are in
+// units of standard gravity G. Nodes have six DOFs in global axes, ux uy uz
+// rx ry rz, right-hand rule; member local axes follow package geom (x from
+// end A to end B, the section's principal angle added to the member's
+// direction angle, so local y and z are the section's principal axes).
+// Member loads in Local axes, release codes and Local rigid offsets refer
+// to those axes.
+//
+// # Elements
+//
+// Domain.Elements holds every element; the frames come first, element i
+// being member i (Domain.Frames[i]), so per-member state of an analysis
+// indexes both. An element writes its matrices and vectors in global axes
+// at its nodes into buffers the caller owns (see Element); a frame's own
+// recovery — end actions, member end displacements — is FrameElement.End.
+//
+// # Errors
+//
+// Build's errors name what the user must fix: a missing section or
+// material names the member, a bad support code the node, a bad constraint
+// its index and master. Resolving loads names the load case and the
+// missing member or node.
+package domain
