@@ -36,29 +36,32 @@
 // # How an analysis uses the parts
 //
 //  1. domain.Build checks and prepares a domain.Model once: node positions,
-//     the elements with their matrices (Domain.Elements, every family
-//     behind domain.Element), the DOF map (dof.Map) and the load-case
+//     the elements with their matrices (Domain.Elements: the frames, then
+//     the elements of any other family that BuildOptions.Elements builds,
+//     all behind domain.Element), the DOF map (dof.Map) and the load-case
 //     indexes. Analyses share the Domain and do not change it.
 //  2. The analysis numbers the equations of a state with
 //     Domain.DOF.Number (one-way supports switched off, or none), and does
 //     the symbolic assembly once per numbering with Domain.NewAssembler:
 //     package sparse forms the pattern of Cᵀ·K·C and every element's
 //     place in it.
-//  3. Each matrix it needs — stiffness of a state, mass, geometric
-//     stiffness, a tangent — is a numeric assembly on that pattern
-//     (Domain.Assemble, or Assembler.Add per element), so K and M share a
-//     pattern and K − σM needs no symbolic work (sparse.Shifted).
+//  3. Each matrix it needs is a numeric assembly on that pattern:
+//     Domain.Assemble (stiffness, mass), Domain.AssembleGeometric
+//     (geometric stiffness of a displacement state), domain.AddSprings
+//     (support springs), or Assembler.Add per element (a tangent). K and M
+//     share a pattern, so K − σM needs no symbolic work (sparse.Shifted).
 //  4. A linsys.Factorizer factors it (the default orders and analyses
-//     each pattern once); right-hand sides come from
-//     dof.Numbering.Distribute of node loads and element load vectors,
-//     and dof.Numbering.Expand turns solutions back into node
-//     displacements.
-//  5. Recovery asks each element for its resisting forces; a family's own
-//     results (frames: end actions and stations) come from its concrete
-//     type.
+//     each pattern once). Right-hand sides come from the resolved loads
+//     (Domain.ResolveCase, Domain.Combined) through
+//     dof.Numbering.Distribute (Cᵀ·f); prescribed displacements move to
+//     the right-hand side with Domain.MulStiffness; dof.Numbering.Expand
+//     turns solutions back into node displacements.
+//  5. Recovery asks each element for its resisting forces (reactions,
+//     residuals) and internal forces; a family's fuller results (frames:
+//     end states and stations) come from its concrete type.
 //
-// A new element family implements domain.Element and is added to
-// Domain.Elements; the DOF map, the assembler and the analyses take it
-// unchanged (static's TestElementFamilyPlugsIn does this with a test-only
-// triangle).
+// A new element family implements domain.Element and is built through
+// BuildOptions.Elements; the DOF map, the assembler and the analyses take
+// it unchanged (static's TestElementFamilyPlugsIn does this with a
+// test-only triangle).
 package fem

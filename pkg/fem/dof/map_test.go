@@ -184,3 +184,29 @@ func TestDistributeIsTranspose(t *testing.T) {
 		t.Errorf("f·u = %.15g, Cᵀf·x = %.15g", lhs, rhs)
 	}
 }
+
+// TestReductionDropsRestrainedMasters ties a slave at r = (0, 1, 0) to a
+// master whose ux is fixed: u_sx = u_mx − θz·1, so the slave's ux follows
+// only the master's θz equation, with coefficient −1, and the fixed ux
+// leaves no term (its prescribed value enters through Expand's ur).
+func TestReductionDropsRestrainedMasters(t *testing.T) {
+	sup := make([]Support, 12)
+	sup[0].Fixed = true
+	m, err := New([]geom.Vec3{{0, 0, 0}, {0, 1, 0}}, []string{"m", "s"}, sup,
+		[]Constraint{{Master: 0, Slaves: []int{1}, Tied: [6]bool{0: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := m.Number(nil)
+	r := n.Reduction()
+	lo, hi := r.Ptr[6], r.Ptr[7]
+	if hi-lo != 1 || int(r.Eq[lo]) != n.Eq[5] || r.Coef[lo] != -1 {
+		t.Fatalf("slave ux terms: eq %v coef %v, want [%d] [-1]", r.Eq[lo:hi], r.Coef[lo:hi], n.Eq[5])
+	}
+	if r.Ptr[1] != r.Ptr[0] {
+		t.Errorf("the fixed master ux has %d terms, want none", r.Ptr[1]-r.Ptr[0])
+	}
+	if r.N != n.Equations() || r.DOFs() != 12 {
+		t.Errorf("reduction of %d equations over %d DOFs", r.N, r.DOFs())
+	}
+}

@@ -48,6 +48,7 @@ func (m *Map) Number(off []bool) *Numbering {
 			n.NodeOf = append(n.NodeOf, g/PerNode)
 		}
 	}
+	n.red = n.reduction()
 	return n
 }
 
@@ -60,11 +61,10 @@ func (n *Numbering) Map() *Map { return n.m }
 // Reduction returns u = C·x for package sparse's assembler: for every
 // global DOF, the equations it follows and their coefficients (none for a
 // restrained DOF, or for a tied DOF that follows restrained DOFs only).
-// It is built once per numbering.
-func (n *Numbering) Reduction() *sparse.Reduction {
-	if n.red != nil {
-		return n.red
-	}
+// Number builds it, so a Numbering is read-only and safe to share.
+func (n *Numbering) Reduction() *sparse.Reduction { return n.red }
+
+func (n *Numbering) reduction() *sparse.Reduction {
 	nd := len(n.Eq)
 	r := &sparse.Reduction{N: len(n.EqDOF), Ptr: make([]int, nd+1), Eq: make([]int32, 0, nd), Coef: make([]float64, 0, nd)}
 	for g, ts := range n.m.deps {
@@ -76,7 +76,6 @@ func (n *Numbering) Reduction() *sparse.Reduction {
 		}
 		r.Ptr[g+1] = len(r.Eq)
 	}
-	n.red = r
 	return r
 }
 

@@ -1,6 +1,8 @@
 package domain
 
 import (
+	"fmt"
+
 	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/sparse"
 )
@@ -51,10 +53,12 @@ func (d *Domain) Assemble(as *sparse.Assembler, a *sparse.SymMatrix, which Matri
 		}
 		k = k[:n*n]
 		switch which {
+		case StiffnessMatrix:
+			el.Stiffness(k)
 		case MassMatrix:
 			el.Mass(k)
 		default:
-			el.Stiffness(k)
+			panic(fmt.Sprintf("domain: assemble: unknown matrix %d", which))
 		}
 		as.Add(a, e, k)
 	}
@@ -83,4 +87,60 @@ func (d *Domain) AssembleGeometric(as *sparse.Assembler, a *sparse.SymMatrix, u 
 		as.Add(a, e, k)
 	}
 	return nil
+}
+
+// AddSprings adds spring stiffnesses per global DOF (support springs:
+// dof.Numbering.Spring) on the diagonal of a, for the DOFs that are
+// equations of n.
+func AddSprings(as *sparse.Assembler, a *sparse.SymMatrix, n *dof.Numbering, spring []float64) {
+	for g, kv := range spring {
+		if q := n.Eq[g]; kv != 0 && q >= 0 {
+			as.AddDiagonal(a, q, kv)
+		}
+	}
+}
+
+// MulStiffness adds K·u to f (both per global DOF, 6 per node): the
+// stiffness of every element e with active(e) (nil: all) times the
+// displacements u, element by element without assembling, plus the
+// springs (per global DOF; nil: none). Elements whose displacements are
+// all zero are skipped. An analysis moves prescribed displacements to the
+// right-hand side with it (K_fr·u_r).
+func (d *Domain) MulStiffness(u []float64, active func(e int) bool, spring []float64, f []float64) {
+	var k, ue []float64
+	var dofs []int
+	for e, el := range d.Elements {
+		if active != nil && !active(e) {
+			continue
+		}
+		dofs = DOFs(el, dofs[:0])
+		n := len(dofs)
+		if cap(ue) < n {
+			ue = make([]float64, n)
+		}
+		ue = ue[:n]
+		nz := false
+		for i, g := range dofs {
+			ue[i] = u[g]
+			nz = nz || ue[i] != 0
+		}
+		if !nz {
+			continue
+		}
+		if cap(k) < n*n {
+			k = make([]float64, n*n)
+		}
+		k = k[:n*n]
+		el.Stiffness(k)
+		for i, g := range dofs {
+			s := 0.0
+			for j := range n {
+				s += k[i*n+j] * ue[j]
+			}
+			f[g] += s
+		}
+	}
+	for g, kv := range spring {
+		f[g] += kv * u[g]
+	}
 }

@@ -48,11 +48,16 @@ type BuildOptions struct {
 	// combinations. Supports and constraints are not read, Elements and
 	// DOF stay empty, and ResolveCase resolves member loads only (node
 	// loads and prescribed displacements act on stations only through the
-	// end states).
+	// end states). The frames get no matrices: their Element methods and
+	// End must not be called, and no analysis runs on such a domain.
 	MembersOnly bool
 	// Progress, when not nil, is told the fraction of members prepared,
 	// possibly from several goroutines at once.
 	Progress func(fraction float64)
+	// Elements, when not nil, builds the elements of families other than
+	// frames once nodes are indexed and frames built; they follow the
+	// frames in Domain.Elements. This is where a new family plugs in.
+	Elements func(d *Domain) ([]Element, error)
 }
 
 // Build checks and prepares m. Errors name what the user must fix: a
@@ -75,6 +80,20 @@ func Build(ctx context.Context, m *Model, opts BuildOptions) (*Domain, error) {
 	d.Elements = make([]Element, len(d.Frames))
 	for i, f := range d.Frames {
 		d.Elements[i] = f
+	}
+	if opts.Elements != nil {
+		more, err := opts.Elements(d)
+		if err != nil {
+			return nil, err
+		}
+		for _, el := range more {
+			for _, n := range el.Nodes() {
+				if n < 0 || n >= len(d.Pos) || el.DOFsPerNode() < 1 || el.DOFsPerNode() > 6 {
+					return nil, fmt.Errorf("element %s: node index %d or %d DOFs per node out of range", el.Name(), n, el.DOFsPerNode())
+				}
+			}
+		}
+		d.Elements = append(d.Elements, more...)
 	}
 	sup, err := d.supports()
 	if err != nil {

@@ -13,6 +13,9 @@ package domain
 // caller owns, all of length n or n², and is safe for concurrent use.
 // Element displacements u are global displacements gathered in that order.
 type Element interface {
+	// Name names the element in messages and results (a frame: its
+	// member ID).
+	Name() string
 	// Nodes returns the indices of the element's nodes in Model.Nodes.
 	Nodes() []int
 	// DOFsPerNode is the number of DOFs of each node the element uses:
@@ -35,6 +38,14 @@ type Element interface {
 	// LoadVector adds the equivalent node loads of the element's loads in
 	// case c to p.
 	LoadVector(c *Loads, p []float64) error
+	// NumForces is the number of internal forces InternalForces writes.
+	NumForces() int
+	// InternalForces writes the element's internal forces under
+	// displacements u and its loads in case c into q, in the element's
+	// own axes and order: its basic recovery, which analyses report for
+	// any family (a frame: the 12 end actions of FrameState.Q; a family's
+	// fuller results come from its concrete type).
+	InternalForces(u []float64, c *Loads, q []float64) error
 }
 
 // Size returns n, the number of DOFs of el's matrices and vectors.

@@ -92,8 +92,25 @@ func mulAdd(k *[144]float64, blocky bool, q, u, out *[12]float64) {
 	}
 }
 
+// Name implements Element: the member ID.
+func (m *FrameElement) Name() string { return m.ID }
+
 // Nodes implements Element.
 func (m *FrameElement) Nodes() []int { return m.nodes[:] }
+
+// NumForces implements Element: the 12 end actions.
+func (m *FrameElement) NumForces() int { return 12 }
+
+// InternalForces implements Element: the end actions on the member in its
+// local axes, end A then end B, Fx Fy Fz Mx My Mz (FrameState.Q).
+func (m *FrameElement) InternalForces(u []float64, c *Loads, q []float64) error {
+	var s FrameState
+	if err := m.stateOf(u, c, &s); err != nil {
+		return err
+	}
+	copy(q, s.Q[:])
+	return nil
+}
 
 // DOFsPerNode implements Element.
 func (m *FrameElement) DOFsPerNode() int { return 6 }
@@ -110,21 +127,27 @@ func (m *FrameElement) toGlobal(kl, k []float64) {
 }
 
 // Mass implements Element: element.FrameMass (element.TrussMass for
-// axial-only members) of the flexible length, moved to the nodes through
-// the rigid offsets. Releases do not change the mass.
+// axial-only members) of the flexible length with the section's own area
+// and inertias (the stiffness factors do not change the mass), condensed
+// over released ends like the stiffness, and moved to the nodes through
+// the rigid offsets.
 func (m *FrameElement) Mass(out []float64) {
 	var ml [144]float64
+	p := m.Props
+	p.A, p.Iy, p.Iz = m.Sec.A, m.Sec.Iy, m.Sec.Iz
 	if m.Type.AxialOnly() {
-		element.TrussMass(m.Props, m.Mat.Density, ml[:])
+		element.TrussMass(p, m.Mat.Density, ml[:])
 	} else {
-		element.FrameMass(m.Props, m.Mat.Density, ml[:])
+		element.FrameMass(p, m.Mat.Density, ml[:])
+		m.condense(&ml)
 	}
 	m.toGlobal(ml[:], out)
 }
 
 // GeometricStiffness implements Element: element.FrameGeometric (or
-// element.TrussGeometric) for the mean axial force of the member under u
-// and its loads in c.
+// element.TrussGeometric for axial-only members) for the mean axial force
+// of the member under u and its loads in c, condensed over released ends
+// like the stiffness.
 func (m *FrameElement) GeometricStiffness(u []float64, c *Loads, out []float64) error {
 	var s FrameState
 	if err := m.stateOf(u, c, &s); err != nil {
@@ -132,20 +155,58 @@ func (m *FrameElement) GeometricStiffness(u []float64, c *Loads, out []float64) 
 	}
 	n := (s.Q[6] - s.Q[0]) / 2 // tension positive
 	var kl [144]float64
-	if m.Type.AxialOnly() || m.released {
+	if m.Type.AxialOnly() {
 		element.TrussGeometric(m.Props, n, kl[:])
-		if !m.Type.AxialOnly() {
-			// A frame with releases: the string term is exact whatever
-			// the end fixity; bending terms would need condensation.
-			var kb [144]float64
-			element.FrameGeometric(m.Props, n, kb[:])
-			kl[3*12+3], kl[3*12+9], kl[9*12+3], kl[9*12+9] = kb[3*12+3], kb[3*12+9], kb[9*12+3], kb[9*12+9]
-		}
 	} else {
 		element.FrameGeometric(m.Props, n, kl[:])
+		m.condense(&kl)
 	}
 	m.toGlobal(kl[:], out)
 	return nil
+}
+
+// condense replaces the local matrix a, over the member's own end DOFs, by
+// Tᵀ·a·T, where T maps node-side displacements to the member's end
+// displacements through the releases (element.MemberEndDisplacements with
+// no load): a released DOF follows the stiffness, not its node, so it adds
+// no mass or geometric stiffness of its own to the node. Without releases
+// T is the identity and a is left as it is.
+func (m *FrameElement) condense(a *[144]float64) {
+	if !m.released {
+		return
+	}
+	var t [144]float64 // column j: member-end displacements for a unit node-side DOF j
+	var e, col [12]float64
+	var scratch [156]float64
+	for j := range 12 {
+		e[j] = 1
+		// The released block of k0 is regular (Build condensed it), so
+		// this cannot fail.
+		_ = element.MemberEndDisplacements(m.k0[:], nil, &m.rel, e[:], col[:], scratch[:])
+		e[j] = 0
+		for i := range 12 {
+			t[i*12+j] = col[i]
+		}
+	}
+	var at [144]float64 // a·T
+	for i := range 12 {
+		for j := range 12 {
+			s := 0.0
+			for k := range 12 {
+				s += a[i*12+k] * t[k*12+j]
+			}
+			at[i*12+j] = s
+		}
+	}
+	for i := range 12 {
+		for j := range 12 {
+			s := 0.0
+			for k := range 12 {
+				s += t[k*12+i] * at[k*12+j]
+			}
+			a[i*12+j] = s
+		}
+	}
 }
 
 // Resisting implements Element: the forces the nodes exert on the member,

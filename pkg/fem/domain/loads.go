@@ -10,13 +10,23 @@ import (
 )
 
 // Loads is a load case resolved onto the domain: node loads (global axes,
-// per global DOF), member loads in member local axes (by member index) and
-// prescribed displacements (by global DOF). Linear combinations of Loads
-// are again Loads, which is how combinations are recovered exactly.
+// per global DOF), member loads in member local axes (by member index),
+// prescribed displacements (by global DOF) and the case's self-weight
+// acceleration. Linear combinations of Loads are again Loads, which is how
+// combinations are recovered exactly.
+//
+// Frames find everything they carry in Member, their self-weight
+// included. An element of another family reads what the case holds for it
+// — today SelfWeight, which it applies to its own mass; a family whose
+// loads the model gains (plate pressures, say) adds its field here and its
+// resolution to ResolveCase.
 type Loads struct {
 	NodeF  []float64
 	Member map[int]*element.MemberLoads
 	Presc  map[int]float64
+	// SelfWeight is the acceleration in g along global X, Y, Z
+	// (LoadCase.SelfWeight, combined with the factors).
+	SelfWeight [3]float64
 }
 
 // NewLoads returns empty loads on nd global DOFs.
@@ -44,6 +54,9 @@ func (c *Loads) loadsOf(m int) *element.MemberLoads {
 
 // AddScaled adds f·o to c.
 func (c *Loads) AddScaled(o *Loads, f float64) {
+	for i, v := range o.SelfWeight {
+		c.SelfWeight[i] += f * v
+	}
 	for i, v := range o.NodeF {
 		c.NodeF[i] += f * v
 	}
@@ -123,6 +136,7 @@ func (d *Domain) resolveCase(lc *LoadCase) (*Loads, error) {
 	if err := d.resolveMemberLoads(c, lc); err != nil {
 		return nil, err
 	}
+	c.SelfWeight = lc.SelfWeight
 	if !d.membersOnly {
 		if err := d.resolvePrescribed(c, lc); err != nil {
 			return nil, err

@@ -1,5 +1,6 @@
-// Package element holds pure element routines: local stiffness matrices,
-// end-release condensation and exact fixed-end actions of member loads.
+// Package element holds pure element routines: local stiffness, consistent
+// mass and geometric stiffness matrices, end-release condensation, exact
+// fixed-end actions of member loads and station values along a member.
 // Every routine writes into buffers owned by the caller and allocates
 // nothing on its hot path, so an assembler can reuse one scratch buffer per
 // worker. Coordinate transforms live in package transform.

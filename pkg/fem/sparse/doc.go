@@ -10,10 +10,14 @@
 // column and always present. DOFs are 0-based indices into [0, N); every
 // index that crosses the API (SingularError.DOF, vectors, Perm) is the
 // original, un-permuted DOF. Constrained DOFs are simply absent: the caller
-// numbers the free DOFs. An Assembler does symbolic assembly once from the
-// element→DOF map (negative entries mark constrained DOFs) and then adds
-// element matrices into fixed slots; Shifted forms K − σM on the same
-// pattern.
+// numbers the free DOFs. An Assembler does symbolic assembly once and
+// then adds element matrices into fixed slots. NewReducedAssembler takes
+// the elements' DOFs (an Incidence) and a Reduction, u = C·x, relating
+// DOFs to equations (none for a restrained DOF, several weighted ones for
+// a DOF tied to others), and forms Cᵀ·K·C element by element without ever
+// forming C or K; NewAssembler is the identity case, an element→equation
+// map with negative entries for constrained DOFs. Shifted forms K − σM on
+// the same pattern.
 //
 // # Orderings
 //

@@ -80,6 +80,9 @@ func Run(ctx context.Context, d *domain.Domain, opts Options) (*Results, error) 
 }
 
 func run(ctx context.Context, d *domain.Domain, opts Options, prog *reporter, t0 time.Time) (*Results, error) {
+	if d.DOF == nil {
+		return nil, errors.New("analyze: the domain was built for stations only (MembersOnly)")
+	}
 	a := &analysis{ctx: ctx, d: d, model: d.Model, opts: opts, frames: d.Frames, systems: map[string]*system{},
 		numberings: map[string]*numbering{}, prog: prog}
 	a.warnings = append(a.warnings, d.Warnings...)

@@ -1,6 +1,10 @@
 package static
 
-import "github.com/gusset/gusset/pkg/fem/domain"
+import (
+	"fmt"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
+)
 
 // Frames get the static analysis's own treatment (cached fixed-end
 // actions, end states, stations); every other element family is handled
@@ -19,7 +23,7 @@ func (a *analysis) addOtherLoads(cl *caseLoads, p []float64) error {
 		dofs = domain.DOFs(el, dofs[:0])
 		pe = grow(pe, len(dofs))
 		if err := el.LoadVector(cl.loads(), pe); err != nil {
-			return err
+			return fmt.Errorf("element %s: %w", el.Name(), err)
 		}
 		for i, g := range dofs {
 			p[g] += pe[i]
@@ -44,13 +48,41 @@ func (a *analysis) addOtherResisting(s *system, cl *caseLoads, u, f []float64) e
 			ue[k] = u[g]
 		}
 		if err := el.Resisting(ue, cl.loads(), fe); err != nil {
-			return err
+			return fmt.Errorf("element %s: %w", el.Name(), err)
 		}
 		for k, g := range dofs {
 			f[g] += fe[k]
 		}
 	}
 	return nil
+}
+
+// recoverOthers returns the internal forces of the non-frame elements
+// under displacements u and loads cl; switched-off elements get none.
+func (a *analysis) recoverOthers(s *system, cl *caseLoads, u []float64) ([]ElementResult, error) {
+	others := a.others()
+	if len(others) == 0 {
+		return nil, nil
+	}
+	out := make([]ElementResult, len(others))
+	var ue []float64
+	var dofs []int
+	for i, el := range others {
+		out[i].Element = el.Name()
+		if !s.st.active(len(a.frames) + i) {
+			continue
+		}
+		dofs = domain.DOFs(el, dofs[:0])
+		ue = grow(ue, len(dofs))
+		for k, g := range dofs {
+			ue[k] = u[g]
+		}
+		out[i].Forces = make([]float64, el.NumForces())
+		if err := el.InternalForces(ue, cl.loads(), out[i].Forces); err != nil {
+			return nil, fmt.Errorf("element %s: %w", el.Name(), err)
+		}
+	}
+	return out, nil
 }
 
 // grow returns buf resized to n zeros.

@@ -2,6 +2,7 @@ package static_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 // the domain's element list, the DOF map, the assembler, the factorizer
 // and the static analysis — without any change to them.
 type cst struct {
+	name   string
 	nodes  [3]int
 	xy     [3][2]float64
 	e, nu  float64 // Pa, Poisson's ratio
@@ -23,8 +25,34 @@ type cst struct {
 
 var _ domain.Element = (*cst)(nil)
 
+func (c *cst) Name() string     { return c.name }
 func (c *cst) Nodes() []int     { return c.nodes[:] }
 func (c *cst) DOFsPerNode() int { return 2 }
+func (c *cst) NumForces() int   { return 3 }
+
+// d is the plane-stress elasticity matrix.
+func (c *cst) d() [3][3]float64 {
+	f := c.e / (1 - c.nu*c.nu)
+	return [3][3]float64{{f, f * c.nu, 0}, {f * c.nu, f, 0}, {0, 0, f * (1 - c.nu) / 2}}
+}
+
+// InternalForces are the stresses σx, σy, τxy = D·B·u.
+func (c *cst) InternalForces(u []float64, _ *domain.Loads, q []float64) error {
+	b, d := c.b(), c.d()
+	var eps [3]float64
+	for i := range 3 {
+		for s := range 6 {
+			eps[i] += b[i][s] * u[s]
+		}
+	}
+	for i := range 3 {
+		q[i] = 0
+		for j := range 3 {
+			q[i] += d[i][j] * eps[j]
+		}
+	}
+	return nil
+}
 
 // area and b return the area and the strain-displacement matrix B (3×6:
 // εx, εy, γxy from ux1 uy1 ux2 uy2 ux3 uy3).
@@ -49,9 +77,7 @@ func (c *cst) b() [3][6]float64 {
 // Stiffness is t·A·Bᵀ·D·B (Zienkiewicz and Taylor, The Finite Element
 // Method, vol. 1, 5th ed., §4.2).
 func (c *cst) Stiffness(k []float64) {
-	f := c.e / (1 - c.nu*c.nu)
-	d := [3][3]float64{{f, f * c.nu, 0}, {f * c.nu, f, 0}, {0, 0, f * (1 - c.nu) / 2}}
-	b := c.b()
+	d, b := c.d(), c.b()
 	ta := c.t * c.area()
 	for r := range 6 {
 		for s := range 6 {
@@ -100,15 +126,33 @@ func (c *cst) Resisting(u []float64, _ *domain.Loads, f []float64) error {
 
 func (c *cst) LoadVector(*domain.Loads, []float64) error { return nil }
 
+// triangles returns the BuildOptions.Elements of the two triangles that
+// make the w×h plate of nodes 1–4 (counter-clockwise from the origin).
+func triangles(e, nu, th, rho float64) func(*domain.Domain) ([]domain.Element, error) {
+	return func(d *domain.Domain) ([]domain.Element, error) {
+		var out []domain.Element
+		for k, tri := range [][3]int{{0, 1, 2}, {0, 2, 3}} {
+			el := &cst{name: fmt.Sprintf("t%d", k+1), nodes: tri, e: e, nu: nu, t: th, rho: rho}
+			for i, n := range tri {
+				el.xy[i] = [2]float64{d.Pos[n][0], d.Pos[n][1]}
+			}
+			out = append(out, el)
+		}
+		return out, nil
+	}
+}
+
 // TestElementFamilyPlugsIn runs the membrane patch test through the static
 // analysis with two test-only triangles: a w×h plate under a uniform
 // tension σ on its edge x = w (nodal forces σ·t·h/2), held at x = 0 so it
 // may contract freely. Constant-strain elements reproduce a constant
 // stress state exactly (the patch test, Zienkiewicz and Taylor §10.3), so
-// ux = σ·x/E and uy = −ν·σ·y/E hold at every node up to round-off
-// (tolerance 1e-12 relative). The second case ties node 3's ux to node 2
-// by a rigid constraint, which the exact field satisfies, so the elements
-// assemble through the constraint elimination and the answer is the same.
+// ux = σ·x/E and uy = −ν·σ·y/E at every node and the stresses are (σ, 0,
+// 0) in both triangles, up to round-off (tolerance 1e-12 relative). In the
+// second case node 3's ux is tied to node 2, whose rotation about Z is
+// free: u3x = u2x − θz2·h. Nothing else stiffens θz2, so without the
+// constraint elimination (here through weighted terms) the model would be
+// a mechanism; with it the exact field, which has u3x = u2x, comes back.
 func TestElementFamilyPlugsIn(t *testing.T) {
 	const (
 		w, h, th = 2.0, 1.5, 0.01
@@ -117,29 +161,25 @@ func TestElementFamilyPlugsIn(t *testing.T) {
 	)
 	for _, tc := range []struct {
 		name        string
+		support2    string
 		constraints []domain.Constraint
 	}{
-		{"plain", nil},
-		{"through a constraint", []domain.Constraint{{Master: "2", Slaves: []string{"3"}, Code: "FRRRRR"}}},
+		{"plain", "RRFFFF", nil},
+		{"through a constraint", "RRFFFR", []domain.Constraint{{Master: "2", Slaves: []string{"3"}, Code: "FRRRRR"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := &domain.Model{
 				Nodes: []domain.Node{node("1", 0, 0, 0), node("2", w, 0, 0), node("3", w, h, 0), node("4", 0, h, 0)},
-				Supports: []domain.Support{{Node: "1", Code: "FFFFFF"}, {Node: "2", Code: "RRFFFF"},
+				Supports: []domain.Support{{Node: "1", Code: "FFFFFF"}, {Node: "2", Code: tc.support2},
 					{Node: "3", Code: "RRFFFF"}, {Node: "4", Code: "FRFFFF"}},
 				Constraints: tc.constraints,
 				LoadCases: []domain.LoadCase{{Name: "tension", NodeLoads: []domain.NodeLoad{
 					{Node: "2", F: [6]float64{sigma * th * h / 2}}, {Node: "3", F: [6]float64{sigma * th * h / 2}}}}},
 			}
 			ctx := context.Background()
-			d, err := domain.Build(ctx, m, domain.BuildOptions{})
+			d, err := domain.Build(ctx, m, domain.BuildOptions{Elements: triangles(ee, nu, th, 2700)})
 			if err != nil {
 				t.Fatal(err)
-			}
-			xy := func(n int) [2]float64 { return [2]float64{m.Nodes[n].X, m.Nodes[n].Y} }
-			for _, tri := range [][3]int{{0, 1, 2}, {0, 2, 3}} {
-				d.Elements = append(d.Elements, &cst{nodes: tri, xy: [3][2]float64{xy(tri[0]), xy(tri[1]), xy(tri[2])},
-					e: ee, nu: nu, t: th, rho: 2700})
 			}
 			res, err := static.Run(ctx, d, static.Options{})
 			if err != nil {
@@ -153,6 +193,17 @@ func TestElementFamilyPlugsIn(t *testing.T) {
 				for k := range 2 {
 					if math.Abs(got[k]-want[k]) > 1e-12*sigma*w/ee {
 						t.Errorf("node %s u%c = %.15g, want %.15g", nd.ID, "xy"[k], got[k], want[k])
+					}
+				}
+			}
+			if len(c.Elements) != 2 {
+				t.Fatalf("%d element results, want 2", len(c.Elements))
+			}
+			for _, er := range c.Elements {
+				want := []float64{sigma, 0, 0}
+				for k := range 3 {
+					if math.Abs(er.Forces[k]-want[k]) > 1e-9*sigma {
+						t.Errorf("%s stress %d = %g, want %g", er.Element, k, er.Forces[k], want[k])
 					}
 				}
 			}
@@ -172,13 +223,9 @@ func TestElementFamilyPlugsIn(t *testing.T) {
 func TestElementFamilyMass(t *testing.T) {
 	const w, h, th, rho = 2.0, 1.5, 0.01, 2700.0
 	m := &domain.Model{Nodes: []domain.Node{node("1", 0, 0, 0), node("2", w, 0, 0), node("3", w, h, 0), node("4", 0, h, 0)}}
-	d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
+	d, err := domain.Build(context.Background(), m, domain.BuildOptions{Elements: triangles(1, 0, th, rho)})
 	if err != nil {
 		t.Fatal(err)
-	}
-	xy := func(n int) [2]float64 { return [2]float64{m.Nodes[n].X, m.Nodes[n].Y} }
-	for _, tri := range [][3]int{{0, 1, 2}, {0, 2, 3}} {
-		d.Elements = append(d.Elements, &cst{nodes: tri, xy: [3][2]float64{xy(tri[0]), xy(tri[1]), xy(tri[2])}, e: 1, nu: 0, t: th, rho: rho})
 	}
 	num := d.DOF.Number(nil)
 	as, err := d.NewAssembler(num)

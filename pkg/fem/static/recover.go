@@ -108,6 +108,9 @@ func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us 
 	}
 	par.Chunks(nc, 1, func(i, _, _ int) {
 		errs[i] = a.caseTotals(&crs[i], s, cls[i], us[i], fNode[i], pTot[i])
+		if errs[i] == nil {
+			crs[i].Elements, errs[i] = a.recoverOthers(s, cls[i], us[i])
+		}
 	})
 	for i, err := range errs {
 		if err != nil {

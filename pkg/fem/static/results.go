@@ -37,7 +37,18 @@ type CaseResult struct {
 	Name    string
 	Nodes   []NodeResult // model node order
 	Members []MemberResult
-	Summary ReactionSummary
+	// Elements are the internal forces of the elements of other families
+	// than frames (domain.Element.InternalForces), in domain order; nil
+	// when there are none.
+	Elements []ElementResult
+	Summary  ReactionSummary
+}
+
+// ElementResult is the basic recovery of an element of another family
+// than frames.
+type ElementResult struct {
+	Element string    // domain.Element.Name
+	Forces  []float64 // domain.Element.InternalForces, the family's axes and order
 }
 
 // NodeResult is the displacement of a node and, where it has a support

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/element"
 	"github.com/gusset/gusset/pkg/fem/internal/par"
 )
@@ -136,37 +135,12 @@ func (a *analysis) solve(s *system, cases []*caseLoads) ([][]float64, error) {
 		if len(cl.Presc) == 0 {
 			continue
 		}
-		// Move K_fr·u_r to the right-hand side, element by element.
+		// Move K_fr·u_r to the right-hand side.
 		u0 := s.num.Expand(nil, ur[c])
 		fr := make([]float64, nd)
-		var dofs []int
-		for e, el := range a.d.Elements {
-			if !s.st.active(e) {
-				continue
-			}
-			dofs = domain.DOFs(el, dofs[:0])
-			ne := len(dofs)
-			ue := make([]float64, ne)
-			nz := false
-			for i, g := range dofs {
-				ue[i] = u0[g]
-				nz = nz || ue[i] != 0
-			}
-			if !nz {
-				continue
-			}
-			k := make([]float64, ne*ne)
-			el.Stiffness(k)
-			for i, g := range dofs {
-				f := 0.0
-				for j := range ne {
-					f += k[i*ne+j] * ue[j]
-				}
-				fr[g] -= f
-			}
-		}
-		for g, kv := range s.spring {
-			fr[g] -= kv * u0[g]
+		a.d.MulStiffness(u0, s.st.active, s.spring, fr)
+		for g := range fr {
+			fr[g] = -fr[g]
 		}
 		s.num.Distribute(fr, rhs, nil)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gusset/gusset/pkg/fem/dof"
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/linsys"
 	"github.com/gusset/gusset/pkg/fem/sparse"
 )
@@ -168,12 +169,8 @@ func (a *analysis) matrix(s *system) *sparse.SymMatrix {
 	if s.st.memberOff != nil {
 		active = s.st.active
 	}
-	a.d.Assemble(s.as, m, 0, active)
-	for g, kv := range s.spring {
-		if e := s.num.Eq[g]; kv != 0 && e >= 0 {
-			s.as.AddDiagonal(m, e, kv)
-		}
-	}
+	a.d.Assemble(s.as, m, domain.StiffnessMatrix, active)
+	domain.AddSprings(s.as, m, s.num, s.spring)
 	return m
 }
 
