@@ -70,15 +70,15 @@ func TestInclinedConstraint(t *testing.T) {
 	u := expandAll(m, x)
 	rigid := geom.Vec3{x[0], x[1], x[2]}.Add(geom.Vec3{x[3], x[4], x[5]}.Cross(pos[1]))
 	us := geom.Vec3{u[6], u[7], u[8]}
-	if got, want := us.Dot(R.X()), rigid.Dot(R.X()); math.Abs(got-want) > 1e-12 {
+	if got, want := us.Dot(R.X()), rigid.Dot(R.X()); !(math.Abs(got-want) <= 1e-12) {
 		t.Errorf("tied component %g, want %g", got, want)
 	}
 	// The released inclined components are the slave's own unknowns in
 	// its DOF slots 1 and 2.
-	if got := us.Dot(R.Y()); math.Abs(got-x[7]) > 1e-12 {
+	if got := us.Dot(R.Y()); !(math.Abs(got-x[7]) <= 1e-12) {
 		t.Errorf("released y component %g, want %g", got, x[7])
 	}
-	if got := us.Dot(R.Z()); math.Abs(got-x[8]) > 1e-12 {
+	if got := us.Dot(R.Z()); !(math.Abs(got-x[8]) <= 1e-12) {
 		t.Errorf("released z component %g, want %g", got, x[8])
 	}
 }
@@ -180,7 +180,7 @@ func TestDistributeIsTranspose(t *testing.T) {
 	for g := range ur {
 		rhs += rr[g] * ur[g]
 	}
-	if math.Abs(lhs-rhs) > 1e-12*math.Abs(lhs) {
+	if !(math.Abs(lhs-rhs) <= 1e-12*math.Abs(lhs)) {
 		t.Errorf("f·u = %.15g, Cᵀf·x = %.15g", lhs, rhs)
 	}
 }

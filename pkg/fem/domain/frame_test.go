@@ -90,7 +90,7 @@ func TestGeometricStiffnessWithReleases(t *testing.T) {
 				qc := k[v*12+v]*k[r*12+r] - k[v*12+r]*k[r*12+v]
 				lambda = (-qb - math.Sqrt(qb*qb-4*qa*qc)) / (2 * qa)
 			}
-			if got := lambda * p * L * L / (e * i); math.Abs(got-c.want) > 1e-9*c.want {
+			if got := lambda * p * L * L / (e * i); !(math.Abs(got-c.want) <= 1e-9*c.want) {
 				t.Errorf("λ·P·L²/EI = %.12g, want %.12g", got, c.want)
 			}
 		})
@@ -116,7 +116,7 @@ func TestFrameMass(t *testing.T) {
 						got += mm[(6*a+dir)*12+6*b+dir]
 					}
 				}
-				if math.Abs(got-want) > 1e-12*want {
+				if !(math.Abs(got-want) <= 1e-12*want) {
 					t.Errorf("direction %d: rigid-body mass %.15g, want %.15g", dir, got, want)
 				}
 			}
@@ -170,10 +170,10 @@ func TestFrameLoadsAndResisting(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 12 {
-		if math.Abs(p[i]-want[i]) > 1e-9*w*L*L {
+		if !(math.Abs(p[i]-want[i]) <= 1e-9*w*L*L) {
 			t.Errorf("load vector %d = %g, want %g", i, p[i], want[i])
 		}
-		if math.Abs(r[i]+want[i]) > 1e-9*w*L*L {
+		if !(math.Abs(r[i]+want[i]) <= 1e-9*w*L*L) {
 			t.Errorf("resisting %d = %g, want %g", i, r[i], -want[i])
 		}
 	}

@@ -43,7 +43,7 @@ func TestFrameMassRigidBody(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := quad(m, c.u); math.Abs(got-c.want) > 1e-12*c.want {
+			if got := quad(m, c.u); !(math.Abs(got-c.want) <= 1e-12*c.want) {
 				t.Errorf("uᵀMu = %.12g, want %.12g", got, c.want)
 			}
 		})
@@ -67,7 +67,7 @@ func TestFrameMassRigidBody(t *testing.T) {
 func TestFrameGeometricCantilever(t *testing.T) {
 	p := FrameProps{L: 3, E: 210e9, G: 81e9, A: 0.02, Iy: 3e-5, Iz: 5e-5, J: 1e-5}
 	want := (5.2 - math.Sqrt(5.2*5.2-4*0.15*12)) / (2 * 0.15) // 2.4860
-	if math.Abs(want-2.486) > 5e-4 {
+	if !(math.Abs(want-2.486) <= 5e-4) {
 		t.Fatalf("closed form %g, published 2.486", want)
 	}
 	k := make([]float64, 144)
@@ -88,7 +88,7 @@ func TestFrameGeometricCantilever(t *testing.T) {
 			qc := a[0][0]*a[1][1] - a[0][1]*a[1][0]
 			pcr := (-qb - math.Sqrt(qb*qb-4*qa*qc)) / (2 * qa)
 			got := pcr * p.L * p.L / (p.E * plane.i)
-			if math.Abs(got-want) > 1e-9*want {
+			if !(math.Abs(got-want) <= 1e-9*want) {
 				t.Errorf("P·L²/EI = %.10g, want %.10g", got, want)
 			}
 		})
@@ -105,14 +105,14 @@ func TestTrussMatrices(t *testing.T) {
 	for d := range 3 {
 		var u [12]float64
 		u[d], u[6+d] = 1, 1
-		if got, want := quad(m, u), 7850*p.A*p.L; math.Abs(got-want) > 1e-12*want {
+		if got, want := quad(m, u), 7850*p.A*p.L; !(math.Abs(got-want) <= 1e-12*want) {
 			t.Errorf("direction %d: uᵀMu = %g, want %g", d, got, want)
 		}
 	}
 	k := make([]float64, 144)
 	TrussGeometric(p, 1000, k)
 	// End B moved by δ = 0.01 along y: force on B is n·δ/L.
-	if got, want := k[7*12+7]*0.01, 1000*0.01/p.L; math.Abs(got-want) > 1e-15 {
+	if got, want := k[7*12+7]*0.01, 1000*0.01/p.L; !(math.Abs(got-want) <= 1e-15) {
 		t.Errorf("string force %g, want %g", got, want)
 	}
 }

@@ -61,7 +61,7 @@ func TestReducedAssemblerIsCtKC(t *testing.T) {
 					want += c[p][i] * k[p][q] * c[q][j]
 				}
 			}
-			if got := a.At(i, j); math.Abs(got-want) > 1e-12*(1+math.Abs(want)) {
+			if got := a.At(i, j); !(math.Abs(got-want) <= 1e-12*(1+math.Abs(want))) {
 				t.Errorf("(%d,%d) = %.15g, want %.15g", i, j, got, want)
 			}
 		}

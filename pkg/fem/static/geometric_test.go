@@ -67,7 +67,7 @@ func TestGeometricStiffnessFromStaticState(t *testing.T) {
 			qb := a[0][0]*g[1][1] + a[1][1]*g[0][0] - a[0][1]*g[1][0] - a[1][0]*g[0][1]
 			qc := a[0][0]*a[1][1] - a[0][1]*a[1][0]
 			lambda := (-qb - math.Sqrt(qb*qb-4*qa*qc)) / (2 * qa)
-			if got := lambda * P * L * L / (E * iz); math.Abs(got-want) > 1e-9*want {
+			if got := lambda * P * L * L / (E * iz); !(math.Abs(got-want) <= 1e-9*want) {
 				t.Errorf("λ·P·L²/EI = %.12g, want %.12g", got, want)
 			}
 		})
