@@ -1,0 +1,361 @@
+package eigen
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Problem is the operator and the inner product of an eigenproblem.
+type Problem struct {
+	// N is the order of the vectors.
+	N int
+	// Apply writes Op·x into y for the k vectors of the column-major
+	// block x (N×k; x and y do not overlap): a product with C and one
+	// block solve with the factored F.
+	Apply func(ctx context.Context, x, y []float64, k int) error
+	// W writes W·x into y, one vector.
+	W func(x, y []float64)
+}
+
+// Options control Solve.
+type Options struct {
+	// Wanted is the number of eigenpairs to find.
+	Wanted int
+	// Accept reports whether θ is one the caller wants (positive, say,
+	// or inside a range); nil accepts all. Solve returns the Wanted
+	// accepted θ of largest magnitude.
+	Accept func(theta float64) bool
+	// Tol is the relative residual accepted; 0 means 1e-10.
+	Tol float64
+	// Block is the block size; 0 means min(Wanted, 6), at least 2, so a
+	// double eigenvalue is found in one pass.
+	Block int
+	// MaxVectors bounds the Lanczos basis; 0 means max(4·Wanted + 40,
+	// 20·Block). It is at most N.
+	MaxVectors int
+	// Seed makes the starting block reproducible.
+	Seed uint64
+}
+
+// Result holds the eigenpairs found, largest |θ| first.
+type Result struct {
+	Theta []float64
+	// Vectors are the eigenvectors, column-major N×len(Theta),
+	// W-orthonormal.
+	Vectors []float64
+	// Residual is each pair's relative residual ‖Op·y − θ·y‖_W / |θ|.
+	Residual []float64
+	// Steps counts Lanczos steps (blocks), Applies the vectors Op was
+	// applied to: the cost, for reports.
+	Steps, Applies int
+}
+
+// ErrNotConverged reports that the basis filled up before the wanted
+// eigenpairs converged.
+var ErrNotConverged = errors.New("eigen: Lanczos did not converge")
+
+// Solve runs block Lanczos on p until opts.Wanted accepted eigenpairs have
+// converged, or the operator has no further directions (then it returns
+// every accepted pair there is, converged exactly).
+func Solve(ctx context.Context, p Problem, opts Options) (*Result, error) {
+	n := p.N
+	if opts.Wanted <= 0 || n == 0 {
+		return &Result{}, nil
+	}
+	b := opts.Block
+	if b <= 0 {
+		b = max(2, min(opts.Wanted, 6))
+	}
+	b = min(b, n)
+	maxv := opts.MaxVectors
+	if maxv <= 0 {
+		maxv = max(4*opts.Wanted+40, 20*b)
+	}
+	maxv = min(maxv, n)
+	if opts.Tol == 0 {
+		opts.Tol = 1e-10
+	}
+	l := &lanczos{p: p, n: n, rng: rand.New(rand.NewPCG(opts.Seed, 0x9e3779b97f4a7c15))}
+	// The start is Op applied to random vectors, so it lies in the range
+	// of Op, with no component in the null space of W.
+	r := make([]float64, n*b)
+	if err := l.randomRange(ctx, r, b); err != nil {
+		return nil, err
+	}
+	var blocks []tblock
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("eigen: %w", err)
+		}
+		bNext, ok, err := l.extend(ctx, r, b)
+		if err != nil {
+			return nil, err
+		}
+		if len(blocks) > 0 {
+			last := bNext
+			if !ok {
+				last = nil // invariant subspace: residuals are zero
+			}
+			res, done := ritz(blocks, b, last, opts)
+			if done || !ok {
+				res.Steps = len(blocks)
+				return l.finish(ctx, res, blocks, b)
+			}
+			if len(l.q)/n+b > maxv && maxv < n {
+				return nil, fmt.Errorf("%w: %d wanted, %d of them converged in a basis of %d vectors",
+					ErrNotConverged, opts.Wanted, res.converged, len(l.q)/n)
+			}
+			blocks[len(blocks)-1].below = bNext
+		}
+		j := len(l.q)/n - b // the new block's first column
+		u := make([]float64, n*b)
+		if err := l.apply(ctx, l.q[j*n:(j+b)*n], u, b); err != nil {
+			return nil, err
+		}
+		a := make([]float64, b*b)
+		for i := range b {
+			for c := range b {
+				a[i*b+c] = dot(l.wq[(j+i)*n:(j+i+1)*n], u[c*n:(c+1)*n])
+			}
+		}
+		for i := range b {
+			for c := range i {
+				v := (a[i*b+c] + a[c*b+i]) / 2
+				a[i*b+c], a[c*b+i] = v, v
+			}
+		}
+		blocks = append(blocks, tblock{a: a})
+		r = u
+	}
+}
+
+// tblock is one step of the block tridiagonal matrix T: A on the diagonal
+// and B, upper triangular, below it (T[j+1, j] = B, T[j, j+1] = Bᵀ).
+type tblock struct {
+	a, below []float64
+}
+
+// lanczos holds the basis Q and W·Q, column-major, N per vector.
+type lanczos struct {
+	p       Problem
+	n       int
+	q, wq   []float64
+	applies int
+	rng     *rand.Rand
+}
+
+func (l *lanczos) apply(ctx context.Context, x, y []float64, k int) error {
+	l.applies += k
+	if err := l.p.Apply(ctx, x[:l.n*k], y[:l.n*k], k); err != nil {
+		return fmt.Errorf("eigen: apply: %w", err)
+	}
+	return nil
+}
+
+// randomRange writes Op applied to k random vectors into y.
+func (l *lanczos) randomRange(ctx context.Context, y []float64, k int) error {
+	x := make([]float64, l.n*k)
+	for i := range x {
+		x[i] = l.rng.NormFloat64()
+	}
+	return l.apply(ctx, x, y, k)
+}
+
+func dot(x, y []float64) float64 {
+	s := 0.0
+	for i, v := range x {
+		s += v * y[i]
+	}
+	return s
+}
+
+// extend W-orthonormalizes the k columns of r against the basis and each
+// other (classical Gram–Schmidt, twice), appends them and returns B with
+// r = Q_new·B + (components on earlier vectors, which Lanczos already has
+// in T or which are round-off). A column with nothing left is replaced by
+// a new direction in the range of Op, with a zero coefficient; ok is false
+// when there is none (the basis spans an invariant subspace of Op).
+func (l *lanczos) extend(ctx context.Context, r []float64, k int) (bm []float64, ok bool, err error) {
+	n := l.n
+	bm = make([]float64, k*k)
+	wv := make([]float64, n)
+	first := len(l.q) / n // the new block's first column
+	for c := range k {
+		v := r[c*n : (c+1)*n]
+		norm0 := l.wnorm(v, wv)
+		h := l.orthogonalize(v)
+		h2 := l.orthogonalize(v)
+		for i := range c {
+			bm[i*k+c] = h[first+i] + h2[first+i]
+		}
+		norm := l.wnorm(v, wv)
+		if !(norm > 1e-12*norm0) {
+			// Breakdown: a fresh direction in the range of Op.
+			found := false
+			for range 3 {
+				if err := l.randomRange(ctx, v, 1); err != nil {
+					return nil, false, err
+				}
+				l.orthogonalize(v)
+				l.orthogonalize(v)
+				if n0, n1 := math.Sqrt(dot(v, v)), l.wnorm(v, wv); n1 > 1e-8*n0 && n1 > 0 {
+					norm, found = n1, true
+					break
+				}
+			}
+			if !found {
+				l.q, l.wq = l.q[:first*n], l.wq[:first*n]
+				return bm, false, nil
+			}
+		} else {
+			bm[c*k+c] = norm
+		}
+		for i := range v {
+			v[i] /= norm
+		}
+		l.p.W(v, wv)
+		l.q = append(l.q, v...)
+		l.wq = append(l.wq, wv...)
+	}
+	return bm, true, nil
+}
+
+// wnorm returns ‖v‖_W, leaving W·v in wv.
+func (l *lanczos) wnorm(v, wv []float64) float64 {
+	l.p.W(v, wv)
+	return math.Sqrt(math.Max(0, dot(v, wv)))
+}
+
+// orthogonalize removes from v its W-components along the basis and
+// returns them.
+func (l *lanczos) orthogonalize(v []float64) []float64 {
+	n := l.n
+	m := len(l.q) / n
+	h := make([]float64, m)
+	for i := range m {
+		h[i] = dot(l.wq[i*n:(i+1)*n], v)
+	}
+	for i := range m {
+		if h[i] != 0 {
+			qi := l.q[i*n : (i+1)*n]
+			for t := range v {
+				v[t] -= h[i] * qi[t]
+			}
+		}
+	}
+	return h
+}
+
+// ritzResult is the Ritz pairs chosen from T.
+type ritzResult struct {
+	Result
+	s         []float64 // Ritz vectors in basis coordinates, column-major m×k
+	converged int
+}
+
+// ritz returns the wanted Ritz pairs of the block tridiagonal T of blocks
+// (block size b) and whether they have converged; next is the B below
+// the last block (nil: the basis is invariant, residuals zero).
+func ritz(blocks []tblock, b int, next []float64, opts Options) (*ritzResult, bool) {
+	m := len(blocks) * b
+	t := mat.NewSymDense(m, nil)
+	for j, bl := range blocks {
+		for i := range b {
+			for c := range b {
+				if c <= i {
+					t.SetSym(j*b+i, j*b+c, bl.a[i*b+c])
+				}
+				if bl.below != nil && j+1 < len(blocks) {
+					t.SetSym((j+1)*b+i, j*b+c, bl.below[i*b+c])
+				}
+			}
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(t, true) {
+		return &ritzResult{}, false
+	}
+	vals := es.Values(nil)
+	var vecs mat.Dense
+	es.VectorsTo(&vecs)
+	idx := make([]int, 0, m)
+	for i, v := range vals {
+		if opts.Accept == nil || opts.Accept(v) {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(math.Abs(vals[y]), math.Abs(vals[x])) })
+	k := min(opts.Wanted, len(idx))
+	res := &ritzResult{s: make([]float64, m*k)}
+	for c, i := range idx[:k] {
+		th := vals[i]
+		// Residual ‖B·s_last‖ of the Ritz vector's last block.
+		resid := 0.0
+		if next != nil {
+			for r := range b {
+				v := 0.0
+				for q := r; q < b; q++ { // B is upper triangular
+					v += next[r*b+q] * vecs.At((len(blocks)-1)*b+q, i)
+				}
+				resid += v * v
+			}
+			resid = math.Sqrt(resid)
+		}
+		rel := resid / math.Abs(th)
+		res.Theta = append(res.Theta, th)
+		res.Residual = append(res.Residual, rel)
+		if rel <= opts.Tol {
+			res.converged++
+		}
+		for r := range m {
+			res.s[c*m+r] = vecs.At(r, i)
+		}
+	}
+	return res, k == opts.Wanted && res.converged == k
+}
+
+// finish forms the eigenvectors Q·s, purifies them with one more
+// application of Op (y ← Op·y/θ, which removes components in the null
+// space of W) and W-normalizes them.
+func (l *lanczos) finish(ctx context.Context, res *ritzResult, blocks []tblock, b int) (*Result, error) {
+	n, k := l.n, len(res.Theta)
+	m := len(blocks) * b
+	y := make([]float64, n*k)
+	for c := range k {
+		yc := y[c*n : (c+1)*n]
+		for r := range m {
+			if s := res.s[c*m+r]; s != 0 {
+				qr := l.q[r*n : (r+1)*n]
+				for t := range yc {
+					yc[t] += s * qr[t]
+				}
+			}
+		}
+	}
+	out := &Result{Theta: res.Theta, Residual: res.Residual, Steps: res.Steps}
+	if k > 0 {
+		z := make([]float64, n*k)
+		if err := l.apply(ctx, y, z, k); err != nil {
+			return nil, err
+		}
+		wv := make([]float64, n)
+		for c := range k {
+			zc := z[c*n : (c+1)*n]
+			if norm := l.wnorm(zc, wv); norm > 0 {
+				for t := range zc {
+					zc[t] /= norm
+				}
+			}
+		}
+		out.Vectors = z
+	}
+	out.Applies = l.applies
+	return out, nil
+}
