@@ -290,33 +290,20 @@ func (d *Domain) buildFrame(i int, matrices bool) (*FrameElement, error) {
 	}
 	m.Sec, m.Mat = sec, mat
 
-	dir := mm.Direction
-	if dir.Kind == geom.DirectionNode {
+	var dirNode geom.Vec3
+	if mm.Direction.Kind == geom.DirectionNode {
 		n, ok := d.nodeIdx[mm.DirectionNode]
 		if !ok {
 			return nil, fmt.Errorf("member %s: direction node %q does not exist", mm.ID, mm.DirectionNode)
 		}
-		dir.Node = d.Pos[n]
+		dirNode = d.Pos[n]
 	}
-	// The section's principal axes are the member's local axes, for
-	// Local offsets as for Local loads and all results.
-	dir.Angle += sec.PrincipalAngle
 	pa, pb := d.Pos[m.nodes[0]], d.Pos[m.nodes[1]]
-	m.eA, m.eB = mm.OffsetA, mm.OffsetB
-	if mm.OffsetsLocal && (m.eA != geom.Vec3{} || m.eB != geom.Vec3{}) {
-		// Local offsets are components along the principal axes of the
-		// node-to-node line; the member's own axes follow from its ends.
-		r0, err := geom.LocalAxes(pa, pb, dir, d.Model.VerticalAxis)
-		if err != nil {
-			return nil, fmt.Errorf("member %s: %w", mm.ID, err)
-		}
-		m.eA, m.eB = r0.ApplyT(m.eA), r0.ApplyT(m.eB)
-	}
-	rot, err := geom.LocalAxes(pa.Add(m.eA), pb.Add(m.eB), dir, d.Model.VerticalAxis)
+	var err error
+	m.eA, m.eB, m.Rot, err = memberLine(mm, pa, pb, dirNode, sec.PrincipalAngle, d.Model.VerticalAxis)
 	if err != nil {
 		return nil, fmt.Errorf("member %s: %w", mm.ID, err)
 	}
-	m.Rot = rot
 	m.Props = element.FrameProps{
 		L: pb.Add(m.eB).Sub(pa.Add(m.eA)).Norm(),
 		E: mat.E, G: mat.G,
@@ -343,6 +330,33 @@ func (d *Domain) buildFrame(i int, matrices bool) (*FrameElement, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// memberLine returns member mm's rigid offsets in global axes and its
+// local axes, given its node positions pa and pb, the position of its
+// direction node (read only when mm is oriented by one) and its section's
+// principal angle. Subdivide places segments with it, so that they lie on
+// exactly the flexible line of the member's own element.
+func memberLine(mm *Member, pa, pb, dirNode geom.Vec3, principal float64, vertical geom.Axis) (eA, eB geom.Vec3, rot geom.Rotation, err error) {
+	dir := mm.Direction
+	if dir.Kind == geom.DirectionNode {
+		dir.Node = dirNode
+	}
+	// The section's principal axes are the member's local axes, for
+	// Local offsets as for Local loads and all results.
+	dir.Angle += principal
+	eA, eB = mm.OffsetA, mm.OffsetB
+	if mm.OffsetsLocal && (eA != geom.Vec3{} || eB != geom.Vec3{}) {
+		// Local offsets are components along the principal axes of the
+		// node-to-node line; the member's own axes follow from its ends.
+		r0, err := geom.LocalAxes(pa, pb, dir, vertical)
+		if err != nil {
+			return eA, eB, rot, err
+		}
+		eA, eB = r0.ApplyT(eA), r0.ApplyT(eB)
+	}
+	rot, err = geom.LocalAxes(pa.Add(eA), pb.Add(eB), dir, vertical)
+	return eA, eB, rot, err
 }
 
 // formMatrices computes the local, condensed and global stiffness of m.

@@ -95,6 +95,11 @@ func (d *Domain) ResolveCase(name string) (*Loads, error) {
 	return d.resolveCase(&d.Model.LoadCases[ci])
 }
 
+// Resolve resolves a load case given by value, which need not be one of
+// the model's: an analysis that reads only part of a case (the loads that
+// become masses, say) resolves a copy holding that part.
+func (d *Domain) Resolve(lc *LoadCase) (*Loads, error) { return d.resolveCase(lc) }
+
 // Combined returns the loads of a case or combination and its factors on
 // primary cases (see Factors): the sum, in model order, of the factored
 // loads base gives for each primary case.

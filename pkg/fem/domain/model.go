@@ -149,9 +149,19 @@ type LoadCase struct {
 	Thermal    []ThermalLoad
 	Prestress  []PrestressLoad
 	Prescribed []PrescribedDisplacement
+	// Masses are lumped masses at nodes, which eigen analyses of the
+	// case add to the members' own.
+	Masses []NodeMass
 	// SelfWeight is the acceleration acting on member masses, in units of
 	// g = 9.80665 m/s², along global X, Y, Z (e.g. {0, −1, 0} with Y up).
 	SelfWeight [3]float64
+}
+
+// NodeMass is a lumped mass at a node: translational (kg) along global X,
+// Y, Z in M[0:3] and rotational (kg·m²) about them in M[3:6].
+type NodeMass struct {
+	Node string
+	M    [6]float64
 }
 
 // NodeLoad is a force and moment on a node, global axes: N and N·m.

@@ -63,7 +63,9 @@ var ErrNotConverged = errors.New("eigen: Lanczos did not converge")
 
 // Solve runs block Lanczos on p until opts.Wanted accepted eigenpairs have
 // converged, or the operator has no further directions (then it returns
-// every accepted pair there is, converged exactly).
+// every accepted pair there is, converged exactly). When the basis fills
+// up first, it returns the pairs that did converge with an error wrapping
+// ErrNotConverged.
 func Solve(ctx context.Context, p Problem, opts Options) (*Result, error) {
 	n := p.N
 	if opts.Wanted <= 0 || n == 0 {
@@ -109,8 +111,15 @@ func Solve(ctx context.Context, p Problem, opts Options) (*Result, error) {
 				return l.finish(ctx, res, blocks, b)
 			}
 			if len(l.q)/n+b > maxv && maxv < n {
-				return nil, fmt.Errorf("%w: %d wanted, %d of them converged in a basis of %d vectors",
+				err := fmt.Errorf("%w: %d wanted, %d of them converged in a basis of %d vectors",
 					ErrNotConverged, opts.Wanted, res.converged, len(l.q)/n)
+				res.keepConverged(len(blocks) * b)
+				res.Steps = len(blocks)
+				out, ferr := l.finish(ctx, res, blocks, b)
+				if ferr != nil {
+					return nil, ferr
+				}
+				return out, err
 			}
 			blocks[len(blocks)-1].below = bNext
 		}
@@ -258,6 +267,20 @@ type ritzResult struct {
 	Result
 	s         []float64 // Ritz vectors in basis coordinates, column-major m×k
 	converged int
+	tol       float64
+}
+
+// keepConverged drops the pairs that have not converged (m: basis size).
+func (r *ritzResult) keepConverged(m int) {
+	k := 0
+	for c := range r.Theta {
+		if r.Residual[c] <= r.tol {
+			r.Theta[k], r.Residual[k] = r.Theta[c], r.Residual[c]
+			copy(r.s[k*m:(k+1)*m], r.s[c*m:(c+1)*m])
+			k++
+		}
+	}
+	r.Theta, r.Residual, r.s = r.Theta[:k], r.Residual[:k], r.s[:k*m]
 }
 
 // ritz returns the wanted Ritz pairs of the block tridiagonal T of blocks
@@ -293,7 +316,7 @@ func ritz(blocks []tblock, b int, next []float64, opts Options) (*ritzResult, bo
 	}
 	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(math.Abs(vals[y]), math.Abs(vals[x])) })
 	k := min(opts.Wanted, len(idx))
-	res := &ritzResult{s: make([]float64, m*k)}
+	res := &ritzResult{s: make([]float64, m*k), tol: opts.Tol}
 	for c, i := range idx[:k] {
 		th := vals[i]
 		// Residual ‖B·s_last‖ of the Ritz vector's last block.

@@ -28,6 +28,12 @@ type Factorization interface {
 	Solve(ctx context.Context, b []float64, nrhs int) error
 }
 
+// Inertial is a Factorization that counts the signs of its pivots; the
+// sparse factorizer's do.
+type Inertial interface {
+	Inertia() sparse.Inertia
+}
+
 // SingularError reports a zero or negligible pivot at an equation; a
 // Factorizer returns it (possibly wrapped) so the analysis can name the
 // node and DOF of a mechanism.

@@ -241,6 +241,12 @@ func (s *sparseFactorization) solveMany(b []float64, h int) error {
 	return nil
 }
 
+// Inertia returns the numbers of positive, negative and zero pivots: by
+// Sylvester's law, of eigenvalues of the matrix factored. For K − σ·M the
+// negative count is the number of eigenvalues of the pencil below σ (the
+// Sturm-sequence check of eigen analyses).
+func (s *sparseFactorization) Inertia() sparse.Inertia { return s.f.Inertia() }
+
 // emptyFactorization solves a system without equations.
 type emptyFactorization struct{}
 

@@ -267,6 +267,16 @@ func (as *Assembler) reducedTerms(red *Reduction, dofs []int32) []assemblyTerm {
 	return terms
 }
 
+// Index returns the position of entry (i, j) of the symmetric matrix (either
+// triangle) in the value array, or −1 when it is not stored: for additions
+// outside element matrices, such as lumped masses on tied DOFs.
+func (p *Pattern) Index(i, j int) int {
+	if i < j {
+		i, j = j, i
+	}
+	return p.slot(i, j)
+}
+
 // slot returns the index of (i, j), i ≥ j, in the value array, or −1.
 func (p *Pattern) slot(i, j int) int {
 	lo, hi := p.ColPtr[j], p.ColPtr[j+1]

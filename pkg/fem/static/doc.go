@@ -98,7 +98,7 @@
 // # Errors
 //
 // Errors name what the user must fix: a mechanism names the node and DOF
-// (*MechanismError; a Factorizer reports the equation of a zero pivot as
+// (*dof.MechanismError; a Factorizer reports the equation of a zero pivot as
 // *linsys.SingularError and the analysis maps it back), a missing section or
 // material names the member, a load on a missing member or node names it.
 package static

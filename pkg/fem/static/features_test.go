@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/static"
@@ -271,7 +272,7 @@ func TestErrorsAndWarnings(t *testing.T) {
 		m.Supports[0].Code = "FFFFFR"
 		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{0, -1}}}}}
 		_, err := static.Analyze(ctx, m, static.Options{})
-		var me *static.MechanismError
+		var me *dof.MechanismError
 		if !errors.As(err, &me) || !strings.Contains(err.Error(), "rotation about Z") {
 			t.Fatalf("err = %v", err)
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/linsys"
@@ -225,7 +226,7 @@ func TestSparseMechanismNamed(t *testing.T) {
 	for _, o := range []static.Options{{}, {OptimizationMethod: linsys.OptimizeNone}, {SolverType: linsys.Wavefront},
 		{Factorizer: linsys.DenseFactorizer{}}} {
 		_, err := static.Analyze(ctx, swayPortal(), o)
-		var me *static.MechanismError
+		var me *dof.MechanismError
 		if !errors.As(err, &me) {
 			t.Fatalf("%v: err = %v, want a mechanism", o.Orderings(), err)
 		}

@@ -209,21 +209,7 @@ func (a *analysis) stabilize(s *system, e int, maxT, maxR float64) float64 {
 }
 
 // mechanism returns the error naming the node and DOF of equation e.
-func (a *analysis) mechanism(s *system, e int) error {
-	g := s.num.EqDOF[e]
-	return &MechanismError{Node: a.model.Nodes[g/6].ID, DOF: g % 6}
-}
-
-// MechanismError reports an unstable structure at a node DOF.
-type MechanismError struct {
-	Node string
-	DOF  int // 0..5: ux uy uz rx ry rz, global axes
-}
-
-// Error names the node and DOF in words a user can act on.
-func (e *MechanismError) Error() string {
-	return fmt.Sprintf("mechanism at node %s, %s (restrain it, or set stabilizeUnrestrainedNodes)", e.Node, dof.Names[e.DOF])
-}
+func (a *analysis) mechanism(s *system, e int) error { return s.num.Mechanism(e) }
 
 // sortedKeys returns the keys of m in order, for deterministic messages.
 func sortedKeys[V any](m map[string]V) []string {

@@ -1,0 +1,201 @@
+package modal
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gusset/gusset/pkg/fem/dof"
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/eigen"
+	"github.com/gusset/gusset/pkg/fem/linsys"
+	"github.com/gusset/gusset/pkg/fem/sparse"
+)
+
+// MaxSegments bounds the segments of one member.
+const MaxSegments = 16
+
+// Segments returns how many segments each member of m gets for an
+// analysis of modes modes: enough for about 8·modes + 16 frame segments in
+// all, at least 1 and at most MaxSegments per member. Axial-only members
+// are never split (domain.Subdivide keeps them whole).
+func Segments(m *domain.Model, modes int) func(i int) int {
+	frames := 0
+	for _, mb := range m.Members {
+		if !mb.Type.AxialOnly() {
+			frames++
+		}
+	}
+	s := 1
+	if frames > 0 {
+		s = min(MaxSegments, max(1, (8*modes+16+frames-1)/frames))
+	}
+	return func(int) int { return s }
+}
+
+// System is the refined model of an eigen analysis and its equations.
+type System struct {
+	// Model is the original model; D the refined domain, Sub the map
+	// between them.
+	Model *domain.Model
+	D     *domain.Domain
+	Sub   *domain.Subdivision
+	// Num numbers the refined model's equations; As is its assembler and
+	// K its stiffness, support springs included.
+	Num *dof.Numbering
+	As  *sparse.Assembler
+	K   *sparse.SymMatrix
+
+	fz *linsys.SparseFactorizer
+}
+
+// New checks m, refines it for modes modes and assembles its stiffness.
+// fz factors every matrix of the analysis (nil: the default orderings).
+func New(ctx context.Context, m *domain.Model, modes int, fz *linsys.SparseFactorizer) (*System, error) {
+	// Build the original first, so that errors name the user's members
+	// and nodes, not their segments.
+	if _, err := domain.Build(ctx, m, domain.BuildOptions{}); err != nil {
+		return nil, err
+	}
+	rm, sub, err := domain.Subdivide(m, Segments(m, modes))
+	if err != nil {
+		return nil, err
+	}
+	d, err := domain.Build(ctx, rm, domain.BuildOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if fz == nil {
+		fz = &linsys.SparseFactorizer{}
+	}
+	s := &System{Model: m, D: d, Sub: sub, fz: fz, Num: d.DOF.Number(nil)}
+	if s.As, err = d.NewAssembler(s.Num); err != nil {
+		return nil, err
+	}
+	s.K = s.As.NewMatrix()
+	d.Assemble(s.As, s.K, domain.StiffnessMatrix, nil)
+	domain.AddSprings(s.As, s.K, s.Num, s.Num.Spring)
+	return s, nil
+}
+
+// Equations returns the number of equations.
+func (s *System) Equations() int { return s.Num.Equations() }
+
+// Factor factors K − σ·B (B on the system's pattern; nil or σ = 0: K
+// alone). A zero pivot is a mechanism naming the node and DOF.
+func (s *System) Factor(ctx context.Context, sigma float64, b *sparse.SymMatrix) (linsys.Factorization, error) {
+	a := s.K
+	if sigma != 0 && b != nil {
+		var err error
+		if a, err = sparse.Shifted(s.K, sigma, b); err != nil {
+			return nil, err
+		}
+	}
+	f, err := s.fz.Factor(ctx, a, s.Num.NodeOf)
+	if err != nil {
+		var se *linsys.SingularError
+		if errors.As(err, &se) && se.Equation >= 0 && se.Equation < s.Equations() {
+			return nil, s.mechanism(se.Equation, sigma)
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
+// mechanism names the node (or the member, for a node inside one) and DOF
+// of equation q. At σ ≠ 0 a zero pivot means σ is an eigenvalue, which the
+// caller avoids by moving the shift; it is reported all the same.
+func (s *System) mechanism(q int, sigma float64) error {
+	err := s.Num.Mechanism(q)
+	var me *dof.MechanismError
+	if errors.As(err, &me) {
+		if i := strings.IndexByte(me.Node, 0); i >= 0 {
+			me.Node = me.Node[:i] // an interior node names its member
+		}
+	}
+	if sigma != 0 {
+		return fmt.Errorf("shift %g is an eigenvalue to working precision: %w", sigma, err)
+	}
+	return err
+}
+
+// Count returns the number of eigenvalues of K·φ = λ·B·φ below σ: the
+// negative pivots of K − σ·B.
+func (s *System) Count(ctx context.Context, sigma float64, b *sparse.SymMatrix) (int, error) {
+	f, err := s.Factor(ctx, sigma, b)
+	if err != nil {
+		return 0, err
+	}
+	in, ok := f.(linsys.Inertial)
+	if !ok {
+		return 0, errors.New("sturm count: the factorization reports no inertia")
+	}
+	return in.Inertia().Negative, nil
+}
+
+// Problem returns the eigen problem Op = F⁻¹·C in the inner product of W,
+// for a factored F.
+func (s *System) Problem(f linsys.Factorization, c, w *sparse.SymMatrix) eigen.Problem {
+	n := s.Equations()
+	return eigen.Problem{
+		N: n,
+		Apply: func(ctx context.Context, x, y []float64, k int) error {
+			for v := range k {
+				c.MulVec(y[v*n:(v+1)*n], x[v*n:(v+1)*n])
+			}
+			return f.Solve(ctx, y[:n*k], k)
+		},
+		W: func(x, y []float64) { w.MulVec(y, x) },
+	}
+}
+
+// NodeShapes expands the equation values x of a mode to the displacements
+// of the original model's nodes (6 per node, global axes).
+func (s *System) NodeShapes(x []float64) [][6]float64 {
+	u := s.Num.Expand(x, nil)
+	out := make([][6]float64, len(s.Model.Nodes))
+	for n := range out {
+		copy(out[n][:], u[6*n:6*n+6])
+	}
+	return out
+}
+
+// Normalization says how mode shapes are scaled.
+type Normalization int
+
+// Mode shape normalizations.
+const (
+	// MassNormalized scales φ so that φᵀ·M·φ = 1 (buckling: φᵀ·K·φ = 1).
+	MassNormalized Normalization = iota
+	// UnitNormalized scales φ so that its largest translation is 1.
+	UnitNormalized
+	// NotNormalized leaves φ as the solver returns it (mass-normalized
+	// for frequencies; the sign is arbitrary).
+	NotNormalized
+)
+
+// Normalize scales the node shapes as n says; the largest translation
+// is made positive for UnitNormalized.
+func Normalize(shapes [][6]float64, n Normalization) {
+	if n != UnitNormalized {
+		return
+	}
+	big, sign := 0.0, 1.0
+	for _, s := range shapes {
+		for d := range 3 {
+			if a := math.Abs(s[d]); a > big {
+				big, sign = a, math.Copysign(1, s[d])
+			}
+		}
+	}
+	if big == 0 {
+		return
+	}
+	for i := range shapes {
+		for d := range 6 {
+			shapes[i][d] *= sign / big
+		}
+	}
+}
