@@ -27,8 +27,13 @@
 //	domain       the engine model (nodes, elements, supports, constraints,
 //	             loads, cases), Build, the Element interface and the frame
 //	             family that implements it, load resolution, combinations
+//	eigen        block Lanczos for the extreme eigenpairs of an operator
 //	static       linear static analysis with the tension/compression-only
 //	             reversal loop, recovery and stations
+//	modal        what the eigen analyses share: members subdivided, K,
+//	             shifted factorizations with inertia, the Sturm count
+//	dynamic      natural frequencies, participation, mode shapes
+//	buckling     linearized buckling load factors, effective lengths
 //	gridn        benchmark model generator (grid-n frames)
 //	static/ccx   cross-check against CalculiX (build tag ccx)
 //	internal/par the engine's data-parallel loops

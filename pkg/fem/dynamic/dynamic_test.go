@@ -8,6 +8,7 @@ import (
 
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/dynamic"
+	"github.com/gusset/gusset/pkg/fem/modal"
 )
 
 const (
@@ -71,7 +72,7 @@ func TestBeamFrequencies(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := analyze(t, beam(c.supA, c.supB, 0.02), dynamic.Options{Modes: len(c.betaL)})
+			res := analyze(t, beam(c.supA, c.supB, 0.02), dynamic.Options{Settings: modal.Settings{Modes: len(c.betaL)}})
 			modes := res.Cases[0].Modes
 			if len(modes) != len(c.betaL) {
 				t.Fatalf("%d modes, want %d", len(modes), len(c.betaL))
@@ -94,7 +95,7 @@ func TestBeamFrequencies(t *testing.T) {
 // mass 0.6131·m, e.g. Chopra, Dynamics of Structures, 4th ed., §17.4),
 // and none along the beam's axis; tolerance 0.1 percentage point.
 func TestCantileverParticipation(t *testing.T) {
-	res := analyze(t, beam("FFFFFF", "", 0.02), dynamic.Options{Modes: 1})
+	res := analyze(t, beam("FFFFFF", "", 0.02), dynamic.Options{Settings: modal.Settings{Modes: 1}})
 	c := res.Cases[0]
 	for d, m := range c.TotalMass {
 		if want := rho * a * L; !(math.Abs(m-want) <= 1e-12*want) {
@@ -111,7 +112,7 @@ func TestCantileverParticipation(t *testing.T) {
 // planes, so each frequency is double. Both copies are found, and the
 // Sturm count agrees (analyze fails on any warning).
 func TestRepeatedFrequencies(t *testing.T) {
-	res := analyze(t, beam("FFFFFF", "", iz), dynamic.Options{Modes: 4})
+	res := analyze(t, beam("FFFFFF", "", iz), dynamic.Options{Settings: modal.Settings{Modes: 4}})
 	modes := res.Cases[0].Modes
 	for _, pair := range [][2]int{{0, 1}, {2, 3}} {
 		f0, f1 := modes[pair[0]].Frequency, modes[pair[1]].Frequency
@@ -141,7 +142,7 @@ func TestMassFromLoads(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			m := beam("FFFFFF", "", 0.02)
 			m.LoadCases = []domain.LoadCase{c.lc}
-			res := analyze(t, m, dynamic.Options{Modes: 1})
+			res := analyze(t, m, dynamic.Options{Settings: modal.Settings{Modes: 1}})
 			if got := res.Cases[0].Modes[0].Frequency; !(math.Abs(got-want) <= 1e-9*want) {
 				t.Errorf("%.12g Hz, want %.12g Hz", got, want)
 			}

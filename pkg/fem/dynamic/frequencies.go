@@ -14,38 +14,19 @@ import (
 	"github.com/gusset/gusset/pkg/fem/sparse"
 )
 
-// Options control Analyze.
+// Options control Analyze: the common settings (limits in Hz; the
+// zero Normalization is mass-normalized) and the shift.
 type Options struct {
-	// Cases lists the load cases to analyse; empty means all.
-	Cases []string
-	// Modes is the number of modes per case; 0 means 6.
-	Modes int
-	// LowerLimit and UpperLimit bound the frequencies sought, Hz; 0 means
-	// no bound.
-	LowerLimit, UpperLimit float64
+	modal.Settings
 	// Shift is the frequency (Hz) the modes nearest to which are sought;
 	// 0 means the lowest (from LowerLimit).
 	Shift float64
-	// Tolerance is the relative residual of a converged mode; 0 means
-	// 1e-8. ExtraIterations tightens it a hundredfold.
-	Tolerance       float64
-	ExtraIterations bool
-	// Normalization scales the mode shapes; the zero value is
-	// mass-normalized.
-	Normalization modal.Normalization
-	// SolverType and OptimizationMethod choose the sparse orderings.
-	SolverType         linsys.SolverType
-	OptimizationMethod linsys.OptimizationMethod
 }
 
 // Results are the modes of every case analysed, in request order.
 type Results struct {
-	Cases    []CaseResult
-	Warnings []string
-	// Equations of the refined model; Factorizations and Applies (vectors
-	// the eigen operator was applied to, each a product and a solve) over
-	// all cases: the cost, for reports and benchmarks.
-	Equations, Factorizations, Applies int
+	Cases []CaseResult
+	modal.Report
 }
 
 // CaseResult holds the modes of one load case, lowest frequency first.
@@ -77,31 +58,15 @@ type Mode struct {
 
 // Analyze finds the natural modes of m for each requested load case.
 func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, error) {
-	if opts.Modes <= 0 {
-		opts.Modes = 6
+	if err := opts.Resolve("frequencies"); err != nil {
+		return nil, err
 	}
-	if opts.Tolerance <= 0 {
-		opts.Tolerance = 1e-8
-	}
-	if opts.ExtraIterations {
-		opts.Tolerance /= 100
-	}
-	if opts.UpperLimit > 0 && opts.UpperLimit <= opts.LowerLimit {
-		return nil, fmt.Errorf("frequencies: the upper limit %g Hz is not above the lower limit %g Hz", opts.UpperLimit, opts.LowerLimit)
-	}
-	fz := &linsys.SparseFactorizer{Orderings: linsys.Orderings(opts.SolverType, opts.OptimizationMethod)}
-	s, err := modal.New(ctx, m, opts.Modes, fz)
+	s, err := modal.New(ctx, m, opts.Modes, opts.Factorizer())
 	if err != nil {
 		return nil, fmt.Errorf("frequencies: %w", err)
 	}
-	names := opts.Cases
-	if len(names) == 0 {
-		for _, c := range m.LoadCases {
-			names = append(names, c.Name)
-		}
-	}
-	res := &Results{Equations: s.Equations()}
-	for _, name := range names {
+	res := &Results{Report: modal.Report{Equations: s.Equations()}}
+	for _, name := range opts.CaseNames(m) {
 		cr, err := analyzeCase(ctx, s, name, opts, res)
 		if err != nil {
 			return nil, fmt.Errorf("frequencies: load case %s: %w", name, err)
@@ -147,7 +112,7 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 		return nil, err
 	}
 	sol, err := eigen.Solve(ctx, s.Problem(f, mm, mm), eigen.Options{
-		Wanted: opts.Modes, Tol: opts.Tolerance,
+		Wanted: opts.Modes + modal.Extra(opts.Modes), Tol: opts.Tolerance,
 		Accept: func(th float64) bool {
 			l := sigma + 1/th
 			return l >= lo*(1-1e-12) && l <= hi
@@ -159,10 +124,15 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 	}
 	res.Applies += sol.Applies
 	n := s.Equations()
-	order := make([]int, len(sol.Theta))
+	// Solve returns the pairs nearest σ first; the extra ones only keep a
+	// repeated frequency from being cut in two at the last mode wanted.
+	order := make([]int, min(opts.Modes, len(sol.Theta)))
 	lambda := make([]float64, len(sol.Theta))
 	for i, th := range sol.Theta {
-		order[i], lambda[i] = i, sigma+1/th
+		lambda[i] = sigma + 1/th
+	}
+	for i := range order {
+		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return lambda[order[a]] < lambda[order[b]] })
 	for _, i := range order {
@@ -189,7 +159,11 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 	if !ok {
 		return nil, errors.New("the factorization reports no inertia for the Sturm check")
 	}
-	if w, err := sturm(ctx, s, mm, lambda, sigma, in.Inertia().Negative, res); err != nil {
+	kept := make([]float64, len(order))
+	for k, i := range order {
+		kept[k] = lambda[i]
+	}
+	if w, err := sturm(ctx, s, mm, kept, lambda, sigma, in.Inertia().Negative, res); err != nil {
 		return nil, err
 	} else if w != "" {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: %s", name, w))
@@ -197,14 +171,14 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 	return cr, nil
 }
 
-// sturm counts the eigenvalues between the lowest and the highest found
+// sturm counts the eigenvalues between the lowest and the highest kept
 // (widened by a relative 1e-6, beyond any converged mode's error) and
 // returns a warning naming the range when the count differs from the
-// number found. belowSigma is the count below the shift σ, from the
-// factorization the modes were found with: when every mode found lies
-// above σ it is the lower count, and no other factorization is needed
+// number of all found in it. belowSigma is the count below the shift σ,
+// from the factorization the modes were found with: when every mode kept
+// lies above σ it is the lower count, and no other factorization is needed
 // there.
-func sturm(ctx context.Context, s *modal.System, mm *sparse.SymMatrix, lambda []float64, sigma float64, belowSigma int, res *Results) (string, error) {
+func sturm(ctx context.Context, s *modal.System, mm *sparse.SymMatrix, lambda, all []float64, sigma float64, belowSigma int, res *Results) (string, error) {
 	if len(lambda) == 0 {
 		return "", nil
 	}
@@ -230,9 +204,15 @@ func sturm(ctx context.Context, s *modal.System, mm *sparse.SymMatrix, lambda []
 	if err != nil {
 		return "", err
 	}
-	if got := upto - below; got != len(lambda) {
+	found := 0
+	for _, l := range all {
+		if l >= a && l <= b {
+			found++
+		}
+	}
+	if got := upto - below; got != found {
 		return fmt.Sprintf("the Sturm check counts %d modes between %.6g and %.6g Hz, but %d were found; some may be missing",
-			got, math.Sqrt(math.Max(a, 0))/(2*math.Pi), math.Sqrt(b)/(2*math.Pi), len(lambda)), nil
+			got, math.Sqrt(math.Max(a, 0))/(2*math.Pi), math.Sqrt(b)/(2*math.Pi), found), nil
 	}
 	return "", nil
 }

@@ -37,8 +37,9 @@ type Options struct {
 	// Block is the block size; 0 means min(Wanted, 6), at least 2, so a
 	// double eigenvalue is found in one pass.
 	Block int
-	// MaxVectors bounds the Lanczos basis; 0 means max(4·Wanted + 40,
-	// 20·Block). It is at most N.
+	// MaxVectors bounds the Lanczos basis; 0 means max(8·Wanted + 64,
+	// 30·Block), enough for the clustered buckling factors of large
+	// frames. It is at most N.
 	MaxVectors int
 	// Seed makes the starting block reproducible.
 	Seed uint64
@@ -78,7 +79,7 @@ func Solve(ctx context.Context, p Problem, opts Options) (*Result, error) {
 	b = min(b, n)
 	maxv := opts.MaxVectors
 	if maxv <= 0 {
-		maxv = max(4*opts.Wanted+40, 20*b)
+		maxv = max(8*opts.Wanted+64, 30*b)
 	}
 	maxv = min(maxv, n)
 	if opts.Tol == 0 {
@@ -209,12 +210,18 @@ func (l *lanczos) extend(ctx context.Context, r []float64, k int) (bm []float64,
 			// Breakdown: a fresh direction in the range of Op.
 			found := false
 			for range 3 {
+				if len(l.q)/n >= n {
+					break // the basis spans the whole space
+				}
 				if err := l.randomRange(ctx, v, 1); err != nil {
 					return nil, false, err
 				}
+				n0 := l.wnorm(v, wv)
 				l.orthogonalize(v)
 				l.orthogonalize(v)
-				if n0, n1 := math.Sqrt(dot(v, v)), l.wnorm(v, wv); n1 > 1e-8*n0 && n1 > 0 {
+				// Nothing new unless a fair part survives: what is left of
+				// a vector in the span is round-off.
+				if n1 := l.wnorm(v, wv); n1 > 1e-8*n0 {
 					norm, found = n1, true
 					break
 				}

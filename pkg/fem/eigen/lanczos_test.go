@@ -221,3 +221,20 @@ func TestBucklingPencil(t *testing.T) {
 	}
 	checkPairs(t, res, want, k, g, k, 1e-9)
 }
+
+// TestNothingAccepted: when no eigenvalue is acceptable (here C has rank
+// 5 and only negative θ are asked for, of which there are none), Solve
+// exhausts the range of Op and returns no pairs instead of looping.
+func TestNothingAccepted(t *testing.T) {
+	const n = 40
+	rng := rand.New(rand.NewPCG(5, 5))
+	k := randomSPD(rng, n)
+	c := mat.NewSymDense(n, nil)
+	for i := range 5 {
+		c.SetSym(i, i, 1)
+	}
+	res, err := Solve(context.Background(), pencil(t, k, c, k), Options{Wanted: 3, Accept: func(th float64) bool { return th < 0 }})
+	if err != nil || len(res.Theta) != 0 {
+		t.Fatalf("%d pairs, error %v; want none and no error", len(res.Theta), err)
+	}
+}

@@ -162,6 +162,11 @@ func (s *System) NodeShapes(x []float64) [][6]float64 {
 	return out
 }
 
+// Extra is how many modes beyond the wanted ones an analysis asks the
+// eigensolver for, so that a repeated eigenvalue at the last wanted mode is
+// found whole and the Sturm count at that mode agrees.
+func Extra(modes int) int { return max(2, modes/5) }
+
 // Normalization says how mode shapes are scaled.
 type Normalization int
 

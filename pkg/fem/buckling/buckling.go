@@ -1,0 +1,241 @@
+package buckling
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/eigen"
+	"github.com/gusset/gusset/pkg/fem/linsys"
+	"github.com/gusset/gusset/pkg/fem/modal"
+	"github.com/gusset/gusset/pkg/fem/sparse"
+	"github.com/gusset/gusset/pkg/fem/static"
+)
+
+// Options control Analyze: the common settings, limits on load factors.
+// The zero Normalization means φᵀ·K·φ = 1 here.
+type Options struct {
+	modal.Settings
+}
+
+// Results are the buckling modes of every case analysed, in request order.
+// Factorizations include the static analyses'.
+type Results struct {
+	Cases []CaseResult
+	modal.Report
+}
+
+// CaseResult holds the buckling modes of one load case, smallest load
+// factor first.
+type CaseResult struct {
+	Name  string
+	Modes []Mode
+	// Axial is each member's axial force under the case's loads (N,
+	// tension positive, the most compressive value along the member).
+	Axial []float64
+}
+
+// Mode is one buckling mode.
+type Mode struct {
+	LoadFactor float64
+	// Tolerance is the mode's relative residual; Iterations the Lanczos
+	// steps of its case.
+	Tolerance  float64
+	Iterations int
+	// Shape holds ux uy uz rx ry rz of every node of the model.
+	Shape [][6]float64
+	// Members are the effective lengths of every member, model order.
+	Members []EffectiveLength
+}
+
+// EffectiveLength is a member's critical force and effective lengths in
+// one mode.
+type EffectiveLength struct {
+	Member string
+	// Pcr is λ·|N|, N; Length the member's length between rigid offsets;
+	// Ly and Lz the effective lengths about the principal axes y and z,
+	// m. All zero when Excluded is set.
+	Pcr, Length, Ly, Lz float64
+	// Excluded says why the member has no effective length.
+	Excluded string
+}
+
+// Analyze finds the buckling modes of m for each requested load case.
+func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, error) {
+	if err := opts.Resolve("buckling"); err != nil {
+		return nil, err
+	}
+	fz := opts.Factorizer()
+	s, err := modal.New(ctx, m, opts.Modes, fz)
+	if err != nil {
+		return nil, fmt.Errorf("buckling: %w", err)
+	}
+	res := &Results{Report: modal.Report{Equations: s.Equations()}}
+	// K is the same for every case: one factorization serves them all.
+	f, err := s.Factor(ctx, 0, nil)
+	res.Factorizations++
+	if err != nil {
+		return nil, fmt.Errorf("buckling: %w", err)
+	}
+	for _, name := range opts.CaseNames(m) {
+		cr, err := analyzeCase(ctx, s, f, fz, name, opts, res)
+		if err != nil {
+			return nil, fmt.Errorf("buckling: load case %s: %w", name, err)
+		}
+		res.Cases = append(res.Cases, *cr)
+	}
+	return res, nil
+}
+
+func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, fz *linsys.SparseFactorizer,
+	name string, opts Options, res *Results) (*CaseResult, error) {
+	st, err := static.Run(ctx, s.D, static.Options{Cases: []string{name}, Factorizer: fz})
+	if err != nil {
+		return nil, err
+	}
+	res.Factorizations += st.Timings.Factorizations
+	u := make([]float64, s.D.DOF.DOFs())
+	for n, nr := range st.Cases[0].Nodes {
+		copy(u[6*n:6*n+6], nr.Disp[:])
+	}
+	loads, err := s.D.ResolveCase(name)
+	if err != nil {
+		return nil, err
+	}
+	kg := s.As.NewMatrix()
+	if err := s.D.AssembleGeometric(s.As, kg, u, loads, nil); err != nil {
+		return nil, err
+	}
+	c := &sparse.SymMatrix{Pat: kg.Pat, Val: make([]float64, len(kg.Val))} // −K_G
+	for i, v := range kg.Val {
+		c.Val[i] = -v
+	}
+	cr := &CaseResult{Name: name, Axial: axialForces(s, st.Cases[0].Members)}
+	// θ = 1/λ: the largest positive θ are the smallest positive factors.
+	thLo, thHi := 0.0, math.Inf(1)
+	if opts.UpperLimit > 0 {
+		thLo = 1 / opts.UpperLimit
+	}
+	if opts.LowerLimit > 0 {
+		thHi = 1 / opts.LowerLimit
+	}
+	sol, err := eigen.Solve(ctx, s.Problem(f, c, s.K), eigen.Options{
+		Wanted: opts.Modes + modal.Extra(opts.Modes), Tol: opts.Tolerance,
+		Accept: func(th float64) bool { return th > thLo && th <= thHi },
+	})
+	partial := errors.Is(err, eigen.ErrNotConverged)
+	if err != nil && !partial {
+		return nil, err
+	}
+	res.Applies += sol.Applies
+	if len(sol.Theta) == 0 {
+		if !compressed(cr.Axial) {
+			return nil, errors.New("no member is in compression, so the case cannot buckle")
+		}
+		return nil, errors.New("no positive load factor was found in the range asked for")
+	}
+	n := s.Equations()
+	// Solve returns the largest θ (smallest factors) first; the extra
+	// ones only keep a repeated factor from being cut in two.
+	order := make([]int, min(opts.Modes, len(sol.Theta)))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return sol.Theta[order[a]] > sol.Theta[order[b]] })
+	for _, i := range order {
+		lambda := 1 / sol.Theta[i]
+		md := Mode{LoadFactor: lambda, Tolerance: sol.Residual[i], Iterations: sol.Steps,
+			Shape: s.NodeShapes(sol.Vectors[i*n : (i+1)*n])}
+		modal.Normalize(md.Shape, opts.Normalization)
+		md.Members = effectiveLengths(s, cr.Axial, lambda)
+		cr.Modes = append(cr.Modes, md)
+	}
+	if partial {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: %d of %d modes converged", name, len(cr.Modes), opts.Modes))
+	}
+	// Sturm: the factors in (0, λ_max] are the negative pivots of
+	// K − λ_max·(−K_G); none lie below 0 when K is positive definite.
+	top := cr.Modes[len(cr.Modes)-1].LoadFactor * (1 + 1e-6)
+	count, err := s.Count(ctx, top, c)
+	res.Factorizations++
+	if err != nil {
+		return nil, err
+	}
+	below := 0
+	if opts.LowerLimit > 0 {
+		if below, err = s.Count(ctx, cr.Modes[0].LoadFactor*(1-1e-6), c); err != nil {
+			return nil, err
+		}
+		res.Factorizations++
+	}
+	found := 0
+	for _, th := range sol.Theta {
+		if l := 1 / th; l <= top && (opts.LowerLimit <= 0 || l >= cr.Modes[0].LoadFactor*(1-1e-6)) {
+			found++
+		}
+	}
+	if got := count - below; got != found {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"load case %s: the Sturm check counts %d load factors between %.6g and %.6g, but %d were found; some may be missing",
+			name, got, cr.Modes[0].LoadFactor, cr.Modes[len(cr.Modes)-1].LoadFactor, found))
+	}
+	return cr, nil
+}
+
+func compressed(axial []float64) bool {
+	for _, n := range axial {
+		if n < 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// axialForces returns each original member's most compressive axial force
+// (tension positive) from the refined model's member results.
+func axialForces(s *modal.System, mrs []static.MemberResult) []float64 {
+	out := make([]float64, len(s.Model.Members))
+	for i, segs := range s.Sub.Segments {
+		n := math.Inf(1)
+		for _, k := range segs {
+			// End actions on the member: −EndA[0] and EndB[0] are the
+			// axial force at its ends, tension positive.
+			n = math.Min(n, math.Min(-mrs[k].EndA[0], mrs[k].EndB[0]))
+		}
+		out[i] = n
+	}
+	return out
+}
+
+// effectiveLengths returns every member's critical force and effective
+// lengths for load factor lambda.
+func effectiveLengths(s *modal.System, axial []float64, lambda float64) []EffectiveLength {
+	out := make([]EffectiveLength, len(axial))
+	// Forces below a billionth of the largest are round-off.
+	small := 0.0
+	for _, n := range axial {
+		small = math.Max(small, 1e-9*math.Abs(n))
+	}
+	for i, n := range axial {
+		el := EffectiveLength{Member: s.Model.Members[i].ID}
+		switch {
+		case n > small:
+			el.Excluded = "in tension"
+		case n >= -small:
+			el.Excluded = "no axial force"
+		default:
+			p := s.D.Frames[s.Sub.Segments[i][0]].Props
+			for _, k := range s.Sub.Segments[i] {
+				el.Length += s.D.Frames[k].Props.L
+			}
+			el.Pcr = lambda * -n
+			el.Ly = math.Pi * math.Sqrt(p.E*p.Iy/el.Pcr)
+			el.Lz = math.Pi * math.Sqrt(p.E*p.Iz/el.Pcr)
+		}
+		out[i] = el
+	}
+	return out
+}

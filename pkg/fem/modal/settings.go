@@ -1,0 +1,74 @@
+package modal
+
+import (
+	"fmt"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/linsys"
+)
+
+// Settings are what the eigen analyses have in common.
+type Settings struct {
+	// Cases lists the load cases to analyse; empty means all.
+	Cases []string
+	// Modes is the number of modes per case; 0 means 6.
+	Modes int
+	// LowerLimit and UpperLimit bound what is sought (frequencies in Hz,
+	// or load factors); 0 means no bound.
+	LowerLimit, UpperLimit float64
+	// Tolerance is the relative residual of a converged mode; 0 means
+	// 1e-8. ExtraIterations tightens it a hundredfold.
+	Tolerance       float64
+	ExtraIterations bool
+	// Normalization scales the mode shapes.
+	Normalization Normalization
+	// SolverType and OptimizationMethod choose the sparse orderings.
+	SolverType         linsys.SolverType
+	OptimizationMethod linsys.OptimizationMethod
+}
+
+// Report is what an eigen analysis reports besides its modes.
+type Report struct {
+	// Warnings a person should read: modes that did not converge, Sturm
+	// counts that disagree.
+	Warnings []string
+	// Equations of the refined model; Factorizations and Applies (vectors
+	// the eigen operator was applied to, each a product and a solve) over
+	// all cases: the cost, for reports and benchmarks.
+	Equations, Factorizations, Applies int
+}
+
+// Resolve fills the defaults and checks the limits; what names the
+// analysis in messages.
+func (s *Settings) Resolve(what string) error {
+	if s.Modes <= 0 {
+		s.Modes = 6
+	}
+	if s.Tolerance <= 0 {
+		s.Tolerance = 1e-8
+	}
+	if s.ExtraIterations {
+		s.Tolerance /= 100
+	}
+	if s.UpperLimit > 0 && s.UpperLimit <= s.LowerLimit {
+		return fmt.Errorf("%s: the upper limit %g is not above the lower limit %g", what, s.UpperLimit, s.LowerLimit)
+	}
+	return nil
+}
+
+// Factorizer returns the sparse factorizer of the settings' orderings.
+func (s *Settings) Factorizer() *linsys.SparseFactorizer {
+	return &linsys.SparseFactorizer{Orderings: linsys.Orderings(s.SolverType, s.OptimizationMethod)}
+}
+
+// CaseNames returns the cases to analyse: Cases, or every load case of m.
+func (s *Settings) CaseNames(m *domain.Model) []string {
+	if len(s.Cases) > 0 {
+		return s.Cases
+	}
+	names := make([]string, len(m.LoadCases))
+	for i, c := range m.LoadCases {
+		names[i] = c.Name
+	}
+	return names
+}
