@@ -74,14 +74,26 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 		return nil, fmt.Errorf("buckling: %w", err)
 	}
 	res := &Results{Report: modal.Report{Equations: s.Equations()}}
-	// K is the same for every case: one factorization serves them all.
-	f, err := s.Factor(ctx, 0, nil)
-	res.Factorizations++
+	// The static analysis of every case factors K once, on the same
+	// numbering and values as the system's; that factorization is the
+	// eigen operator's too, unless the static one needed more than one
+	// (stabilization).
+	names := opts.CaseNames(m)
+	kp := &keeper{SparseFactorizer: fz}
+	st, err := static.Run(ctx, s.D, static.Options{Cases: names, Factorizer: kp})
 	if err != nil {
 		return nil, fmt.Errorf("buckling: %w", err)
 	}
-	for _, name := range opts.CaseNames(m) {
-		cr, err := analyzeCase(ctx, s, f, fz, name, opts, res)
+	res.Factorizations += st.Timings.Factorizations
+	f := kp.last
+	if st.Timings.Factorizations != 1 || f == nil {
+		if f, err = s.Factor(ctx, 0, nil); err != nil {
+			return nil, fmt.Errorf("buckling: %w", err)
+		}
+		res.Factorizations++
+	}
+	for i, name := range names {
+		cr, err := analyzeCase(ctx, s, f, &st.Cases[i], name, opts, res)
 		if err != nil {
 			return nil, fmt.Errorf("buckling: load case %s: %w", name, err)
 		}
@@ -90,15 +102,24 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	return res, nil
 }
 
-func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, fz *linsys.SparseFactorizer,
+// keeper is the factorizer the static analysis runs with: it keeps the
+// factorization it makes.
+type keeper struct {
+	*linsys.SparseFactorizer
+	last linsys.Factorization
+}
+
+// Factor implements linsys.Factorizer.
+func (k *keeper) Factor(ctx context.Context, a *sparse.SymMatrix, nodeOf []int) (linsys.Factorization, error) {
+	f, err := k.SparseFactorizer.Factor(ctx, a, nodeOf)
+	k.last = f
+	return f, err
+}
+
+func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, sc *static.CaseResult,
 	name string, opts Options, res *Results) (*CaseResult, error) {
-	st, err := static.Run(ctx, s.D, static.Options{Cases: []string{name}, Factorizer: fz})
-	if err != nil {
-		return nil, err
-	}
-	res.Factorizations += st.Timings.Factorizations
 	u := make([]float64, s.D.DOF.DOFs())
-	for n, nr := range st.Cases[0].Nodes {
+	for n, nr := range sc.Nodes {
 		copy(u[6*n:6*n+6], nr.Disp[:])
 	}
 	loads, err := s.D.ResolveCase(name)
@@ -113,7 +134,7 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, f
 	for i, v := range kg.Val {
 		c.Val[i] = -v
 	}
-	cr := &CaseResult{Name: name, Axial: axialForces(s, st.Cases[0].Members)}
+	cr := &CaseResult{Name: name, Axial: axialForces(s, sc.Members)}
 	// θ = 1/λ: the largest positive θ are the smallest positive factors.
 	thLo, thHi := 0.0, math.Inf(1)
 	if opts.UpperLimit > 0 {

@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -195,18 +197,31 @@ func dot(x, y []float64) float64 {
 func (l *lanczos) extend(ctx context.Context, r []float64, k int) (bm []float64, ok bool, err error) {
 	n := l.n
 	bm = make([]float64, k*k)
-	wv := make([]float64, n)
 	first := len(l.q) / n // the new block's first column
+	// Against the basis so far, the whole block at once (matrix-matrix
+	// products), twice; then within the block, column by column.
+	wr := make([]float64, n*k)
+	norm0 := make([]float64, k)
 	for c := range k {
-		v := r[c*n : (c+1)*n]
-		norm0 := l.wnorm(v, wv)
-		h := l.orthogonalize(v)
-		h2 := l.orthogonalize(v)
-		for i := range c {
-			bm[i*k+c] = h[first+i] + h2[first+i]
+		norm0[c] = l.wnorm(r[c*n:(c+1)*n], wr[c*n:(c+1)*n])
+	}
+	l.orthogonalizeBlock(r, wr, k)
+	l.orthogonalizeBlock(r, wr, k)
+	for c := range k {
+		v, wv := r[c*n:(c+1)*n], wr[c*n:(c+1)*n]
+		for range 2 {
+			for i := range c {
+				qi, wqi := l.q[(first+i)*n:(first+i+1)*n], l.wq[(first+i)*n:(first+i+1)*n]
+				h := dot(wqi, v)
+				for t := range v {
+					v[t] -= h * qi[t]
+					wv[t] -= h * wqi[t]
+				}
+				bm[i*k+c] += h
+			}
 		}
-		norm := l.wnorm(v, wv)
-		if !(norm > 1e-12*norm0) {
+		norm := math.Sqrt(math.Max(0, dot(v, wv)))
+		if !(norm > 1e-12*norm0[c]) {
 			// Breakdown: a fresh direction in the range of Op.
 			found := false
 			for range 3 {
@@ -217,8 +232,8 @@ func (l *lanczos) extend(ctx context.Context, r []float64, k int) (bm []float64,
 					return nil, false, err
 				}
 				n0 := l.wnorm(v, wv)
-				l.orthogonalize(v)
-				l.orthogonalize(v)
+				l.orthogonalize(v, wv)
+				l.orthogonalize(v, wv)
 				// Nothing new unless a fair part survives: what is left of
 				// a vector in the span is round-off.
 				if n1 := l.wnorm(v, wv); n1 > 1e-8*n0 {
@@ -233,10 +248,13 @@ func (l *lanczos) extend(ctx context.Context, r []float64, k int) (bm []float64,
 		} else {
 			bm[c*k+c] = norm
 		}
+		// W·v was kept up to date through the orthogonalization; one
+		// product more makes it exact for the stored vector.
+		l.p.W(v, wv)
 		for i := range v {
 			v[i] /= norm
+			wv[i] /= norm
 		}
-		l.p.W(v, wv)
 		l.q = append(l.q, v...)
 		l.wq = append(l.wq, wv...)
 	}
@@ -249,23 +267,42 @@ func (l *lanczos) wnorm(v, wv []float64) float64 {
 	return math.Sqrt(math.Max(0, dot(v, wv)))
 }
 
-// orthogonalize removes from v its W-components along the basis and
-// returns them.
-func (l *lanczos) orthogonalize(v []float64) []float64 {
+// orthogonalizeBlock removes from the k vectors of r (row-major k×n, one
+// vector per row) their W-components along the basis, keeping wr = W·r up
+// to date: H = R·(W·Q)ᵀ, R −= H·Q, WR −= H·(W·Q).
+func (l *lanczos) orthogonalizeBlock(r, wr []float64, k int) {
+	n := l.n
+	m := len(l.q) / n
+	if m == 0 {
+		return
+	}
+	q := blas64.General{Rows: m, Cols: n, Stride: n, Data: l.q}
+	wq := blas64.General{Rows: m, Cols: n, Stride: n, Data: l.wq}
+	rb := blas64.General{Rows: k, Cols: n, Stride: n, Data: r[:k*n]}
+	wrb := blas64.General{Rows: k, Cols: n, Stride: n, Data: wr[:k*n]}
+	h := blas64.General{Rows: k, Cols: m, Stride: m, Data: make([]float64, k*m)}
+	blas64.Gemm(blas.NoTrans, blas.Trans, 1, rb, wq, 0, h)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, h, q, 1, rb)
+	blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, h, wq, 1, wrb)
+}
+
+// orthogonalize removes from v its W-components along the basis, h =
+// (W·Q)ᵀ·v, and returns them; wv, W·v on entry, follows as W·v − (W·Q)·h,
+// so no product with W is needed. The basis is stored vector by vector,
+// which is a row-major m×n matrix: two matrix-vector products (BLAS).
+func (l *lanczos) orthogonalize(v, wv []float64) []float64 {
 	n := l.n
 	m := len(l.q) / n
 	h := make([]float64, m)
-	for i := range m {
-		h[i] = dot(l.wq[i*n:(i+1)*n], v)
+	if m == 0 {
+		return h
 	}
-	for i := range m {
-		if h[i] != 0 {
-			qi := l.q[i*n : (i+1)*n]
-			for t := range v {
-				v[t] -= h[i] * qi[t]
-			}
-		}
-	}
+	q := blas64.General{Rows: m, Cols: n, Stride: n, Data: l.q}
+	wq := blas64.General{Rows: m, Cols: n, Stride: n, Data: l.wq}
+	hv := blas64.Vector{N: m, Inc: 1, Data: h}
+	blas64.Gemv(blas.NoTrans, 1, wq, blas64.Vector{N: n, Inc: 1, Data: v}, 0, hv)
+	blas64.Gemv(blas.Trans, -1, q, hv, 1, blas64.Vector{N: n, Inc: 1, Data: v})
+	blas64.Gemv(blas.Trans, -1, wq, hv, 1, blas64.Vector{N: n, Inc: 1, Data: wv})
 	return h
 }
 

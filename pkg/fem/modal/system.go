@@ -56,16 +56,20 @@ type System struct {
 func New(ctx context.Context, m *domain.Model, modes int, fz *linsys.SparseFactorizer) (*System, error) {
 	// Build the original first, so that errors name the user's members
 	// and nodes, not their segments.
-	if _, err := domain.Build(ctx, m, domain.BuildOptions{}); err != nil {
-		return nil, err
-	}
-	rm, sub, err := domain.Subdivide(m, Segments(m, modes))
+	d, err := domain.Build(ctx, m, domain.BuildOptions{})
 	if err != nil {
 		return nil, err
 	}
-	d, err := domain.Build(ctx, rm, domain.BuildOptions{})
+	segs := Segments(m, modes)
+	rm, sub, err := domain.Subdivide(m, segs)
 	if err != nil {
 		return nil, err
+	}
+	if len(rm.Members) != len(m.Members) {
+		// Some member was split: the refined model is another model.
+		if d, err = domain.Build(ctx, rm, domain.BuildOptions{}); err != nil {
+			return nil, err
+		}
 	}
 	if fz == nil {
 		fz = &linsys.SparseFactorizer{}
