@@ -50,7 +50,34 @@
 // nodal displacements are then exact; a trapezoidal load leaves about
 // 1e-5 of the largest displacement, from the midpoint rule above.
 //
+// # Eigen decks: B31 with solid rectangles
+//
+// U1 has no mass and no geometric stiffness (ccx stops with "no dynamic
+// or buckling calculation for this type of element"), so Frequency and
+// Buckle decks (Options.Step) write each member as Divisions B31
+// elements with SECTION=RECT, the 1-direction along local y, the sides
+// from Options.Rect. ccx 2.20 expands each B31 element into one C3D8I
+// brick (8 nodes, incompatible modes; not C3D20: its .frd has 4 nodes
+// per section) and joins the end sections of the bricks at each beam
+// node through that node (ccx's knots). What that solid is, in beam terms
+// (RectSection gives the engine the same): A, Iy and Iz of the
+// rectangle; the torsion constant 4·Iy·Iz/(Iy + Iz) of the brick's
+// bilinear warping field (RectTorsionCCX; 17 % above Saint-Venant for
+// 2:1), and a constant shear strain over the section, shear area ≈ A
+// (cantilevers give 1.0–1.15·A). The brick's mass includes the rotary
+// inertia of bending, which the engine's lacks. A Frequency deck writes
+// *DENSITY as the density times the case's self-weight in g (package
+// dynamic's mass) and a *FREQUENCY step without loads; a Buckle deck
+// writes the case's node loads as the preload under *BUCKLE in the same
+// step. Releases, offsets, property factors, member loads and lumped
+// masses are errors.
+//
+// The bricks converge slowly near the member ends (error about h^1.6:
+// each halving of the pieces removes two thirds of it), so the eigen
+// test uses 32 pieces per member; see eigenDivisions in eigen_test.go.
+//
 // The test is not vacuous: TestSensitivity gives CalculiX a model without
 // shear deformation, the release, the offsets or the load gradient and
-// checks that each is missed by more than the 1 % tolerance.
+// checks that each is missed by more than the 1 % tolerance;
+// TestEigenSensitivity does the same with the rectangles turned by 90°.
 package ccx

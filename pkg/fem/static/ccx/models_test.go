@@ -115,3 +115,34 @@ func frameModel() *domain.Model {
 	}}
 	return m
 }
+
+// gridRect is the solid rectangle of the eigen cross-checks' grid-4:
+// 0.2 m along local y (vertical in the beams, global X in the columns)
+// by 0.1 m along local z, so that sway along X and along Y differ by a
+// factor of two in frequency and four in buckling load, and a section
+// turned the wrong way cannot go unnoticed.
+var gridRect = Rect{Y: 0.2, Z: 0.1}
+
+// topLoad is the downward force at every top-floor node of the buckling
+// case, N.
+const topLoad = 100e3
+
+// rectGridModel is grid-n (gridModel) with the solid rectangle gridRect
+// for every member (RectSection: the properties CalculiX gives the
+// rectangle) and two load cases instead of case 1: "mass", self-weight
+// of exactly 1 g downward, so that the members' mass is ρ·A per unit
+// length on both sides, and "top", topLoad downward at every node of the
+// top floor, which compresses every column equally and leaves the beams
+// without axial force.
+func rectGridModel(n int) *domain.Model {
+	m := gridModel(n)
+	m.Sections = []domain.Section{RectSection("grid", gridRect)}
+	top := domain.LoadCase{Name: "top"}
+	for _, nd := range m.Nodes {
+		if nd.Z == 3*float64(n) {
+			top.NodeLoads = append(top.NodeLoads, domain.NodeLoad{Node: nd.ID, F: [6]float64{2: -topLoad}})
+		}
+	}
+	m.LoadCases = []domain.LoadCase{{Name: "mass", SelfWeight: [3]float64{0, 0, -1}}, top}
+	return m
+}

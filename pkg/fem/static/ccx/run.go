@@ -60,19 +60,11 @@ func ReadDat(r io.Reader) (map[int][6]float64, error) {
 // returns the displacements of the model nodes by model node ID. The
 // solver's output is returned in the error when it fails.
 func Run(ctx context.Context, ccx, dir string, d *Deck) (map[string][6]float64, error) {
-	if err := os.WriteFile(filepath.Join(dir, "job.inp"), []byte(d.Text), 0o644); err != nil {
+	dat, err := execute(ctx, ccx, dir, d)
+	if err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, ccx, "-i", "job")
-	cmd.Dir = dir
-	// One thread: the models are small, and a fixed thread count keeps
-	// runs reproducible.
-	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1", "CCX_NPROC_STIFFNESS=1", "CCX_NPROC_EQUATION_SOLVER=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil || strings.Contains(string(out), "*ERROR") {
-		return nil, fmt.Errorf("ccx failed (%v):\n%s", err, tail(string(out), 40))
-	}
-	f, err := os.Open(filepath.Join(dir, "job.dat"))
+	f, err := os.Open(dat)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +82,99 @@ func Run(ctx context.Context, ccx, dir string, d *Deck) (map[string][6]float64, 
 		res[id] = v
 	}
 	return res, nil
+}
+
+// RunEigen runs the Frequency or Buckle deck d like Run and returns what
+// ReadEigen reads from the .dat file: natural frequencies in Hz (ccx's
+// cycles/time, the model being in SI) or buckling factors, lowest first.
+func RunEigen(ctx context.Context, ccx, dir string, d *Deck) ([]float64, error) {
+	dat, err := execute(ctx, ccx, dir, d)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(dat)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadEigen(f, d.Step)
+}
+
+// execute writes d into dir as job.inp, runs ccx there and returns the
+// path of the .dat file it wrote.
+func execute(ctx context.Context, ccx, dir string, d *Deck) (string, error) {
+	if err := os.WriteFile(filepath.Join(dir, "job.inp"), []byte(d.Text), 0o644); err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, ccx, "-i", "job")
+	cmd.Dir = dir
+	// One thread: the models are small, and a fixed thread count keeps
+	// runs reproducible.
+	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1", "CCX_NPROC_STIFFNESS=1", "CCX_NPROC_EQUATION_SOLVER=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.Contains(string(out), "*ERROR") {
+		return "", fmt.Errorf("ccx failed (%v):\n%s", err, tail(string(out), 40))
+	}
+	return filepath.Join(dir, "job.dat"), nil
+}
+
+// ReadEigen reads the eigenvalue table of a .dat file. For a Frequency
+// step that is "E I G E N V A L U E   O U T P U T", rows of mode number,
+// eigenvalue ω², ω (rad/time), frequency (cycles/time) and imaginary
+// part, of which it returns the frequencies; for a Buckle step it is
+// "B U C K L I N G   F A C T O R   O U T P U T", rows of mode number and
+// factor. Rows must number the modes 1, 2, …; a later table replaces an
+// earlier one, so the last step wins.
+func ReadEigen(r io.Reader, step Step) ([]float64, error) {
+	var title string
+	var cols, col int
+	switch step {
+	case Frequency:
+		title, cols, col = "E I G E N V A L U E   O U T P U T", 5, 3
+	case Buckle:
+		title, cols, col = "B U C K L I N G   F A C T O R   O U T P U T", 2, 1
+	default:
+		return nil, fmt.Errorf("step %v has no eigenvalue table", step)
+	}
+	var vals, cur []float64
+	in := false
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		line := sc.Text()
+		f := strings.Fields(line)
+		switch {
+		case strings.Contains(line, title):
+			in, cur = true, nil
+			continue
+		case !in || len(f) == 0:
+			continue
+		}
+		n, err := strconv.Atoi(f[0])
+		if err != nil || len(f) != cols {
+			if cur != nil { // the first line after the rows
+				in, vals = false, cur
+			}
+			continue // or a header line
+		}
+		if n != len(cur)+1 {
+			return nil, fmt.Errorf("eigenvalue table: mode %d after %d modes", n, len(cur))
+		}
+		v, err := strconv.ParseFloat(f[col], 64)
+		if err != nil {
+			return nil, fmt.Errorf("dat line %q: %w", line, err)
+		}
+		cur = append(cur, v)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if in && cur != nil {
+		vals = cur
+	}
+	if len(vals) == 0 {
+		return nil, fmt.Errorf("no %q table in the .dat file", title)
+	}
+	return vals, nil
 }
 
 // tail returns the last n lines of s.

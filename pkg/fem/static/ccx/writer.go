@@ -19,15 +19,50 @@ type Options struct {
 	// Divisions is the least number of pieces per member; load points add
 	// more. 0 means 8.
 	Divisions int
+	// Step is the analysis step. Frequency and Buckle decks are built
+	// from B31 beams with solid rectangles (doc.go, "Eigen decks").
+	Step Step
+	// Modes is the number of eigenvalues a Frequency or Buckle step
+	// asks for; 0 means 10.
+	Modes int
+	// Rect gives the solid rectangle of each section, by name, for the
+	// B31 beams of Frequency and Buckle decks.
+	Rect map[string]Rect
 }
 
-// Deck is a CalculiX input deck for one load case.
+// Step is the kind of CalculiX step a deck holds.
+type Step int
+
+// The steps: a linear *STATIC step with U1 beams, or an eigen step
+// (*FREQUENCY, *BUCKLE) with B31 beams.
+const (
+	Static Step = iota
+	Frequency
+	Buckle
+)
+
+func (s Step) String() string {
+	switch s {
+	case Static:
+		return "static"
+	case Frequency:
+		return "frequency"
+	case Buckle:
+		return "buckle"
+	}
+	return "step(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Deck is a CalculiX input deck for one load case and one step.
 type Deck struct {
 	// Text is the .inp file.
 	Text string
 	// Nodes maps each model node ID to its CalculiX node number. These
-	// nodes, and only these, are printed to the .dat file.
+	// nodes, and only these, are printed to the .dat file of a Static
+	// step.
 	Nodes map[string]int
+	// Step is the deck's step, which says what its .dat file holds.
+	Step Step
 }
 
 // shearRigidK is the U1 shear coefficient that makes the element
@@ -62,13 +97,18 @@ type writer struct {
 	springs map[[2]string][]int // (dof, stiffness) → element node pairs, flattened
 	eqs     [][]term
 	cload   map[int]*[6]float64
+	rects   []rectSet // B31 element sets of eigen decks
 }
 
-// Write converts model m and its load case caseName into a CalculiX deck.
-// It supports frame members with F/R releases, global or local rigid
-// offsets, fixed/free supports, node loads, member forces and moments
-// (concentrated) and forces (distributed), and self-weight. Anything else
-// is an error, so a cross-check never silently drops part of a model.
+// Write converts model m and its load case caseName into a CalculiX deck
+// with the step opt.Step. A Static deck supports frame members with F/R
+// releases, global or local rigid offsets, fixed/free supports, node
+// loads, member forces and moments (concentrated) and forces
+// (distributed), and self-weight; Frequency and Buckle decks support
+// frame members with the rectangles of opt.Rect, fixed/free supports, and
+// self-weight (Frequency: the mass) or node loads (Buckle: the preload).
+// Anything else is an error, so a cross-check never silently drops part
+// of a model.
 func Write(m *domain.Model, caseName string, opt Options) (*Deck, error) {
 	if opt.Divisions <= 0 {
 		opt.Divisions = 8
@@ -84,6 +124,13 @@ func Write(m *domain.Model, caseName string, opt Options) (*Deck, error) {
 	}
 	if len(m.Constraints) > 0 || len(lc.Thermal) > 0 || len(lc.Prestress) > 0 || len(lc.Prescribed) > 0 {
 		return nil, errors.New("constraints, thermal, prestress and prescribed displacements are not written")
+	}
+	switch opt.Step {
+	case Static:
+	case Frequency, Buckle:
+		return writeBeams(m, lc, opt)
+	default:
+		return nil, fmt.Errorf("unknown step %v", opt.Step)
 	}
 	w := &writer{m: m, nodeOf: map[string]int{}, matIdx: map[string]int{},
 		springs: map[[2]string][]int{}, cload: map[int]*[6]float64{}}
@@ -259,22 +306,27 @@ func (w *writer) render(lc *domain.LoadCase) (string, error) {
 	if err := w.boundary(&b); err != nil {
 		return "", err
 	}
-	b.WriteString("*STEP\n*STATIC\n")
+	b.WriteString("*STEP\n*STATIC\n*CLOAD\n")
+	w.writeCloads(&b)
+	b.WriteString("*NODE PRINT, NSET=NOUT\nU\n*END STEP\n")
+	return b.String(), nil
+}
+
+// writeCloads writes the data lines of *CLOAD: the non-zero components
+// of the node loads, by node number.
+func (w *writer) writeCloads(b *strings.Builder) {
 	nodes := make([]int, 0, len(w.cload))
 	for n := range w.cload {
 		nodes = append(nodes, n)
 	}
 	sort.Ints(nodes)
-	b.WriteString("*CLOAD\n")
 	for _, n := range nodes {
 		for d, v := range w.cload[n] {
 			if v != 0 {
-				fmt.Fprintf(&b, "%d, %d, %s\n", n, d+1, f(v))
+				fmt.Fprintf(b, "%d, %d, %s\n", n, d+1, num(v))
 			}
 		}
 	}
-	b.WriteString("*NODE PRINT, NSET=NOUT\nU\n*END STEP\n")
-	return b.String(), nil
 }
 
 // boundary writes the supports: F fixes a DOF, R leaves it free.
