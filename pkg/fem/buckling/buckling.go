@@ -135,6 +135,13 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 		c.Val[i] = -v
 	}
 	cr := &CaseResult{Name: name, Axial: axialForces(s, sc.Members)}
+	// Axial forces below a billionth of the largest end force of any
+	// member are round-off (a member loaded across its axis only): they
+	// must neither count as compression nor give load factors.
+	small := 1e-9 * forceScale(sc.Members)
+	if !compressed(cr.Axial, small) {
+		return nil, errors.New("no member is in compression, so the case cannot buckle")
+	}
 	// θ = 1/λ: the largest positive θ are the smallest positive factors.
 	thLo, thHi := 0.0, math.Inf(1)
 	if opts.UpperLimit > 0 {
@@ -153,9 +160,6 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 	}
 	res.Applies += sol.Applies
 	if len(sol.Theta) == 0 {
-		if !compressed(cr.Axial) {
-			return nil, errors.New("no member is in compression, so the case cannot buckle")
-		}
 		return nil, errors.New("no positive load factor was found in the range asked for")
 	}
 	n := s.Equations()
@@ -171,11 +175,13 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 		md := Mode{LoadFactor: lambda, Tolerance: sol.Residual[i], Iterations: sol.Steps,
 			Shape: s.NodeShapes(sol.Vectors[i*n : (i+1)*n])}
 		modal.Normalize(md.Shape, opts.Normalization)
-		md.Members = effectiveLengths(s, cr.Axial, lambda)
+		md.Members = effectiveLengths(s, cr.Axial, lambda, small)
 		cr.Modes = append(cr.Modes, md)
 	}
 	if partial {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: %d of %d modes converged", name, len(cr.Modes), opts.Modes))
+	} else if len(cr.Modes) < opts.Modes {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: only %d positive load factors exist in the range asked for", name, len(cr.Modes)))
 	}
 	// Sturm: the factors in (0, λ_max] are the negative pivots of
 	// K − λ_max·(−K_G); none lie below 0 when K is positive definite.
@@ -206,13 +212,25 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 	return cr, nil
 }
 
-func compressed(axial []float64) bool {
+// compressed reports whether some member's axial force is below −small.
+func compressed(axial []float64, small float64) bool {
 	for _, n := range axial {
-		if n < 0 {
+		if n < -small {
 			return true
 		}
 	}
 	return false
+}
+
+// forceScale returns the largest end force component of any member.
+func forceScale(mrs []static.MemberResult) float64 {
+	s := 0.0
+	for _, mr := range mrs {
+		for d := range 3 {
+			s = math.Max(s, math.Max(math.Abs(mr.EndA[d]), math.Abs(mr.EndB[d])))
+		}
+	}
+	return s
 }
 
 // axialForces returns each original member's most compressive axial force
@@ -233,13 +251,9 @@ func axialForces(s *modal.System, mrs []static.MemberResult) []float64 {
 
 // effectiveLengths returns every member's critical force and effective
 // lengths for load factor lambda.
-func effectiveLengths(s *modal.System, axial []float64, lambda float64) []EffectiveLength {
+// Axial forces within ±small are none.
+func effectiveLengths(s *modal.System, axial []float64, lambda, small float64) []EffectiveLength {
 	out := make([]EffectiveLength, len(axial))
-	// Forces below a billionth of the largest are round-off.
-	small := 0.0
-	for _, n := range axial {
-		small = math.Max(small, 1e-9*math.Abs(n))
-	}
 	for i, n := range axial {
 		el := EffectiveLength{Member: s.Model.Members[i].ID}
 		switch {

@@ -161,3 +161,18 @@ func TestNoCompression(t *testing.T) {
 		t.Fatalf("error %v, want one saying nothing is in compression", err)
 	}
 }
+
+// TestRoundOffIsNoCompression: an inclined cantilever loaded at its tip
+// perpendicular to its axis has no axial force but round-off (about
+// 1e-11 of the load); that must not count as compression nor give a load
+// factor.
+func TestRoundOffIsNoCompression(t *testing.T) {
+	c, s := math.Cos(0.7), math.Sin(0.7)
+	m := column(4, "FFFFFF", "RRRRRR")
+	m.Nodes[1] = domain.Node{ID: "top", X: 4 * c, Y: 4 * s}
+	m.LoadCases[0].NodeLoads[0].F = [6]float64{-s * p, c * p}
+	_, err := buckling.Analyze(context.Background(), m, buckling.Options{})
+	if err == nil || !strings.Contains(err.Error(), "no member is in compression") {
+		t.Fatalf("error %v, want one saying nothing is in compression", err)
+	}
+}

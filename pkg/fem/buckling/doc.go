@@ -28,6 +28,6 @@
 //
 // SI: N, m. Load factors are dimensionless multipliers of the case's
 // loads. Mode shapes are in global axes, DOF order ux uy uz rx ry rz,
-// scaled so that the largest translation is 1 unless Options say
-// otherwise.
+// scaled as Options.Normalization says: φᵀ·K·φ = 1 by default, the
+// largest translation 1 for modal.UnitNormalized.
 package buckling

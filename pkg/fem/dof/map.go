@@ -49,6 +49,10 @@ type Map struct {
 	supports []Support
 	deps     [][]Term // global DOF → independent DOFs it follows
 	slave    []bool
+	// incl holds, for the slot of a slave's released component along an
+	// inclined axis, that axis in global components (nil elsewhere): the
+	// slot's unknown is that component, not the global one.
+	incl map[int]geom.Vec3
 }
 
 // New builds the map of len(pos) nodes (names for messages) with supports
@@ -106,6 +110,12 @@ func New(pos []geom.Vec3, names []string, sup []Support, cons []Constraint) (*Ma
 				for k := range 3 {
 					if !tied[blk+k] {
 						w[k] = []Term{{PerNode*sn + blk + k, 1}}
+						if c.Axes != nil {
+							if m.incl == nil {
+								m.incl = map[int]geom.Vec3{}
+							}
+							m.incl[PerNode*sn+blk+k] = geom.Vec3(R[k])
+						}
 						continue
 					}
 					m.slave[PerNode*sn+blk+k] = true

@@ -210,3 +210,34 @@ func TestReductionDropsRestrainedMasters(t *testing.T) {
 		t.Errorf("reduction of %d equations over %d DOFs", r.N, r.DOFs())
 	}
 }
+
+// TestTranslation: the equation values of a rigid translation expand to
+// that translation on every unrestrained DOF, also for a slave tied along
+// inclined axes with released components, whose unknowns are components
+// along those axes.
+func TestTranslation(t *testing.T) {
+	c, s := math.Cos(math.Pi/4), math.Sin(math.Pi/4)
+	R := geom.Rotation{{c, s, 0}, {-s, c, 0}, {0, 0, 1}}
+	pos := []geom.Vec3{{0, 0, 0}, {2, 0, 0}, {2, 1, 0}}
+	sup := make([]Support, 18)
+	for d := range 6 {
+		sup[d].Fixed = true
+	}
+	m, err := New(pos, []string{"a", "b", "s"}, sup, []Constraint{{Master: 1, Slaves: []int{2}, Tied: [6]bool{0: true}, Axes: &R}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := m.Number(nil)
+	for d := range 3 {
+		u := n.Expand(n.Translation(d), nil)
+		for g := 6; g < 18; g++ {
+			want := 0.0
+			if g%6 == d {
+				want = 1
+			}
+			if !(math.Abs(u[g]-want) <= 1e-12) {
+				t.Errorf("translation %d: DOF %d = %g, want %g", d, g, u[g], want)
+			}
+		}
+	}
+}

@@ -83,6 +83,29 @@ func (n *Numbering) reduction() *sparse.Reduction {
 	return r
 }
 
+// Translation returns the equation values of a unit rigid translation
+// along global axis d (0, 1, 2): 1 on the translations along d of the
+// nodes, except that the unknown of a slave's released component along an
+// inclined axis gets that axis's component along d. Expand of it is the
+// translation on every DOF that is not restrained, which is what mass
+// participation is measured against.
+func (n *Numbering) Translation(d int) []float64 {
+	r := make([]float64, len(n.EqDOF))
+	for q, g := range n.EqDOF {
+		k := g % PerNode
+		if axis, ok := n.m.incl[g]; ok {
+			if k < 3 {
+				r[q] = axis[d]
+			}
+			continue
+		}
+		if k == d {
+			r[q] = 1
+		}
+	}
+	return r
+}
+
 // Distribute adds the per-global-DOF forces f to the equations they act
 // on (eqOut) and to the restrained independent DOFs (rOut, may be nil),
 // through the constraint dependences (virtual work: Cᵀ·f).

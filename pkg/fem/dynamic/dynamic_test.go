@@ -2,6 +2,7 @@ package dynamic_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -156,5 +157,104 @@ func TestNoMass(t *testing.T) {
 	_, err := dynamic.Analyze(context.Background(), m, dynamic.Options{})
 	if err == nil || !strings.Contains(err.Error(), "no mass") {
 		t.Fatalf("error %v, want one saying the case has no mass", err)
+	}
+}
+
+// TestStrainLoadsAddNoMass: thermal and prestress loads in the mass case
+// are self-equilibrated strains, not weights: the cantilever's first
+// frequency is the same with and without them (tolerance: round-off).
+func TestStrainLoadsAddNoMass(t *testing.T) {
+	plain := analyze(t, beam("FFFFFF", "", 0.02), dynamic.Options{Settings: modal.Settings{Modes: 1}})
+	m := beam("FFFFFF", "", 0.02)
+	m.Materials[0].Alpha = 1.2e-5
+	m.LoadCases[0].Thermal = []domain.ThermalLoad{{Member: "1", DT: -30, DTy: 5}}
+	m.LoadCases[0].Prestress = []domain.PrestressLoad{{Member: "1", Force: 1e5}}
+	got := analyze(t, m, dynamic.Options{Settings: modal.Settings{Modes: 1}})
+	f0, f1 := plain.Cases[0].Modes[0].Frequency, got.Cases[0].Modes[0].Frequency
+	if !(math.Abs(f1-f0) <= 1e-9*f0) || got.Cases[0].TotalMass != plain.Cases[0].TotalMass {
+		t.Errorf("with strain loads %.10g Hz and %v kg, without %.10g Hz and %v kg", f1, got.Cases[0].TotalMass, f0, plain.Cases[0].TotalMass)
+	}
+}
+
+// TestFewerModesThanAsked: a massless cantilever with a tip mass moving
+// along X, Y and Z has three modes; asking for six finds those three (the
+// lowest, bending about Z, at √(3EI/L³/m)/2π exactly) and says the others
+// do not exist.
+func TestFewerModesThanAsked(t *testing.T) {
+	const tip = 500.0
+	m := beam("FFFFFF", "", 0.02)
+	m.LoadCases = []domain.LoadCase{{Name: "M", Masses: []domain.NodeMass{{Node: "B", M: [6]float64{tip, tip, tip}}}}}
+	res, err := dynamic.Analyze(context.Background(), m, dynamic.Options{Settings: modal.Settings{Modes: 6}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	modes := res.Cases[0].Modes
+	if len(modes) != 3 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "only 3 modes") {
+		t.Fatalf("%d modes, warnings %q; want 3 and one saying only 3 exist", len(modes), res.Warnings)
+	}
+	if want := math.Sqrt(3*e*iz/(L*L*L)/tip) / (2 * math.Pi); !(math.Abs(modes[0].Frequency-want) <= 1e-9*want) {
+		t.Errorf("first %.12g Hz, want %.12g Hz", modes[0].Frequency, want)
+	}
+}
+
+// TestLimitsAndShift: with the lower limit between the cantilever's first
+// and second frequencies and the shift below both, the modes start at the
+// second (β₂L = 4.69409113, Blevins table 8-1, within 0.1 %) and the Sturm
+// check, which then counts from the limit, agrees (no warning).
+func TestLimitsAndShift(t *testing.T) {
+	f1, f2 := bending(1.87510407), bending(4.69409113)
+	res := analyze(t, beam("FFFFFF", "", 0.02), dynamic.Options{Settings: modal.Settings{Modes: 2, LowerLimit: (f1 + f2) / 2}, Shift: f1 / 2})
+	if got := res.Cases[0].Modes[0].Frequency; !(math.Abs(got-f2) <= 1e-3*f2) {
+		t.Errorf("first mode above the limit %.6f Hz, want %.6f Hz", got, f2)
+	}
+	_, err := dynamic.Analyze(context.Background(), beam("FFFFFF", "", 0.02), dynamic.Options{Settings: modal.Settings{LowerLimit: -5}})
+	if err == nil || !strings.Contains(err.Error(), "must not be negative") {
+		t.Errorf("negative lower limit: error %v", err)
+	}
+}
+
+// TestMechanismNamed: a cantilever whose tip is released about Z leaves
+// the tip node's rotation about Z without stiffness; the analysis names
+// that node and DOF.
+func TestMechanismNamed(t *testing.T) {
+	m := beam("FFFFFF", "", 0.02)
+	m.Members[0].ReleaseB = "FFFFFR"
+	_, err := dynamic.Analyze(context.Background(), m, dynamic.Options{})
+	if err == nil || !strings.Contains(err.Error(), "node B, rotation about Z") {
+		t.Fatalf("error %v, want a mechanism at node B, rotation about Z", err)
+	}
+}
+
+// TestSymmetricFrameRepeated: a one-storey frame on a square plan (four
+// equal columns with Iy = Iz, four equal beams), symmetric about both
+// vertical planes, sways alike along X and Z: its first two frequencies
+// are equal (to the solver's tolerance, 1e-8 relative) and both are found,
+// with the Sturm count agreeing (analyze fails on any warning).
+func TestSymmetricFrameRepeated(t *testing.T) {
+	const span, h = 4.0, 3.0
+	m := &domain.Model{
+		Materials: []domain.Material{{Name: "steel", E: e, G: 8.1e10, Density: rho}},
+		Sections:  []domain.Section{{Name: "s", A: a, J: 4e-6, Iy: iz, Iz: iz}},
+		LoadCases: []domain.LoadCase{{Name: "SW", SelfWeight: [3]float64{0, -1, 0}}},
+	}
+	corners := [][2]float64{{0, 0}, {span, 0}, {span, span}, {0, span}}
+	for i, c := range corners {
+		base, top := fmt.Sprintf("b%d", i), fmt.Sprintf("t%d", i)
+		m.Nodes = append(m.Nodes, domain.Node{ID: base, X: c[0], Z: c[1]}, domain.Node{ID: top, X: c[0], Y: h, Z: c[1]})
+		m.Supports = append(m.Supports, domain.Support{Node: base, Code: "FFFFFF"})
+		m.Members = append(m.Members, domain.Member{ID: "c" + base, NodeA: base, NodeB: top, Section: "s", Material: "steel"},
+			domain.Member{ID: "g" + top, NodeA: top, NodeB: fmt.Sprintf("t%d", (i+1)%4), Section: "s", Material: "steel"})
+	}
+	res := analyze(t, m, dynamic.Options{Settings: modal.Settings{Modes: 2}})
+	f := res.Cases[0].Modes
+	if !(math.Abs(f[0].Frequency-f[1].Frequency) <= 1e-8*f[0].Frequency) {
+		t.Errorf("first two frequencies %.12g and %.12g Hz, want equal", f[0].Frequency, f[1].Frequency)
+	}
+	// One sways along X, the other along Z: together they move the same
+	// share of the mass along each.
+	px := f[0].Participation[0] + f[1].Participation[0]
+	pz := f[0].Participation[2] + f[1].Participation[2]
+	if !(math.Abs(px-pz) <= 1e-6) || !(px > 0.5) {
+		t.Errorf("participation X %g, Z %g: want equal and most of the mass", px, pz)
 	}
 }

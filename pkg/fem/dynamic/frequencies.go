@@ -163,7 +163,10 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 	for k, i := range order {
 		kept[k] = lambda[i]
 	}
-	if w, err := sturm(ctx, s, mm, kept, lambda, sigma, in.Inertia().Negative, res); err != nil {
+	if len(cr.Modes) < opts.Modes && !partial {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: only %d modes with mass exist in the range asked for", name, len(cr.Modes)))
+	}
+	if w, err := sturm(ctx, s, mm, kept, lambda, sigma, lo, in.Inertia().Negative, res); err != nil {
 		return nil, err
 	} else if w != "" {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: %s", name, w))
@@ -178,7 +181,10 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 // from the factorization the modes were found with: when every mode kept
 // lies above σ it is the lower count, and no other factorization is needed
 // there.
-func sturm(ctx context.Context, s *modal.System, mm *sparse.SymMatrix, lambda, all []float64, sigma float64, belowSigma int, res *Results) (string, error) {
+//
+// When the shift lies below the lower limit, modes between them were not
+// sought, so the count starts at the lowest mode kept instead.
+func sturm(ctx context.Context, s *modal.System, mm *sparse.SymMatrix, lambda, all []float64, sigma, lo float64, belowSigma int, res *Results) (string, error) {
 	if len(lambda) == 0 {
 		return "", nil
 	}
@@ -187,7 +193,7 @@ func sturm(ctx context.Context, s *modal.System, mm *sparse.SymMatrix, lambda, a
 		a, b = math.Min(a, l), math.Max(b, l)
 	}
 	below := belowSigma
-	if a < sigma {
+	if a < sigma || lo > sigma {
 		a -= 1e-6 * math.Abs(a)
 		n, err := s.Count(ctx, a, mm)
 		res.Factorizations++
@@ -221,14 +227,8 @@ func sturm(ctx context.Context, s *modal.System, mm *sparse.SymMatrix, lambda, a
 // values.
 func rigid(s *modal.System) [3][]float64 {
 	var r [3][]float64
-	n := s.Equations()
 	for d := range 3 {
-		r[d] = make([]float64, n)
-	}
-	for q, g := range s.Num.EqDOF {
-		if k := g % 6; k < 3 {
-			r[k][q] = 1
-		}
+		r[d] = s.Num.Translation(d)
 	}
 	return r
 }

@@ -83,16 +83,15 @@ func elementMass(d *domain.Domain, scale float64) [3]float64 {
 }
 
 // downwardForces returns, per node, the downward force of lc's node loads
-// and of its member forces' equivalent node loads (self-weight excluded:
-// it is the members' own mass).
+// and of its member loads' equivalent node loads. Only those count:
+// self-weight is the members' own mass, and thermal and prestress loads
+// are self-equilibrated strains, not weights.
 func downwardForces(d *domain.Domain, lc *domain.LoadCase) ([]float64, error) {
 	vert := 1
 	if d.Model.VerticalAxis == geom.ZAxis {
 		vert = 2
 	}
-	c := *lc
-	c.SelfWeight = [3]float64{}
-	c.Prescribed = nil
+	c := domain.LoadCase{Name: lc.Name, NodeLoads: lc.NodeLoads, Members: lc.Members}
 	loads, err := d.Resolve(&c)
 	if err != nil {
 		return nil, err

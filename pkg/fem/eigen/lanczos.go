@@ -65,10 +65,14 @@ type Result struct {
 var ErrNotConverged = errors.New("eigen: Lanczos did not converge")
 
 // Solve runs block Lanczos on p until opts.Wanted accepted eigenpairs have
-// converged, or the operator has no further directions (then it returns
-// every accepted pair there is, converged exactly). When the basis fills
-// up first, it returns the pairs that did converge with an error wrapping
+// converged, or the basis spans an invariant subspace of Op (then every
+// accepted pair of it is returned, exact to round-off: Op may have fewer
+// eigenpairs than wanted, when W has a low rank). When the basis fills up
+// first, it returns the pairs that did converge with an error wrapping
 // ErrNotConverged.
+//
+// Blocks shrink when a direction runs out (the range of Op is exhausted in
+// it): the block tridiagonal matrix then has blocks of decreasing sizes.
 func Solve(ctx context.Context, p Problem, opts Options) (*Result, error) {
 	n := p.N
 	if opts.Wanted <= 0 || n == 0 {
@@ -94,64 +98,76 @@ func Solve(ctx context.Context, p Problem, opts Options) (*Result, error) {
 	if err := l.randomRange(ctx, r, b); err != nil {
 		return nil, err
 	}
+	k := b // columns of r
 	var blocks []tblock
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("eigen: %w", err)
 		}
-		bNext, ok, err := l.extend(ctx, r, b)
+		bNext, kNext, err := l.extend(ctx, r, k)
 		if err != nil {
 			return nil, err
 		}
 		if len(blocks) > 0 {
-			last := bNext
-			if !ok {
-				last = nil // invariant subspace: residuals are zero
-			}
-			res, done := ritz(blocks, b, last, opts)
-			if done || !ok {
+			last := &blocks[len(blocks)-1]
+			last.below, last.next = bNext, kNext
+			res, done := ritz(blocks, opts)
+			if done || kNext == 0 {
 				res.Steps = len(blocks)
-				return l.finish(ctx, res, blocks, b)
+				return l.finish(ctx, res, blocks)
 			}
-			if len(l.q)/n+b > maxv && maxv < n {
+			if len(l.q)/n+kNext > maxv && maxv < n {
 				err := fmt.Errorf("%w: %d wanted, %d of them converged in a basis of %d vectors",
 					ErrNotConverged, opts.Wanted, res.converged, len(l.q)/n)
-				res.keepConverged(len(blocks) * b)
+				res.keepConverged(basisSize(blocks))
 				res.Steps = len(blocks)
-				out, ferr := l.finish(ctx, res, blocks, b)
+				out, ferr := l.finish(ctx, res, blocks)
 				if ferr != nil {
 					return nil, ferr
 				}
 				return out, err
 			}
-			blocks[len(blocks)-1].below = bNext
+		} else if kNext == 0 {
+			return &Result{Applies: l.applies}, nil // Op is zero
 		}
-		j := len(l.q)/n - b // the new block's first column
-		u := make([]float64, n*b)
-		if err := l.apply(ctx, l.q[j*n:(j+b)*n], u, b); err != nil {
+		// The new block: Q_j (kNext columns), U = Op·Q_j, A_j = Q_jᵀ·W·U.
+		k = kNext
+		j := len(l.q)/n - k
+		u := make([]float64, n*k)
+		if err := l.apply(ctx, l.q[j*n:(j+k)*n], u, k); err != nil {
 			return nil, err
 		}
-		a := make([]float64, b*b)
-		for i := range b {
-			for c := range b {
-				a[i*b+c] = dot(l.wq[(j+i)*n:(j+i+1)*n], u[c*n:(c+1)*n])
+		a := make([]float64, k*k)
+		for i := range k {
+			for c := range k {
+				a[i*k+c] = dot(l.wq[(j+i)*n:(j+i+1)*n], u[c*n:(c+1)*n])
 			}
 		}
-		for i := range b {
+		for i := range k {
 			for c := range i {
-				v := (a[i*b+c] + a[c*b+i]) / 2
-				a[i*b+c], a[c*b+i] = v, v
+				v := (a[i*k+c] + a[c*k+i]) / 2
+				a[i*k+c], a[c*k+i] = v, v
 			}
 		}
-		blocks = append(blocks, tblock{a: a})
+		blocks = append(blocks, tblock{a: a, size: k})
 		r = u
 	}
 }
 
-// tblock is one step of the block tridiagonal matrix T: A on the diagonal
-// and B, upper triangular, below it (T[j+1, j] = B, T[j, j+1] = Bᵀ).
+// tblock is one step of the block tridiagonal matrix T: A (size×size) on
+// the diagonal and B (next×size) below it, R = Q_next·B.
 type tblock struct {
-	a, below []float64
+	a, below   []float64
+	size, next int
+}
+
+// basisSize returns the order of T.
+func basisSize(blocks []tblock) int {
+	m := 0
+	for _, b := range blocks {
+		m += b.size
+	}
+	return m
 }
 
 // lanczos holds the basis Q and W·Q, column-major, N per vector.
@@ -189,17 +205,16 @@ func dot(x, y []float64) float64 {
 }
 
 // extend W-orthonormalizes the k columns of r against the basis and each
-// other (classical Gram–Schmidt, twice), appends them and returns B with
-// r = Q_new·B + (components on earlier vectors, which Lanczos already has
-// in T or which are round-off). A column with nothing left is replaced by
-// a new direction in the range of Op, with a zero coefficient; ok is false
-// when there is none (the basis spans an invariant subspace of Op).
-func (l *lanczos) extend(ctx context.Context, r []float64, k int) (bm []float64, ok bool, err error) {
+// other (block classical Gram–Schmidt, twice, then within the block),
+// appends the independent ones and returns B (kept×k, r = Q_new·B plus
+// components on earlier vectors, which Lanczos already has in T or which
+// are round-off) and kept. A column with nothing left is replaced by a new
+// direction in the range of Op with zero coefficients, while there is
+// one; when there is none, it is dropped and the block shrinks. kept = 0
+// means the basis spans an invariant subspace of Op.
+func (l *lanczos) extend(ctx context.Context, r []float64, k int) (bm []float64, kept int, err error) {
 	n := l.n
-	bm = make([]float64, k*k)
 	first := len(l.q) / n // the new block's first column
-	// Against the basis so far, the whole block at once (matrix-matrix
-	// products), twice; then within the block, column by column.
 	wr := make([]float64, n*k)
 	norm0 := make([]float64, k)
 	for c := range k {
@@ -207,58 +222,73 @@ func (l *lanczos) extend(ctx context.Context, r []float64, k int) (bm []float64,
 	}
 	l.orthogonalizeBlock(r, wr, k)
 	l.orthogonalizeBlock(r, wr, k)
+	coef := make([]float64, k*k) // coef[i*k+c]: column c on new column i
+	exhausted := false
 	for c := range k {
 		v, wv := r[c*n:(c+1)*n], wr[c*n:(c+1)*n]
 		for range 2 {
-			for i := range c {
+			for i := range kept {
 				qi, wqi := l.q[(first+i)*n:(first+i+1)*n], l.wq[(first+i)*n:(first+i+1)*n]
 				h := dot(wqi, v)
 				for t := range v {
 					v[t] -= h * qi[t]
 					wv[t] -= h * wqi[t]
 				}
-				bm[i*k+c] += h
+				coef[i*k+c] += h
 			}
 		}
 		norm := math.Sqrt(math.Max(0, dot(v, wv)))
-		if !(norm > 1e-12*norm0[c]) {
-			// Breakdown: a fresh direction in the range of Op.
-			found := false
-			for range 3 {
-				if len(l.q)/n >= n {
-					break // the basis spans the whole space
-				}
-				if err := l.randomRange(ctx, v, 1); err != nil {
-					return nil, false, err
-				}
-				n0 := l.wnorm(v, wv)
-				l.orthogonalize(v, wv)
-				l.orthogonalize(v, wv)
-				// Nothing new unless a fair part survives: what is left of
-				// a vector in the span is round-off.
-				if n1 := l.wnorm(v, wv); n1 > 1e-8*n0 {
-					norm, found = n1, true
-					break
-				}
-			}
-			if !found {
-				l.q, l.wq = l.q[:first*n], l.wq[:first*n]
-				return bm, false, nil
-			}
+		if norm > 1e-12*norm0[c] {
+			coef[kept*k+c] = norm
 		} else {
-			bm[c*k+c] = norm
+			// Breakdown: a fresh direction in the range of Op, if any is
+			// left, with zero coefficients.
+			if exhausted {
+				continue
+			}
+			if norm, err = l.fresh(ctx, v, wv); err != nil {
+				return nil, 0, err
+			}
+			if norm == 0 {
+				exhausted = true
+				continue
+			}
 		}
 		// W·v was kept up to date through the orthogonalization; one
 		// product more makes it exact for the stored vector.
 		l.p.W(v, wv)
-		for i := range v {
-			v[i] /= norm
-			wv[i] /= norm
+		for t := range v {
+			v[t] /= norm
+			wv[t] /= norm
 		}
 		l.q = append(l.q, v...)
 		l.wq = append(l.wq, wv...)
+		kept++
 	}
-	return bm, true, nil
+	return coef[:kept*k], kept, nil
+}
+
+// fresh writes into v a direction in the range of Op W-orthogonal to the
+// basis, with wv = W·v, and returns its W-norm; 0 when the basis spans the
+// range (three random tries find nothing new).
+func (l *lanczos) fresh(ctx context.Context, v, wv []float64) (float64, error) {
+	for range 3 {
+		if len(l.q)/l.n >= l.n {
+			return 0, nil // the basis spans the whole space
+		}
+		if err := l.randomRange(ctx, v, 1); err != nil {
+			return 0, err
+		}
+		n0 := l.wnorm(v, wv)
+		l.orthogonalize(v, wv)
+		l.orthogonalize(v, wv)
+		// Nothing new unless a fair part survives: what is left of a
+		// vector in the span is round-off.
+		if n1 := l.wnorm(v, wv); n1 > 1e-8*n0 {
+			return n1, nil
+		}
+	}
+	return 0, nil
 }
 
 // wnorm returns ‖v‖_W, leaving W·v in wv.
@@ -327,23 +357,27 @@ func (r *ritzResult) keepConverged(m int) {
 	r.Theta, r.Residual, r.s = r.Theta[:k], r.Residual[:k], r.s[:k*m]
 }
 
-// ritz returns the wanted Ritz pairs of the block tridiagonal T of blocks
-// (block size b) and whether they have converged; next is the B below
-// the last block (nil: the basis is invariant, residuals zero).
-func ritz(blocks []tblock, b int, next []float64, opts Options) (*ritzResult, bool) {
-	m := len(blocks) * b
+// ritz returns the wanted Ritz pairs of the block tridiagonal T and
+// whether they have converged. The residual of a pair is ‖B·s_last‖, B the
+// block below the last (zero when the basis is invariant).
+func ritz(blocks []tblock, opts Options) (*ritzResult, bool) {
+	m := basisSize(blocks)
 	t := mat.NewSymDense(m, nil)
+	off := 0
 	for j, bl := range blocks {
-		for i := range b {
-			for c := range b {
-				if c <= i {
-					t.SetSym(j*b+i, j*b+c, bl.a[i*b+c])
-				}
-				if bl.below != nil && j+1 < len(blocks) {
-					t.SetSym((j+1)*b+i, j*b+c, bl.below[i*b+c])
+		for i := range bl.size {
+			for c := 0; c <= i; c++ {
+				t.SetSym(off+i, off+c, bl.a[i*bl.size+c])
+			}
+		}
+		if j+1 < len(blocks) {
+			for i := range bl.next {
+				for c := range bl.size {
+					t.SetSym(off+bl.size+i, off+c, bl.below[i*bl.size+c])
 				}
 			}
 		}
+		off += bl.size
 	}
 	var es mat.EigenSym
 	if !es.Factorize(t, true) {
@@ -361,21 +395,19 @@ func ritz(blocks []tblock, b int, next []float64, opts Options) (*ritzResult, bo
 	slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(math.Abs(vals[y]), math.Abs(vals[x])) })
 	k := min(opts.Wanted, len(idx))
 	res := &ritzResult{s: make([]float64, m*k), tol: opts.Tol}
+	last := blocks[len(blocks)-1]
+	lastOff := m - last.size
 	for c, i := range idx[:k] {
 		th := vals[i]
-		// Residual ‖B·s_last‖ of the Ritz vector's last block.
 		resid := 0.0
-		if next != nil {
-			for r := range b {
-				v := 0.0
-				for q := r; q < b; q++ { // B is upper triangular
-					v += next[r*b+q] * vecs.At((len(blocks)-1)*b+q, i)
-				}
-				resid += v * v
+		for r := range last.next {
+			v := 0.0
+			for q := range last.size {
+				v += last.below[r*last.size+q] * vecs.At(lastOff+q, i)
 			}
-			resid = math.Sqrt(resid)
+			resid += v * v
 		}
-		rel := resid / math.Abs(th)
+		rel := math.Sqrt(resid) / math.Abs(th)
 		res.Theta = append(res.Theta, th)
 		res.Residual = append(res.Residual, rel)
 		if rel <= opts.Tol {
@@ -391,9 +423,9 @@ func ritz(blocks []tblock, b int, next []float64, opts Options) (*ritzResult, bo
 // finish forms the eigenvectors Q·s, purifies them with one more
 // application of Op (y ← Op·y/θ, which removes components in the null
 // space of W) and W-normalizes them.
-func (l *lanczos) finish(ctx context.Context, res *ritzResult, blocks []tblock, b int) (*Result, error) {
+func (l *lanczos) finish(ctx context.Context, res *ritzResult, blocks []tblock) (*Result, error) {
 	n, k := l.n, len(res.Theta)
-	m := len(blocks) * b
+	m := basisSize(blocks)
 	y := make([]float64, n*k)
 	for c := range k {
 		yc := y[c*n : (c+1)*n]

@@ -2,6 +2,7 @@ package eigen
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -236,5 +237,31 @@ func TestNothingAccepted(t *testing.T) {
 	res, err := Solve(context.Background(), pencil(t, k, c, k), Options{Wanted: 3, Accept: func(th float64) bool { return th < 0 }})
 	if err != nil || len(res.Theta) != 0 {
 		t.Fatalf("%d pairs, error %v; want none and no error", len(res.Theta), err)
+	}
+}
+
+// TestLowRankMass: M with rank r (massless DOFs everywhere else) has only
+// r finite eigenvalues; blocks that do not divide r must shrink, not lose
+// directions. Every pair must match the reference to 1e-9, including when
+// more are wanted than exist (then all r come back, with no error).
+func TestLowRankMass(t *testing.T) {
+	const n = 40
+	for _, c := range []struct{ rank, block, wanted int }{
+		{4, 3, 3}, {5, 2, 4}, {7, 4, 5}, {8, 3, 8}, {3, 2, 6}, {1, 2, 2},
+	} {
+		t.Run(fmt.Sprintf("rank %d block %d wanted %d", c.rank, c.block, c.wanted), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(c.rank), uint64(c.block)))
+			k := randomSPD(rng, n)
+			m := mat.NewSymDense(n, nil)
+			for i := range c.rank {
+				m.SetSym(3*i, 3*i, 1+rng.Float64())
+			}
+			res, err := Solve(context.Background(), pencil(t, k, m, m), Options{Wanted: c.wanted, Block: c.block, Seed: 9})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := reference(t, k, m)[:min(c.wanted, c.rank)]
+			checkPairs(t, res, want, k, m, m, 1e-9)
+		})
 	}
 }

@@ -7,6 +7,11 @@ import (
 	"github.com/gusset/gusset/pkg/fem/linsys"
 )
 
+// MaxModes bounds the modes of one case: the Lanczos basis grows with
+// them (about 8 vectors a mode, two copies of N values each) and every
+// step decomposes its projection densely.
+const MaxModes = 200
+
 // Settings are what the eigen analyses have in common.
 type Settings struct {
 	// Cases lists the load cases to analyse; empty means all.
@@ -49,6 +54,12 @@ func (s *Settings) Resolve(what string) error {
 	}
 	if s.ExtraIterations {
 		s.Tolerance /= 100
+	}
+	if s.Modes > MaxModes {
+		return fmt.Errorf("%s: %d modes asked for; at most %d are computed per case", what, s.Modes, MaxModes)
+	}
+	if s.LowerLimit < 0 || s.UpperLimit < 0 {
+		return fmt.Errorf("%s: the limits must not be negative (lower %g, upper %g)", what, s.LowerLimit, s.UpperLimit)
 	}
 	if s.UpperLimit > 0 && s.UpperLimit <= s.LowerLimit {
 		return fmt.Errorf("%s: the upper limit %g is not above the lower limit %g", what, s.UpperLimit, s.LowerLimit)

@@ -88,39 +88,45 @@ func New(ctx context.Context, m *domain.Model, modes int, fz *linsys.SparseFacto
 func (s *System) Equations() int { return s.Num.Equations() }
 
 // Factor factors K − σ·B (B on the system's pattern; nil or σ = 0: K
-// alone). A zero pivot is a mechanism naming the node and DOF.
+// alone). At σ = 0 a zero pivot is a mechanism naming the node and DOF
+// (or the member, inside one). At σ ≠ 0 it means σ is an eigenvalue to
+// working precision: the shift is moved by a relative 1e-9, far inside any
+// tolerance, and the factorization tried again.
 func (s *System) Factor(ctx context.Context, sigma float64, b *sparse.SymMatrix) (linsys.Factorization, error) {
-	a := s.K
-	if sigma != 0 && b != nil {
-		var err error
-		if a, err = sparse.Shifted(s.K, sigma, b); err != nil {
-			return nil, err
+	for try := 0; ; try++ {
+		a := s.K
+		if sigma != 0 && b != nil {
+			var err error
+			if a, err = sparse.Shifted(s.K, sigma, b); err != nil {
+				return nil, err
+			}
 		}
-	}
-	f, err := s.fz.Factor(ctx, a, s.Num.NodeOf)
-	if err != nil {
+		f, err := s.fz.Factor(ctx, a, s.Num.NodeOf)
 		var se *linsys.SingularError
-		if errors.As(err, &se) && se.Equation >= 0 && se.Equation < s.Equations() {
-			return nil, s.mechanism(se.Equation, sigma)
+		switch {
+		case err == nil:
+			return f, nil
+		case !errors.As(err, &se) || se.Equation < 0 || se.Equation >= s.Equations():
+			return nil, err
+		case sigma == 0 || b == nil:
+			return nil, s.mechanism(se.Equation)
+		case try == 3:
+			return nil, fmt.Errorf("the shift stays on an eigenvalue after moving it: %w", s.mechanism(se.Equation))
 		}
-		return nil, err
+		sigma *= 1 + 1e-9*float64(int(1)<<try)
 	}
-	return f, nil
 }
 
-// mechanism names the node (or the member, for a node inside one) and DOF
-// of equation q. At σ ≠ 0 a zero pivot means σ is an eigenvalue, which the
-// caller avoids by moving the shift; it is reported all the same.
-func (s *System) mechanism(q int, sigma float64) error {
+// mechanism names the node and DOF of equation q; for a node inside a
+// member (its ID holds the member's after a NUL), the member.
+func (s *System) mechanism(q int) error {
 	err := s.Num.Mechanism(q)
 	var me *dof.MechanismError
 	if errors.As(err, &me) {
 		if i := strings.IndexByte(me.Node, 0); i >= 0 {
-			me.Node = me.Node[:i] // an interior node names its member
+			return fmt.Errorf("mechanism inside member %s, %s (check its releases and the supports of its ends)",
+				me.Node[:i], dof.Names[me.DOF])
 		}
-	}
-	if sigma != 0 {
-		return fmt.Errorf("shift %g is an eigenvalue to working precision: %w", sigma, err)
 	}
 	return err
 }
