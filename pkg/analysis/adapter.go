@@ -28,8 +28,10 @@ type Source struct {
 // Input is the engine model of a job and what the conversion had to say.
 type Input struct {
 	Model *domain.Model
-	// Warnings name what the linear frame engine leaves out (plate
-	// loads, lumped masses) so that a run can report them.
+	// Warnings name what the frame engine leaves out (plate loads) so
+	// that a run can report them. Lumped masses are carried to the load
+	// cases (domain.LoadCase.Masses): eigen analyses use them, static
+	// ones do not need them.
 	Warnings []string
 	// Plates counts the plates of the model, which the frame engine does
 	// not analyse: a run must refuse such a model rather than report a
@@ -561,6 +563,14 @@ func (b *builder) nodeLoads() error {
 		}
 		c := b.loadCase(x.LoadCase)
 		c.Prescribed = append(c.Prescribed, p)
+	}
+	lms, err := l.LumpedMasses.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range lms {
+		c := b.loadCase(x.LoadCase)
+		c.Masses = append(c.Masses, domain.NodeMass{Node: id(x.Node), M: [6]float64{x.Tmx, x.Tmy, x.Tmz, x.Rmx, x.Rmy, x.Rmz}})
 	}
 	return nil
 }

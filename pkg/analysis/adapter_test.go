@@ -9,6 +9,8 @@ import (
 
 	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/editor"
+	"github.com/gusset/gusset/pkg/fem/dynamic"
+	"github.com/gusset/gusset/pkg/fem/modal"
 	"github.com/gusset/gusset/pkg/fem/static"
 	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/model"
@@ -151,5 +153,44 @@ func TestPortalSampleIsInEquilibrium(t *testing.T) {
 		if c.Name == "3" && math.Abs(c.Summary.Reaction[0]+5e3) > 1e-6 {
 			t.Errorf("wind base shear %g N, want -5000", c.Summary.Reaction[0])
 		}
+	}
+}
+
+// TestStoredLumpedMass: a stored lumped mass reaches the engine's load
+// case, and a frequency analysis of a cantilever carrying it at its tip
+// (no self-weight: the member is massless) oscillates at
+// √(k/m)/2π with the Timoshenko tip stiffness k = 1/(L³/(3EI) + L/(G·As))
+// (tolerance 1e-9: the subdivided element is exact for a tip load).
+func TestStoredLumpedMass(t *testing.T) {
+	src, ctx := stored(t)
+	s, l := src.Structure, src.Loads
+	const (
+		L, E, nu, A, I, As = 4.0, 200e9, 0.3, 1e-2, 8e-5, 4e-3
+		m                  = 800.0 // kg
+	)
+	create(t, ctx, s.Materials, model.Material{ID: 1, Name: "steel", YoungsModulus: E, PoissonsRatio: nu})
+	create(t, ctx, s.Sections, model.Section{ID: 1, Name: "s", A: A, J: 2 * I, Iy: I, Iz: I, Ay: As, Az: As,
+		AreaFactor: 1, TorsionFactor: 1, IyFactor: 1, IzFactor: 1})
+	create(t, ctx, s.Nodes, model.Node{ID: 1}, model.Node{ID: 2, X: L})
+	create(t, ctx, s.Members, model.Member{ID: 1, NodeA: 1, NodeB: 2, Section: 1, Material: 1, Type: "Normal",
+		Direction: model.Direction{Source: "Angle"}, Releases: model.Releases{FixityCodeAtA: "FFFFFF", FixityCodeAtB: "FFFFFF"}})
+	create(t, ctx, s.Restraints, model.NodeRestraint{Node: 1, RestraintCode: "FFFFFF", ActiveDirection: "BBBBBB"})
+	create(t, ctx, l.Cases, model.LoadCase{ID: 1, Title: "mass"})
+	create(t, ctx, l.LumpedMasses, model.LumpedMassLoad{LoadCase: 1, Node: 2, Tmx: m, Tmy: m, Tmz: m})
+	in, err := analysis.Build(ctx, src, "w", model.DefaultSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms := in.Model.LoadCases[0].Masses; len(ms) != 1 || ms[0].Node != "2" || ms[0].M != [6]float64{m, m, m} {
+		t.Fatalf("masses %+v, want %g kg at node 2 along X, Y, Z", ms, m)
+	}
+	res, err := dynamic.Analyze(ctx, in.Model, dynamic.Options{Settings: modal.Settings{Modes: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := E / (2 * (1 + nu))
+	k := 1 / (L*L*L/(3*E*I) + L/(g*As))
+	if got, want := res.Cases[0].Modes[0].Frequency, math.Sqrt(k/m)/(2*math.Pi); !(math.Abs(got-want) <= 1e-9*want) {
+		t.Errorf("%.12g Hz, want %.12g Hz", got, want)
 	}
 }
