@@ -88,22 +88,9 @@ func writeBeams(m *domain.Model, lc *domain.LoadCase, opt Options) (*Deck, error
 	case opt.Step == Buckle && len(lc.NodeLoads) == 0:
 		return nil, errors.New("a buckling deck needs node loads")
 	}
-	w := &writer{m: m, nodeOf: map[string]int{}, matIdx: map[string]int{}, cload: map[int]*[6]float64{}}
-	for _, n := range m.Nodes {
-		if _, dup := w.nodeOf[n.ID]; dup {
-			return nil, fmt.Errorf("node %s defined twice", n.ID)
-		}
-		w.nodeOf[n.ID] = w.addNode(geom.Vec3{n.X, n.Y, n.Z})
-	}
-	for i, mat := range m.Materials {
-		w.matIdx[mat.Name] = i
-	}
-	for _, nl := range lc.NodeLoads {
-		n, ok := w.nodeOf[nl.Node]
-		if !ok {
-			return nil, fmt.Errorf("node load on unknown node %s", nl.Node)
-		}
-		w.addLoad(n, nl.F)
+	w, err := newWriter(m, lc)
+	if err != nil {
+		return nil, err
 	}
 	for i := range m.Members {
 		if err := w.beamMember(i, opt); err != nil {
@@ -157,21 +144,11 @@ func (w *writer) beamMember(i int, opt Options) error {
 			return fmt.Errorf("section %s: %s = %g, but the %g × %g rectangle has %g", sec.Name, p.what, p.got, rc.Y, rc.Z, p.want)
 		}
 	}
-	na, oka := w.nodeOf[mm.NodeA]
-	nb, okb := w.nodeOf[mm.NodeB]
-	if !oka || !okb {
-		return errors.New("unknown end node")
+	ln, err := w.line(mm, sec)
+	if err != nil {
+		return err
 	}
-	pa, pb := w.coords[na-1], w.coords[nb-1]
-	dir := mm.Direction
-	if dir.Kind == geom.DirectionNode {
-		n, ok := w.nodeOf[mm.DirectionNode]
-		if !ok {
-			return errors.New("unknown direction node")
-		}
-		dir.Node = w.coords[n-1]
-	}
-	dir.Angle += sec.PrincipalAngle
+	na, nb, pa, pb, dir := ln.na, ln.nb, ln.pa, ln.pb, ln.dir
 	r, err := geom.LocalAxes(pa, pb, dir, w.m.VerticalAxis)
 	if err != nil {
 		return err

@@ -55,24 +55,14 @@ func (w *writer) member(i int, lc *domain.LoadCase, div int) error {
 		return fmt.Errorf("section %q or material %q missing", mm.Section, mm.Material)
 	}
 	mat := w.m.Materials[mi]
-	na, oka := w.nodeOf[mm.NodeA]
-	nb, okb := w.nodeOf[mm.NodeB]
-	if !oka || !okb {
-		return errors.New("unknown end node")
+	// Local offsets follow the principal axes, like the engine's.
+	ln, err := w.line(mm, sec)
+	if err != nil {
+		return err
 	}
-	pa, pb := w.coords[na-1], w.coords[nb-1]
-	dir := mm.Direction
-	if dir.Kind == geom.DirectionNode {
-		n, ok := w.nodeOf[mm.DirectionNode]
-		if !ok {
-			return errors.New("unknown direction node")
-		}
-		dir.Node = w.coords[n-1]
-	}
+	na, nb, pa, pb, dir := ln.na, ln.nb, ln.pa, ln.pb, ln.dir
 	vert := w.m.VerticalAxis
 	eA, eB := mm.OffsetA, mm.OffsetB
-	// Local offsets follow the principal axes, like the engine's.
-	dir.Angle += sec.PrincipalAngle
 	if mm.OffsetsLocal {
 		r0, err := geom.LocalAxes(pa, pb, dir, vert)
 		if err != nil {

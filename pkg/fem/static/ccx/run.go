@@ -60,11 +60,7 @@ func ReadDat(r io.Reader) (map[int][6]float64, error) {
 // returns the displacements of the model nodes by model node ID. The
 // solver's output is returned in the error when it fails.
 func Run(ctx context.Context, ccx, dir string, d *Deck) (map[string][6]float64, error) {
-	dat, err := execute(ctx, ccx, dir, d)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(dat)
+	f, err := execute(ctx, ccx, dir, d)
 	if err != nil {
 		return nil, err
 	}
@@ -88,11 +84,7 @@ func Run(ctx context.Context, ccx, dir string, d *Deck) (map[string][6]float64, 
 // ReadEigen reads from the .dat file: natural frequencies in Hz (ccx's
 // cycles/time, the model being in SI) or buckling factors, lowest first.
 func RunEigen(ctx context.Context, ccx, dir string, d *Deck) ([]float64, error) {
-	dat, err := execute(ctx, ccx, dir, d)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(dat)
+	f, err := execute(ctx, ccx, dir, d)
 	if err != nil {
 		return nil, err
 	}
@@ -100,11 +92,11 @@ func RunEigen(ctx context.Context, ccx, dir string, d *Deck) ([]float64, error) 
 	return ReadEigen(f, d.Step)
 }
 
-// execute writes d into dir as job.inp, runs ccx there and returns the
-// path of the .dat file it wrote.
-func execute(ctx context.Context, ccx, dir string, d *Deck) (string, error) {
+// execute writes d into dir as job.inp, runs ccx there and opens the
+// .dat file it wrote.
+func execute(ctx context.Context, ccx, dir string, d *Deck) (*os.File, error) {
 	if err := os.WriteFile(filepath.Join(dir, "job.inp"), []byte(d.Text), 0o644); err != nil {
-		return "", err
+		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, ccx, "-i", "job")
 	cmd.Dir = dir
@@ -113,9 +105,9 @@ func execute(ctx context.Context, ccx, dir string, d *Deck) (string, error) {
 	cmd.Env = append(os.Environ(), "OMP_NUM_THREADS=1", "CCX_NPROC_STIFFNESS=1", "CCX_NPROC_EQUATION_SOLVER=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil || strings.Contains(string(out), "*ERROR") {
-		return "", fmt.Errorf("ccx failed (%v):\n%s", err, tail(string(out), 40))
+		return nil, fmt.Errorf("ccx failed (%v):\n%s", err, tail(string(out), 40))
 	}
-	return filepath.Join(dir, "job.dat"), nil
+	return os.Open(filepath.Join(dir, "job.dat"))
 }
 
 // ReadEigen reads the eigenvalue table of a .dat file. For a Frequency

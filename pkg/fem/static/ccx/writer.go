@@ -132,23 +132,9 @@ func Write(m *domain.Model, caseName string, opt Options) (*Deck, error) {
 	default:
 		return nil, fmt.Errorf("unknown step %v", opt.Step)
 	}
-	w := &writer{m: m, nodeOf: map[string]int{}, matIdx: map[string]int{},
-		springs: map[[2]string][]int{}, cload: map[int]*[6]float64{}}
-	for _, n := range m.Nodes {
-		if _, dup := w.nodeOf[n.ID]; dup {
-			return nil, fmt.Errorf("node %s defined twice", n.ID)
-		}
-		w.nodeOf[n.ID] = w.addNode(geom.Vec3{n.X, n.Y, n.Z})
-	}
-	for i, mat := range m.Materials {
-		w.matIdx[mat.Name] = i
-	}
-	for _, nl := range lc.NodeLoads {
-		n, ok := w.nodeOf[nl.Node]
-		if !ok {
-			return nil, fmt.Errorf("node load on unknown node %s", nl.Node)
-		}
-		w.addLoad(n, nl.F)
+	w, err := newWriter(m, lc)
+	if err != nil {
+		return nil, err
 	}
 	for i := range m.Members {
 		if err := w.member(i, lc, opt.Divisions); err != nil {
@@ -310,6 +296,60 @@ func (w *writer) render(lc *domain.LoadCase) (string, error) {
 	w.writeCloads(&b)
 	b.WriteString("*NODE PRINT, NSET=NOUT\nU\n*END STEP\n")
 	return b.String(), nil
+}
+
+// newWriter numbers the nodes of m, indexes its materials and gathers the
+// node loads of lc: what every deck starts from.
+func newWriter(m *domain.Model, lc *domain.LoadCase) (*writer, error) {
+	w := &writer{m: m, nodeOf: map[string]int{}, matIdx: map[string]int{},
+		springs: map[[2]string][]int{}, cload: map[int]*[6]float64{}}
+	for _, n := range m.Nodes {
+		if _, dup := w.nodeOf[n.ID]; dup {
+			return nil, fmt.Errorf("node %s defined twice", n.ID)
+		}
+		w.nodeOf[n.ID] = w.addNode(geom.Vec3{n.X, n.Y, n.Z})
+	}
+	for i, mat := range m.Materials {
+		w.matIdx[mat.Name] = i
+	}
+	for _, nl := range lc.NodeLoads {
+		n, ok := w.nodeOf[nl.Node]
+		if !ok {
+			return nil, fmt.Errorf("node load on unknown node %s", nl.Node)
+		}
+		w.addLoad(n, nl.F)
+	}
+	return w, nil
+}
+
+// memberLine is a member's end nodes (deck numbers), their points and its
+// direction, with the direction node resolved and the section's principal
+// angle added.
+type memberLine struct {
+	na, nb int
+	pa, pb geom.Vec3
+	dir    geom.Direction
+}
+
+func (w *writer) line(mm *domain.Member, sec *domain.Section) (memberLine, error) {
+	var l memberLine
+	var oka, okb bool
+	l.na, oka = w.nodeOf[mm.NodeA]
+	l.nb, okb = w.nodeOf[mm.NodeB]
+	if !oka || !okb {
+		return l, errors.New("unknown end node")
+	}
+	l.pa, l.pb = w.coords[l.na-1], w.coords[l.nb-1]
+	l.dir = mm.Direction
+	if l.dir.Kind == geom.DirectionNode {
+		n, ok := w.nodeOf[mm.DirectionNode]
+		if !ok {
+			return l, errors.New("unknown direction node")
+		}
+		l.dir.Node = w.coords[n-1]
+	}
+	l.dir.Angle += sec.PrincipalAngle
+	return l, nil
 }
 
 // writeCloads writes the data lines of *CLOAD: the non-zero components
