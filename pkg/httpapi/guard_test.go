@@ -41,16 +41,7 @@ func (e *env) send(method, path string, header map[string]string, body []byte) r
 		}
 		req.Header.Set(k, v)
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return resp{status: res.StatusCode, header: res.Header, body: b}
+	return do(e.t, http.DefaultClient, req)
 }
 
 // guardCase is one request and what the guard must answer.

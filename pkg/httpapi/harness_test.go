@@ -148,14 +148,20 @@ func (e *env) raw(method, path, contentType string, body []byte) resp {
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	res, err := http.DefaultClient.Do(req)
+	return do(e.t, http.DefaultClient, req)
+}
+
+// do sends req with c and reads the whole answer.
+func do(t testing.TB, c *http.Client, req *http.Request) resp {
+	t.Helper()
+	res, err := c.Do(req)
 	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, path, err)
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
 	}
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	if err != nil {
-		e.t.Fatal(err)
+		t.Fatal(err)
 	}
 	return resp{status: res.StatusCode, header: res.Header, body: b}
 }
