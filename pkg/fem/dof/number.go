@@ -59,9 +59,6 @@ func (m *Map) Number(off []bool) *Numbering {
 // Equations returns the number of equations.
 func (n *Numbering) Equations() int { return len(n.EqDOF) }
 
-// Map returns the DOF map numbered.
-func (n *Numbering) Map() *Map { return n.m }
-
 // Reduction returns u = C·x for package sparse's assembler: for every
 // global DOF, the equations it follows and their coefficients (none for a
 // restrained DOF, or for a tied DOF that follows restrained DOFs only).

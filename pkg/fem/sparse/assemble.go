@@ -322,6 +322,3 @@ func (p *Pattern) Diagonal(q int) int { return p.ColPtr[q] }
 
 // NumElements returns the number of elements known to the assembler.
 func (as *Assembler) NumElements() int { return len(as.plans) }
-
-// ElementSize returns the order of element e's matrices.
-func (as *Assembler) ElementSize(e int) int { return as.plans[e].n }

@@ -50,8 +50,6 @@ func (a *analysis) warn(format string, args ...any) {
 	a.warnings = append(a.warnings, fmt.Sprintf(format, args...))
 }
 
-func asSingular(err error, se **linsys.SingularError) bool { return errors.As(err, se) }
-
 // Analyze runs a linear static analysis of m: Build, then Run. The
 // stiffness is assembled and factored once (per reversal state when
 // one-way members or supports are active) and all primary load cases

@@ -1,6 +1,7 @@
 package static
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -151,7 +152,7 @@ func (a *analysis) factorSystem(s *system, m *sparse.SymMatrix) error {
 			return nil
 		}
 		var se *linsys.SingularError
-		if !asSingular(err, &se) || se.Equation < 0 || se.Equation >= s.neq {
+		if !errors.As(err, &se) || se.Equation < 0 || se.Equation >= s.neq {
 			return fmt.Errorf("factor stiffness: %w", err)
 		}
 		if !a.opts.StabilizeUnrestrainedNodes || attempt > s.neq {
