@@ -57,32 +57,132 @@ func ReadStaticMeta(ctx context.Context, res store.Results, ws string) (*StaticM
 	return decodeStaticMeta(raw)
 }
 
-// decodeStaticMeta decodes a stored meta record; nil for none.
-func decodeStaticMeta(raw json.RawMessage) (*StaticMeta, error) {
+// decodeMeta decodes a stored meta record; nil for none.
+func decodeMeta[M metaRecord](raw json.RawMessage) (*M, error) {
 	if raw == nil {
 		return nil, nil
 	}
-	var m StaticMeta
+	var m M
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("decode static results meta: %w", err)
+		return nil, fmt.Errorf("decode results meta: %w", err)
 	}
 	return &m, nil
 }
 
+func decodeStaticMeta(raw json.RawMessage) (*StaticMeta, error) { return decodeMeta[StaticMeta](raw) }
+
 // CheckResults checks the results a job file carries against the model it
 // carries: a hostile or damaged file must be refused when it opens, not
 // make a later query read past a column, report a node the model lacks or
-// send a number JSON cannot carry. The static results must state the
-// model's size, list exactly its nodes and members (with their end nodes)
-// in order, hold only its load cases, have whole rows in every column,
-// reactions only at its nodes, and only finite numbers.
+// send a number JSON cannot carry. Each result set must state the model's
+// size, list exactly its nodes and members (with their end nodes) in
+// order, hold only its load cases, have whole rows in every column, name
+// only its nodes, and hold only finite numbers.
 func CheckResults(snap store.Snapshot) error {
 	for kind, set := range snap.Results {
-		if kind != model.KindStatic {
+		var err error
+		switch kind {
+		case model.KindStatic:
+			err = checkStatic(set, snap.Collections)
+		case model.KindBuckling, model.KindDynamic:
+			err = checkEigen(kind, set, snap.Collections)
+		default:
 			return model.E(model.KindValidation, "the job file holds %s results, which this version cannot read", kind)
 		}
-		if err := checkStatic(set, snap.Collections); err != nil {
-			return model.Wrap("check the job file's static results", err)
+		if err != nil {
+			return model.Wrap("check the job file's "+string(kind)+" results", err)
+		}
+	}
+	return nil
+}
+
+// metaRecord is a meta record of stored results.
+type metaRecord interface {
+	// size returns the model size the results state and their cases.
+	size() (nodes, members int, cases []int64)
+}
+
+func (m StaticMeta) size() (int, int, []int64) {
+	cs := make([]int64, len(m.Cases))
+	for i, c := range m.Cases {
+		cs[i] = c.LoadCase
+	}
+	return m.Nodes, m.Members, cs
+}
+
+func (m EigenMeta) size() (int, int, []int64) {
+	cs := make([]int64, len(m.Cases))
+	for i, c := range m.Cases {
+		cs[i] = c.LoadCase
+	}
+	return m.Nodes, m.Members, cs
+}
+
+// openMeta decodes the meta record of a job file's result set and checks
+// it against the file's model (readModelRefs).
+func openMeta[M metaRecord](set store.ResultSet, colls map[string][]store.Row) (M, *modelRefs, map[string]int, error) {
+	var m M
+	if err := json.Unmarshal(set.Meta, &m); err != nil {
+		return m, nil, nil, model.E(model.KindValidation, "the meta record is not valid: %v", err)
+	}
+	nodes, members, cases := m.size()
+	ref, want, err := readModelRefs(colls, nodes, members, cases)
+	return m, ref, want, err
+}
+
+// modelRefs are the ids a job file's results must agree with.
+type modelRefs struct {
+	nodes   []int64 // ascending
+	members []int64 // [id, nodeA, nodeB] by id
+	cases   []int64 // ascending
+}
+
+// readModelRefs reads the ids of the file's model and checks that results
+// of nodes nodes and members members for load cases cases fit it. want
+// holds the sizes of the nodes and members columns, for the caller to add
+// its own to.
+func readModelRefs(colls map[string][]store.Row, nodes, members int, cases []int64) (ref *modelRefs, want map[string]int, err error) {
+	ref = &modelRefs{}
+	if ref.nodes, err = rowIDs(colls[model.CollNodes]); err != nil {
+		return nil, nil, err
+	}
+	if ref.members, err = memberRows(colls[model.CollMembers]); err != nil {
+		return nil, nil, err
+	}
+	if ref.cases, err = rowIDs(colls[model.CollLoadCases]); err != nil {
+		return nil, nil, err
+	}
+	if nodes != len(ref.nodes) || members != len(ref.members)/widthMember {
+		return nil, nil, model.E(model.KindValidation, "they are of a model with %d nodes and %d members, not of the file's own (%d and %d)",
+			nodes, members, len(ref.nodes), len(ref.members)/widthMember)
+	}
+	for _, lc := range cases {
+		if _, ok := slices.BinarySearch(ref.cases, lc); !ok {
+			return nil, nil, model.E(model.KindValidation, "they hold load case %d, which the model does not have", lc)
+		}
+	}
+	return ref, map[string]int{colNodes: 8 * nodes, colMembers: 8 * widthMember * members}, nil
+}
+
+// checkColumn checks the nodes and members columns against the model and
+// every other column for numbers that are not finite.
+func (ref *modelRefs) checkColumn(name string, col []byte) error {
+	bad := func(format string, args ...any) error { return model.E(model.KindValidation, format, args...) }
+	switch name {
+	case colNodes:
+		if got, _ := ints(col, 1, name); !slices.Equal(got, ref.nodes) {
+			return bad("the nodes column does not list the model's nodes")
+		}
+	case colMembers:
+		if got, _ := ints(col, widthMember, name); !slices.Equal(got, ref.members) {
+			return bad("the members column does not list the model's members and their end nodes")
+		}
+	default:
+		vals, _ := floats(col, 1, name)
+		for i, v := range vals {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return bad("the column %q holds %v at value %d", name, v, i)
+			}
 		}
 	}
 	return nil
@@ -90,31 +190,11 @@ func CheckResults(snap store.Snapshot) error {
 
 func checkStatic(set store.ResultSet, colls map[string][]store.Row) error {
 	bad := func(format string, args ...any) error { return model.E(model.KindValidation, format, args...) }
-	var m StaticMeta
-	if err := json.Unmarshal(set.Meta, &m); err != nil {
-		return bad("the meta record is not valid: %v", err)
-	}
-	nodes, err := rowIDs(colls[model.CollNodes])
+	m, ref, want, err := openMeta[StaticMeta](set, colls)
 	if err != nil {
 		return err
 	}
-	members, err := memberRows(colls[model.CollMembers])
-	if err != nil {
-		return err
-	}
-	cases, err := rowIDs(colls[model.CollLoadCases])
-	if err != nil {
-		return err
-	}
-	if m.Nodes != len(nodes) || m.Members != len(members)/widthMember {
-		return bad("they are of a model with %d nodes and %d members, not of the file's own (%d and %d)",
-			m.Nodes, m.Members, len(nodes), len(members)/widthMember)
-	}
-	want := map[string]int{colNodes: 8 * m.Nodes, colMembers: 8 * widthMember * m.Members}
 	for _, c := range m.Cases {
-		if _, ok := slices.BinarySearch(cases, c.LoadCase); !ok {
-			return bad("they hold load case %d, which the model does not have", c.LoadCase)
-		}
 		want[caseColumn(c.LoadCase, colDisp)] = 8 * widthDisp * m.Nodes
 		want[caseColumn(c.LoadCase, colEnd)] = 8 * widthEnd * m.Members
 		want[caseColumn(c.LoadCase, colSummary)] = 8 * widthSummary
@@ -129,27 +209,14 @@ func checkStatic(set store.ResultSet, colls map[string][]store.Row) error {
 			return bad("the column %q has %d bytes, which does not fit the model", name, len(col))
 		}
 		delete(want, name)
-		switch name {
-		case colNodes:
-			if got, _ := ints(col, 1, name); !slices.Equal(got, nodes) {
-				return bad("the nodes column does not list the model's nodes")
-			}
-		case colMembers:
-			if got, _ := ints(col, widthMember, name); !slices.Equal(got, members) {
-				return bad("the members column does not list the model's members and their end nodes")
-			}
-		default:
+		if err := ref.checkColumn(name, col); err != nil {
+			return err
+		}
+		if strings.HasSuffix(name, ":"+colReact) {
 			vals, _ := floats(col, 1, name)
-			for i, v := range vals {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return bad("the column %q holds %v at value %d", name, v, i)
-				}
-			}
-			if strings.HasSuffix(name, ":"+colReact) {
-				for r := 0; r < len(vals); r += widthReact {
-					if _, ok := slices.BinarySearch(nodes, int64(vals[r])); !ok || vals[r] != math.Trunc(vals[r]) {
-						return bad("the column %q has a reaction at %v, which is not a node of the model", name, vals[r])
-					}
+			for r := 0; r < len(vals); r += widthReact {
+				if _, ok := slices.BinarySearch(ref.nodes, int64(vals[r])); !ok || vals[r] != math.Trunc(vals[r]) {
+					return bad("the column %q has a reaction at %v, which is not a node of the model", name, vals[r])
 				}
 			}
 		}

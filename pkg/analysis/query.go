@@ -24,6 +24,10 @@ type Query struct {
 // every id a list names must exist in the model.
 type Filter struct {
 	LoadCases, Nodes, Members, Plates *model.IDList
+	// Modes selects modes by number (1 the first) in the eigen queries.
+	Modes *model.IDList
+	// Normalization scales mode shapes (see ParseNormalization).
+	Normalization string
 	// Offset and Limit page the rows (Limit < 0: all).
 	Offset, Limit int64
 }
@@ -201,18 +205,23 @@ func pageOf(total, offset, limit int64) (lo, hi int64) {
 
 // caseColumns reads one column of each case in cs.
 func (d *staticData) caseColumns(cs []int64, col string, width int) ([][]float64, error) {
+	return readCaseColumns(d.cols, cs, col, width)
+}
+
+// readCaseColumns reads the column col of each case in cs.
+func readCaseColumns(cols columnReader, cs []int64, col string, width int) ([][]float64, error) {
 	names := make([]string, len(cs))
 	for i, lc := range cs {
 		names[i] = caseColumn(lc, col)
 	}
-	raw, err := d.cols(names...)
+	raw, err := cols(names...)
 	if err != nil {
 		return nil, err
 	}
 	out := make([][]float64, len(cs))
 	for i := range cs {
 		if raw[i] == nil {
-			return nil, fmt.Errorf("static results of load case %d lack the column %s", cs[i], col)
+			return nil, fmt.Errorf("the results of load case %d lack the column %s", cs[i], col)
 		}
 		if out[i], err = floats(raw[i], width, names[i]); err != nil {
 			return nil, err
@@ -378,11 +387,37 @@ func memberIDs(members []int64) []int64 {
 
 // HasResults reports whether the job has results of kind.
 func (q *Query) HasResults(ctx context.Context, ws string, kind model.AnalysisKind) (bool, error) {
-	if kind != model.KindStatic {
-		return false, nil
+	cases, err := q.resultCases(ctx, ws, kind)
+	return len(cases) > 0, err
+}
+
+// resultCases returns what the stored results of kind say about each of
+// their load cases.
+func (q *Query) resultCases(ctx context.Context, ws string, kind model.AnalysisKind) ([]model.CaseResultsInfo, error) {
+	raw, err := q.Results.Meta(ctx, ws, kind)
+	if err != nil || raw == nil {
+		return nil, err
 	}
-	meta, err := ReadStaticMeta(ctx, q.Results, ws)
-	return meta != nil && len(meta.Cases) > 0, err
+	var out []model.CaseResultsInfo
+	switch kind {
+	case model.KindStatic:
+		meta, err := decodeStaticMeta(raw)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range meta.Cases {
+			out = append(out, model.CaseResultsInfo{LoadCase: c.LoadCase, HasResults: true, Solver: c.Solver, IsNonLinear: c.IsNonLinear})
+		}
+	case model.KindBuckling, model.KindDynamic:
+		meta, err := decodeEigenMeta(raw)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range meta.Cases {
+			out = append(out, model.CaseResultsInfo{LoadCase: c.LoadCase, HasResults: true, Solver: c.Solver, Modes: c.Modes})
+		}
+	}
+	return out, nil
 }
 
 // Info answers the results info of kind for the model cases list selects
@@ -393,18 +428,14 @@ func (q *Query) Info(ctx context.Context, ws string, kind model.AnalysisKind, li
 	if err != nil {
 		return out, err
 	}
-	var meta *StaticMeta
-	if kind == model.KindStatic {
-		if meta, err = ReadStaticMeta(ctx, q.Results, ws); err != nil {
-			return out, err
-		}
+	stored, err := q.resultCases(ctx, ws, kind)
+	if err != nil {
+		return out, err
 	}
-	byCase := map[int64]CaseMeta{}
-	if meta != nil {
-		out.HasResults = len(meta.Cases) > 0
-		for _, c := range meta.Cases {
-			byCase[c.LoadCase] = c
-		}
+	out.HasResults = len(stored) > 0
+	byCase := map[int64]model.CaseResultsInfo{}
+	for _, c := range stored {
+		byCase[c.LoadCase] = c
 	}
 	var missing []int64
 	for _, id := range cases {
@@ -412,10 +443,11 @@ func (q *Query) Info(ctx context.Context, ws string, kind model.AnalysisKind, li
 			continue
 		}
 		c, ok := byCase[id]
-		out.LoadCases = append(out.LoadCases, model.CaseResultsInfo{LoadCase: id, HasResults: ok, Solver: c.Solver, IsNonLinear: c.IsNonLinear})
 		if !ok {
+			c = model.CaseResultsInfo{LoadCase: id}
 			missing = append(missing, id)
 		}
+		out.LoadCases = append(out.LoadCases, c)
 	}
 	out.NotAnalyzed = fmtIDs(missing)
 	return out, nil

@@ -113,6 +113,10 @@ func (r *Runner) Run(ctx context.Context, t Task) error {
 	switch t.Kind {
 	case model.LinearStatic:
 		return r.runStatic(ctx, t)
+	case model.BucklingAnalysis:
+		return r.runBuckling(ctx, t)
+	case model.DynamicFrequency:
+		return r.runDynamic(ctx, t)
 	}
 	_, err = r.finish(ctx, t, model.RunFailed, fmt.Sprintf("%s is not available yet", t.Kind.Describe()), nil)
 	return err

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -29,105 +27,22 @@ const (
 	stepStore
 )
 
-// errModel marks a failure of the model (or of the settings against the
-// model): the user must change something, and retrying cannot help.
-type errModel struct{ msg string }
-
-func (e *errModel) Error() string { return e.msg }
-
-func modelError(format string, args ...any) error {
-	return &errModel{msg: fmt.Sprintf(format, args...)}
-}
-
 // runStatic runs a linear static analysis.
 func (r *Runner) runStatic(ctx context.Context, t Task) error {
-	lv := &live{percent: make([]float64, len(staticSteps))}
-	job, slot, err := r.Jobs.Job(ctx, t.Workspace)
-	if model.KindOf(err) == model.KindNoJobOpen {
-		_, err = r.finish(ctx, t, model.RunFailed, "the job was closed before the analysis started", nil)
-		return err
-	}
-	if err != nil {
-		return err
-	}
-	settings := job.Analysis.Static
-	if len(t.Overrides) > 0 {
-		if err := json.Unmarshal(t.Overrides, &settings); err != nil {
-			_, ferr := r.finish(ctx, t, model.RunFailed, "the run's setting overrides cannot be read: "+err.Error(), nil)
-			return errors.Join(model.E(model.KindValidation, "bad overrides: %v", err), ferr)
+	return r.execute(ctx, t, staticSteps, func(ctx context.Context, job model.Job, lv *live) (publisher, error) {
+		s, err := settingsOf(t, job.Analysis.Static)
+		if err != nil {
+			return nil, err
 		}
-	}
-	started, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
-		now := r.Now().UTC()
-		if run.Status == model.RunCancelling {
-			// Cancelled while this worker took the task: end it here, in
-			// the same transaction that would have started it.
-			run.Status, run.CompletedAt = model.RunCancelled, &now
-			run.Progress.StatusText = "Cancelled before it started"
-			return nil
+		set, err := r.solveStatic(ctx, t, job, s, lv)
+		if err != nil {
+			return nil, err
 		}
-		run.Status, run.HeartbeatAt = model.RunRunning, &now
-		if run.StartedAt == nil {
-			run.StartedAt = &now
-		}
-		run.Attempt++
-		run.Header = header(t.Kind, job.Headings)
-		if run.Attempt > 1 {
-			run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Warning",
-				Text: fmt.Sprintf("attempt %d: the worker of the previous attempt was lost", run.Attempt), Timestamp: now})
-		}
-		lv.apply(run, staticSteps)
-		return nil
+		return func(ctx context.Context, rev int64, complete func(*model.Run)) error {
+			set.rev = rev
+			return r.storeStatic(ctx, t, s, set, complete)
+		}, nil
 	})
-	if errors.Is(err, store.ErrRunFinished) || started.Status == model.RunCancelled {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-
-	solveCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	stop := make(chan struct{})
-	cancelled := r.supervise(ctx, t, lv, staticSteps, cancel, stop)
-	set, err := r.solveStatic(solveCtx, t, job, settings, lv)
-	if err == nil {
-		// The lock keeps the model from changing during the run, so the
-		// revision read at its start is the one the results belong to.
-		set.rev = slot.Rev
-		lv.stage(stepStore, 0)
-		// Storing the results completes the run in the same transaction,
-		// unless a cancel was accepted first.
-		var done model.Run
-		err = r.storeStatic(ctx, t, settings, set, func(run *model.Run) {
-			lv.stage(stepStore, 100)
-			r.end(run, model.RunCompleted, "", func(run *model.Run) {
-				lv.apply(run, staticSteps)
-				run.HeartbeatAt = run.CompletedAt
-				run.Progress.StatusText = "Analysis completed"
-			})
-			done = *run
-		})
-		if err == nil {
-			r.observe(t, done)
-		}
-	}
-	close(stop)
-	var me *errModel
-	switch {
-	case err == nil:
-		return nil
-	case cancelled.Load() || errors.Is(err, store.ErrRunCancelled):
-		_, err = r.finish(ctx, t, model.RunCancelled, "", func(run *model.Run) { lv.apply(run, staticSteps) })
-		return err
-	case errors.As(err, &me):
-		_, ferr := r.finish(ctx, t, model.RunFailed, me.msg, func(run *model.Run) { lv.apply(run, staticSteps) })
-		return errors.Join(model.E(model.KindValidation, "%s", me.msg), ferr)
-	case ctx.Err() != nil:
-		// The worker is stopping or lost its lease: another attempt runs it.
-		return fmt.Errorf("run %s interrupted: %w", t.RunID, ctx.Err())
-	}
-	return fmt.Errorf("run %s: %w", t.RunID, err)
 }
 
 // staticSet is what a static run stores.
@@ -142,28 +57,12 @@ type staticSet struct {
 // solveStatic reads the model, analyses it and packs the results.
 func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model.StaticSettings, lv *live) (*staticSet, error) {
 	lv.stage(stepRead, 0)
-	in, err := Build(ctx, r.Source, t.Workspace, job.Settings)
+	list, some := s.LoadCaseList()
+	in, names, ids, err := r.readModel(ctx, t, job, caseChoice{list: list, some: some, raw: s.LoadCases,
+		check: s.CheckNonExistentLoadCases}, s.SolverType, lv)
 	if err != nil {
 		return nil, err
 	}
-	if in.Plates > 0 {
-		return nil, modelError("the model has %d plate(s), and plates are not analysed yet: "+
-			"results without them would be wrong, so the analysis stops here (delete the plates to analyse the frame alone)", in.Plates)
-	}
-	names, ids, err := selectCases(in.Model, s)
-	if err != nil {
-		return nil, err
-	}
-	lv.set(func(l *live) {
-		l.caseN, l.warnings = len(names), append([]string(nil), in.Warnings...)
-		l.params = []model.Parameter{
-			{Label: paramNodes, Value: strconv.Itoa(len(in.Model.Nodes))},
-			{Label: paramMembers, Value: strconv.Itoa(len(in.Model.Members))},
-			{Label: paramPlates, Value: "0"},
-			{Label: paramCases, Value: strconv.Itoa(len(names))},
-			{Label: paramSolver, Value: string(s.SolverType)},
-		}
-	})
 	lv.stage(stepSetup, 0)
 	opts := engineOptions(s)
 	opts.Cases = names
@@ -192,20 +91,65 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 	return set, nil
 }
 
+// readModel reads and converts the job's model, refuses plates, picks the
+// load cases of ch and records the run's first parameters.
+func (r *Runner) readModel(ctx context.Context, t Task, job model.Job, ch caseChoice, solver model.SolverType, lv *live) (
+	in Input, names []string, ids []int64, err error) {
+	if in, err = Build(ctx, r.Source, t.Workspace, job.Settings); err != nil {
+		return in, nil, nil, err
+	}
+	if in.Plates > 0 {
+		return in, nil, nil, modelError("the model has %d plate(s), and plates are not analysed yet: "+
+			"results without them would be wrong, so the analysis stops here (delete the plates to analyse the frame alone)", in.Plates)
+	}
+	if names, ids, err = selectCases(in.Model, ch); err != nil {
+		return in, nil, nil, err
+	}
+	lv.set(func(l *live) {
+		l.caseN, l.warnings = len(names), append(l.warnings, in.Warnings...)
+		l.params = []model.Parameter{
+			{Label: paramNodes, Value: strconv.Itoa(len(in.Model.Nodes))},
+			{Label: paramMembers, Value: strconv.Itoa(len(in.Model.Members))},
+			{Label: paramPlates, Value: "0"},
+			{Label: paramCases, Value: strconv.Itoa(len(names))},
+			{Label: paramSolver, Value: string(solver)},
+		}
+	})
+	return in, names, ids, nil
+}
+
+// caseChoice is what the settings of a run say about its load cases.
+type caseChoice struct {
+	list model.IDList
+	some bool   // false: all cases
+	raw  string // loadCases as stored, for messages
+	// check is checkNonExistentLoadCases.
+	check bool
+	// primaryOnly, when set, names an analysis that takes primary load
+	// cases only: "all" leaves the combinations out, and a list naming one
+	// is an error.
+	primaryOnly string
+}
+
 // selectCases picks the load cases and combinations the settings ask for:
 // all of them when loadCases is empty. It returns their engine names and
 // ids, ascending.
-func selectCases(m *domain.Model, s model.StaticSettings) ([]string, []int64, error) {
+func selectCases(m *domain.Model, ch caseChoice) ([]string, []int64, error) {
 	exists := map[int64]string{}
 	for _, c := range m.LoadCases {
 		id, _ := EngineID(c.Name)
 		exists[id] = c.Name
 	}
+	combos := map[int64]bool{}
 	for _, c := range m.Combinations {
 		id, _ := EngineID(c.Name)
+		if ch.primaryOnly != "" {
+			combos[id] = true
+			continue
+		}
 		exists[id] = c.Name
 	}
-	list, some := s.LoadCaseList()
+	list, some, s := ch.list, ch.some, ch
 	var ids []int64
 	var missing []int64
 	if some {
@@ -216,7 +160,13 @@ func selectCases(m *domain.Model, s model.StaticSettings) ([]string, []int64, er
 					ids = append(ids, id)
 				}
 			}
-			if s.CheckNonExistentLoadCases {
+			for id := range combos {
+				if id >= rg.Lo && id <= rg.Hi {
+					return nil, nil, modelError("load case %d is a combination: %s analysis takes primary load cases only "+
+						"(make a primary case holding the combined loads)", id, ch.primaryOnly)
+				}
+			}
+			if s.check {
 				for id := rg.Lo; id <= rg.Hi && len(missing) < 20; id++ {
 					if _, ok := exists[id]; !ok {
 						missing = append(missing, id)
@@ -237,7 +187,10 @@ func selectCases(m *domain.Model, s model.StaticSettings) ([]string, []int64, er
 	ids = slices.Compact(ids)
 	if len(ids) == 0 {
 		if some {
-			return nil, nil, modelError("none of the load cases in loadCases %q exists", s.LoadCases)
+			return nil, nil, modelError("none of the load cases in loadCases %q exists", s.raw)
+		}
+		if ch.primaryOnly != "" {
+			return nil, nil, modelError("the model has no primary load cases to analyse")
 		}
 		return nil, nil, modelError("the model has no load cases to analyse")
 	}
@@ -280,13 +233,7 @@ func packStatic(m *domain.Model, res *static.Results, ids []int64, runID, solver
 	for i, n := range m.Nodes {
 		set.nodes[i], _ = EngineID(n.ID)
 	}
-	set.members = make([]int64, 0, widthMember*len(m.Members))
-	for _, mb := range m.Members {
-		id, _ := EngineID(mb.ID)
-		a, _ := EngineID(mb.NodeA)
-		b, _ := EngineID(mb.NodeB)
-		set.members = append(set.members, id, a, b)
-	}
+	set.members = memberColumn(m)
 	set.columns[colNodes] = packInts(set.nodes)
 	set.columns[colMembers] = packInts(set.members)
 	nonlinear := false
@@ -362,13 +309,7 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 	if err != nil {
 		return err
 	}
-	err = r.Results.Publish(ctx, t.Workspace, t.RunID, model.KindStatic, store.ResultSet{Meta: raw, Columns: set.columns}, drop, complete)
-	if model.KindOf(err) == model.KindConflict && !errors.Is(err, store.ErrRunCancelled) {
-		// The run no longer holds the workspace (reaped as lost): nothing
-		// is written, and nothing more to do.
-		return modelError("%s", err.Error())
-	}
-	return err
+	return r.publish(ctx, t, model.KindStatic, store.ResultSet{Meta: raw, Columns: set.columns}, drop, complete)
 }
 
 // finiteResults refuses results that are not finite numbers (properties so

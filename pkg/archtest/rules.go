@@ -96,8 +96,10 @@ var Rules = []Rule{
 	{Package: "pkg/server", Why: "the server wires the middle layer; it talks to Fiber and asynq only through pkg/httpapi and pkg/queue",
 		Allow: []string{"pkg/analysis", "pkg/editor", "pkg/httpapi", "pkg/jobfile", "pkg/model", "pkg/queue",
 			"pkg/session", "pkg/store", "pkg/store/redisstore"},
-		External:  []string{miniredis, prometheus, goRedis},
-		TestAllow: []string{"pkg/fem/static", testutil}},
+		External: []string{miniredis, prometheus, goRedis},
+		// Tests compare what the service stores with the engine's own
+		// answer on the same model.
+		TestAllow: []string{"pkg/fem/static", "pkg/fem/domain", "pkg/fem/dynamic", "pkg/fem/modal", "pkg/samples", testutil}},
 
 	// The middle layer.
 	{Package: "pkg/httpapi", Why: "the HTTP edge translates requests for the layer below",

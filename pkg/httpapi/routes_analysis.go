@@ -46,11 +46,21 @@ func (a *API) registerAnalysisRoutes() {
 		body: model.StaticSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 		handler: func(c *fiber.Ctx) error { return a.startRun(c, model.NonLinearStatic) }})
 	a.add(route{method: "POST", path: analysisPath + "/buckling/run", tag: tag, summary: "Start a buckling analysis",
-		desc: overrideDoc("buckling") + "Not available yet: a valid body answers 501 NOT_IMPLEMENTED.",
+		desc: overrideDoc("buckling") + "Answers 202 with the run record (Queued). For each primary load case (combinations " +
+			"are refused) it finds the smallest positive load factors of the case's loads, from the axial forces of a linear " +
+			"static analysis; query them under /job/query/analysis/buckling. Members are subdivided internally so that one " +
+			"member per column gives its Euler load. axialForceDistribution NonLinear, and tension-only or compression-only " +
+			"members with tensionCompressionOnly Activated or GradualActivation, fail the run with a message saying so. " +
+			"Results replace the stored buckling results, or with retainLoadCases only those of the cases analysed. " + runsDoc,
 		body: model.BucklingSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 		handler: func(c *fiber.Ctx) error { return a.startRun(c, model.BucklingAnalysis) }})
 	a.add(route{method: "POST", path: analysisPath + "/dynamic-frequency/run", tag: tag, summary: "Start a dynamic frequency analysis",
-		desc: overrideDoc("dynamic-frequency") + "Not available yet: a valid body answers 501 NOT_IMPLEMENTED.",
+		desc: overrideDoc("dynamic-frequency") + "Answers 202 with the run record (Queued). For each primary load case " +
+			"(combinations are refused) it finds the lowest natural frequencies (or those nearest frequencyShift, or inside " +
+			"[lowerLimit, upperLimit]) with the case's loads as mass: self-weight gives the members' mass, lumped mass loads " +
+			"their nodes', and downward node and member forces F/g; query them under /job/query/analysis/dynamic. A Sturm " +
+			"count checks that no mode in the range was missed; the run warns, naming the range, when one was. Results " +
+			"replace the stored frequency results, or with retainLoadCases only those of the cases analysed. " + runsDoc,
 		body: model.DynamicSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 		handler: func(c *fiber.Ctx) error { return a.startRun(c, model.DynamicFrequency) }})
 	a.add(route{method: "GET", path: analysisPath + "/runs", tag: tag, summary: "List the current run and the 10 most recent",
@@ -101,8 +111,8 @@ func (a *API) startRun(c *fiber.Ctx, kind model.AnalysisType) error {
 	if err != nil {
 		return err
 	}
-	if kind != model.LinearStatic {
-		return model.E(model.KindNotImplemented, "%s is not available yet; linear static analysis is", kind.Describe())
+	if kind == model.NonLinearStatic {
+		return model.E(model.KindNotImplemented, "%s is not available yet; linear static, buckling and dynamic frequency analyses are", kind.Describe())
 	}
 	run, err := a.analysis.Start(ctx, ws, kind, overrides)
 	if err != nil {

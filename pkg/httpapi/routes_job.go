@@ -220,8 +220,11 @@ func (a *API) getStatus(c *fiber.Ctx) error {
 		st.AccessMode = AccessReadOnly
 	}
 	if a.query != nil {
-		if st.Analysis.HasStaticResults, err = a.query.HasResults(ctx, ws, model.KindStatic); err != nil {
-			return err
+		for kind, flag := range map[model.AnalysisKind]*bool{model.KindStatic: &st.Analysis.HasStaticResults,
+			model.KindBuckling: &st.Analysis.HasBucklingResults, model.KindDynamic: &st.Analysis.HasDynamicResults} {
+			if *flag, err = a.query.HasResults(ctx, ws, kind); err != nil {
+				return err
+			}
 		}
 	}
 	fillCounts(&st.Structure, counts)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"reflect"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -11,7 +12,8 @@ import (
 	"github.com/gusset/gusset/pkg/model"
 )
 
-const staticQueryPath = "/job/query/analysis/static"
+// queryPath is the prefix of the result queries.
+const queryPath = "/job/query/analysis"
 
 // Envelope is the body of every result query: the rows and the warnings.
 type Envelope[T any] struct {
@@ -19,19 +21,31 @@ type Envelope[T any] struct {
 	Warnings model.ResultsWarnings `json:"warnings"`
 }
 
-// queryDoc is what every result query says.
+// queryDoc is what every static result query says.
 const queryDoc = "Values are in the job units (rotations in radians). Rows are ordered by load case, then by node or member, " +
 	"and paged by offset and limit (Total-Count counts every row). Filters are id lists (\"1,3-7\"); an id the model does " +
 	"not have is a 400, a range included. warnings.loadCasesNotAnalyzed lists the selected load cases without results (an " +
 	"id list usable as loadCases of a run). 409 before any static analysis; any model change deletes every result."
 
+// eigenQueryDoc is what every buckling and dynamic-frequency query says.
+const eigenQueryDoc = "Rows are ordered by load case, then mode (1 the lowest), then member or node, and paged by offset and " +
+	"limit (Total-Count counts every row). loadCases, members and nodes are id lists (\"1,3-7\"); an id the model does not " +
+	"have is a 400, a range included. modes is a list of mode numbers: modes beyond those found, and, without the filter, " +
+	"modes the run asked for but did not find (no more exist in the range), are listed per case in " +
+	"warnings.modesNotAnalyzed. warnings.loadCasesNotAnalyzed lists the selected load cases without results. 409 before " +
+	"any analysis of the kind; any model change deletes every result."
+
 // resultQuery describes one result query route.
 type resultQuery[T any] struct {
-	name    string // path segment
+	kind    model.AnalysisKind
+	name    string // path segment under the kind's
 	summary string
 	desc    string
 	filters []string
-	run     func(ctx context.Context, ws string, f analysis.Filter) (analysis.Page[T], error)
+	// extra are further query parameters (besides paging and filters)
+	// that resultFilter reads.
+	extra []param
+	run   func(ctx context.Context, ws string, f analysis.Filter) (analysis.Page[T], error)
 }
 
 func (a *API) registerResultRoutes() {
@@ -68,20 +82,84 @@ func (a *API) registerResultRoutes() {
 			desc:    "Plates are not analysed yet (a model with plates cannot be run), so this answers the envelope with no rows.",
 			filters: []string{"loadCases", "plates"}, run: q.PlateResults})
 	}
+	a.registerEigenResultRoutes()
+}
+
+func (a *API) registerEigenResultRoutes() {
+	q := a.query
+	const tolDoc = " Each mode's warning is set when its relative residual is above the tolerance its run asked for."
+	addResultQuery(a, resultQuery[model.BucklingLoadFactorRow]{kind: model.KindBuckling, name: "load-factors",
+		summary: "Buckling load factors",
+		desc: "The smallest positive load factors λ with (K + λ·K_G)·φ = 0, K_G from the axial forces of a linear static " +
+			"analysis of the same case; loads reversed (negative factors) are a different case. nodeAtMaxTrans and " +
+			"nodeAtMaxRotn are the nodes of the mode shape's largest translation and rotation, with their global axes. " +
+			"The loadCases and modes filters are optional." + tolDoc,
+		filters: []string{"loadCases", "modes"}, run: q.LoadFactors})
+	addResultQuery(a, resultQuery[model.EffectiveLengthRow]{kind: model.KindBuckling, name: "member-effective-lengths",
+		summary: "Buckling effective lengths of the members",
+		desc: "For each member in compression: pcr = λ·|N| with N its most compressive axial force, and ly, lz = " +
+			"π·√(E·I/pcr) about the section's principal axes y and z, in the job units. Members in tension or without axial " +
+			"force have an exclusionReason and zeros.",
+		filters: []string{"loadCases", "members", "modes"}, run: q.EffectiveLengths})
+	addResultQuery(a, resultQuery[model.NaturalFrequencyRow]{kind: model.KindDynamic, name: "natural-frequencies",
+		summary: "Natural frequencies",
+		desc: "Frequencies in Hz and periods in s, lowest first. Mass participation (percent) is the share of the " +
+			"structure's whole mass along each global axis, supported nodes included, that the mode moves; the massPartSum " +
+			"fields add it up over modes 1 to the row's." + tolDoc,
+		filters: []string{"loadCases", "modes"}, run: q.NaturalFrequencies})
+	shapeDoc := "One row per load case and mode, arrays over the selected nodes (all by default), global axes. A page holds " +
+		"at most " + strconv.Itoa(analysis.MaxShapeEntries) + " node entries (rows × nodes); a larger one is a 400 naming the " +
+		"limit. "
+	addResultQuery(a, resultQuery[model.ModeShapeRow]{kind: model.KindDynamic, name: "mode-shapes",
+		summary: "Vibration mode shapes",
+		desc: shapeDoc + "normalization Mass (default): φᵀ·M·φ = 1, translations in m/√kg and rotations in rad/√kg whatever " +
+			"the job units, signed so that the largest translation is positive; Unit: the largest translation is +1; None: " +
+			"as the eigensolver returns them (mass-normalized, arbitrary sign).",
+		filters: []string{"loadCases", "modes", "nodes"},
+		extra:   []param{{name: "normalization", typ: "string", desc: "Mass (default), Unit or None"}},
+		run: func(ctx context.Context, ws string, f analysis.Filter) (analysis.Page[model.ModeShapeRow], error) {
+			return q.ModeShapes(ctx, ws, model.KindDynamic, f)
+		}})
+	addResultQuery(a, resultQuery[model.ModeShapeRow]{kind: model.KindBuckling, name: "mode-shapes",
+		summary: "Buckling mode shapes",
+		desc:    shapeDoc + "Buckling shapes are normalized so that the largest translation is +1 (normalization Unit, the only value).",
+		filters: []string{"loadCases", "modes", "nodes"},
+		extra:   []param{{name: "normalization", typ: "string", desc: "Unit (default and only value)"}},
+		run: func(ctx context.Context, ws string, f analysis.Filter) (analysis.Page[model.ModeShapeRow], error) {
+			return q.ModeShapes(ctx, ws, model.KindBuckling, f)
+		}})
 }
 
 // addResultQuery serves a result query and its metadata.
 func addResultQuery[T any](a *API, rq resultQuery[T]) {
 	const tag = "Results"
-	path := staticQueryPath + "/" + rq.name
+	doc, dir := queryDoc, "static"
+	switch rq.kind {
+	case model.KindBuckling:
+		doc, dir = eigenQueryDoc, "buckling"
+	case model.KindDynamic:
+		doc, dir = eigenQueryDoc, "dynamic"
+	}
+	path := queryPath + "/" + dir + "/" + rq.name
 	params := []param{{name: "offset", typ: "integer"}, {name: "limit", typ: "integer"}}
 	for _, f := range rq.filters {
-		params = append(params, param{name: f, typ: "string", desc: "id list, e.g. 1,3-7"})
+		desc := "id list, e.g. 1,3-7"
+		if f == "modes" {
+			desc = "list of mode numbers, e.g. 1-3"
+		}
+		params = append(params, param{name: f, typ: "string", desc: desc})
 	}
-	a.add(route{method: "GET", path: path, tag: tag, headers: pagingHeaders, summary: rq.summary, desc: rq.desc + " " + queryDoc, query: params,
+	params = append(params, rq.extra...)
+	a.add(route{method: "GET", path: path, tag: tag, headers: pagingHeaders, summary: rq.summary, desc: rq.desc + " " + doc, query: params,
 		responses: map[int]any{200: Envelope[T]{}}, errors: []int{http.StatusBadRequest, http.StatusConflict, http.StatusInternalServerError},
 		handler: func(c *fiber.Ctx) error {
 			f, err := resultFilter(c, rq.filters)
+			if err != nil {
+				return err
+			}
+			if len(rq.extra) > 0 {
+				f.Normalization = c.Query("normalization")
+			}
 			if err != nil {
 				return err
 			}
@@ -143,6 +221,8 @@ func resultFilter(c *fiber.Ctx, names []string) (analysis.Filter, error) {
 			f.Members = &list
 		case "plates":
 			f.Plates = &list
+		case "modes":
+			f.Modes = &list
 		}
 	}
 	return f, nil

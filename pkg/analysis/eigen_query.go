@@ -1,0 +1,372 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/gusset/gusset/pkg/fem/modal"
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// MaxShapeEntries bounds one page of mode shapes: rows × nodes per row.
+// Each entry is a node id and six numbers, about 150 bytes of JSON, so a
+// page stays under about 40 MB.
+const MaxShapeEntries = 250_000
+
+// eigenData is what every buckling or dynamic-frequency query starts from.
+type eigenData struct {
+	meta    *EigenMeta
+	nodes   []int64
+	members []int64 // id, nodeA, nodeB
+	// cases are the analysed cases the filter selects, with their meta;
+	// notAnalysed the selected model cases without results.
+	cases       []EigenCaseMeta
+	notAnalysed string
+	cols        columnReader
+}
+
+// eigenView runs fn, a query, against one consistent set of results of
+// kind (see view).
+func eigenView[T any](q *Query, ctx context.Context, ws string, kind model.AnalysisKind, f Filter,
+	fn func(d *eigenData) (Page[T], error)) (Page[T], error) {
+	var out Page[T]
+	err := q.Results.View(ctx, ws, kind, func(raw json.RawMessage, cols func(names ...string) ([][]byte, error)) error {
+		meta, err := decodeEigenMeta(raw)
+		if err != nil {
+			return err
+		}
+		if meta == nil {
+			// Distinguish "no job" from "no results".
+			if _, _, err := q.Source.Loads.Cases.Stats(ctx, ws); err != nil {
+				return err
+			}
+			return errNoResults(kind)
+		}
+		d := &eigenData{meta: meta, cols: cols}
+		all, err := q.modelCases(ctx, ws)
+		if err != nil {
+			return err
+		}
+		sel, err := selectIDs("loadCases", "load case", all, f.LoadCases)
+		if err != nil {
+			return err
+		}
+		var missing []int64
+		for _, id := range sel {
+			if c, ok := meta.has(id); ok {
+				d.cases = append(d.cases, c)
+			} else {
+				missing = append(missing, id)
+			}
+		}
+		d.notAnalysed = fmtIDs(missing)
+		raws, err := cols(colNodes, colMembers)
+		if err != nil {
+			return err
+		}
+		if d.nodes, err = ints(raws[0], 1, colNodes); err != nil {
+			return err
+		}
+		if d.members, err = ints(raws[1], widthMember, colMembers); err != nil {
+			return err
+		}
+		out, err = fn(d)
+		return err
+	})
+	return out, err
+}
+
+// modes returns the modes of case c the filter selects (1-based,
+// ascending) and, when some selected or requested are missing, a warning
+// naming them.
+func (c EigenCaseMeta) modes(list *model.IDList) ([]int, *model.ModesNotFound) {
+	ranges := []model.IDRange{{Lo: 1, Hi: int64(max(c.Requested, c.Modes))}}
+	if list != nil {
+		ranges = list.Ranges
+	}
+	var out []int
+	var missing []model.IDRange
+	for _, r := range ranges {
+		for m := r.Lo; m <= min(r.Hi, int64(c.Modes)); m++ {
+			out = append(out, int(m))
+		}
+		if lo := max(r.Lo, int64(c.Modes)+1); lo <= r.Hi {
+			missing = append(missing, model.IDRange{Lo: lo, Hi: r.Hi})
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	return out, &model.ModesNotFound{LoadCase: c.LoadCase, Modes: model.FormatIDs(nil, missing)}
+}
+
+// modeRows reads the modes column of every selected case and calls emit
+// for each selected mode, in order; it returns the warnings.
+func (d *eigenData) modeRows(f Filter, emit func(c EigenCaseMeta, mode int, row, all []float64)) (model.ResultsWarnings, error) {
+	cms, w := d.selectModes(f)
+	cols, err := d.caseColumns(colModes, widthMode)
+	if err != nil {
+		return w, err
+	}
+	for i, cm := range cms {
+		for _, m := range cm.modes {
+			emit(cm.c, m, cols[i][widthMode*(m-1):widthMode*m], cols[i])
+		}
+	}
+	return w, nil
+}
+
+// caseColumns reads the column col of every selected case.
+func (d *eigenData) caseColumns(col string, width int) ([][]float64, error) {
+	return readCaseColumns(d.cols, d.caseIDs(), col, width)
+}
+
+func (d *eigenData) caseIDs() []int64 {
+	ids := make([]int64, len(d.cases))
+	for i, c := range d.cases {
+		ids[i] = c.LoadCase
+	}
+	return ids
+}
+
+// pageSlice returns the part of rows that offset and limit keep.
+func pageSlice[T any](rows []T, f Filter) []T {
+	lo, hi := pageOf(int64(len(rows)), f.Offset, f.Limit)
+	return rows[lo:hi]
+}
+
+// axisName names global axis a (0, 1, 2).
+func axisName(a float64) string { return [...]string{model.AxisX, model.AxisY, model.AxisZ}[int(a)] }
+
+// modeWarning is the warning of a mode whose residual is above the
+// tolerance its run asked for.
+func modeWarning(c EigenCaseMeta, residual float64) string {
+	if residual <= c.Tolerance*(1+1e-9) {
+		return ""
+	}
+	return fmt.Sprintf("not converged: relative residual %.3g above the tolerance %.3g", residual, c.Tolerance)
+}
+
+// LoadFactors answers buckling/load-factors.
+func (q *Query) LoadFactors(ctx context.Context, ws string, f Filter) (Page[model.BucklingLoadFactorRow], error) {
+	return eigenView(q, ctx, ws, model.KindBuckling, f, func(d *eigenData) (Page[model.BucklingLoadFactorRow], error) {
+		var rows []model.BucklingLoadFactorRow
+		w, err := d.modeRows(f, func(c EigenCaseMeta, mode int, v, _ []float64) {
+			rows = append(rows, model.BucklingLoadFactorRow{LoadCase: c.LoadCase, Mode: mode,
+				Warning: modeWarning(c, v[modeResidual]), LoadFactor: v[modeValue], Tolerance: v[modeResidual],
+				Iterations: int(v[modeIterations]), NodeAtMaxTrans: int64(v[modeNodeT]), TransAxis: axisName(v[modeAxisT]),
+				NodeAtMaxRotn: int64(v[modeNodeR]), RotnAxis: axisName(v[modeAxisR])})
+		})
+		return Page[model.BucklingLoadFactorRow]{Rows: pageSlice(rows, f), Total: int64(len(rows)), Warnings: w}, err
+	})
+}
+
+// NaturalFrequencies answers dynamic/natural-frequencies. Participation is
+// shown in percent; its sums run over every mode up to the row's, whether
+// the filter selects them or not.
+func (q *Query) NaturalFrequencies(ctx context.Context, ws string, f Filter) (Page[model.NaturalFrequencyRow], error) {
+	return eigenView(q, ctx, ws, model.KindDynamic, f, func(d *eigenData) (Page[model.NaturalFrequencyRow], error) {
+		var rows []model.NaturalFrequencyRow
+		w, err := d.modeRows(f, func(c EigenCaseMeta, mode int, v, all []float64) {
+			var sum [3]float64
+			for k := range mode {
+				for a := range 3 {
+					sum[a] += all[widthMode*k+modePartX+a]
+				}
+			}
+			rows = append(rows, model.NaturalFrequencyRow{LoadCase: c.LoadCase, Mode: mode,
+				Warning: modeWarning(c, v[modeResidual]), NaturalFrequency: v[modeValue], NaturalPeriod: v[modePeriod],
+				FrequencyTolerance: v[modeResidual], Iterations: int(v[modeIterations]),
+				MassPartX: 100 * v[modePartX], MassPartY: 100 * v[modePartY], MassPartZ: 100 * v[modePartZ],
+				MassPartSumX: 100 * sum[0], MassPartSumY: 100 * sum[1], MassPartSumZ: 100 * sum[2]})
+		})
+		return Page[model.NaturalFrequencyRow]{Rows: pageSlice(rows, f), Total: int64(len(rows)), Warnings: w}, err
+	})
+}
+
+// caseModes is the modes a query shows of one case.
+type caseModes struct {
+	c     EigenCaseMeta
+	modes []int
+}
+
+// selectModes returns the modes the filter selects of every selected
+// case, and the warnings.
+func (d *eigenData) selectModes(f Filter) ([]caseModes, model.ResultsWarnings) {
+	w := model.ResultsWarnings{LoadCasesNotAnalyzed: d.notAnalysed}
+	out := make([]caseModes, len(d.cases))
+	for i, c := range d.cases {
+		ms, miss := c.modes(f.Modes)
+		if miss != nil {
+			w.ModesNotAnalyzed = append(w.ModesNotAnalyzed, *miss)
+		}
+		out[i] = caseModes{c, ms}
+	}
+	return out, w
+}
+
+// pageGrid pages rows over the (case, mode, item) grid, items per mode
+// alike: it calls read for each case the page reaches, before emitting its
+// rows, and emit for each kept row in order. It returns the total.
+func pageGrid(cms []caseModes, items int, f Filter, read func(i int) error, emit func(i, mode, item int)) (int64, error) {
+	var total int64
+	for _, cm := range cms {
+		total += int64(len(cm.modes)) * int64(items)
+	}
+	lo, hi := pageOf(total, f.Offset, f.Limit)
+	var at int64
+	for i, cm := range cms {
+		n := int64(len(cm.modes)) * int64(items)
+		if at+n <= lo || at >= hi {
+			at += n
+			continue
+		}
+		if err := read(i); err != nil {
+			return 0, err
+		}
+		for k := max(lo, at); k < min(hi, at+n); k++ {
+			j := k - at
+			emit(i, cm.modes[j/int64(items)], int(j%int64(items)))
+		}
+		at += n
+	}
+	return total, nil
+}
+
+// EffectiveLengths answers buckling/member-effective-lengths: rows by load
+// case, mode and member.
+func (q *Query) EffectiveLengths(ctx context.Context, ws string, f Filter) (Page[model.EffectiveLengthRow], error) {
+	return eigenView(q, ctx, ws, model.KindBuckling, f, func(d *eigenData) (Page[model.EffectiveLengthRow], error) {
+		var p Page[model.EffectiveLengthRow]
+		idx, err := indexOf("members", "member", memberIDs(d.members), f.Members)
+		if err != nil {
+			return p, err
+		}
+		cms, w := d.selectModes(f)
+		p.Warnings = w
+		var col []float64
+		p.Total, err = pageGrid(cms, len(idx), f, func(i int) error {
+			cs, err := readCaseColumns(d.cols, []int64{cms[i].c.LoadCase}, colLengths, widthLength)
+			if err == nil {
+				col = cs[0]
+			}
+			return err
+		}, func(i, mode, item int) {
+			c, m := cms[i].c, idx[item]
+			v := col[widthLength*((mode-1)*len(d.members)/widthMember+m):]
+			row := model.EffectiveLengthRow{LoadCase: c.LoadCase, Mode: mode, Member: d.members[widthMember*m],
+				Pcr: v[0], Length: v[1], Ly: v[2], Lz: v[3]}
+			if code := int(v[4]); code > 0 && code <= len(c.Reasons) {
+				row.ExclusionReason = c.Reasons[code-1]
+			}
+			p.Rows = append(p.Rows, row)
+		})
+		return p, err
+	})
+}
+
+// ParseNormalization reads the normalization of a mode-shapes query for
+// kind: "" means the default (Mass for frequencies, Unit for buckling,
+// whose shapes are stored so).
+func ParseNormalization(kind model.AnalysisKind, s string) (string, error) {
+	switch {
+	case s == "" && kind == model.KindBuckling:
+		return model.NormalizeUnit, nil
+	case s == "":
+		return model.NormalizeMass, nil
+	case kind == model.KindBuckling && s == model.NormalizeUnit:
+		return s, nil
+	case kind == model.KindBuckling:
+		return "", model.Invalid("normalization", "normalization of buckling mode shapes must be Unit (the largest translation 1), got %q", s)
+	case s == model.NormalizeMass || s == model.NormalizeUnit || s == model.NormalizeNone:
+		return s, nil
+	}
+	return "", model.Invalid("normalization", "normalization must be Mass, Unit or None, got %q", s)
+}
+
+// ModeShapes answers dynamic/mode-shapes (kind KindDynamic) and
+// buckling/mode-shapes: one row per load case and mode, arrays over the
+// selected nodes, scaled as f.Normalization says (see ParseNormalization).
+func (q *Query) ModeShapes(ctx context.Context, ws string, kind model.AnalysisKind, f Filter) (Page[model.ModeShapeRow], error) {
+	norm, err := ParseNormalization(kind, f.Normalization)
+	if err != nil {
+		return Page[model.ModeShapeRow]{}, err
+	}
+	return eigenView(q, ctx, ws, kind, f, func(d *eigenData) (Page[model.ModeShapeRow], error) {
+		var p Page[model.ModeShapeRow]
+		idx, err := indexOf("nodes", "node", d.nodes, f.Nodes)
+		if err != nil {
+			return p, err
+		}
+		cms, w := d.selectModes(f)
+		p.Warnings = w
+		var total int64
+		for _, cm := range cms {
+			total += int64(len(cm.modes))
+		}
+		lo, hi := pageOf(total, f.Offset, f.Limit)
+		if err := checkShapePage(hi-lo, int64(len(idx))); err != nil {
+			return p, err
+		}
+		var col []float64
+		p.Total, err = pageGrid(cms, 1, f, func(i int) error {
+			cs, err := readCaseColumns(d.cols, []int64{cms[i].c.LoadCase}, colShapes, widthShape)
+			if err == nil {
+				col = cs[0]
+			}
+			return err
+		}, func(i, mode, _ int) {
+			n := len(d.nodes)
+			shape := make([][6]float64, n)
+			for k := range shape {
+				copy(shape[k][:], col[widthShape*((mode-1)*n+k):])
+			}
+			switch norm {
+			case model.NormalizeMass:
+				// φᵀ·M·φ = 1 as stored; the sign is made that of the
+				// largest translation, so that reruns agree.
+				modal.Normalize(shape, modal.MassNormalized)
+				signLargest(shape)
+			case model.NormalizeUnit:
+				modal.Normalize(shape, modal.UnitNormalized)
+			}
+			row := model.ModeShapeRow{LoadCase: cms[i].c.LoadCase, Mode: mode, Normalization: norm, Node: make([]int64, len(idx))}
+			arrays := []*[]float64{&row.Tx, &row.Ty, &row.Tz, &row.Rx, &row.Ry, &row.Rz}
+			for a, arr := range arrays {
+				*arr = make([]float64, len(idx))
+				for j, k := range idx {
+					(*arr)[j] = shape[k][a]
+				}
+			}
+			for j, k := range idx {
+				row.Node[j] = d.nodes[k]
+			}
+			p.Rows = append(p.Rows, row)
+		})
+		return p, err
+	})
+}
+
+// checkShapePage refuses a page of rows mode shapes over nodes nodes
+// each that would hold more than MaxShapeEntries node entries.
+func checkShapePage(rows, nodes int64) error {
+	if n := rows * nodes; n > MaxShapeEntries {
+		return model.Invalid("limit", "this page of mode shapes would hold %d node entries (%d rows of %d nodes); "+
+			"a page holds at most %d: ask for fewer rows with limit, or fewer nodes with nodes", n, rows, nodes, MaxShapeEntries)
+	}
+	return nil
+}
+
+// signLargest makes the largest translation of shape positive.
+func signLargest(shape [][6]float64) {
+	nt, at, _, _ := largest(shape)
+	if len(shape) == 0 || !(shape[nt][at] < 0) {
+		return
+	}
+	for i := range shape {
+		for k := range 6 {
+			shape[i][k] = -shape[i][k]
+		}
+	}
+}

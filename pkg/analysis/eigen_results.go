@@ -1,0 +1,263 @@
+package analysis
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// The buckling and dynamic-frequency results (one set per kind and job)
+// share one layout: the model's nodes and members as in the static
+// results, and per load case
+//
+//	{case}:modes   float64 per mode [value, period, residual, iterations,
+//	               partX, partY, partZ, nodeT, axisT, nodeR, axisR]: value
+//	               is the frequency (Hz) or the load factor, period in s
+//	               (0 for buckling), part* the mass participation fractions
+//	               (0 for buckling), nodeT/nodeR the nodes of the largest
+//	               translation and rotation and axisT/axisR their global
+//	               axes (0, 1, 2)
+//	{case}:shapes  float64 [ux uy uz rx ry rz] per mode and node, mode by
+//	               mode, global axes: as the eigensolver returns them
+//	               (frequencies: mass-normalized) or largest translation 1
+//	               (buckling)
+//	{case}:lengths float64 per mode and member [pcr, length, ly, lz,
+//	               reason]: reason 0 for a member in compression, else the
+//	               1-based index into the case's Reasons (buckling only)
+const (
+	colModes   = "modes"
+	colShapes  = "shapes"
+	colLengths = "lengths"
+
+	widthMode   = 11
+	widthShape  = 6
+	widthLength = 5
+)
+
+// Positions in a row of the modes column.
+const (
+	modeValue = iota
+	modePeriod
+	modeResidual
+	modeIterations
+	modePartX
+	modePartY
+	modePartZ
+	modeNodeT
+	modeAxisT
+	modeNodeR
+	modeAxisR
+)
+
+// EigenMeta is the meta record of stored buckling or dynamic-frequency
+// results.
+type EigenMeta struct {
+	// Rev is the model revision the results were computed from.
+	Rev     int64           `json:"rev"`
+	Nodes   int             `json:"nodes"`
+	Members int             `json:"members"`
+	Cases   []EigenCaseMeta `json:"cases"` // ascending load case
+}
+
+// EigenCaseMeta describes the stored modes of one load case.
+type EigenCaseMeta struct {
+	CaseMeta
+	// Modes is the number of modes stored; Requested the number the run
+	// asked for; Tolerance the relative residual it asked for.
+	Modes     int     `json:"modes"`
+	Requested int     `json:"requested"`
+	Tolerance float64 `json:"tolerance"`
+	// Reasons are the exclusion reasons the lengths column refers to.
+	Reasons []string `json:"reasons,omitempty"`
+}
+
+// has returns the meta record of load case lc.
+func (m *EigenMeta) has(lc int64) (EigenCaseMeta, bool) {
+	if m == nil {
+		return EigenCaseMeta{}, false
+	}
+	for _, c := range m.Cases {
+		if c.LoadCase == lc {
+			return c, true
+		}
+	}
+	return EigenCaseMeta{}, false
+}
+
+func decodeEigenMeta(raw json.RawMessage) (*EigenMeta, error) { return decodeMeta[EigenMeta](raw) }
+
+// eigenMode is one mode of an engine result, whatever the analysis.
+type eigenMode struct {
+	value, period, residual float64
+	iterations              int
+	part                    [3]float64
+	shape                   [][6]float64
+	lengths                 []lengthRow // buckling only
+}
+
+// lengthRow is one member's effective lengths in one mode.
+type lengthRow struct {
+	pcr, length, ly, lz float64
+	reason              string
+}
+
+// eigenCase is the modes of one load case.
+type eigenCase struct {
+	id        int64
+	requested int
+	modes     []eigenMode
+}
+
+// eigenSet is what an eigen run stores.
+type eigenSet struct {
+	cases   []EigenCaseMeta
+	columns map[string][]byte
+	nodes   int
+	members int
+}
+
+// packEigen packs the modes of cs into columns.
+func packEigen(m *domain.Model, cs []eigenCase, tol float64, runID, solver string, at time.Time) *eigenSet {
+	set := &eigenSet{columns: map[string][]byte{}, nodes: len(m.Nodes), members: len(m.Members)}
+	nodes := make([]int64, len(m.Nodes))
+	for i, n := range m.Nodes {
+		nodes[i], _ = EngineID(n.ID)
+	}
+	set.columns[colNodes] = packInts(nodes)
+	set.columns[colMembers] = packInts(memberColumn(m))
+	for _, c := range cs {
+		cm := EigenCaseMeta{CaseMeta: CaseMeta{LoadCase: c.id, RunID: runID, Solver: solver, AnalysedAt: at},
+			Modes: len(c.modes), Requested: c.requested, Tolerance: tol}
+		modes := make([]float64, 0, widthMode*len(c.modes))
+		var shapes, lengths []float64
+		for _, md := range c.modes {
+			nt, at, nr, ar := largest(md.shape)
+			modes = append(modes, md.value, md.period, md.residual, float64(md.iterations),
+				md.part[0], md.part[1], md.part[2], float64(nodes[nt]), float64(at), float64(nodes[nr]), float64(ar))
+			for _, s := range md.shape {
+				shapes = append(shapes, s[:]...)
+			}
+			for _, l := range md.lengths {
+				code := 0
+				if l.reason != "" {
+					if code = slices.Index(cm.Reasons, l.reason) + 1; code == 0 {
+						cm.Reasons = append(cm.Reasons, l.reason)
+						code = len(cm.Reasons)
+					}
+				}
+				lengths = append(lengths, l.pcr, l.length, l.ly, l.lz, float64(code))
+			}
+		}
+		set.columns[caseColumn(c.id, colModes)] = packFloats(modes)
+		set.columns[caseColumn(c.id, colShapes)] = packFloats(shapes)
+		if lengths != nil {
+			set.columns[caseColumn(c.id, colLengths)] = packFloats(lengths)
+		}
+		set.cases = append(set.cases, cm)
+	}
+	return set
+}
+
+// memberColumn lists [id, nodeA, nodeB] of every member of m.
+func memberColumn(m *domain.Model) []int64 {
+	out := make([]int64, 0, widthMember*len(m.Members))
+	for _, mb := range m.Members {
+		id, _ := EngineID(mb.ID)
+		a, _ := EngineID(mb.NodeA)
+		b, _ := EngineID(mb.NodeB)
+		out = append(out, id, a, b)
+	}
+	return out
+}
+
+// largest returns the node index and axis of the largest translation and
+// of the largest rotation of shape (the first of equals).
+func largest(shape [][6]float64) (nodeT, axisT, nodeR, axisR int) {
+	bigT, bigR := -1.0, -1.0
+	for i, s := range shape {
+		for d := range 3 {
+			if a := math.Abs(s[d]); a > bigT {
+				bigT, nodeT, axisT = a, i, d
+			}
+			if a := math.Abs(s[3+d]); a > bigR {
+				bigR, nodeR, axisR = a, i, d
+			}
+		}
+	}
+	return nodeT, axisT, nodeR, axisR
+}
+
+// eigenCaseColumns lists the columns stored per load case of kind.
+func eigenCaseColumns(kind model.AnalysisKind) []string {
+	if kind == model.KindBuckling {
+		return []string{colModes, colShapes, colLengths}
+	}
+	return []string{colModes, colShapes}
+}
+
+// checkEigen checks the buckling or dynamic-frequency results a job file
+// carries against its model (see CheckResults).
+func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][]store.Row) error {
+	bad := func(format string, args ...any) error { return model.E(model.KindValidation, format, args...) }
+	m, ref, want, err := openMeta[EigenMeta](set, colls)
+	if err != nil {
+		return err
+	}
+	reasons := map[string]int{}
+	for _, c := range m.Cases {
+		if c.Modes < 0 || c.Modes > model.MaxModes {
+			return bad("load case %d holds %d modes", c.LoadCase, c.Modes)
+		}
+		want[caseColumn(c.LoadCase, colModes)] = 8 * widthMode * c.Modes
+		want[caseColumn(c.LoadCase, colShapes)] = 8 * widthShape * m.Nodes * c.Modes
+		if kind == model.KindBuckling {
+			want[caseColumn(c.LoadCase, colLengths)] = 8 * widthLength * m.Members * c.Modes
+			reasons[caseColumn(c.LoadCase, colLengths)] = len(c.Reasons)
+		}
+	}
+	for name, col := range set.Columns {
+		n, ok := want[name]
+		switch {
+		case !ok:
+			return bad("they hold an unknown column %q", name)
+		case len(col) != n:
+			return bad("the column %q has %d bytes, which does not fit the model", name, len(col))
+		}
+		delete(want, name)
+		if err := ref.checkColumn(name, col); err != nil {
+			return err
+		}
+		vals, _ := floats(col, 1, name)
+		switch {
+		case strings.HasSuffix(name, ":"+colModes):
+			for r := 0; r < len(vals); r += widthMode {
+				for _, k := range []int{modeNodeT, modeNodeR} {
+					if _, ok := slices.BinarySearch(ref.nodes, int64(vals[r+k])); !ok || vals[r+k] != math.Trunc(vals[r+k]) {
+						return bad("the column %q names node %v, which is not a node of the model", name, vals[r+k])
+					}
+				}
+				for _, k := range []int{modeAxisT, modeAxisR} {
+					if a := vals[r+k]; a != 0 && a != 1 && a != 2 {
+						return bad("the column %q holds the axis %v", name, a)
+					}
+				}
+			}
+		case strings.HasSuffix(name, ":"+colLengths):
+			for r := 0; r < len(vals); r += widthLength {
+				if code := vals[r+4]; code < 0 || code > float64(reasons[name]) || code != math.Trunc(code) {
+					return bad("the column %q holds the exclusion code %v", name, code)
+				}
+			}
+		}
+	}
+	for name := range want {
+		return bad("they lack the column %q", name)
+	}
+	return nil
+}

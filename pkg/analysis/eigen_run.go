@@ -1,0 +1,269 @@
+package analysis
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/gusset/gusset/pkg/fem/buckling"
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/dynamic"
+	"github.com/gusset/gusset/pkg/fem/linsys"
+	"github.com/gusset/gusset/pkg/fem/modal"
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// Steps of the eigen runs as the progress shows them. The engine's eigen
+// analyses report no progress of their own, so the middle step goes from 0
+// to 100 at once.
+var (
+	dynamicSteps  = []string{"Reading the model", "Forming stiffness and mass, finding the modes", "Storing results"}
+	bucklingSteps = []string{"Reading the model", "Static analysis, geometric stiffness, finding the load factors", "Storing results"}
+)
+
+// Names of the eigen runs' own parameters.
+const (
+	paramModes          = "Modes"
+	paramFactorizations = "Factorizations"
+	paramApplies        = "Operator applications"
+)
+
+// eigenRun is what the two eigen runs have in common once their settings
+// are read.
+type eigenRun struct {
+	kind     model.AnalysisKind
+	what     string // the analysis, in messages
+	choice   caseChoice
+	settings modal.Settings
+	solver   model.SolverType
+	retain   bool
+	// stabilize is stabilizeUnrestrainedNodes, which eigen runs do not
+	// apply: they warn.
+	stabilize bool
+	// analyze runs the engine on the cases of settings.
+	analyze func(ctx context.Context, m *domain.Model, s modal.Settings) ([]eigenCase, modal.Report, error)
+}
+
+// runDynamic runs a natural-frequency analysis.
+func (r *Runner) runDynamic(ctx context.Context, t Task) error {
+	return r.execute(ctx, t, dynamicSteps, func(ctx context.Context, job model.Job, lv *live) (publisher, error) {
+		s, err := settingsOf(t, job.Analysis.Dynamic)
+		if err != nil {
+			return nil, err
+		}
+		list, some := s.LoadCaseList()
+		er := eigenRun{kind: model.KindDynamic, what: "frequency",
+			choice:   caseChoice{list: list, some: some, raw: s.LoadCases, check: s.CheckNonExistentLoadCases, primaryOnly: "frequency"},
+			settings: eigenSettings(s.Modes, s.LowerLimit, s.UpperLimit, s.Tolerance, s.ExtraIterations, s.SolverType, s.OptimizationMethod),
+			solver:   s.SolverType, retain: s.RetainLoadCases, stabilize: s.StabilizeUnrestrainedNodes,
+			analyze: func(ctx context.Context, m *domain.Model, ms modal.Settings) ([]eigenCase, modal.Report, error) {
+				// Shapes are stored as the solver returns them (mass-
+				// normalized); the queries scale them.
+				ms.Normalization = modal.NotNormalized
+				res, err := dynamic.Analyze(ctx, m, dynamic.Options{Settings: ms, Shift: s.FrequencyShift})
+				if err != nil {
+					return nil, modal.Report{}, err
+				}
+				out := make([]eigenCase, len(res.Cases))
+				for i, c := range res.Cases {
+					for _, md := range c.Modes {
+						out[i].modes = append(out[i].modes, eigenMode{value: md.Frequency, period: md.Period,
+							residual: md.Tolerance, iterations: md.Iterations, part: md.Participation, shape: md.Shape})
+					}
+				}
+				return out, res.Report, nil
+			}}
+		return r.solveEigen(ctx, t, job, er, lv)
+	})
+}
+
+// runBuckling runs a buckling analysis.
+func (r *Runner) runBuckling(ctx context.Context, t Task) error {
+	return r.execute(ctx, t, bucklingSteps, func(ctx context.Context, job model.Job, lv *live) (publisher, error) {
+		s, err := settingsOf(t, job.Analysis.Buckling)
+		if err != nil {
+			return nil, err
+		}
+		if s.AxialForceDistribution == model.AxialForceNonLinear {
+			return nil, modelError("axialForceDistribution NonLinear takes the axial forces from a non-linear static " +
+				"analysis, which is not available yet; set it to Linear")
+		}
+		list, some := s.LoadCaseList()
+		er := eigenRun{kind: model.KindBuckling, what: "buckling",
+			choice:   caseChoice{list: list, some: some, raw: s.LoadCases, check: s.CheckNonExistentLoadCases, primaryOnly: "buckling"},
+			settings: eigenSettings(s.Modes, s.LowerLimit, s.UpperLimit, s.Tolerance, s.ExtraIterations, s.SolverType, s.OptimizationMethod),
+			solver:   s.SolverType, retain: s.RetainLoadCases, stabilize: s.StabilizeUnrestrainedNodes,
+			analyze: func(ctx context.Context, m *domain.Model, ms modal.Settings) ([]eigenCase, modal.Report, error) {
+				if oneWay := oneWayMember(m); oneWay != "" && reversing(s.TensionCompressionOnly) {
+					return nil, modal.Report{}, modelError("member %s is tension-only or compression-only, and buckling analysis "+
+						"cannot resolve such members yet (tensionCompressionOnly %s): set tensionCompressionOnly to NoReversal "+
+						"to treat them as two-way members", oneWay, s.TensionCompressionOnly)
+				}
+				ms.Normalization = modal.UnitNormalized
+				res, err := buckling.Analyze(ctx, m, buckling.Options{Settings: ms})
+				if err != nil {
+					return nil, modal.Report{}, err
+				}
+				out := make([]eigenCase, len(res.Cases))
+				for i, c := range res.Cases {
+					for _, md := range c.Modes {
+						em := eigenMode{value: md.LoadFactor, residual: md.Tolerance, iterations: md.Iterations, shape: md.Shape,
+							lengths: make([]lengthRow, len(md.Members))}
+						for k, el := range md.Members {
+							em.lengths[k] = lengthRow{pcr: el.Pcr, length: el.Length, ly: el.Ly, lz: el.Lz, reason: el.Excluded}
+						}
+						out[i].modes = append(out[i].modes, em)
+					}
+				}
+				return out, res.Report, nil
+			}}
+		return r.solveEigen(ctx, t, job, er, lv)
+	})
+}
+
+// stabilizeWarning says what stabilizeUnrestrainedNodes does in an eigen
+// run.
+const stabilizeWarning = "stabilizeUnrestrainedNodes is not applied by eigen analyses: a node freedom without " +
+	"stiffness fails the run, naming the node and freedom"
+
+// reversing reports whether tensionCompressionOnly asks for the reversal
+// loop.
+func reversing(v string) bool { return v == "Activated" || v == "GradualActivation" }
+
+// oneWayMember returns the id of the first tension-only or
+// compression-only member of m, "" if none.
+func oneWayMember(m *domain.Model) string {
+	for _, mb := range m.Members {
+		if mb.Type.OneWay() != 0 {
+			return mb.ID
+		}
+	}
+	return ""
+}
+
+// eigenSettings maps the service's eigen settings onto the engine's.
+func eigenSettings(modes int, lo, hi, tol float64, extra bool, solver model.SolverType, opt string) modal.Settings {
+	ms := modal.Settings{Modes: modes, LowerLimit: lo, UpperLimit: hi, Tolerance: tol, ExtraIterations: extra}
+	if solver == "Wavefront" {
+		ms.SolverType = linsys.Wavefront
+	}
+	if opt == "None" {
+		ms.OptimizationMethod = linsys.OptimizeNone
+	}
+	return ms
+}
+
+// solveEigen reads the model, runs er's analysis and packs the results.
+func (r *Runner) solveEigen(ctx context.Context, t Task, job model.Job, er eigenRun, lv *live) (publisher, error) {
+	lv.stage(0, 0)
+	if er.stabilize {
+		lv.set(func(l *live) { l.warnings = append(l.warnings, stabilizeWarning) })
+	}
+	in, names, ids, err := r.readModel(ctx, t, job, er.choice, er.solver, lv)
+	if err != nil {
+		return nil, err
+	}
+	lv.set(func(l *live) {
+		l.params = append(l.params, model.Parameter{Label: paramModes, Value: strconv.Itoa(er.settings.Modes)})
+	})
+	lv.stage(1, 0)
+	ms := er.settings
+	ms.Cases = names
+	cases, rep, err := er.analyze(ctx, in.Model, ms)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		if me := (*errModel)(nil); errors.As(err, &me) {
+			return nil, err
+		}
+		return nil, modelError("%s", engineMessage(err))
+	}
+	lv.set(func(l *live) {
+		l.warnings = append(l.warnings, rep.Warnings...)
+		l.caseIdx, l.caseID = len(names), ids[len(ids)-1]
+		l.params = append(l.params,
+			model.Parameter{Label: paramDOFs, Value: strconv.Itoa(rep.Equations)},
+			model.Parameter{Label: paramFactorizations, Value: strconv.Itoa(rep.Factorizations)},
+			model.Parameter{Label: paramApplies, Value: strconv.Itoa(rep.Applies)})
+	})
+	for i := range cases {
+		cases[i].id, cases[i].requested = ids[i], er.settings.Modes
+		if err := finiteModes(cases[i], er.what); err != nil {
+			return nil, err
+		}
+	}
+	tol := er.settings.Tolerance
+	if er.settings.ExtraIterations {
+		tol /= 100
+	}
+	set := packEigen(in.Model, cases, tol, t.RunID, string(er.solver), r.Now().UTC())
+	return func(ctx context.Context, rev int64, complete func(*model.Run)) error {
+		return r.storeEigen(ctx, t, er.kind, er.retain, rev, set, complete)
+	}, nil
+}
+
+// finiteModes refuses modes holding numbers that are not finite: they
+// cannot be stored, sent as JSON or trusted.
+func finiteModes(c eigenCase, what string) error {
+	for j, md := range c.modes {
+		vals := []float64{md.value, md.period, md.residual, md.part[0], md.part[1], md.part[2]}
+		for _, s := range md.shape {
+			vals = append(vals, s[:]...)
+		}
+		for _, l := range md.lengths {
+			vals = append(vals, l.pcr, l.length, l.ly, l.lz)
+		}
+		for _, v := range vals {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return modelError("load case %d, %s mode %d: the results are not finite numbers; check the properties of "+
+					"the members and supports", c.id, what, j+1)
+			}
+		}
+	}
+	return nil
+}
+
+// storeEigen writes the results of an eigen run: with retain the results
+// of cases it did not analyse stay, otherwise they go.
+func (r *Runner) storeEigen(ctx context.Context, t Task, kind model.AnalysisKind, retain bool, rev int64, set *eigenSet,
+	complete func(*model.Run)) error {
+	raw, err := r.Results.Meta(ctx, t.Workspace, kind)
+	if err != nil {
+		return err
+	}
+	old, err := decodeEigenMeta(raw)
+	if err != nil {
+		return err
+	}
+	fresh := map[int64]bool{}
+	for _, c := range set.cases {
+		fresh[c.LoadCase] = true
+	}
+	meta := EigenMeta{Rev: rev, Nodes: set.nodes, Members: set.members}
+	var drop []string
+	if old != nil {
+		for _, c := range old.Cases {
+			switch {
+			case fresh[c.LoadCase]:
+			case retain:
+				meta.Cases = append(meta.Cases, c)
+				continue
+			}
+			for _, col := range eigenCaseColumns(kind) {
+				drop = append(drop, caseColumn(c.LoadCase, col))
+			}
+		}
+	}
+	meta.Cases = append(meta.Cases, set.cases...)
+	slices.SortFunc(meta.Cases, func(a, b EigenCaseMeta) int { return cmp.Compare(a.LoadCase, b.LoadCase) })
+	if raw, err = json.Marshal(meta); err != nil {
+		return err
+	}
+	return r.publish(ctx, t, kind, store.ResultSet{Meta: raw, Columns: set.columns}, drop, complete)
+}

@@ -1,0 +1,142 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// errModel marks a failure of the model (or of the settings against the
+// model): the user must change something, and retrying cannot help.
+type errModel struct{ msg string }
+
+func (e *errModel) Error() string { return e.msg }
+
+func modelError(format string, args ...any) error {
+	return &errModel{msg: fmt.Sprintf(format, args...)}
+}
+
+// publisher stores a run's results and completes the run in the same
+// transaction: complete is applied to the run record just before it is
+// written (store.Results.Publish). rev is the model revision read at the
+// run's start.
+type publisher func(ctx context.Context, rev int64, complete func(*model.Run)) error
+
+// solver is the part of a run that differs by kind: it analyses the job's
+// model (moving lv along steps) and returns how to store the results.
+type solver func(ctx context.Context, job model.Job, lv *live) (publisher, error)
+
+// execute carries a run through its life: it marks the run Running, keeps
+// the run record current while solve works (progress, heartbeat, cancel
+// requests), stores the results and completes the run, or ends it
+// Cancelled or Failed. The last of steps is storing the results.
+func (r *Runner) execute(ctx context.Context, t Task, steps []string, solve solver) error {
+	lv := &live{percent: make([]float64, len(steps))}
+	job, slot, err := r.Jobs.Job(ctx, t.Workspace)
+	if model.KindOf(err) == model.KindNoJobOpen {
+		_, err = r.finish(ctx, t, model.RunFailed, "the job was closed before the analysis started", nil)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	started, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+		now := r.Now().UTC()
+		if run.Status == model.RunCancelling {
+			// Cancelled while this worker took the task: end it here, in
+			// the same transaction that would have started it.
+			run.Status, run.CompletedAt = model.RunCancelled, &now
+			run.Progress.StatusText = "Cancelled before it started"
+			return nil
+		}
+		run.Status, run.HeartbeatAt = model.RunRunning, &now
+		if run.StartedAt == nil {
+			run.StartedAt = &now
+		}
+		run.Attempt++
+		run.Header = header(t.Kind, job.Headings)
+		if run.Attempt > 1 {
+			run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Warning",
+				Text: fmt.Sprintf("attempt %d: the worker of the previous attempt was lost", run.Attempt), Timestamp: now})
+		}
+		lv.apply(run, steps)
+		return nil
+	})
+	if errors.Is(err, store.ErrRunFinished) || started.Status == model.RunCancelled {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+
+	solveCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := make(chan struct{})
+	cancelled := r.supervise(ctx, t, lv, steps, cancel, stop)
+	publish, err := solve(solveCtx, job, lv)
+	if err == nil {
+		last := len(steps) - 1
+		lv.stage(last, 0)
+		// Storing the results completes the run in the same transaction,
+		// unless a cancel was accepted first. The lock keeps the model
+		// from changing during the run, so the revision read at its start
+		// is the one the results belong to.
+		var done model.Run
+		err = publish(ctx, slot.Rev, func(run *model.Run) {
+			lv.stage(last, 100)
+			r.end(run, model.RunCompleted, "", func(run *model.Run) {
+				lv.apply(run, steps)
+				run.HeartbeatAt = run.CompletedAt
+				run.Progress.StatusText = "Analysis completed"
+			})
+			done = *run
+		})
+		if err == nil {
+			r.observe(t, done)
+		}
+	}
+	close(stop)
+	var me *errModel
+	switch {
+	case err == nil:
+		return nil
+	case cancelled.Load() || errors.Is(err, store.ErrRunCancelled):
+		_, err = r.finish(ctx, t, model.RunCancelled, "", func(run *model.Run) { lv.apply(run, steps) })
+		return err
+	case errors.As(err, &me):
+		_, ferr := r.finish(ctx, t, model.RunFailed, me.msg, func(run *model.Run) { lv.apply(run, steps) })
+		return errors.Join(model.E(model.KindValidation, "%s", me.msg), ferr)
+	case ctx.Err() != nil:
+		// The worker is stopping or lost its lease: another attempt runs it.
+		return fmt.Errorf("run %s interrupted: %w", t.RunID, ctx.Err())
+	}
+	return fmt.Errorf("run %s: %w", t.RunID, err)
+}
+
+// settingsOf returns the stored settings base with the run's overrides
+// applied.
+func settingsOf[T any](t Task, base T) (T, error) {
+	if len(t.Overrides) == 0 {
+		return base, nil
+	}
+	if err := json.Unmarshal(t.Overrides, &base); err != nil {
+		return base, modelError("the run's setting overrides cannot be read: %v", err)
+	}
+	return base, nil
+}
+
+// publish stores set as the results of kind, deletes the columns drop
+// names and completes the run (store.Results.Publish).
+func (r *Runner) publish(ctx context.Context, t Task, kind model.AnalysisKind, set store.ResultSet, drop []string, complete func(*model.Run)) error {
+	err := r.Results.Publish(ctx, t.Workspace, t.RunID, kind, set, drop, complete)
+	if model.KindOf(err) == model.KindConflict && !errors.Is(err, store.ErrRunCancelled) {
+		// The run no longer holds the workspace (reaped as lost): nothing
+		// is written, and nothing more to do.
+		return modelError("%s", err.Error())
+	}
+	return err
+}

@@ -1,0 +1,80 @@
+package server
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// savedPortalEigen runs buckling and frequencies of the sway portal (its
+// load case gives mass through the loads, F/g, and the self-weight-free
+// members) and saves the job; it returns the file's bytes, the job
+// closed.
+func savedPortalEigen(t *testing.T) (*stack, []byte) {
+	t.Helper()
+	s, dir := startStackDir(t, 1)
+	swayPortal(s)
+	s.runEigen("buckling", map[string]any{"modes": 2})
+	s.runEigen("dynamic-frequency", map[string]any{"modes": 2})
+	s.must(201, "POST", "/job/save", map[string]any{"filePath": "portal"})
+	s.must(200, "POST", "/job/close", nil)
+	b, err := os.ReadFile(filepath.Join(dir, "portal.gsj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, b
+}
+
+// Buckling and frequency results are saved in the job file and restored
+// on open, bit for bit.
+func TestEigenResultsSurviveSaveOpen(t *testing.T) {
+	s, file := savedPortalEigen(t)
+	s.upload(file)
+	lf := eigenQuery[model.BucklingLoadFactorRow](s, "buckling/load-factors")
+	nf := eigenQuery[model.NaturalFrequencyRow](s, "dynamic/natural-frequencies")
+	el := eigenQuery[model.EffectiveLengthRow](s, "buckling/member-effective-lengths?members=1")
+	if len(lf.Results) != 2 || len(nf.Results) != 2 || len(el.Results) != 2 || el.Results[0].Pcr <= 0 {
+		t.Fatalf("after open: %+v %+v %+v", lf, nf, el)
+	}
+	s.must(200, "POST", "/job/close", nil)
+	// The same file opened again gives the same numbers.
+	s.upload(file)
+	if again := eigenQuery[model.BucklingLoadFactorRow](s, "buckling/load-factors"); again.Results[0] != lf.Results[0] {
+		t.Errorf("load factor %+v, then %+v", lf.Results[0], again.Results[0])
+	}
+}
+
+// Eigen results that do not fit the file's model, or hold numbers JSON
+// cannot carry, are refused on open with a 400 ErrorResponse.
+func TestEigenJobFileMisfitRefused(t *testing.T) {
+	s, file := savedPortalEigen(t)
+	const b, d = "results/buckling/", "results/dynamic-frequency/"
+	put := func(at int, v float64) func([]byte) []byte {
+		return func(col []byte) []byte {
+			binary.LittleEndian.PutUint64(col[8*at:], math.Float64bits(v))
+			return col
+		}
+	}
+	for name, edits := range map[string]map[string]func([]byte) []byte{
+		"NaN load factor":              {b + "1:modes.bin": put(0, math.NaN())},
+		"node of the largest sway 99":  {b + "1:modes.bin": put(7, 99)},
+		"axis 3":                       {b + "1:modes.bin": put(8, 3)},
+		"exclusion code 7":             {b + "1:lengths.bin": put(4, 7)},
+		"truncated shapes":             {d + "1:shapes.bin": func(col []byte) []byte { return col[:len(col)-8] }},
+		"Inf mode shape":               {d + "1:shapes.bin": put(3, math.Inf(1))},
+		"more modes than columns hold": {d + "meta.json": func(m []byte) []byte { return mustReplace(t, m, `"modes":2`, `"modes":3`) }},
+		"lengths of a frequency run":   {d + "1:lengths.bin": func([]byte) []byte { return make([]byte, 8) }},
+	} {
+		r, _ := openTampered(t, s, file, edits)
+		if r.status != 400 || !isErrorResponse(r) {
+			t.Errorf("%s: open = %d %s, want a 400 ErrorResponse", name, r.status, r.body)
+		}
+	}
+	if r := s.uploadReply(file); r.status != 200 {
+		t.Fatalf("untouched file: %d %s", r.status, r.body)
+	}
+}
