@@ -43,6 +43,14 @@ const (
 	widthSummary = 14
 )
 
+// maxStored bounds the magnitude of a stored result: far beyond what a
+// sane model gives, yet small enough that converting it to job units
+// (factors below 1e12) or to percent stays finite.
+const maxStored = 1e250
+
+// storable reports whether v may be stored as a result.
+func storable(v float64) bool { return math.Abs(v) <= maxStored }
+
 // caseColumns lists the columns stored per load case.
 var caseColumns = []string{colDisp, colReact, colEnd, colSummary}
 

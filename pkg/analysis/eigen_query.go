@@ -136,8 +136,14 @@ func pageSlice[T any](rows []T, f Filter) []T {
 	return rows[lo:hi]
 }
 
-// axisName names global axis a (0, 1, 2).
-func axisName(a float64) string { return [...]string{model.AxisX, model.AxisY, model.AxisZ}[int(a)] }
+// axisName names global axis a (0, 1, 2) of the motion at node; "" when
+// there is none (node 0).
+func axisName(node, a float64) string {
+	if node == 0 {
+		return ""
+	}
+	return [...]string{model.AxisX, model.AxisY, model.AxisZ}[int(a)]
+}
 
 // modeWarning is the warning of a mode whose residual is above the
 // tolerance its run asked for.
@@ -155,8 +161,8 @@ func (q *Query) LoadFactors(ctx context.Context, ws string, f Filter) (Page[mode
 		w, err := d.modeRows(f, func(c EigenCaseMeta, mode int, v, _ []float64) {
 			rows = append(rows, model.BucklingLoadFactorRow{LoadCase: c.LoadCase, Mode: mode,
 				Warning: modeWarning(c, v[modeResidual]), LoadFactor: v[modeValue], Tolerance: v[modeResidual],
-				Iterations: int(v[modeIterations]), NodeAtMaxTrans: int64(v[modeNodeT]), TransAxis: axisName(v[modeAxisT]),
-				NodeAtMaxRotn: int64(v[modeNodeR]), RotnAxis: axisName(v[modeAxisR])})
+				Iterations: int(v[modeIterations]), NodeAtMaxTrans: int64(v[modeNodeT]), TransAxis: axisName(v[modeNodeT], v[modeAxisT]),
+				NodeAtMaxRotn: int64(v[modeNodeR]), RotnAxis: axisName(v[modeNodeR], v[modeAxisR])})
 		})
 		return Page[model.BucklingLoadFactorRow]{Rows: pageSlice(rows, f), Total: int64(len(rows)), Warnings: w}, err
 	})
@@ -358,10 +364,11 @@ func checkShapePage(rows, nodes int64) error {
 	return nil
 }
 
-// signLargest makes the largest translation of shape positive.
+// signLargest makes the component that scales shape (modal.Dominant)
+// positive.
 func signLargest(shape [][6]float64) {
-	nt, at, _, _ := largest(shape)
-	if len(shape) == 0 || !(shape[nt][at] < 0) {
+	n, d := modal.Dominant(shape)
+	if n < 0 || !(shape[n][d] < 0) {
 		return
 	}
 	for i := range shape {

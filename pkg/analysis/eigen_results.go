@@ -21,8 +21,8 @@ import (
 //	               is the frequency (Hz) or the load factor, period in s
 //	               (0 for buckling), part* the mass participation fractions
 //	               (0 for buckling), nodeT/nodeR the nodes of the largest
-//	               translation and rotation and axisT/axisR their global
-//	               axes (0, 1, 2)
+//	               translation and rotation (0: none beyond round-off) and
+//	               axisT/axisR their global axes (0, 1, 2)
 //	{case}:shapes  float64 [ux uy uz rx ry rz] per mode and node, mode by
 //	               mode, global axes: as the eigensolver returns them
 //	               (frequencies: mass-normalized) or largest translation 1
@@ -138,8 +138,14 @@ func packEigen(m *domain.Model, cs []eigenCase, tol float64, runID, solver strin
 		var shapes, lengths []float64
 		for _, md := range c.modes {
 			nt, at, nr, ar := largest(md.shape)
+			nodeID := func(i int) float64 { // 0: none
+				if i < 0 {
+					return 0
+				}
+				return float64(nodes[i])
+			}
 			modes = append(modes, md.value, md.period, md.residual, float64(md.iterations),
-				md.part[0], md.part[1], md.part[2], float64(nodes[nt]), float64(at), float64(nodes[nr]), float64(ar))
+				md.part[0], md.part[1], md.part[2], nodeID(nt), float64(at), nodeID(nr), float64(ar))
 			for _, s := range md.shape {
 				shapes = append(shapes, s[:]...)
 			}
@@ -176,10 +182,17 @@ func memberColumn(m *domain.Model) []int64 {
 	return out
 }
 
+// roundOff is the fraction of a shape's largest component below which a
+// motion is round-off: a member bending between nodes that stay put
+// leaves its nodes only rotations, and translations of 1e-17.
+const roundOff = 1e-9
+
 // largest returns the node index and axis of the largest translation and
-// of the largest rotation of shape (the first of equals).
+// of the largest rotation of shape (the first of equals); -1 for a kind of
+// motion the shape has only as round-off.
 func largest(shape [][6]float64) (nodeT, axisT, nodeR, axisR int) {
-	bigT, bigR := -1.0, -1.0
+	bigT, bigR := 0.0, 0.0
+	nodeT, nodeR = -1, -1
 	for i, s := range shape {
 		for d := range 3 {
 			if a := math.Abs(s[d]); a > bigT {
@@ -189,6 +202,11 @@ func largest(shape [][6]float64) (nodeT, axisT, nodeR, axisR int) {
 				bigR, nodeR, axisR = a, i, d
 			}
 		}
+	}
+	if big := math.Max(bigT, bigR); bigT <= roundOff*big {
+		nodeT, axisT = -1, 0
+	} else if bigR <= roundOff*big {
+		nodeR, axisR = -1, 0
 	}
 	return nodeT, axisT, nodeR, axisR
 }
@@ -211,8 +229,11 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 	}
 	reasons := map[string]int{}
 	for _, c := range m.Cases {
-		if c.Modes < 0 || c.Modes > model.MaxModes {
-			return bad("load case %d holds %d modes", c.LoadCase, c.Modes)
+		if c.Modes < 0 || c.Modes > MaxEigenModes || c.Requested < 0 || c.Requested > MaxEigenModes {
+			return bad("load case %d holds %d modes of %d asked for; a run computes 0 to %d", c.LoadCase, c.Modes, c.Requested, MaxEigenModes)
+		}
+		if !(c.Tolerance > 0 && c.Tolerance < 1) {
+			return bad("load case %d has the tolerance %v, not between 0 and 1", c.LoadCase, c.Tolerance)
 		}
 		want[caseColumn(c.LoadCase, colModes)] = 8 * widthMode * c.Modes
 		want[caseColumn(c.LoadCase, colShapes)] = 8 * widthShape * m.Nodes * c.Modes
@@ -237,9 +258,22 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 		switch {
 		case strings.HasSuffix(name, ":"+colModes):
 			for r := 0; r < len(vals); r += widthMode {
+				v := vals[r : r+widthMode]
+				if it := v[modeIterations]; !(it >= 0 && it <= 1e9 && it == math.Trunc(it)) || !(v[modeResidual] >= 0) || !(v[modePeriod] >= 0) {
+					return bad("the column %q holds a mode with %v iterations, residual %v and period %v", name,
+						it, v[modeResidual], v[modePeriod])
+				}
+				for k := modePartX; k <= modePartZ; k++ {
+					if !(v[k] >= 0 && v[k] <= 1+1e-9) {
+						return bad("the column %q holds the participation fraction %v, not between 0 and 1", name, v[k])
+					}
+				}
 				for _, k := range []int{modeNodeT, modeNodeR} {
-					if _, ok := slices.BinarySearch(ref.nodes, int64(vals[r+k])); !ok || vals[r+k] != math.Trunc(vals[r+k]) {
-						return bad("the column %q names node %v, which is not a node of the model", name, vals[r+k])
+					if v[k] == 0 {
+						continue // no node: the shape has no such motion
+					}
+					if _, ok := slices.BinarySearch(ref.nodes, int64(v[k])); !ok || v[k] != math.Trunc(v[k]) {
+						return bad("the column %q names node %v, which is not a node of the model", name, v[k])
 					}
 				}
 				for _, k := range []int{modeAxisT, modeAxisR} {
@@ -252,6 +286,11 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 			for r := 0; r < len(vals); r += widthLength {
 				if code := vals[r+4]; code < 0 || code > float64(reasons[name]) || code != math.Trunc(code) {
 					return bad("the column %q holds the exclusion code %v", name, code)
+				}
+				for _, x := range vals[r : r+4] {
+					if !(x >= 0) {
+						return bad("the column %q holds the negative critical force or length %v", name, x)
+					}
 				}
 			}
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math"
 	"slices"
 	"strconv"
 
@@ -25,6 +24,20 @@ var (
 	dynamicSteps  = []string{"Reading the model", "Forming stiffness and mass, finding the modes", "Storing results"}
 	bucklingSteps = []string{"Reading the model", "Static analysis, geometric stiffness, finding the load factors", "Storing results"}
 )
+
+// MaxEigenModes bounds the modes a buckling or frequency run computes per
+// load case (the engine's modal.MaxModes): the settings allow more, so a
+// run start checks it.
+const MaxEigenModes = modal.MaxModes
+
+// CheckEigenModes refuses a run of modes modes per case beyond
+// MaxEigenModes.
+func CheckEigenModes(modes int) error {
+	if modes > MaxEigenModes {
+		return model.Invalid("modes", "modes is %d, and an analysis computes at most %d per load case", modes, MaxEigenModes)
+	}
+	return nil
+}
 
 // Names of the eigen runs' own parameters.
 const (
@@ -220,7 +233,7 @@ func finiteModes(c eigenCase, what string) error {
 			vals = append(vals, l.pcr, l.length, l.ly, l.lz)
 		}
 		for _, v := range vals {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			if !storable(v) {
 				return modelError("load case %d, %s mode %d: the results are not finite numbers; check the properties of "+
 					"the members and supports", c.id, what, j+1)
 			}

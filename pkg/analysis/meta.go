@@ -156,7 +156,11 @@ func readModelRefs(colls map[string][]store.Row, nodes, members int, cases []int
 		return nil, nil, model.E(model.KindValidation, "they are of a model with %d nodes and %d members, not of the file's own (%d and %d)",
 			nodes, members, len(ref.nodes), len(ref.members)/widthMember)
 	}
-	for _, lc := range cases {
+	for i, lc := range cases {
+		if i > 0 && lc <= cases[i-1] {
+			return nil, nil, model.E(model.KindValidation, "they list load case %d after load case %d: the cases must be ascending, each once",
+				lc, cases[i-1])
+		}
 		if _, ok := slices.BinarySearch(ref.cases, lc); !ok {
 			return nil, nil, model.E(model.KindValidation, "they hold load case %d, which the model does not have", lc)
 		}
@@ -180,8 +184,8 @@ func (ref *modelRefs) checkColumn(name string, col []byte) error {
 	default:
 		vals, _ := floats(col, 1, name)
 		for i, v := range vals {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return bad("the column %q holds %v at value %d", name, v, i)
+			if !storable(v) {
+				return bad("the column %q holds %v at value %d, which is not a finite number of at most %g in magnitude", name, v, i, maxStored)
 			}
 		}
 	}

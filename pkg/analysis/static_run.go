@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"math"
 	"slices"
 	"strconv"
 	"time"
@@ -312,14 +311,14 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 	return r.publish(ctx, t, model.KindStatic, store.ResultSet{Meta: raw, Columns: set.columns}, drop, complete)
 }
 
-// finiteResults refuses results that are not finite numbers (properties so
-// small or large that the arithmetic overflowed): they cannot be stored,
+// finiteResults refuses results that are not finite numbers, or beyond
+// maxStored (properties so small or large that the arithmetic overflowed): they cannot be stored,
 // sent as JSON or trusted, and the message names where to look.
 func finiteResults(res *static.Results) error {
 	bad := func(vs ...[6]float64) bool {
 		for _, v := range vs {
 			for _, x := range v {
-				if math.IsNaN(x) || math.IsInf(x, 0) {
+				if !storable(x) {
 					return true
 				}
 			}

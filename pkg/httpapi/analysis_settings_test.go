@@ -87,10 +87,10 @@ func TestAnalysisSettingsPatch(t *testing.T) {
 			func(a *model.AnalysisSettings) { a.Static.SolverType = model.SolverWavefront }},
 		{"solver code 0", settingsPaths[0], map[string]any{"solverType": 0},
 			func(a *model.AnalysisSettings) { a.Static.SolverType = model.SolverParadise }},
-		{"buckling range and modes", settingsPaths[1], map[string]any{"modes": 12, "upperLimit": 20, "lowerLimit": -5,
+		{"buckling range and modes", settingsPaths[1], map[string]any{"modes": 12, "upperLimit": 20, "lowerLimit": 5,
 			"theory": "ClassicEigensolver", "axialForceDistribution": "NonLinear"},
 			func(a *model.AnalysisSettings) {
-				a.Buckling.Modes, a.Buckling.UpperLimit, a.Buckling.LowerLimit = 12, 20, -5
+				a.Buckling.Modes, a.Buckling.UpperLimit, a.Buckling.LowerLimit = 12, 20, 5
 				a.Buckling.Theory, a.Buckling.AxialForceDistribution = "ClassicEigensolver", "NonLinear"
 			}},
 		{"dynamic frequencies", settingsPaths[2], map[string]any{"frequencyShift": 2.5, "modes": 30, "lowerLimit": 1,
@@ -174,7 +174,7 @@ func TestAnalysisSettingsPatchErrors(t *testing.T) {
 		{"every failing field at once", settingsPaths[1], map[string]any{"modes": 0, "tolerance": 0, "loadCases": "1-"},
 			[]string{"modes", "tolerance", "loadCases"}, []string{"from 1 to 1000", "greater than 0 and less than 1"}},
 		{"limits reversed", settingsPaths[2], map[string]any{"lowerLimit": 40, "upperLimit": 10},
-			[]string{"lowerLimit"}, []string{"must not exceed upperLimit"}},
+			[]string{"lowerLimit"}, []string{"must be below upperLimit"}},
 		{"51 load case entries", settingsPaths[0], map[string]any{"loadCases": strings.Repeat("1,", 50) + "1"},
 			[]string{"loadCases"}, []string{"at most 50"}},
 		{"integer expected", settingsPaths[0], map[string]any{"loadSteps": 2.5},
@@ -311,7 +311,7 @@ func TestAnalysisSettingsSaveOpen(t *testing.T) {
 	e.must(200, "POST", "/job/new", nil)
 	e.must(200, "PATCH", settingsPaths[0], map[string]any{"loadCases": "4,1-2", "theory": "Finite", "solverType": 1,
 		"optimizationZ": 2, "convergenceAccuracy": 0.5})
-	e.must(200, "PATCH", settingsPaths[1], map[string]any{"modes": 8, "lowerLimit": -1, "upperLimit": 6})
+	e.must(200, "PATCH", settingsPaths[1], map[string]any{"modes": 8, "lowerLimit": 1, "upperLimit": 6})
 	e.must(200, "PATCH", settingsPaths[2], map[string]any{"frequencyShift": 0.25, "plateType": "DLPlates"})
 	before := allSettings(t, e)
 	e.must(201, "POST", "/job/save", map[string]any{"filePath": "analysis/settings"})

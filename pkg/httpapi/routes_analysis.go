@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/model"
 )
 
@@ -104,9 +105,15 @@ func (a *API) startRun(c *fiber.Ctx, kind model.AnalysisType) error {
 	case model.LinearStatic, model.NonLinearStatic:
 		overrides, err = runOverrides(c, job.Analysis.Static, job.Units)
 	case model.BucklingAnalysis:
-		overrides, err = runOverrides(c, job.Analysis.Buckling, job.Units)
+		var s model.BucklingSettings
+		if s, overrides, err = runSettings(c, job.Analysis.Buckling, job.Units); err == nil {
+			err = analysis.CheckEigenModes(s.Modes)
+		}
 	case model.DynamicFrequency:
-		overrides, err = runOverrides(c, job.Analysis.Dynamic, job.Units)
+		var s model.DynamicSettings
+		if s, overrides, err = runSettings(c, job.Analysis.Dynamic, job.Units); err == nil {
+			err = analysis.CheckEigenModes(s.Modes)
+		}
 	}
 	if err != nil {
 		return err
@@ -120,6 +127,20 @@ func (a *API) startRun(c *fiber.Ctx, kind model.AnalysisType) error {
 	}
 	c.Location(apiPrefix + analysisPath + "/runs/" + run.RunID)
 	return c.Status(fiber.StatusAccepted).JSON(run)
+}
+
+// runSettings returns the settings a run will use (the stored ones with
+// the body's overrides applied) and the overrides (runOverrides).
+func runSettings[T validator](c *fiber.Ctx, base T, u model.Units) (T, json.RawMessage, error) {
+	raw, err := runOverrides(c, base, u)
+	if err != nil || raw == nil {
+		return base, raw, err
+	}
+	eff := base
+	if err := json.Unmarshal(raw, &eff); err != nil {
+		return base, nil, err
+	}
+	return eff, raw, nil
 }
 
 // validator is a settings record.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gusset/gusset/pkg/analysis"
 	"net/http"
 	"reflect"
 	"strings"
@@ -38,8 +39,9 @@ var (
 		"centre of Circular optimisation or, with optimizationAxis Vector, the axis direction, which must not be zero for Linear "+
 		"or Circular optimisation. drillingStiffness (>= 0) multiplies the plate elements' drilling stiffness. Numbers must be "+
 		"finite and at most %g in magnitude.", model.MaxAnalysisLoadCases, model.MaxMagnitude)
-	settingsEigenDoc = fmt.Sprintf("tolerance is greater than 0 and less than 1; modes is 1 to %d. upperLimit 0 means no upper "+
-		"limit; otherwise lowerLimit must not exceed upperLimit.", model.MaxModes)
+	settingsEigenDoc = fmt.Sprintf("tolerance is greater than 0 and less than 1; modes is 1 to %d, and a run computes at most %d "+
+		"per load case (starting one with more is a 400). The limits are not negative; upperLimit 0 means no upper limit, "+
+		"otherwise lowerLimit must be below upperLimit.", model.MaxModes, analysis.MaxEigenModes)
 	settingsReversalDoc = fmt.Sprintf("reversalIterations is 1 to %d.", model.MaxIterations)
 )
 

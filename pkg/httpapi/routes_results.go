@@ -92,7 +92,8 @@ func (a *API) registerEigenResultRoutes() {
 		summary: "Buckling load factors",
 		desc: "The smallest positive load factors λ with (K + λ·K_G)·φ = 0, K_G from the axial forces of a linear static " +
 			"analysis of the same case; loads reversed (negative factors) are a different case. nodeAtMaxTrans and " +
-			"nodeAtMaxRotn are the nodes of the mode shape's largest translation and rotation, with their global axes. " +
+			"nodeAtMaxRotn are the nodes of the mode shape's largest translation and rotation, with their global axes (node 0 " +
+			"and an empty axis when no node moves that way beyond round-off). " +
 			"The loadCases and modes filters are optional." + tolDoc,
 		filters: []string{"loadCases", "modes"}, run: q.LoadFactors})
 	addResultQuery(a, resultQuery[model.EffectiveLengthRow]{kind: model.KindBuckling, name: "member-effective-lengths",
@@ -113,7 +114,8 @@ func (a *API) registerEigenResultRoutes() {
 	addResultQuery(a, resultQuery[model.ModeShapeRow]{kind: model.KindDynamic, name: "mode-shapes",
 		summary: "Vibration mode shapes",
 		desc: shapeDoc + "normalization Mass (default): φᵀ·M·φ = 1, translations in m/√kg and rotations in rad/√kg whatever " +
-			"the job units, signed so that the largest translation is positive; Unit: the largest translation is +1; None: " +
+			"the job units, signed so that the largest translation is positive; Unit: the largest translation is +1 (the " +
+			"largest rotation when no node translates beyond round-off); None: " +
 			"as the eigensolver returns them (mass-normalized, arbitrary sign).",
 		filters: []string{"loadCases", "modes", "nodes"},
 		extra:   []param{{name: "normalization", typ: "string", desc: "Mass (default), Unit or None"}},

@@ -165,8 +165,8 @@ type BucklingSettings struct {
 	TensionCompressionOnly     string     `json:"tensionCompressionOnly" enum:"Activated|NoReversal|Deactivated|GradualActivation" doc:"treatment of tension-only and compression-only members"`
 	ReversalIterations         int        `json:"reversalIterations" min:"1" max:"1000" doc:"iterations allowed for tension/compression-only reversals"`
 	Tolerance                  float64    `json:"tolerance" min:"0" max:"1" exclusive:"true" doc:"relative convergence tolerance of the eigensolver"`
-	UpperLimit                 float64    `json:"upperLimit" doc:"greatest load factor sought; 0: no upper limit"`
-	LowerLimit                 float64    `json:"lowerLimit" doc:"least load factor sought; at most upperLimit unless upperLimit is 0"`
+	UpperLimit                 float64    `json:"upperLimit" min:"0" doc:"greatest load factor sought; 0: no upper limit"`
+	LowerLimit                 float64    `json:"lowerLimit" min:"0" doc:"least load factor sought; below upperLimit unless upperLimit is 0"`
 	Modes                      int        `json:"modes" min:"1" max:"1000" doc:"buckling modes to find"`
 	ExtraIterations            bool       `json:"extraIterations" doc:"iterate further to refine the modes"`
 	AxialForceDistribution     string     `json:"axialForceDistribution" enum:"Linear|NonLinear" doc:"axial forces of the buckling load from a linear or non-linear static analysis"`
@@ -191,7 +191,7 @@ type DynamicSettings struct {
 	StabilizeUnrestrainedNodes bool       `json:"stabilizeUnrestrainedNodes" doc:"add a small stiffness to otherwise unrestrained node freedoms"`
 	Tolerance                  float64    `json:"tolerance" min:"0" max:"1" exclusive:"true" doc:"relative convergence tolerance of the eigensolver"`
 	UpperLimit                 float64    `json:"upperLimit" min:"0" doc:"greatest frequency sought, Hz; 0: no upper limit"`
-	LowerLimit                 float64    `json:"lowerLimit" min:"0" doc:"least frequency sought, Hz; at most upperLimit unless upperLimit is 0"`
+	LowerLimit                 float64    `json:"lowerLimit" min:"0" doc:"least frequency sought, Hz; below upperLimit unless upperLimit is 0"`
 	FrequencyShift             float64    `json:"frequencyShift" min:"0" doc:"eigenvalue shift, Hz; 0: none"`
 	Modes                      int        `json:"modes" min:"1" max:"1000" doc:"vibration modes to find"`
 	ExtraIterations            bool       `json:"extraIterations" doc:"iterate further to refine the modes"`
@@ -465,8 +465,8 @@ func (c *settingsChecker) limits(lower, upper float64, what string) {
 	if c.failed("lowerLimit") || c.failed("upperLimit") {
 		return
 	}
-	if upper != 0 && lower > upper {
-		c.add("lowerLimit", "lowerLimit (%g) must not exceed upperLimit (%g); set upperLimit to 0 for no upper %s limit", lower, upper, what)
+	if upper != 0 && lower >= upper {
+		c.add("lowerLimit", "lowerLimit (%g) must be below upperLimit (%g); set upperLimit to 0 for no upper %s limit", lower, upper, what)
 	}
 }
 

@@ -123,7 +123,11 @@ func TestAnalysisSettingsRules(t *testing.T) {
 		{"axial force distribution", "buckling", func(s *settings) { s.Buckling.AxialForceDistribution = "Cubic" }, "axialForceDistribution", "Linear, NonLinear"},
 		{"buckling theory", "buckling", func(s *settings) { s.Buckling.Theory = model.TheorySmall }, "theory", "SigncountEigensolver, ClassicEigensolver"},
 		{"negative frequency limit", "dynamic", func(s *settings) { s.Dynamic.UpperLimit = -1 }, "upperLimit", "0 or more"},
-		{"frequency limits reversed", "dynamic", func(s *settings) { s.Dynamic.LowerLimit, s.Dynamic.UpperLimit = 30, 10 }, "lowerLimit", "must not exceed upperLimit"},
+		{"frequency limits reversed", "dynamic", func(s *settings) { s.Dynamic.LowerLimit, s.Dynamic.UpperLimit = 30, 10 }, "lowerLimit", "must be below upperLimit"},
+		{"frequency limits equal", "dynamic", func(s *settings) { s.Dynamic.LowerLimit, s.Dynamic.UpperLimit = 10, 10 }, "lowerLimit", "must be below upperLimit"},
+		// Buckling finds positive load factors only: loads reversed are
+		// another case.
+		{"negative buckling limit", "buckling", func(s *settings) { s.Buckling.LowerLimit = -1 }, "lowerLimit", "0 or more"},
 		{"negative frequency shift", "dynamic", func(s *settings) { s.Dynamic.FrequencyShift = -0.5 }, "frequencyShift", "0 or more"},
 	}
 	for _, tc := range cases {
@@ -150,7 +154,7 @@ func TestAnalysisSettingsRules(t *testing.T) {
 func TestAnalysisSettingsEdgesPass(t *testing.T) {
 	s := model.DefaultAnalysisSettings()
 	s.Static.DampingFactor, s.Static.DampingSteps, s.Static.LoadSteps, s.Static.ConvergenceAccuracy = 99.9, 1000, 1000, 0.001
-	s.Buckling.LowerLimit, s.Buckling.UpperLimit = -10, -2 // negative load factors: load reversal
+	s.Buckling.LowerLimit, s.Buckling.UpperLimit = 0, 2
 	s.Buckling.Modes, s.Dynamic.Modes = 1, 1000
 	s.Dynamic.LowerLimit, s.Dynamic.UpperLimit = 50, 0 // upper 0: no upper limit
 	s.Dynamic.OptimizationMethod, s.Dynamic.OptimizationAxis, s.Dynamic.OptimizationZ = model.OptimizeCircular, model.OptimizationAxisVector, 1

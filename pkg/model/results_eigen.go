@@ -29,10 +29,10 @@ type BucklingLoadFactorRow struct {
 	LoadFactor     float64 `json:"loadFactor" doc:"multiplier of the case's loads at which the structure buckles in this mode"`
 	Tolerance      float64 `json:"tolerance" doc:"relative residual the mode converged to"`
 	Iterations     int     `json:"iterations" doc:"Lanczos steps of the case"`
-	NodeAtMaxTrans int64   `json:"nodeAtMaxTrans" doc:"node with the largest translation of the mode shape"`
-	TransAxis      string  `json:"transAxis" enum:"X|Y|Z" doc:"global axis of that translation"`
-	NodeAtMaxRotn  int64   `json:"nodeAtMaxRotn" doc:"node with the largest rotation of the mode shape"`
-	RotnAxis       string  `json:"rotnAxis" enum:"X|Y|Z" doc:"global axis of that rotation"`
+	NodeAtMaxTrans int64   `json:"nodeAtMaxTrans" doc:"node with the largest translation of the mode shape; 0 when no node translates (the shape bends members between nodes that stay put)"`
+	TransAxis      string  `json:"transAxis" enum:"X|Y|Z|" doc:"global axis of that translation; empty with node 0"`
+	NodeAtMaxRotn  int64   `json:"nodeAtMaxRotn" doc:"node with the largest rotation of the mode shape; 0 when no node rotates"`
+	RotnAxis       string  `json:"rotnAxis" enum:"X|Y|Z|" doc:"global axis of that rotation; empty with node 0"`
 }
 
 // EffectiveLengthRow is one row of buckling/member-effective-lengths: one
@@ -75,7 +75,8 @@ type NaturalFrequencyRow struct {
 // the shape of one mode of one load case at the selected nodes, arrays
 // over the nodes, global axes. Mass: φᵀ·M·φ = 1, so translations are in
 // m/√kg and rotations in rad/√kg whatever the job units; Unit: the largest
-// translation is +1; None: as the eigensolver returns them (frequencies:
+// translation is +1 (the largest rotation when no node translates beyond
+// round-off); None: as the eigensolver returns them (frequencies:
 // mass-normalized, with an arbitrary sign). Buckling shapes are Unit.
 type ModeShapeRow struct {
 	LoadCase      int64     `json:"loadCase"`

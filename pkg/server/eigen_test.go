@@ -365,7 +365,6 @@ func TestEigenRunRefusals(t *testing.T) {
 	fails("dynamic-frequency", map[string]any{"loadCases": "1-2"}, "is a combination")
 	fails("buckling", map[string]any{"axialForceDistribution": "NonLinear"}, "set it to Linear")
 	fails("buckling", map[string]any{"loadCases": "1,5"}, "do not exist")
-	fails("buckling", map[string]any{"modes": 500}, "at most 200")
 	// Pulling the columns leaves nothing in compression.
 	s.must(200, "PATCH", "/job/loads/node-loads/1/2", map[string]any{"fy": spP})
 	s.must(200, "PATCH", "/job/loads/node-loads/1/3", map[string]any{"fy": spP})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/gusset/gusset/pkg/fem/dof"
@@ -184,33 +183,10 @@ type Normalization int
 const (
 	// MassNormalized scales φ so that φᵀ·M·φ = 1 (buckling: φᵀ·K·φ = 1).
 	MassNormalized Normalization = iota
-	// UnitNormalized scales φ so that its largest translation is 1.
+	// UnitNormalized scales φ so that its largest translation is 1 (its
+	// largest rotation when no node translates; see Dominant).
 	UnitNormalized
 	// NotNormalized leaves φ as the solver returns it (mass-normalized
 	// for frequencies; the sign is arbitrary).
 	NotNormalized
 )
-
-// Normalize scales the node shapes as n says; the largest translation
-// is made positive for UnitNormalized.
-func Normalize(shapes [][6]float64, n Normalization) {
-	if n != UnitNormalized {
-		return
-	}
-	big, sign := 0.0, 1.0
-	for _, s := range shapes {
-		for d := range 3 {
-			if a := math.Abs(s[d]); a > big {
-				big, sign = a, math.Copysign(1, s[d])
-			}
-		}
-	}
-	if big == 0 {
-		return
-	}
-	for i := range shapes {
-		for d := range 6 {
-			shapes[i][d] *= sign / big
-		}
-	}
-}
