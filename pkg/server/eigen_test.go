@@ -303,7 +303,12 @@ func sampleEngineModel(t *testing.T, s *stack, name string) *domain.Model {
 // A frequency run of the multi-storey sample goes from POST to Completed,
 // and its queries return what the engine finds for the same model (whose
 // mass and modes pkg/analysis's TestMultiStoreyFrequencies checks against
-// statics): the store and the wire lose nothing (1e-12).
+// statics). The two solves are separate runs of the eigensolver, whose
+// block solves share work between cores in any order, so they agree to
+// their convergence, not bit for bit: modes converge to a relative
+// residual of 1e-4, so eigenvalues agree to about its square (frequencies
+// to 1e-7 here) and shapes to about 1e-4 of their largest component
+// (1e-3 allowed); participation follows the shapes.
 func TestFrequencyRunMultiStorey(t *testing.T) {
 	s := startStack(t, 1)
 	s.must(200, "POST", "/job/open-sample", map[string]any{"fileName": "Multi-storey frame"})
@@ -324,16 +329,29 @@ func TestFrequencyRunMultiStorey(t *testing.T) {
 	for i, w := range want {
 		g := got.Results[i]
 		sumX += w.Participation[0]
-		if !near(g.NaturalFrequency, w.Frequency, 1e-12) || !near(g.NaturalPeriod, w.Period, 1e-12) ||
-			!near(g.MassPartX, 100*w.Participation[0], 1e-9) || !near(g.MassPartSumX, 100*sumX, 1e-9) {
+		if !near(g.NaturalFrequency, w.Frequency, 1e-7) || !near(g.NaturalPeriod, w.Period, 1e-7) ||
+			math.Abs(g.MassPartX-100*w.Participation[0]) > 0.1 || math.Abs(g.MassPartSumX-100*sumX) > 0.1 {
 			t.Errorf("mode %d: %+v, engine %g Hz, participation %v", i+1, g, w.Frequency, w.Participation)
 		}
 		// Nodes 21-24 are the first four of level 1 (model order): the
 		// rows' arrays are the engine's shape there, up to its sign.
 		sh := shapes.Results[i]
-		sign := math.Copysign(1, sh.Tx[0]*w.Shape[20][0])
+		big := 0.0
+		for _, u := range w.Shape {
+			for _, v := range u {
+				big = math.Max(big, math.Abs(v))
+			}
+		}
+		dot := 0.0
 		for j := range 4 {
-			if sh.Node[j] != int64(21+j) || !near(sh.Tx[j], sign*w.Shape[20+j][0], 1e-9) || !near(sh.Rz[j], sign*w.Shape[20+j][5], 1e-9) {
+			for k, arr := range [][]float64{sh.Tx, sh.Ty, sh.Tz, sh.Rx, sh.Ry, sh.Rz} {
+				dot += arr[j] * w.Shape[20+j][k]
+			}
+		}
+		sign := math.Copysign(1, dot)
+		for j := range 4 {
+			if sh.Node[j] != int64(21+j) || math.Abs(sh.Tx[j]-sign*w.Shape[20+j][0]) > 1e-3*big ||
+				math.Abs(sh.Rz[j]-sign*w.Shape[20+j][5]) > 1e-3*big {
 				t.Errorf("mode %d node %d: tx %g rz %g, engine %v", i+1, sh.Node[j], sh.Tx[j], sh.Rz[j], w.Shape[20+j])
 			}
 		}

@@ -93,7 +93,7 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 		res.Factorizations++
 	}
 	for i, name := range names {
-		cr, err := analyzeCase(ctx, s, f, &st.Cases[i], name, opts, res)
+		cr, err := analyzeCase(ctx, s, f, &st.Cases[i], name, i == len(names)-1, opts, res)
 		if err != nil {
 			return nil, fmt.Errorf("buckling: load case %s: %w", name, err)
 		}
@@ -116,8 +116,10 @@ func (k *keeper) Factor(ctx context.Context, a *sparse.SymMatrix, nodeOf []int) 
 	return f, err
 }
 
+// analyzeCase finds the buckling modes of one case with the factored K,
+// f; last says no case follows, so f may be recycled for the Sturm check.
 func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, sc *static.CaseResult,
-	name string, opts Options, res *Results) (*CaseResult, error) {
+	name string, last bool, opts Options, res *Results) (*CaseResult, error) {
 	u := make([]float64, s.D.DOF.DOFs())
 	for n, nr := range sc.Nodes {
 		copy(u[6*n:6*n+6], nr.Disp[:])
@@ -186,6 +188,11 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 	// Sturm: the factors in (0, λ_max] are the negative pivots of
 	// K − λ_max·(−K_G); none lie below 0 when K is positive definite.
 	top := cr.Modes[len(cr.Modes)-1].LoadFactor * (1 + 1e-6)
+	if last {
+		// No case needs K's factorization any more: the Sturm check's
+		// reuses its storage.
+		s.Recycle(f)
+	}
 	count, err := s.Count(ctx, top, c)
 	res.Factorizations++
 	if err != nil {

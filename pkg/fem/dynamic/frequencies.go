@@ -94,7 +94,7 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 		return nil, err
 	}
 	cr := &CaseResult{Name: name, TotalMass: total}
-	rig := rigid(s)
+	mr := massTranslations(s, mm)
 	if cr.TotalMass == ([3]float64{}) {
 		return nil, errors.New("it has no mass: give it self-weight, lumped masses or loads along gravity")
 	}
@@ -144,7 +144,7 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 		}
 		for d := range 3 {
 			if cr.TotalMass[d] > 0 {
-				g := quad(mm, x, rig[d])
+				g := dot(x, mr[d])
 				md.Participation[d] = g * g / cr.TotalMass[d]
 			}
 		}
@@ -166,7 +166,11 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 	if len(cr.Modes) < opts.Modes && !partial {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: only %d modes with mass exist in the range asked for", name, len(cr.Modes)))
 	}
-	if w, err := sturm(ctx, s, mm, kept, lambda, sigma, lo, in.Inertia().Negative, res); err != nil {
+	// The modes are in hand and the count below σ is all the Sturm check
+	// needs of f: its factorizations reuse f's storage.
+	belowSigma := in.Inertia().Negative
+	s.Recycle(f)
+	if w, err := sturm(ctx, s, mm, kept, lambda, sigma, lo, belowSigma, res); err != nil {
 		return nil, err
 	} else if w != "" {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: %s", name, w))
@@ -223,23 +227,23 @@ func sturm(ctx context.Context, s *modal.System, mm *sparse.SymMatrix, lambda, a
 	return "", nil
 }
 
-// rigid returns the unit rigid translations along X, Y and Z as equation
-// values.
-func rigid(s *modal.System) [3][]float64 {
-	var r [3][]float64
+// massTranslations returns M·r for the unit rigid translations r along X,
+// Y and Z (as equation values): a mode's participation along d is then
+// one dot product, φᵀ·(M·r_d).
+func massTranslations(s *modal.System, mm *sparse.SymMatrix) [3][]float64 {
+	var mr [3][]float64
 	for d := range 3 {
-		r[d] = s.Num.Translation(d)
+		mr[d] = make([]float64, s.Equations())
+		mm.MulVec(mr[d], s.Num.Translation(d))
 	}
-	return r
+	return mr
 }
 
-// quad returns xᵀ·A·y.
-func quad(a *sparse.SymMatrix, x, y []float64) float64 {
-	ay := make([]float64, len(y))
-	a.MulVec(ay, y)
+// dot returns xᵀ·y.
+func dot(x, y []float64) float64 {
 	s := 0.0
 	for i, v := range x {
-		s += v * ay[i]
+		s += v * y[i]
 	}
 	return s
 }

@@ -15,15 +15,22 @@
 // largest magnitude, which Lanczos finds first: one factorization of F,
 // then one block solve per step. With W = M singular (massless rotations,
 // say) the Lanczos vectors stay in the range of Op and the eigenvectors are
-// purified by one more application of Op (Ericsson and Ruhe, Math. Comp.
-// 35 (1980) 1251–1268; Nour-Omid, Parlett, Ericsson and Jensen, Math. Comp.
-// 48 (1987) 663–673).
+// purified by one step of inverse iteration, y = Op·(Q·s)/θ, which the
+// Lanczos relation gives without applying Op: Q·s plus the next block
+// times B·s_last/θ (Ericsson and Ruhe, Math. Comp. 35 (1980) 1251–1268;
+// Nour-Omid, Parlett, Ericsson and Jensen, Math. Comp. 48 (1987) 663–673).
+// When C is W, the operator is applied to a basis block from the W·Q the
+// basis keeps (Problem.FromW), without products with C.
 //
 // Blocks find repeated eigenvalues up to the block size at once; full
-// reorthogonalization (twice, classical Gram–Schmidt in the W inner
-// product) keeps the basis orthonormal, so no spurious copies appear. A
-// Ritz pair (θ, y) is accepted when the residual ‖Op·y − θ·y‖_W, read from
-// the block tridiagonal matrix without forming y, is below Tol·|θ|.
+// reorthogonalization keeps the basis orthonormal, so no spurious copies
+// appear: classical Gram–Schmidt in the W inner product, BLAS-3, first
+// against the last two blocks (the recurrence's large components) and then
+// against the whole basis, so that the blocks where cancellation happens
+// are swept twice ("twice is enough"), the others, which hold round-off
+// only, once. A Ritz pair (θ, y) is accepted when the residual
+// ‖Op·y − θ·y‖_W, read from the block tridiagonal matrix without forming
+// y, is below Tol·|θ|.
 //
 // Whether every eigenvalue in a range was found is not the solver's to
 // prove: the caller counts them by Sylvester's law of inertia (the

@@ -22,6 +22,12 @@ type Problem struct {
 	// block x (N×k; x and y do not overlap): a product with C and one
 	// block solve with the factored F.
 	Apply func(ctx context.Context, x, y []float64, k int) error
+	// FromW, when not nil, writes Op·x into y given W·x instead of x
+	// (column-major N×k; wx and y do not overlap), for problems where C
+	// is W (frequencies: Op = F⁻¹·M, W = M). The basis keeps W·Q, so
+	// every Lanczos step then saves its products with C: Solve applies Op
+	// to basis vectors through FromW and to others through Apply.
+	FromW func(ctx context.Context, wx, y []float64, k int) error
 	// W writes W·x into y, one vector.
 	W func(x, y []float64)
 }
@@ -114,45 +120,40 @@ func Solve(ctx context.Context, p Problem, opts Options) (*Result, error) {
 			res, done := ritz(blocks, opts)
 			if done || kNext == 0 {
 				res.Steps = len(blocks)
-				return l.finish(ctx, res, blocks)
+				return l.finish(res, blocks), nil
 			}
-			if len(l.q)/n+kNext > maxv && maxv < n {
+			if l.m+kNext > maxv && maxv < n {
 				err := fmt.Errorf("%w: %d wanted, %d of them converged in a basis of %d vectors",
-					ErrNotConverged, opts.Wanted, res.converged, len(l.q)/n)
+					ErrNotConverged, opts.Wanted, res.converged, l.m)
 				res.keepConverged(basisSize(blocks))
 				res.Steps = len(blocks)
-				out, ferr := l.finish(ctx, res, blocks)
-				if ferr != nil {
-					return nil, ferr
-				}
-				return out, err
+				return l.finish(res, blocks), err
 			}
 		} else if kNext == 0 {
 			return &Result{Applies: l.applies}, nil // Op is zero
 		}
 		// The new block: Q_j (kNext columns), U = Op·Q_j, A_j = Q_jᵀ·W·U.
 		k = kNext
-		j := len(l.q)/n - k
-		u := make([]float64, n*k)
-		if err := l.apply(ctx, l.q[j*n:(j+k)*n], u, k); err != nil {
+		qb := &l.basis[len(l.basis)-1]
+		u := r[:n*k] // r was copied into the basis
+		if err := l.applyBlock(ctx, qb, u); err != nil {
 			return nil, err
 		}
-		a := make([]float64, k*k)
-		for i := range k {
-			for c := range k {
-				a[i*k+c] = dot(l.wq[(j+i)*n:(j+i+1)*n], u[c*n:(c+1)*n])
-			}
-		}
+		a := blas64.General{Rows: k, Cols: k, Stride: k, Data: make([]float64, k*k)}
+		blas64.Gemm(blas.NoTrans, blas.Trans, 1, rowMajor(qb.wq, k, n), rowMajor(u, k, n), 0, a)
 		for i := range k {
 			for c := range i {
-				v := (a[i*k+c] + a[c*k+i]) / 2
-				a[i*k+c], a[c*k+i] = v, v
+				v := (a.Data[i*k+c] + a.Data[c*k+i]) / 2
+				a.Data[i*k+c], a.Data[c*k+i] = v, v
 			}
 		}
-		blocks = append(blocks, tblock{a: a, size: k})
+		blocks = append(blocks, tblock{a: a.Data, size: k})
 		r = u
 	}
 }
+
+// wrapApply names the operator in an error of Apply or FromW.
+func wrapApply(err error) error { return fmt.Errorf("eigen: apply: %w", err) }
 
 // tblock is one step of the block tridiagonal matrix T: A (size×size) on
 // the diagonal and B (next×size) below it, R = Q_next·B.
@@ -168,172 +169,6 @@ func basisSize(blocks []tblock) int {
 		m += b.size
 	}
 	return m
-}
-
-// lanczos holds the basis Q and W·Q, column-major, N per vector.
-type lanczos struct {
-	p       Problem
-	n       int
-	q, wq   []float64
-	applies int
-	rng     *rand.Rand
-}
-
-func (l *lanczos) apply(ctx context.Context, x, y []float64, k int) error {
-	l.applies += k
-	if err := l.p.Apply(ctx, x[:l.n*k], y[:l.n*k], k); err != nil {
-		return fmt.Errorf("eigen: apply: %w", err)
-	}
-	return nil
-}
-
-// randomRange writes Op applied to k random vectors into y.
-func (l *lanczos) randomRange(ctx context.Context, y []float64, k int) error {
-	x := make([]float64, l.n*k)
-	for i := range x {
-		x[i] = l.rng.NormFloat64()
-	}
-	return l.apply(ctx, x, y, k)
-}
-
-func dot(x, y []float64) float64 {
-	s := 0.0
-	for i, v := range x {
-		s += v * y[i]
-	}
-	return s
-}
-
-// extend W-orthonormalizes the k columns of r against the basis and each
-// other (block classical Gram–Schmidt, twice, then within the block),
-// appends the independent ones and returns B (kept×k, r = Q_new·B plus
-// components on earlier vectors, which Lanczos already has in T or which
-// are round-off) and kept. A column with nothing left is replaced by a new
-// direction in the range of Op with zero coefficients, while there is
-// one; when there is none, it is dropped and the block shrinks. kept = 0
-// means the basis spans an invariant subspace of Op.
-func (l *lanczos) extend(ctx context.Context, r []float64, k int) (bm []float64, kept int, err error) {
-	n := l.n
-	first := len(l.q) / n // the new block's first column
-	wr := make([]float64, n*k)
-	norm0 := make([]float64, k)
-	for c := range k {
-		norm0[c] = l.wnorm(r[c*n:(c+1)*n], wr[c*n:(c+1)*n])
-	}
-	l.orthogonalizeBlock(r, wr, k)
-	l.orthogonalizeBlock(r, wr, k)
-	coef := make([]float64, k*k) // coef[i*k+c]: column c on new column i
-	exhausted := false
-	for c := range k {
-		v, wv := r[c*n:(c+1)*n], wr[c*n:(c+1)*n]
-		for range 2 {
-			for i := range kept {
-				qi, wqi := l.q[(first+i)*n:(first+i+1)*n], l.wq[(first+i)*n:(first+i+1)*n]
-				h := dot(wqi, v)
-				for t := range v {
-					v[t] -= h * qi[t]
-					wv[t] -= h * wqi[t]
-				}
-				coef[i*k+c] += h
-			}
-		}
-		norm := math.Sqrt(math.Max(0, dot(v, wv)))
-		if norm > 1e-12*norm0[c] {
-			coef[kept*k+c] = norm
-		} else {
-			// Breakdown: a fresh direction in the range of Op, if any is
-			// left, with zero coefficients.
-			if exhausted {
-				continue
-			}
-			if norm, err = l.fresh(ctx, v, wv); err != nil {
-				return nil, 0, err
-			}
-			if norm == 0 {
-				exhausted = true
-				continue
-			}
-		}
-		// W·v was kept up to date through the orthogonalization; one
-		// product more makes it exact for the stored vector.
-		l.p.W(v, wv)
-		for t := range v {
-			v[t] /= norm
-			wv[t] /= norm
-		}
-		l.q = append(l.q, v...)
-		l.wq = append(l.wq, wv...)
-		kept++
-	}
-	return coef[:kept*k], kept, nil
-}
-
-// fresh writes into v a direction in the range of Op W-orthogonal to the
-// basis, with wv = W·v, and returns its W-norm; 0 when the basis spans the
-// range (three random tries find nothing new).
-func (l *lanczos) fresh(ctx context.Context, v, wv []float64) (float64, error) {
-	for range 3 {
-		if len(l.q)/l.n >= l.n {
-			return 0, nil // the basis spans the whole space
-		}
-		if err := l.randomRange(ctx, v, 1); err != nil {
-			return 0, err
-		}
-		n0 := l.wnorm(v, wv)
-		l.orthogonalize(v, wv)
-		l.orthogonalize(v, wv)
-		// Nothing new unless a fair part survives: what is left of a
-		// vector in the span is round-off.
-		if n1 := l.wnorm(v, wv); n1 > 1e-8*n0 {
-			return n1, nil
-		}
-	}
-	return 0, nil
-}
-
-// wnorm returns ‖v‖_W, leaving W·v in wv.
-func (l *lanczos) wnorm(v, wv []float64) float64 {
-	l.p.W(v, wv)
-	return math.Sqrt(math.Max(0, dot(v, wv)))
-}
-
-// orthogonalizeBlock removes from the k vectors of r (row-major k×n, one
-// vector per row) their W-components along the basis, keeping wr = W·r up
-// to date: H = R·(W·Q)ᵀ, R −= H·Q, WR −= H·(W·Q).
-func (l *lanczos) orthogonalizeBlock(r, wr []float64, k int) {
-	n := l.n
-	m := len(l.q) / n
-	if m == 0 {
-		return
-	}
-	q := blas64.General{Rows: m, Cols: n, Stride: n, Data: l.q}
-	wq := blas64.General{Rows: m, Cols: n, Stride: n, Data: l.wq}
-	rb := blas64.General{Rows: k, Cols: n, Stride: n, Data: r[:k*n]}
-	wrb := blas64.General{Rows: k, Cols: n, Stride: n, Data: wr[:k*n]}
-	h := blas64.General{Rows: k, Cols: m, Stride: m, Data: make([]float64, k*m)}
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, rb, wq, 0, h)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, h, q, 1, rb)
-	blas64.Gemm(blas.NoTrans, blas.NoTrans, -1, h, wq, 1, wrb)
-}
-
-// orthogonalize removes from v its W-components along the basis, h =
-// (W·Q)ᵀ·v, and returns them; wv, W·v on entry, follows as W·v − (W·Q)·h,
-// so no product with W is needed. The basis is stored vector by vector,
-// which is a row-major m×n matrix: two matrix-vector products (BLAS).
-func (l *lanczos) orthogonalize(v, wv []float64) []float64 {
-	n := l.n
-	m := len(l.q) / n
-	h := make([]float64, m)
-	if m == 0 {
-		return h
-	}
-	q := blas64.General{Rows: m, Cols: n, Stride: n, Data: l.q}
-	wq := blas64.General{Rows: m, Cols: n, Stride: n, Data: l.wq}
-	hv := blas64.Vector{N: m, Inc: 1, Data: h}
-	blas64.Gemv(blas.NoTrans, 1, wq, blas64.Vector{N: n, Inc: 1, Data: v}, 0, hv)
-	blas64.Gemv(blas.Trans, -1, q, hv, 1, blas64.Vector{N: n, Inc: 1, Data: v})
-	blas64.Gemv(blas.Trans, -1, wq, hv, 1, blas64.Vector{N: n, Inc: 1, Data: wv})
-	return h
 }
 
 // ritzResult is the Ritz pairs chosen from T.
@@ -420,41 +255,57 @@ func ritz(blocks []tblock, opts Options) (*ritzResult, bool) {
 	return res, k == opts.Wanted && res.converged == k
 }
 
-// finish forms the eigenvectors Q·s, purifies them with one more
-// application of Op (y ← Op·y/θ, which removes components in the null
-// space of W) and W-normalizes them.
-func (l *lanczos) finish(ctx context.Context, res *ritzResult, blocks []tblock) (*Result, error) {
+// finish forms the eigenvectors y = Q·s + Q_next·B·s_last/θ and
+// W-normalizes them. Since Op·Q = Q·T + Q_next·B·E_lastᵀ, that is
+// Op·(Q·s)/θ: one step of inverse iteration, which purifies the vector of
+// components in the null space of W (Ericsson and Ruhe's correction, as
+// ARPACK's shift-invert mode does it), without applying Op again. Q·s and
+// Q_next are W-orthogonal, so ‖y‖²_W = ‖s‖² + ‖B·s_last/θ‖²: the
+// normalization needs no product with W either.
+func (l *lanczos) finish(res *ritzResult, blocks []tblock) *Result {
 	n, k := l.n, len(res.Theta)
 	m := basisSize(blocks)
+	out := &Result{Theta: res.Theta, Residual: res.Residual, Steps: res.Steps, Applies: l.applies}
+	if k == 0 {
+		return out
+	}
+	// The basis holds T's blocks and, when the last B is not empty, the
+	// next block after them.
+	nt := len(blocks)
+	last := blocks[nt-1]
+	var next *vblock
+	var e []float64
+	scale := make([]float64, k)
+	for c := range scale {
+		scale[c] = 1
+	}
+	if last.next > 0 && len(l.basis) > nt {
+		next = &l.basis[nt]
+		e = make([]float64, k*last.next)
+		s := res.s
+		for c, th := range res.Theta {
+			sl := s[c*m+m-last.size : (c+1)*m]
+			ss := 0.0
+			for i := range last.next {
+				v := 0.0
+				for q, x := range sl {
+					v += last.below[i*last.size+q] * x
+				}
+				v /= th
+				e[c*last.next+i] = v
+				ss += v * v
+			}
+			scale[c] = 1 / math.Sqrt(1+ss)
+		}
+	}
 	y := make([]float64, n*k)
+	l.combine(res.s, k, l.basis[:nt], next, e, y)
 	for c := range k {
 		yc := y[c*n : (c+1)*n]
-		for r := range m {
-			if s := res.s[c*m+r]; s != 0 {
-				qr := l.q[r*n : (r+1)*n]
-				for t := range yc {
-					yc[t] += s * qr[t]
-				}
-			}
+		for t := range yc {
+			yc[t] *= scale[c]
 		}
 	}
-	out := &Result{Theta: res.Theta, Residual: res.Residual, Steps: res.Steps}
-	if k > 0 {
-		z := make([]float64, n*k)
-		if err := l.apply(ctx, y, z, k); err != nil {
-			return nil, err
-		}
-		wv := make([]float64, n)
-		for c := range k {
-			zc := z[c*n : (c+1)*n]
-			if norm := l.wnorm(zc, wv); norm > 0 {
-				for t := range zc {
-					zc[t] /= norm
-				}
-			}
-		}
-		out.Vectors = z
-	}
-	out.Applies = l.applies
-	return out, nil
+	out.Vectors = y
+	return out
 }

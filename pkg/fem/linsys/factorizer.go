@@ -28,6 +28,30 @@ type Factorization interface {
 	Solve(ctx context.Context, b []float64, nrhs int) error
 }
 
+// Refactorer is a Factorization that can factor another matrix of the
+// same pattern into its own storage, saving the allocation (and the first
+// touch) of a new factor, as an eigen analysis's Sturm check does once the
+// factorization its modes were found with is no longer needed. After a
+// failed Refactor the Factorization must not solve, but may be
+// refactored again. The sparse factorizer's factorizations are
+// Refactorers.
+type Refactorer interface {
+	Factorization
+	Refactor(ctx context.Context, a *sparse.SymMatrix) error
+}
+
+// ParallelSolver is a Factorization that can also solve a block on all
+// cores, to results that agree with Solve's to round-off but not bit for
+// bit (nor across numbers of cores). Analyses whose results are stored and
+// compared exactly (static) use Solve; eigen analyses, whose many block
+// solves dominate and whose tolerances are far above round-off, use
+// SolveParallel. The sparse factorizer's factorizations are
+// ParallelSolvers.
+type ParallelSolver interface {
+	Factorization
+	SolveParallel(ctx context.Context, b []float64, nrhs int) error
+}
+
 // Inertial is a Factorization that counts the signs of its pivots; the
 // sparse factorizer's do.
 type Inertial interface {

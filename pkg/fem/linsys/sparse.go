@@ -134,7 +134,7 @@ func (f *SparseFactorizer) FactorReporting(ctx context.Context, a *sparse.SymMat
 		}
 		return nil, fmt.Errorf("sparse factor: %w", err)
 	}
-	return &sparseFactorization{f: fac, n: a.Pat.N}, nil
+	return &sparseFactorization{f: fac, n: a.Pat.N, pat: p.pat, fz: f}, nil
 }
 
 // pattern returns the cached analysis of q or builds one.
@@ -188,13 +188,61 @@ func (f *SparseFactorizer) pattern(ctx context.Context, q *sparse.Pattern, nodeO
 
 // sparseFactorization adapts a *sparse.Factor to Factorization.
 type sparseFactorization struct {
-	f *sparse.Factor
-	n int
+	f   *sparse.Factor
+	n   int
+	pat *sparse.Pattern   // the pattern object the analysis was made from
+	fz  *SparseFactorizer // counts the refactorizations
+}
+
+var _ Refactorer = (*sparseFactorization)(nil)
+
+// Refactor implements Refactorer: the numeric phase only, into the
+// factor's own storage.
+func (s *sparseFactorization) Refactor(ctx context.Context, a *sparse.SymMatrix) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("sparse refactor: %w", err)
+	}
+	if a.Pat.N != s.n {
+		return fmt.Errorf("sparse refactor: %d equations for a factor of %d", a.Pat.N, s.n)
+	}
+	if a.Pat != s.pat && !(slices.Equal(a.Pat.ColPtr, s.pat.ColPtr) && slices.Equal(a.Pat.RowIdx, s.pat.RowIdx)) {
+		return errors.New("sparse refactor: the matrix has another pattern than the factor")
+	}
+	if s.n == 0 {
+		return nil
+	}
+	t0 := time.Now()
+	err := s.f.Refactor(ctx, &sparse.SymMatrix{Pat: s.pat, Val: a.Val})
+	s.fz.mu.Lock()
+	s.fz.stats.Factorizations++
+	s.fz.stats.NumericTime += time.Since(t0)
+	s.fz.mu.Unlock()
+	if err != nil {
+		var se *sparse.SingularError
+		if errors.As(err, &se) {
+			return &SingularError{Equation: se.DOF}
+		}
+		return fmt.Errorf("sparse refactor: %w", err)
+	}
+	return nil
 }
 
 // Solve implements Factorization: one right-hand side directly, a block
 // with one multi-right-hand-side solve (sparse.Factor.SolveMany).
 func (s *sparseFactorization) Solve(ctx context.Context, b []float64, nrhs int) error {
+	return s.solve(ctx, b, nrhs, s.f.SolveMany)
+}
+
+var _ ParallelSolver = (*sparseFactorization)(nil)
+
+// SolveParallel implements ParallelSolver: Solve with a block solved by
+// sparse.Factor.SolveManyParallel.
+func (s *sparseFactorization) SolveParallel(ctx context.Context, b []float64, nrhs int) error {
+	return s.solve(ctx, b, nrhs, s.f.SolveManyParallel)
+}
+
+// solve solves one right-hand side directly and a block with many.
+func (s *sparseFactorization) solve(ctx context.Context, b []float64, nrhs int, many func(x, b *mat.Dense) error) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("sparse solve: %w", err)
 	}
@@ -211,16 +259,17 @@ func (s *sparseFactorization) Solve(ctx context.Context, b []float64, nrhs int) 
 		}
 		return nil
 	}
-	if err := s.solveMany(b, nrhs); err != nil {
+	if err := s.solveMany(b, nrhs, many); err != nil {
 		return fmt.Errorf("sparse solve: %w", err)
 	}
 	return nil
 }
 
 // solveMany solves the h right-hand sides of the column-major block b with
-// one SolveMany, which wants one row per equation (row-major n×h, so a
-// supernode's rows for all cases are contiguous).
-func (s *sparseFactorization) solveMany(b []float64, h int) error {
+// one call of many (SolveMany or SolveManyParallel), which wants one row
+// per equation (row-major n×h, so a supernode's rows for all cases are
+// contiguous).
+func (s *sparseFactorization) solveMany(b []float64, h int, many func(x, b *mat.Dense) error) error {
 	n := s.n
 	blk := mat.NewDense(n, h, nil)
 	raw := blk.RawMatrix()
@@ -229,7 +278,7 @@ func (s *sparseFactorization) solveMany(b []float64, h int) error {
 			raw.Data[i*raw.Stride+c] = v
 		}
 	}
-	if err := s.f.SolveMany(blk, blk); err != nil {
+	if err := many(blk, blk); err != nil {
 		return err
 	}
 	for c := range h {

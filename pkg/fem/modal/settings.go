@@ -39,8 +39,9 @@ type Report struct {
 	// counts that disagree.
 	Warnings []string
 	// Equations of the refined model; Factorizations and Applies (vectors
-	// the eigen operator was applied to, each a product and a solve) over
-	// all cases: the cost, for reports and benchmarks.
+	// the eigen operator was applied to, each a solve, and for buckling a
+	// product with K_G) over all cases: the cost, for reports and
+	// benchmarks.
 	Equations, Factorizations, Applies int
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/eigen"
+	"github.com/gusset/gusset/pkg/fem/internal/par"
 	"github.com/gusset/gusset/pkg/fem/linsys"
 	"github.com/gusset/gusset/pkg/fem/sparse"
 )
@@ -48,6 +49,9 @@ type System struct {
 	K   *sparse.SymMatrix
 
 	fz *linsys.SparseFactorizer
+	// spare is a factorization no longer needed, whose storage the next
+	// factorization reuses (see Recycle).
+	spare linsys.Refactorer
 }
 
 // New checks m, refines it for modes modes and assembles its stiffness.
@@ -100,7 +104,7 @@ func (s *System) Factor(ctx context.Context, sigma float64, b *sparse.SymMatrix)
 				return nil, err
 			}
 		}
-		f, err := s.fz.Factor(ctx, a, s.Num.NodeOf)
+		f, err := s.factor(ctx, a)
 		var se *linsys.SingularError
 		switch {
 		case err == nil:
@@ -113,6 +117,31 @@ func (s *System) Factor(ctx context.Context, sigma float64, b *sparse.SymMatrix)
 			return nil, fmt.Errorf("the shift stays on an eigenvalue after moving it: %w", s.mechanism(se.Equation))
 		}
 		sigma *= 1 + 1e-9*float64(int(1)<<try)
+	}
+}
+
+// factor factors a into the spare factorization when there is one (which
+// stays the spare after a failure, its storage still good), else anew.
+func (s *System) factor(ctx context.Context, a *sparse.SymMatrix) (linsys.Factorization, error) {
+	if s.spare == nil {
+		return s.fz.Factor(ctx, a, s.Num.NodeOf)
+	}
+	if err := s.spare.Refactor(ctx, a); err != nil {
+		return nil, err
+	}
+	f := s.spare
+	s.spare = nil
+	return f, nil
+}
+
+// Recycle hands back a factorization made by Factor that the caller no
+// longer needs: the next Factor or Count factors into its storage instead
+// of allocating a new factor (the Sturm check after the modes, say). f must
+// not be used afterwards. Factorizations that cannot be refactored are
+// ignored. A System is not safe for concurrent use.
+func (s *System) Recycle(f linsys.Factorization) {
+	if r, ok := f.(linsys.Refactorer); ok {
+		s.spare = r
 	}
 }
 
@@ -131,7 +160,8 @@ func (s *System) mechanism(q int) error {
 }
 
 // Count returns the number of eigenvalues of K·φ = λ·B·φ below σ: the
-// negative pivots of K − σ·B.
+// negative pivots of K − σ·B. The factorization serves nothing else, so
+// it is recycled (see Recycle): counts in a row share one factor's storage.
 func (s *System) Count(ctx context.Context, sigma float64, b *sparse.SymMatrix) (int, error) {
 	f, err := s.Factor(ctx, sigma, b)
 	if err != nil {
@@ -141,23 +171,38 @@ func (s *System) Count(ctx context.Context, sigma float64, b *sparse.SymMatrix) 
 	if !ok {
 		return 0, errors.New("sturm count: the factorization reports no inertia")
 	}
-	return in.Inertia().Negative, nil
+	neg := in.Inertia().Negative
+	s.Recycle(f)
+	return neg, nil
 }
 
 // Problem returns the eigen problem Op = F⁻¹·C in the inner product of W,
-// for a factored F.
+// for a factored F. When C is W (frequencies), Op·x is also offered from
+// W·x, which the eigensolver keeps for its basis: no product with C then.
+// The products with C of a block run on all cores, one vector each, and
+// so do the block solves when f can (linsys.ParallelSolver): modes need no
+// bitwise reproducibility, only their tolerance.
 func (s *System) Problem(f linsys.Factorization, c, w *sparse.SymMatrix) eigen.Problem {
 	n := s.Equations()
-	return eigen.Problem{
+	solve := f.Solve
+	if ps, ok := f.(linsys.ParallelSolver); ok {
+		solve = ps.SolveParallel
+	}
+	p := eigen.Problem{
 		N: n,
 		Apply: func(ctx context.Context, x, y []float64, k int) error {
-			for v := range k {
-				c.MulVec(y[v*n:(v+1)*n], x[v*n:(v+1)*n])
-			}
-			return f.Solve(ctx, y[:n*k], k)
+			par.Chunks(k, 1, func(_, v, _ int) { c.MulVec(y[v*n:(v+1)*n], x[v*n:(v+1)*n]) })
+			return solve(ctx, y[:n*k], k)
 		},
 		W: func(x, y []float64) { w.MulVec(y, x) },
 	}
+	if c == w {
+		p.FromW = func(ctx context.Context, wx, y []float64, k int) error {
+			copy(y[:n*k], wx[:n*k])
+			return solve(ctx, y[:n*k], k)
+		}
+	}
+	return p
 }
 
 // NodeShapes expands the equation values x of a mode to the displacements

@@ -39,12 +39,49 @@ func buildSchedule(s *Symbolic, workers int) schedule {
 	ns := s.NSuper
 	sc := schedule{workers: workers, heapUpdate: make([]bool, ns)}
 	work := make([]float64, ns)
+	for S := range ns {
+		work[S] = s.supWork(S)
+	}
+	sc.bins, sc.top = splitTree(s, workers, work)
+	for _, ranges := range sc.bins {
+		for _, rg := range ranges {
+			if r := rg[1]; s.Parent[r] >= 0 {
+				sc.heapUpdate[r] = true
+			}
+		}
+	}
+	// Simulate the stacks to size them exactly.
+	sc.binStack = make([]int64, workers)
+	for w, ranges := range sc.bins {
+		var seq []int32
+		for _, rg := range ranges {
+			for S := rg[0]; S <= rg[1]; S++ {
+				seq = append(seq, int32(S))
+			}
+		}
+		sc.binStack[w] = s.simulateStack(seq, sc.heapUpdate)
+		sc.stackWords += sc.binStack[w]
+	}
+	sc.topStack = s.simulateStack(sc.top, sc.heapUpdate)
+	sc.stackWords += sc.topStack
+	return sc
+}
+
+// splitTree spreads disjoint subtrees of the supernodal elimination tree
+// over workers, balancing the sum of work (per supernode) of each: it
+// splits the heaviest subtree top-down (Geist–Ng) until a greedy
+// assignment puts at most 5 % above the mean on any worker. It returns
+// each worker's subtrees as supernode ranges [first, root] in postorder,
+// and the supernodes split off, which belong to no subtree ("top"),
+// ascending.
+func splitTree(s *Symbolic, workers int, work []float64) (bins [][][2]int, top []int32) {
+	ns := s.NSuper
+	work = slices.Clone(work)
 	first := make([]int, ns) // first supernode of the subtree (postorder ⇒ contiguous)
 	for S := 0; S < ns; S++ {
 		first[S] = S
 	}
 	for S := 0; S < ns; S++ {
-		work[S] += s.supWork(S)
 		if p := s.Parent[S]; p >= 0 {
 			work[p] += work[S]
 			first[p] = min(first[p], first[S])
@@ -99,36 +136,19 @@ func buildSchedule(s *Symbolic, workers int) schedule {
 		list = slices.Delete(list, split, split+1)
 		list = append(list, s.child[s.childPtr[r]:s.childPtr[r+1]]...)
 	}
-	sc.bins = make([][][2]int, workers)
+	bins = make([][][2]int, workers)
 	for w, rs := range assign {
 		slices.Sort(rs)
 		for _, r := range rs {
-			sc.bins[w] = append(sc.bins[w], [2]int{first[r], int(r)})
-			if s.Parent[r] >= 0 {
-				sc.heapUpdate[r] = true
-			}
+			bins[w] = append(bins[w], [2]int{first[r], int(r)})
 		}
 	}
 	for S := 0; S < ns; S++ {
 		if isTop[S] {
-			sc.top = append(sc.top, int32(S))
+			top = append(top, int32(S))
 		}
 	}
-	// Simulate the stacks to size them exactly.
-	sc.binStack = make([]int64, workers)
-	for w, ranges := range sc.bins {
-		var seq []int32
-		for _, rg := range ranges {
-			for S := rg[0]; S <= rg[1]; S++ {
-				seq = append(seq, int32(S))
-			}
-		}
-		sc.binStack[w] = s.simulateStack(seq, sc.heapUpdate)
-		sc.stackWords += sc.binStack[w]
-	}
-	sc.topStack = s.simulateStack(sc.top, sc.heapUpdate)
-	sc.stackWords += sc.topStack
-	return sc
+	return bins, top
 }
 
 // simulateStack returns the peak words of the update-matrix stack when the

@@ -88,7 +88,17 @@ func gatherFront(wv, y []float64, c0, k int, rows []int32) []float64 {
 // load case per column (gonum's row-major Dense, so each DOF's values for all
 // load cases are contiguous, which is what the blocked supernodal updates
 // want). X must be N×nrhs as well and may be B itself.
+//
+// The order of its additions is fixed (one goroutine, the supernodes in
+// order), so its results are reproducible bit for bit; SolveManyParallel
+// is the faster variant without that guarantee.
 func (f *Factor) SolveMany(x, b *mat.Dense) error {
+	return f.solveManyWith(x, b, f.solveBlock)
+}
+
+// solveManyWith permutes B into a row-major block, solves it with solve
+// and permutes the result into X.
+func (f *Factor) solveManyWith(x, b *mat.Dense, solve func(y []float64, h int)) error {
 	s := f.Sym
 	n, nrhs := b.Dims()
 	if xr, xc := x.Dims(); n != s.N || xr != n || xc != nrhs {
@@ -102,7 +112,7 @@ func (f *Factor) SolveMany(x, b *mat.Dense) error {
 	for k, d := range s.Perm {
 		copy(y[k*nrhs:(k+1)*nrhs], bm.Data[d*bm.Stride:d*bm.Stride+nrhs])
 	}
-	f.solveBlock(y, nrhs)
+	solve(y, nrhs)
 	for k, d := range s.Perm {
 		copy(xm.Data[d*xm.Stride:d*xm.Stride+nrhs], y[k*nrhs:(k+1)*nrhs])
 	}

@@ -19,8 +19,8 @@ type AnalyzeOptions struct {
 	// 36× smaller for frames.
 	NodeOf    []int
 	BlockSize int
-	// Workers bounds the goroutines of the numeric phase; 0 means
-	// GOMAXPROCS.
+	// Workers bounds the goroutines of the numeric phase and of
+	// SolveManyParallel; 0 means GOMAXPROCS.
 	Workers int
 }
 
@@ -59,6 +59,8 @@ type Symbolic struct {
 	amap     []int // A value slot → index in Factor value array
 	aPat     *Pattern
 	sched    schedule
+	// solveSched is the plan of the parallel block solve (solvepar.go).
+	solveSched solveSchedule
 }
 
 // StackBytes returns the workspace the numeric phase needs for update
@@ -94,6 +96,7 @@ func AnalyzeContext(ctx context.Context, p *Pattern, opt AnalyzeOptions) (*Symbo
 		w = runtime.GOMAXPROCS(0)
 	}
 	s.sched = buildSchedule(s, w)
+	s.solveSched = buildSolveSchedule(s, w)
 	s.OrderTime = t1.Sub(t0)
 	s.SymbolicTime = time.Since(t1)
 	return s, nil

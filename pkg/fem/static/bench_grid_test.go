@@ -44,7 +44,8 @@ func BenchmarkGridStatic(b *testing.B) {
 // frequencies and the 6 lowest buckling factors, one after the other on
 // the same model, and reports the eigen analyses' times as ratios to the
 // static one (targets: 2.5 and 3), with the factorizations and the
-// vectors the eigen operator was applied to (each a product and a solve).
+// vectors the eigen operator was applied to (each a solve, and for
+// buckling a product with K_G).
 func BenchmarkGridEigen(b *testing.B) {
 	m := gridModel(b, 20)
 	m.LoadCases = m.LoadCases[:1]
