@@ -55,9 +55,6 @@ type eigenRun struct {
 	settings modal.Settings
 	solver   model.SolverType
 	retain   bool
-	// stabilize is stabilizeUnrestrainedNodes, which eigen runs do not
-	// apply: they warn.
-	stabilize bool
 	// analyze runs the engine on the cases of settings.
 	analyze func(ctx context.Context, m *domain.Model, s modal.Settings) ([]eigenCase, modal.Report, error)
 }
@@ -71,9 +68,10 @@ func (r *Runner) runDynamic(ctx context.Context, t Task) error {
 		}
 		list, some := s.LoadCaseList()
 		er := eigenRun{kind: model.KindDynamic, what: "frequency",
-			choice:   caseChoice{list: list, some: some, raw: s.LoadCases, check: s.CheckNonExistentLoadCases, primaryOnly: "frequency"},
-			settings: eigenSettings(s.Modes, s.LowerLimit, s.UpperLimit, s.Tolerance, s.ExtraIterations, s.SolverType, s.OptimizationMethod),
-			solver:   s.SolverType, retain: s.RetainLoadCases, stabilize: s.StabilizeUnrestrainedNodes,
+			choice: caseChoice{list: list, some: some, raw: s.LoadCases, check: s.CheckNonExistentLoadCases, primaryOnly: "frequency"},
+			settings: eigenSettings(s.Modes, s.LowerLimit, s.UpperLimit, s.Tolerance, s.ExtraIterations, s.StabilizeUnrestrainedNodes,
+				s.SolverType, s.OptimizationMethod),
+			solver: s.SolverType, retain: s.RetainLoadCases,
 			analyze: func(ctx context.Context, m *domain.Model, ms modal.Settings) ([]eigenCase, modal.Report, error) {
 				// Shapes are stored as the solver returns them (mass-
 				// normalized); the queries scale them.
@@ -108,9 +106,10 @@ func (r *Runner) runBuckling(ctx context.Context, t Task) error {
 		}
 		list, some := s.LoadCaseList()
 		er := eigenRun{kind: model.KindBuckling, what: "buckling",
-			choice:   caseChoice{list: list, some: some, raw: s.LoadCases, check: s.CheckNonExistentLoadCases, primaryOnly: "buckling"},
-			settings: eigenSettings(s.Modes, s.LowerLimit, s.UpperLimit, s.Tolerance, s.ExtraIterations, s.SolverType, s.OptimizationMethod),
-			solver:   s.SolverType, retain: s.RetainLoadCases, stabilize: s.StabilizeUnrestrainedNodes,
+			choice: caseChoice{list: list, some: some, raw: s.LoadCases, check: s.CheckNonExistentLoadCases, primaryOnly: "buckling"},
+			settings: eigenSettings(s.Modes, s.LowerLimit, s.UpperLimit, s.Tolerance, s.ExtraIterations, s.StabilizeUnrestrainedNodes,
+				s.SolverType, s.OptimizationMethod),
+			solver: s.SolverType, retain: s.RetainLoadCases,
 			analyze: func(ctx context.Context, m *domain.Model, ms modal.Settings) ([]eigenCase, modal.Report, error) {
 				if oneWay := oneWayMember(m); oneWay != "" && reversing(s.TensionCompressionOnly) {
 					return nil, modal.Report{}, modelError("member %s is tension-only or compression-only, and buckling analysis "+
@@ -139,11 +138,6 @@ func (r *Runner) runBuckling(ctx context.Context, t Task) error {
 	})
 }
 
-// stabilizeWarning says what stabilizeUnrestrainedNodes does in an eigen
-// run.
-const stabilizeWarning = "stabilizeUnrestrainedNodes is not applied by eigen analyses: a node freedom without " +
-	"stiffness fails the run, naming the node and freedom"
-
 // reversing reports whether tensionCompressionOnly asks for the reversal
 // loop.
 func reversing(v string) bool { return v == "Activated" || v == "GradualActivation" }
@@ -160,8 +154,8 @@ func oneWayMember(m *domain.Model) string {
 }
 
 // eigenSettings maps the service's eigen settings onto the engine's.
-func eigenSettings(modes int, lo, hi, tol float64, extra bool, solver model.SolverType, opt string) modal.Settings {
-	ms := modal.Settings{Modes: modes, LowerLimit: lo, UpperLimit: hi, Tolerance: tol, ExtraIterations: extra}
+func eigenSettings(modes int, lo, hi, tol float64, extra, stabilize bool, solver model.SolverType, opt string) modal.Settings {
+	ms := modal.Settings{Modes: modes, LowerLimit: lo, UpperLimit: hi, Tolerance: tol, ExtraIterations: extra, Stabilize: stabilize}
 	if solver == "Wavefront" {
 		ms.SolverType = linsys.Wavefront
 	}
@@ -174,9 +168,6 @@ func eigenSettings(modes int, lo, hi, tol float64, extra bool, solver model.Solv
 // solveEigen reads the model, runs er's analysis and packs the results.
 func (r *Runner) solveEigen(ctx context.Context, t Task, job model.Job, er eigenRun, lv *live) (publisher, error) {
 	lv.stage(0, 0)
-	if er.stabilize {
-		lv.set(func(l *live) { l.warnings = append(l.warnings, stabilizeWarning) })
-	}
 	in, names, ids, err := r.readModel(ctx, t, job, er.choice, er.solver, lv)
 	if err != nil {
 		return nil, err

@@ -73,6 +73,9 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	if err != nil {
 		return nil, fmt.Errorf("buckling: %w", err)
 	}
+	if opts.Stabilize {
+		s.Stabilize()
+	}
 	res := &Results{Report: modal.Report{Equations: s.Equations()}}
 	// The static analysis of every case factors K once, on the same
 	// numbering and values as the system's; that factorization is the
@@ -80,7 +83,9 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	// (stabilization).
 	names := opts.CaseNames(m)
 	kp := &keeper{SparseFactorizer: fz}
-	st, err := static.Run(ctx, s.D, static.Options{Cases: names, Factorizer: kp})
+	// With stabilizing, static adds the same springs (the same rule on the
+	// same diagonal) to its own copy of K.
+	st, err := static.Run(ctx, s.D, static.Options{Cases: names, Factorizer: kp, StabilizeUnrestrainedNodes: opts.Stabilize})
 	if err != nil {
 		return nil, fmt.Errorf("buckling: %w", err)
 	}
@@ -98,6 +103,9 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 			return nil, fmt.Errorf("buckling: load case %s: %w", name, err)
 		}
 		res.Cases = append(res.Cases, *cr)
+	}
+	if w := s.StabilizedWarning(); w != "" {
+		res.Warnings = append(res.Warnings, w)
 	}
 	return res, nil
 }

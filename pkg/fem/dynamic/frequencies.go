@@ -65,6 +65,9 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	if err != nil {
 		return nil, fmt.Errorf("frequencies: %w", err)
 	}
+	if opts.Stabilize {
+		s.Stabilize()
+	}
 	res := &Results{Report: modal.Report{Equations: s.Equations()}}
 	for _, name := range opts.CaseNames(m) {
 		cr, err := analyzeCase(ctx, s, name, opts, res)
@@ -72,6 +75,9 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 			return nil, fmt.Errorf("frequencies: load case %s: %w", name, err)
 		}
 		res.Cases = append(res.Cases, *cr)
+	}
+	if w := s.StabilizedWarning(); w != "" {
+		res.Warnings = append(res.Warnings, w)
 	}
 	return res, nil
 }

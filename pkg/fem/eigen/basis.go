@@ -267,9 +267,8 @@ func (l *lanczos) fresh(ctx context.Context, v, wv []float64) (float64, error) {
 }
 
 // combine writes into y (k vectors, column-major N×k) the combinations
-// Q·S of the basis, S the m×k column-major s, plus, when e is not nil,
-// the combinations E of the rows of extra (e: k×rows(extra), row-major).
-func (l *lanczos) combine(s []float64, k int, blocks []vblock, extra *vblock, e []float64, y []float64) {
+// Q·S of the basis blocks, S the m×k column-major s.
+func (l *lanczos) combine(s []float64, k int, blocks []vblock, y []float64) {
 	n, m := l.n, 0
 	for _, b := range blocks {
 		m += b.rows
@@ -281,9 +280,5 @@ func (l *lanczos) combine(s []float64, k int, blocks []vblock, extra *vblock, e 
 		st := blas64.General{Rows: k, Cols: b.rows, Stride: m, Data: s[off : (k-1)*m+off+b.rows]}
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, st, rowMajor(b.q, b.rows, n), 1, yb)
 		off += b.rows
-	}
-	if extra != nil && extra.rows > 0 {
-		eb := blas64.General{Rows: k, Cols: extra.rows, Stride: extra.rows, Data: e}
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, eb, rowMajor(extra.q, extra.rows, n), 1, yb)
 	}
 }

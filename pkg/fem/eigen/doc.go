@@ -15,10 +15,12 @@
 // largest magnitude, which Lanczos finds first: one factorization of F,
 // then one block solve per step. With W = M singular (massless rotations,
 // say) the Lanczos vectors stay in the range of Op and the eigenvectors are
-// purified by one step of inverse iteration, y = Op·(Q·s)/θ, which the
-// Lanczos relation gives without applying Op: Q·s plus the next block
-// times B·s_last/θ (Ericsson and Ruhe, Math. Comp. 35 (1980) 1251–1268;
-// Nour-Omid, Parlett, Ericsson and Jensen, Math. Comp. 48 (1987) 663–673).
+// purified by one step of inverse iteration, y = Op·(Q·s)/θ (Ericsson and
+// Ruhe, Math. Comp. 35 (1980) 1251–1268; Nour-Omid, Parlett, Ericsson and
+// Jensen, Math. Comp. 48 (1987) 663–673). The step is a real application
+// of Op: the Lanczos relation offers it without a solve, but not once the
+// basis has exhausted the range of Op, and less accurately for repeated
+// eigenvalues.
 // When C is W, the operator is applied to a basis block from the W·Q the
 // basis keeps (Problem.FromW), without products with C.
 //

@@ -40,9 +40,9 @@ type Refactorer interface {
 	Refactor(ctx context.Context, a *sparse.SymMatrix) error
 }
 
-// ParallelSolver is a Factorization that can also solve a block on all
-// cores, to results that agree with Solve's to round-off but not bit for
-// bit (nor across numbers of cores). Analyses whose results are stored and
+// ParallelSolver is a Factorization that can also solve a block on several
+// cores (the factorizer's Workers), to results that agree with Solve's to
+// round-off but not bit for bit (nor across numbers of cores). Analyses whose results are stored and
 // compared exactly (static) use Solve; eigen analyses, whose many block
 // solves dominate and whose tolerances are far above round-off, use
 // SolveParallel. The sparse factorizer's factorizations are

@@ -42,8 +42,8 @@ type SparseFactorizer struct {
 	// PivotTol is the relative zero-pivot threshold; 0 means
 	// DefaultSparsePivotTol.
 	PivotTol float64
-	// Workers bounds the goroutines of the numeric phase; 0 means
-	// GOMAXPROCS.
+	// Workers bounds the goroutines of the numeric phase and of
+	// SolveParallel; 0 means GOMAXPROCS.
 	Workers int
 
 	mu    sync.Mutex

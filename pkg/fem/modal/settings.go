@@ -28,6 +28,9 @@ type Settings struct {
 	ExtraIterations bool
 	// Normalization scales the mode shapes.
 	Normalization Normalization
+	// Stabilize gives freedoms without stiffness a tiny spring instead of
+	// failing on them (System.Stabilize), with a warning naming them.
+	Stabilize bool
 	// SolverType and OptimizationMethod choose the sparse orderings.
 	SolverType         linsys.SolverType
 	OptimizationMethod linsys.OptimizationMethod

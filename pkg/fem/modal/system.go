@@ -52,6 +52,7 @@ type System struct {
 	// spare is a factorization no longer needed, whose storage the next
 	// factorization reuses (see Recycle).
 	spare linsys.Refactorer
+	stab  stabilizer
 }
 
 // New checks m, refines it for modes modes and assembles its stiffness.
@@ -92,11 +93,11 @@ func (s *System) Equations() int { return s.Num.Equations() }
 
 // Factor factors K − σ·B (B on the system's pattern; nil or σ = 0: K
 // alone). At σ = 0 a zero pivot is a mechanism naming the node and DOF
-// (or the member, inside one). At σ ≠ 0 it means σ is an eigenvalue to
+// (or the member, inside one), or, after Stabilize, gets a spring. At σ ≠ 0 it means σ is an eigenvalue to
 // working precision: the shift is moved by a relative 1e-9, far inside any
 // tolerance, and the factorization tried again.
 func (s *System) Factor(ctx context.Context, sigma float64, b *sparse.SymMatrix) (linsys.Factorization, error) {
-	for try := 0; ; try++ {
+	for try, springs := 0, 0; ; try++ {
 		a := s.K
 		if sigma != 0 && b != nil {
 			var err error
@@ -111,6 +112,13 @@ func (s *System) Factor(ctx context.Context, sigma float64, b *sparse.SymMatrix)
 			return f, nil
 		case !errors.As(err, &se) || se.Equation < 0 || se.Equation >= s.Equations():
 			return nil, err
+		case (sigma == 0 || b == nil) && s.stab.on && springs < s.Equations():
+			// Stabilizing: a zero pivot of K gets a spring, and the same
+			// factorization is tried again.
+			s.addSpring(se.Equation)
+			springs++
+			try--
+			continue
 		case sigma == 0 || b == nil:
 			return nil, s.mechanism(se.Equation)
 		case try == 3:

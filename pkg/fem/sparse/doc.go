@@ -87,9 +87,11 @@
 // six-column) tiles of each panel with register-blocked micro-kernels
 // (AVX-512 or AVX2 assembly matching the implementation of the factor's
 // kernels, portable Go otherwise), so ten right-hand sides cost about two
-// single solves. Like the factorization, the block solve runs disjoint
-// subtrees of the elimination tree on separate goroutines (balanced by
-// panel size, the data it streams) and the supernodes above them on one.
+// single solves, in a fixed order: the same answer bit for bit every time.
+// SolveManyParallel, for callers that need no such reproducibility (the
+// eigen analyses), also runs disjoint subtrees of the elimination tree on
+// separate goroutines (balanced by panel size, the data it streams) and
+// the supernodes above them on one.
 // SolveRefined and SolveManyRefined add iterative
 // refinement and report the relative residual ‖b − A·x‖/‖b‖ (see
 // RelResidual).

@@ -38,7 +38,7 @@ import "github.com/gusset/gusset/pkg/fem/sparse/kernel"
 const solveNB = 6
 
 // solvePanel is the number of pivot columns the forward sweep updates the
-// rows below with in one pass (see forward). On grid-20 with 8 right-hand
+// rows below with in one pass (see forwardPanels). On grid-20 with 8 right-hand
 // sides, 12 to 16 columns measured fastest, a third faster than the
 // left-looking sweep; 6 or 24 and more were slower (too little reuse of a
 // row tile, or too many streams).
