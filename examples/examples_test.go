@@ -214,6 +214,16 @@ func TestExamples(t *testing.T) {
 		}
 	})
 
+	t.Run("column_modes.py", func(t *testing.T) {
+		var got columnResult
+		out := runScript(t, "column_modes.py", svc.base, &got)
+		t.Logf("column_modes.py output:\n%s", out)
+		checkColumn(t, got)
+		if s := httpStatus(t, "GET", svc.base+"/job/status"); s != http.StatusConflict {
+			t.Errorf("GET /job/status = %d after the script, want 409 (job closed)", s)
+		}
+	})
+
 	t.Run("failures", func(t *testing.T) { checkFailures(t, svc) })
 }
 

@@ -70,9 +70,10 @@ def error_text(e):
         return "%d %s" % (e.code, raw.decode(errors="replace").strip() or e.reason)
 
 
-def run_analysis(api, state):
-    """Starts a linear static run and polls it until it has finished."""
-    run = api.post("/job/analysis/static/run-linear")
+def run_analysis(api, state, path="/job/analysis/static/run-linear", overrides=None):
+    """Starts a run (a linear static one by default; overrides are the
+    optional per-run settings) and polls it until it has finished."""
+    run = api.post(path, overrides)
     state["run"] = run["runId"]
     print("analysis: run %s %s" % (run["runId"], run["status"]))
     deadline = time.monotonic() + RUN_TIMEOUT
