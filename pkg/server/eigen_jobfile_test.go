@@ -29,6 +29,15 @@ func savedPortalEigen(t *testing.T) (*stack, []byte) {
 	return s, b
 }
 
+// putValue returns an edit of a results column that overwrites value at
+// (counted in 8-byte values) with v.
+func putValue(at int, v float64) func([]byte) []byte {
+	return func(col []byte) []byte {
+		binary.LittleEndian.PutUint64(col[8*at:], math.Float64bits(v))
+		return col
+	}
+}
+
 // Buckling and frequency results are saved in the job file and restored
 // on open, bit for bit.
 func TestEigenResultsSurviveSaveOpen(t *testing.T) {
@@ -53,19 +62,13 @@ func TestEigenResultsSurviveSaveOpen(t *testing.T) {
 func TestEigenJobFileMisfitRefused(t *testing.T) {
 	s, file := savedPortalEigen(t)
 	const b, d = "results/buckling/", "results/dynamic-frequency/"
-	put := func(at int, v float64) func([]byte) []byte {
-		return func(col []byte) []byte {
-			binary.LittleEndian.PutUint64(col[8*at:], math.Float64bits(v))
-			return col
-		}
-	}
 	for name, edits := range map[string]map[string]func([]byte) []byte{
-		"NaN load factor":              {b + "1:modes.bin": put(0, math.NaN())},
-		"node of the largest sway 99":  {b + "1:modes.bin": put(7, 99)},
-		"axis 3":                       {b + "1:modes.bin": put(8, 3)},
-		"exclusion code 7":             {b + "1:lengths.bin": put(4, 7)},
+		"NaN load factor":              {b + "1:modes.bin": putValue(0, math.NaN())},
+		"node of the largest sway 99":  {b + "1:modes.bin": putValue(7, 99)},
+		"axis 3":                       {b + "1:modes.bin": putValue(8, 3)},
+		"exclusion code 7":             {b + "1:lengths.bin": putValue(4, 7)},
 		"truncated shapes":             {d + "1:shapes.bin": func(col []byte) []byte { return col[:len(col)-8] }},
-		"Inf mode shape":               {d + "1:shapes.bin": put(3, math.Inf(1))},
+		"Inf mode shape":               {d + "1:shapes.bin": putValue(3, math.Inf(1))},
 		"more modes than columns hold": {d + "meta.json": func(m []byte) []byte { return mustReplace(t, m, `"modes":2`, `"modes":3`) }},
 		"lengths of a frequency run":   {d + "1:lengths.bin": func([]byte) []byte { return make([]byte, 8) }},
 	} {

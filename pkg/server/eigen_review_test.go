@@ -4,7 +4,6 @@ package server
 // queries: each failed before its fix.
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -63,12 +62,6 @@ func TestEigenJobFileDuplicateCaseRefused(t *testing.T) {
 func TestEigenJobFileExtremeValuesRefused(t *testing.T) {
 	s, file := savedPortalEigen(t)
 	const b, d = "results/buckling/", "results/dynamic-frequency/"
-	put := func(at int, v float64) func([]byte) []byte {
-		return func(col []byte) []byte {
-			binary.LittleEndian.PutUint64(col[8*at:], math.Float64bits(v))
-			return col
-		}
-	}
 	for _, c := range []struct {
 		name, entry string
 		edit        func([]byte) []byte
@@ -76,11 +69,11 @@ func TestEigenJobFileExtremeValuesRefused(t *testing.T) {
 		query       string
 		sane        func(body []byte) bool
 	}{
-		{name: "massPartX of mode 1 = 1e307", entry: d + "1:modes.bin", edit: put(4, 1e307),
+		{name: "massPartX of mode 1 = 1e307", entry: d + "1:modes.bin", edit: putValue(4, 1e307),
 			query: "dynamic/natural-frequencies"},
-		{name: "ly of member 1, mode 1 = 1e307 m, job length unit mm", entry: b + "1:lengths.bin", edit: put(2, 1e307),
+		{name: "ly of member 1, mode 1 = 1e307 m, job length unit mm", entry: b + "1:lengths.bin", edit: putValue(2, 1e307),
 			units: map[string]any{"length": "mm"}, query: "buckling/member-effective-lengths"},
-		{name: "iterations of mode 1 = 1e300", entry: b + "1:modes.bin", edit: put(3, 1e300),
+		{name: "iterations of mode 1 = 1e300", entry: b + "1:modes.bin", edit: putValue(3, 1e300),
 			query: "buckling/load-factors", sane: func(body []byte) bool {
 				var e envelope[model.BucklingLoadFactorRow]
 				return json.Unmarshal(body, &e) == nil && len(e.Results) > 0 && e.Results[0].Iterations >= 0
