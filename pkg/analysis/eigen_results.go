@@ -254,9 +254,9 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 		if err := ref.checkColumn(name, col); err != nil {
 			return err
 		}
-		vals, _ := floats(col, 1, name)
 		switch {
 		case strings.HasSuffix(name, ":"+colModes):
+			vals, _ := floats(col, 1, name)
 			for r := 0; r < len(vals); r += widthMode {
 				v := vals[r : r+widthMode]
 				if it := v[modeIterations]; !(it >= 0 && it <= 1e9 && it == math.Trunc(it)) || !(v[modeResidual] >= 0) || !(v[modePeriod] >= 0) {
@@ -283,6 +283,7 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 				}
 			}
 		case strings.HasSuffix(name, ":"+colLengths):
+			vals, _ := floats(col, 1, name)
 			for r := 0; r < len(vals); r += widthLength {
 				if code := vals[r+4]; code < 0 || code > float64(reasons[name]) || code != math.Trunc(code) {
 					return bad("the column %q holds the exclusion code %v", name, code)

@@ -1,11 +1,9 @@
 package analysis
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strconv"
 
 	"github.com/gusset/gusset/pkg/fem/buckling"
@@ -215,19 +213,25 @@ func (r *Runner) solveEigen(ctx context.Context, t Task, job model.Job, er eigen
 // finiteModes refuses modes holding numbers that are not finite: they
 // cannot be stored, sent as JSON or trusted.
 func finiteModes(c eigenCase, what string) error {
+	ok := func(vs ...float64) bool {
+		for _, v := range vs {
+			if !storable(v) {
+				return false
+			}
+		}
+		return true
+	}
 	for j, md := range c.modes {
-		vals := []float64{md.value, md.period, md.residual, md.part[0], md.part[1], md.part[2]}
+		good := ok(md.value, md.period, md.residual) && ok(md.part[:]...)
 		for _, s := range md.shape {
-			vals = append(vals, s[:]...)
+			good = good && ok(s[:]...)
 		}
 		for _, l := range md.lengths {
-			vals = append(vals, l.pcr, l.length, l.ly, l.lz)
+			good = good && ok(l.pcr, l.length, l.ly, l.lz)
 		}
-		for _, v := range vals {
-			if !storable(v) {
-				return modelError("load case %d, %s mode %d: the results are not finite numbers; check the properties of "+
-					"the members and supports", c.id, what, j+1)
-			}
+		if !good {
+			return modelError("load case %d, %s mode %d: the results are not finite numbers; check the properties of "+
+				"the members and supports", c.id, what, j+1)
 		}
 	}
 	return nil
@@ -245,27 +249,13 @@ func (r *Runner) storeEigen(ctx context.Context, t Task, kind model.AnalysisKind
 	if err != nil {
 		return err
 	}
-	fresh := map[int64]bool{}
-	for _, c := range set.cases {
-		fresh[c.LoadCase] = true
-	}
 	meta := EigenMeta{Rev: rev, Nodes: set.nodes, Members: set.members}
-	var drop []string
+	var prev []EigenCaseMeta
 	if old != nil {
-		for _, c := range old.Cases {
-			switch {
-			case fresh[c.LoadCase]:
-			case retain:
-				meta.Cases = append(meta.Cases, c)
-				continue
-			}
-			for _, col := range eigenCaseColumns(kind) {
-				drop = append(drop, caseColumn(c.LoadCase, col))
-			}
-		}
+		prev = old.Cases
 	}
-	meta.Cases = append(meta.Cases, set.cases...)
-	slices.SortFunc(meta.Cases, func(a, b EigenCaseMeta) int { return cmp.Compare(a.LoadCase, b.LoadCase) })
+	var drop []string
+	meta.Cases, drop = mergeCases(prev, set.cases, retain, eigenCaseColumns(kind), func(c EigenCaseMeta) int64 { return c.LoadCase })
 	if raw, err = json.Marshal(meta); err != nil {
 		return err
 	}

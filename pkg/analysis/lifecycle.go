@@ -1,10 +1,12 @@
 package analysis
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -139,4 +141,28 @@ func (r *Runner) publish(ctx context.Context, t Task, kind model.AnalysisKind, s
 		return modelError("%s", err.Error())
 	}
 	return err
+}
+
+// mergeCases returns the case records a run stores (fresh, and with
+// retain the old ones of cases it did not analyse), by load case, and the
+// columns (of cols, per case) of the old cases it drops or replaces.
+func mergeCases[C any](old, fresh []C, retain bool, cols []string, lc func(C) int64) ([]C, []string) {
+	isFresh := map[int64]bool{}
+	for _, c := range fresh {
+		isFresh[lc(c)] = true
+	}
+	var out []C
+	var drop []string
+	for _, c := range old {
+		if retain && !isFresh[lc(c)] {
+			out = append(out, c)
+			continue
+		}
+		for _, col := range cols {
+			drop = append(drop, caseColumn(lc(c), col))
+		}
+	}
+	out = append(out, fresh...)
+	slices.SortFunc(out, func(a, b C) int { return cmp.Compare(lc(a), lc(b)) })
+	return out, drop
 }

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"slices"
@@ -283,27 +282,13 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 	if err != nil {
 		return err
 	}
-	fresh := map[int64]bool{}
-	for _, c := range set.cases {
-		fresh[c.LoadCase] = true
-	}
 	meta := StaticMeta{Rev: set.rev, Nodes: len(set.nodes), Members: len(set.members) / widthMember}
-	var drop []string
+	var prev []CaseMeta
 	if old != nil {
-		for _, c := range old.Cases {
-			switch {
-			case fresh[c.LoadCase]:
-			case s.RetainLoadCases:
-				meta.Cases = append(meta.Cases, c)
-				continue
-			}
-			for _, col := range caseColumns {
-				drop = append(drop, caseColumn(c.LoadCase, col))
-			}
-		}
+		prev = old.Cases
 	}
-	meta.Cases = append(meta.Cases, set.cases...)
-	slices.SortFunc(meta.Cases, func(a, b CaseMeta) int { return cmp.Compare(a.LoadCase, b.LoadCase) })
+	var drop []string
+	meta.Cases, drop = mergeCases(prev, set.cases, s.RetainLoadCases, caseColumns, func(c CaseMeta) int64 { return c.LoadCase })
 	raw, err := json.Marshal(meta)
 	if err != nil {
 		return err
@@ -312,8 +297,9 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 }
 
 // finiteResults refuses results that are not finite numbers, or beyond
-// maxStored (properties so small or large that the arithmetic overflowed): they cannot be stored,
-// sent as JSON or trusted, and the message names where to look.
+// maxStored (properties so small or large that the arithmetic
+// overflowed): they cannot be stored, sent as JSON or trusted, and the
+// message names where to look.
 func finiteResults(res *static.Results) error {
 	bad := func(vs ...[6]float64) bool {
 		for _, v := range vs {

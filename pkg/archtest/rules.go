@@ -177,7 +177,7 @@ var Rules = []Rule{
 	{Package: "pkg/fem/linsys", Why: "linear systems are sparse algebra",
 		Allow: []string{"pkg/fem/sparse"}, External: []string{gonum}, Deny: noHTTP},
 	{Package: "pkg/fem/eigen", Why: "the eigensolver sees an operator and vectors, no element or model",
-		External: []string{gonum}, Deny: noHTTP},
+		Allow: []string{"pkg/fem/internal/par"}, External: []string{gonum}, Deny: noHTTP},
 	{Package: "pkg/fem/domain", Why: "the domain assembles elements over numbered degrees of freedom",
 		Allow: []string{"pkg/fem/geom", "pkg/fem/transform", "pkg/fem/element", "pkg/fem/dof", "pkg/fem/sparse", "pkg/fem/internal/par"},
 		Deny:  noHTTP,

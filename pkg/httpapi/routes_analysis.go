@@ -50,7 +50,8 @@ func (a *API) registerAnalysisRoutes() {
 		desc: overrideDoc("buckling") + "Answers 202 with the run record (Queued). For each primary load case (combinations " +
 			"are refused) it finds the smallest positive load factors of the case's loads, from the axial forces of a linear " +
 			"static analysis; query them under /job/query/analysis/buckling. Members are subdivided internally so that one " +
-			"member per column gives its Euler load. axialForceDistribution NonLinear, and tension-only or compression-only " +
+			"member per column gives its Euler load. theory SigncountEigensolver and ClassicEigensolver both run shift-invert " +
+			"block Lanczos with the Sturm check. axialForceDistribution NonLinear, and tension-only or compression-only " +
 			"members with tensionCompressionOnly Activated or GradualActivation, fail the run with a message saying so. " +
 			"Results replace the stored buckling results, or with retainLoadCases only those of the cases analysed. " + runsDoc,
 		body: model.BucklingSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,

@@ -4,12 +4,11 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/gusset/gusset/pkg/fem/internal/par"
 )
 
 // vblock is one block of the Lanczos basis: rows vectors Q_j and W·Q_j,
@@ -85,31 +84,6 @@ const (
 	axpyChunk = 192
 )
 
-// chunks calls fn(c, lo, hi) for the chunks [lo, hi) of size chunk
-// covering [0, n), on up to GOMAXPROCS goroutines; fn must only write what
-// its chunk owns. It is the engine's internal/par.Chunks, which the
-// package's import rule (vectors only, no engine) keeps out.
-func chunks(n, chunk int, fn func(c, lo, hi int)) {
-	nc := (n + chunk - 1) / chunk
-	workers := min(runtime.GOMAXPROCS(0), nc)
-	if workers <= 1 {
-		for c := range nc {
-			fn(c, c*chunk, min((c+1)*chunk, n))
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for c := int(next.Add(1)) - 1; c < nc; c = int(next.Add(1)) - 1 {
-				fn(c, c*chunk, min((c+1)*chunk, n))
-			}
-		})
-	}
-	wg.Wait()
-}
-
 // project removes from the k vectors of r their W-components along the
 // basis blocks from block first on (classical Gram–Schmidt, BLAS-3: H_j =
 // R·(W·Q_j)ᵀ for every block, then R −= Σ H_j·Q_j) and adds the squares of
@@ -130,7 +104,7 @@ func (l *lanczos) project(r []float64, k int, sq []float64, first int) {
 	// H (k×m, row-major) = R·(W·Q)ᵀ, by chunks of the vectors' entries.
 	nc := (n + dotChunk - 1) / dotChunk
 	parts := make([]float64, nc*k*m)
-	chunks(n, dotChunk, func(c, lo, hi int) {
+	par.Chunks(n, dotChunk, func(c, lo, hi int) {
 		part := parts[c*k*m : (c+1)*k*m]
 		rb := blas64.General{Rows: k, Cols: hi - lo, Stride: n, Data: r[lo : (k-1)*n+hi]}
 		for j, b := range blocks {
@@ -153,7 +127,7 @@ func (l *lanczos) project(r []float64, k int, sq []float64, first int) {
 			sq[c] += v * v
 		}
 	}
-	chunks(n, axpyChunk, func(_, lo, hi int) {
+	par.Chunks(n, axpyChunk, func(_, lo, hi int) {
 		rb := blas64.General{Rows: k, Cols: hi - lo, Stride: n, Data: r[lo : (k-1)*n+hi]}
 		for j, b := range blocks {
 			if b.rows == 0 {

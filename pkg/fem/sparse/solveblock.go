@@ -151,29 +151,37 @@ func (bs *blockSolver) forward(panel []float64, m, k int) {
 	for ib := 0; ib < k; ib += solveNB {
 		nt := min(solveNB, k-ib)
 		bs.update(ib, w, panel[ib:], 1, m, w[ib*hp:], nt)
-		for j := 0; j < nt; j++ {
-			wj := w[(ib+j)*hp : (ib+j+1)*hp]
-			col := panel[(ib+j)*m+ib : (ib+j)*m+ib+nt]
-			for i := j + 1; i < nt; i++ {
-				if l := col[i]; l != 0 {
-					wi := w[(ib+i)*hp : (ib+i+1)*hp]
-					for t := range wi {
-						wi[t] -= l * wj[t]
-					}
-				}
-			}
-		}
+		bs.tile(panel, m, ib, nt)
 	}
 	for ib := k; ib < m; ib += solveNB {
 		bs.update(k, w, panel[ib:], 1, m, w[ib*hp:], min(solveNB, m-ib))
 	}
 }
 
+// tile solves the unit lower triangle of the nt×nt diagonal tile at row
+// and column ib of an m-row panel against W's rows ib to ib+nt, once the
+// columns before ib have been applied to them.
+func (bs *blockSolver) tile(panel []float64, m, ib, nt int) {
+	w, hp := bs.w, bs.hp
+	for j := 0; j < nt; j++ {
+		wj := w[(ib+j)*hp : (ib+j+1)*hp]
+		col := panel[(ib+j)*m+ib : (ib+j)*m+ib+nt]
+		for i := j + 1; i < nt; i++ {
+			if l := col[i]; l != 0 {
+				wi := w[(ib+i)*hp : (ib+i+1)*hp]
+				for t := range wi {
+					wi[t] -= l * wj[t]
+				}
+			}
+		}
+	}
+}
+
 // forwardPanels is forward for the parallel solve, faster and equal to
 // round-off: it goes right-looking by panels of solvePanel pivot columns:
-// solve the
-// panel's diagonal block (left-looking by tiles of six rows, inside the
-// panel), then update every row below it from the panel's columns. The
+// solve the panel's diagonal block (left-looking by tiles of six rows,
+// inside the panel), then update every row below it from the panel's
+// columns. The
 // panel is read column by column, down the rows, as a few sequential
 // streams; a left-looking sweep over the whole supernode would read each
 // tile's six rows across all k columns instead, one short strided piece
@@ -185,18 +193,7 @@ func (bs *blockSolver) forwardPanels(panel []float64, m, k int) {
 		for ib := jb; ib < jb+pw; ib += solveNB {
 			nt := min(solveNB, jb+pw-ib)
 			bs.update(ib-jb, w[jb*hp:], panel[jb*m+ib:], 1, m, w[ib*hp:], nt)
-			for j := 0; j < nt; j++ {
-				wj := w[(ib+j)*hp : (ib+j+1)*hp]
-				col := panel[(ib+j)*m+ib : (ib+j)*m+ib+nt]
-				for i := j + 1; i < nt; i++ {
-					if l := col[i]; l != 0 {
-						wi := w[(ib+i)*hp : (ib+i+1)*hp]
-						for t := range wi {
-							wi[t] -= l * wj[t]
-						}
-					}
-				}
-			}
+			bs.tile(panel, m, ib, nt)
 		}
 		for ib := jb + pw; ib < m; ib += solveNB {
 			bs.update(pw, w[jb*hp:], panel[jb*m+ib:], 1, m, w[ib*hp:], min(solveNB, m-ib))
