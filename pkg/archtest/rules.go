@@ -161,6 +161,14 @@ var Rules = []Rule{
 		Allow: []string{"pkg/fem/geom", "pkg/fem/transform"}, Deny: noHTTP,
 		// The tests check stiffness matrices against dense gonum algebra.
 		TestExternal: []string{gonum}},
+	{Package: "pkg/fem/shell", Why: "shell elements are pure functions in their own plane, like frames",
+		Deny: noHTTP,
+		// The tests check against dense gonum algebra and the Navier series.
+		TestAllow: []string{"pkg/fem/internal/navier"}, TestExternal: []string{gonum}},
+	{Package: "pkg/fem/internal/navier", Why: "the plate reference series needs the standard library only",
+		Deny: noHTTP},
+	{Package: "pkg/fem/internal/platecase", Why: "the plate test meshes are engine models",
+		Allow: []string{"pkg/fem/domain", "pkg/fem/shell"}, Deny: noHTTP},
 	{Package: "pkg/fem/sparse/kernel", Why: "the SIMD kernels need CPU feature detection only",
 		External: []string{"golang.org/x/sys/cpu"}, Deny: noHTTP},
 	// pkg/fem/internal/par (a worker pool over the standard library) is the
@@ -179,14 +187,15 @@ var Rules = []Rule{
 	{Package: "pkg/fem/eigen", Why: "the eigensolver sees an operator and vectors, no element or model",
 		Allow: []string{"pkg/fem/internal/par"}, External: []string{gonum}, Deny: noHTTP},
 	{Package: "pkg/fem/domain", Why: "the domain assembles elements over numbered degrees of freedom",
-		Allow: []string{"pkg/fem/geom", "pkg/fem/transform", "pkg/fem/element", "pkg/fem/dof", "pkg/fem/sparse", "pkg/fem/internal/par"},
+		Allow: []string{"pkg/fem/geom", "pkg/fem/transform", "pkg/fem/element", "pkg/fem/shell", "pkg/fem/dof", "pkg/fem/sparse", "pkg/fem/internal/par"},
 		Deny:  noHTTP,
-		// subdivide_test.go checks refined models against static analyses.
-		TestAllow: []string{"pkg/fem/static"}},
-	{Package: "pkg/fem/static", Why: "the solver may use the engine, but not the ccx harness nor the benchmark generator",
+		// subdivide_test.go checks refined models against static analyses;
+		// plate_test.go builds plate test meshes.
+		TestAllow: []string{"pkg/fem/static", "pkg/fem/internal/platecase"}},
+	{Package: "pkg/fem/static", Why: "the solver may use the engine, but not the ccx harness nor the test and benchmark models",
 		Allow: []string{femTree}, External: []string{gonum},
-		Deny:      []string{"net/http/...", "pkg/fem/static/ccx", "pkg/fem/gridn"},
-		TestAllow: []string{"pkg/fem/gridn"}},
+		Deny:      []string{"net/http/...", "pkg/fem/static/ccx", "pkg/fem/gridn", "pkg/fem/internal/platecase", "pkg/fem/internal/navier"},
+		TestAllow: []string{"pkg/fem/gridn", "pkg/fem/internal/platecase", "pkg/fem/internal/navier"}},
 	{Package: "pkg/fem/static/ccx", Why: "the CalculiX cross-check (tag ccx) drives the engine only",
 		Allow: []string{femTree}, Deny: noHTTP},
 	{Package: "pkg/fem/gridn", Why: "the benchmark generator builds models from the engine only",

@@ -18,6 +18,9 @@
 //	element      pure element routines: frame stiffness, consistent mass,
 //	             geometric stiffness, releases, fixed-end actions, stations;
 //	             they write into buffers the caller owns
+//	shell        pure flat-shell routines in the plate's own plane:
+//	             membrane with drilling, DKT/DKQ and MITC3/MITC4 bending,
+//	             mass, geometric stiffness, loads, resultants, stresses
 //	sparse       the sparse symmetric solver and the one assembler
 //	             (sparse.Assembler: a pattern once, then indexed adds)
 //	sparse/kernel  dense kernels, chosen once from the CPU
@@ -26,7 +29,8 @@
 //	             equation numbering per state, u = C·x and Cᵀ·f
 //	domain       the engine model (nodes, elements, supports, constraints,
 //	             loads, cases), Build, the Element interface and the frame
-//	             family that implements it, load resolution, combinations
+//	             and shell families that implement it (mesh-quality
+//	             checks of plates included), load resolution, combinations
 //	eigen        block Lanczos for the extreme eigenpairs of an operator
 //	static       linear static analysis with the tension/compression-only
 //	             reversal loop, recovery and stations
@@ -37,6 +41,8 @@
 //	gridn        benchmark model generator (grid-n frames)
 //	static/ccx   cross-check against CalculiX (build tag ccx)
 //	internal/par the engine's data-parallel loops
+//	internal/navier, internal/platecase
+//	             plate reference series and test meshes (tests only)
 //
 // # How an analysis uses the parts
 //

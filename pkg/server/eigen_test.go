@@ -383,7 +383,7 @@ func TestEigenRunRefusals(t *testing.T) {
 	// Pulling the columns leaves nothing in compression.
 	s.must(200, "PATCH", "/job/loads/node-loads/1/2", map[string]any{"fy": spP})
 	s.must(200, "PATCH", "/job/loads/node-loads/1/3", map[string]any{"fy": spP})
-	fails("buckling", map[string]any{}, "no member is in compression")
+	fails("buckling", map[string]any{}, "no member or plate is in compression")
 	// A tension-only member cannot be resolved by a buckling run yet,
 	// unless it is treated as two-way.
 	s.must(200, "PATCH", "/job/structure/members/2", map[string]any{"type": "TensionOnly"})

@@ -149,8 +149,8 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 	// member are round-off (a member loaded across its axis only): they
 	// must neither count as compression nor give load factors.
 	small := 1e-9 * forceScale(sc.Members)
-	if !compressed(cr.Axial, small) {
-		return nil, errors.New("no member is in compression, so the case cannot buckle")
+	if !compressed(cr.Axial, small) && !platesCompressed(sc.Plates) {
+		return nil, errors.New("no member or plate is in compression, so the case cannot buckle")
 	}
 	// θ = 1/λ: the largest positive θ are the smallest positive factors.
 	thLo, thHi := 0.0, math.Inf(1)
@@ -231,6 +231,25 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 func compressed(axial []float64, small float64) bool {
 	for _, n := range axial {
 		if n < -small {
+			return true
+		}
+	}
+	return false
+}
+
+// platesCompressed reports whether some plate's smaller principal
+// membrane force is compressive beyond round-off: below −1e-9 of the
+// largest membrane force component of any plate.
+func platesCompressed(prs []static.PlateResult) bool {
+	scale := 0.0
+	for _, p := range prs {
+		for _, f := range p.Resultants.F {
+			scale = math.Max(scale, math.Abs(f))
+		}
+	}
+	for _, p := range prs {
+		f := p.Resultants.F
+		if (f[0]+f[1])/2-math.Hypot((f[0]-f[1])/2, f[2]) < -1e-9*scale {
 			return true
 		}
 	}

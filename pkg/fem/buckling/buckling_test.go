@@ -157,7 +157,7 @@ func TestNoCompression(t *testing.T) {
 	m := column(4, "FFFFFF", "RRRRRR")
 	m.LoadCases[0].NodeLoads[0].F[1] = p
 	_, err := buckling.Analyze(context.Background(), m, buckling.Options{})
-	if err == nil || !strings.Contains(err.Error(), "no member is in compression") {
+	if err == nil || !strings.Contains(err.Error(), "no member or plate is in compression") {
 		t.Fatalf("error %v, want one saying nothing is in compression", err)
 	}
 }
@@ -172,7 +172,7 @@ func TestRoundOffIsNoCompression(t *testing.T) {
 	m.Nodes[1] = domain.Node{ID: "top", X: 4 * c, Y: 4 * s}
 	m.LoadCases[0].NodeLoads[0].F = [6]float64{-s * p, c * p}
 	_, err := buckling.Analyze(context.Background(), m, buckling.Options{})
-	if err == nil || !strings.Contains(err.Error(), "no member is in compression") {
+	if err == nil || !strings.Contains(err.Error(), "no member or plate is in compression") {
 		t.Fatalf("error %v, want one saying nothing is in compression", err)
 	}
 }

@@ -3,8 +3,8 @@
 // constraints, load cases, combinations), Build, which checks and
 // prepares a Model once into a Domain, the Element interface through which
 // analyses assemble and recover any element family, the frame family
-// (FrameElement), and the resolution of load cases and combinations into
-// Loads.
+// (FrameElement), the shell family (ShellElement: plates), and the
+// resolution of load cases and combinations into Loads.
 //
 // # Units and axes
 //
@@ -15,6 +15,22 @@
 // direction angle, so local y and z are the section's principal axes).
 // Member loads in Local axes, release codes and Local rigid offsets refer
 // to those axes.
+//
+// # Plates
+//
+// A plate's local axes follow package geom (z the normal, x from the A→B
+// edge turned by the direction angle, or toward a direction node or axis).
+// The element works on the plate's mean plane; each corner node is joined
+// to its point on the reference surface by a rigid link along the normal,
+// of length offset − (the corner's height above the mean plane), so a
+// warped quad and an offset reference surface are one transform. Pressures
+// are per unit area (Local: plate axes; GlobalInclined: global axes, per
+// unit of the plate's area; GlobalProjected: global axes, per unit of the
+// area projected normal to each axis). Plate results (ShellElement.Result)
+// are in plate local axes: resultants at the centroid, nodal forces at the
+// nodes; package shell gives their signs. Build fails on a plate that
+// cannot be analysed (degenerate, re-entrant, warped beyond WarpFail),
+// naming it and the reason, and warns of mild distortion.
 //
 // # Elements
 //

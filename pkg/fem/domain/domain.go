@@ -23,8 +23,11 @@ type Domain struct {
 	Pos []geom.Vec3
 	// Frames are the members, in Model.Members order (FrameElement.Index).
 	Frames []*FrameElement
-	// Elements are every element of the model, frames first in member
-	// order; analyses assemble and recover through them.
+	// Plates are the plates, in Model.Plates order (ShellElement.Index).
+	Plates []*ShellElement
+	// Elements are every element of the model: frames in member order,
+	// then plates in plate order, then any other family's; analyses
+	// assemble and recover through them.
 	Elements []Element
 	// DOF is the DOF map: supports and constraint dependences.
 	DOF *dof.Map
@@ -36,6 +39,7 @@ type Domain struct {
 	secIdx      map[string]*Section
 	matIdx      map[string]*Material
 	memIdx      map[string]int
+	plateIdx    map[string]int
 	caseIdx     map[string]int
 	comboIdx    map[string]int
 	membersOnly bool
@@ -77,9 +81,15 @@ func Build(ctx context.Context, m *Model, opts BuildOptions) (*Domain, error) {
 	if opts.MembersOnly {
 		return d, nil
 	}
-	d.Elements = make([]Element, len(d.Frames))
-	for i, f := range d.Frames {
-		d.Elements[i] = f
+	if err := d.buildPlates(); err != nil {
+		return nil, err
+	}
+	d.Elements = make([]Element, 0, len(d.Frames)+len(d.Plates))
+	for _, f := range d.Frames {
+		d.Elements = append(d.Elements, f)
+	}
+	for _, p := range d.Plates {
+		d.Elements = append(d.Elements, p)
 	}
 	if opts.Elements != nil {
 		more, err := opts.Elements(d)

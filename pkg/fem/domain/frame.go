@@ -123,7 +123,7 @@ func (m *FrameElement) Stiffness(k []float64) { copy(k, m.kg[:]) }
 // the rigid offsets, into k.
 func (m *FrameElement) toGlobal(kl, k []float64) {
 	transform.ToGlobalMatrix(m.Rot, 12, kl, k)
-	transform.OffsetMatrix(m.eA, m.eB, k)
+	transform.OffsetMatrix([]geom.Vec3{m.eA, m.eB}, k)
 }
 
 // Mass implements Element: element.FrameMass (element.TrussMass for
@@ -442,7 +442,7 @@ func (m *FrameElement) NodeLoads(qc []float64, out []float64) {
 	var g [12]float64
 	transform.ToGlobalVector(m.Rot, qc[:12], g[:])
 	if m.offset {
-		transform.OffsetForces(m.eA, m.eB, g[:], g[:])
+		transform.OffsetForces([]geom.Vec3{m.eA, m.eB}, g[:], g[:])
 	}
 	for i := range 12 {
 		out[i] = -g[i]
@@ -464,7 +464,7 @@ func (m *FrameElement) End(ug, qc, q0 *[12]float64, s *FrameState) error {
 	g := *ug
 	if m.offset {
 		var ue [12]float64
-		transform.OffsetDisplacements(m.eA, m.eB, g[:], ue[:])
+		transform.OffsetDisplacements([]geom.Vec3{m.eA, m.eB}, g[:], ue[:])
 		g = ue
 	}
 	transform.ToLocalVector(m.Rot, g[:], s.UNode[:])
@@ -486,7 +486,7 @@ func (m *FrameElement) End(ug, qc, q0 *[12]float64, s *FrameState) error {
 	}
 	transform.ToGlobalVector(m.Rot, fl[:], s.FNode[:])
 	if m.offset {
-		transform.OffsetForces(m.eA, m.eB, s.FNode[:], s.FNode[:])
+		transform.OffsetForces([]geom.Vec3{m.eA, m.eB}, s.FNode[:], s.FNode[:])
 	}
 	return nil
 }

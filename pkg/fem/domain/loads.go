@@ -7,6 +7,7 @@ import (
 	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/element"
 	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/fem/shell"
 )
 
 // Loads is a load case resolved onto the domain: node loads (global axes,
@@ -16,14 +17,16 @@ import (
 // combinations are recovered exactly.
 //
 // Frames find everything they carry in Member, their self-weight
-// included. An element of another family reads what the case holds for it
-// — today SelfWeight, which it applies to its own mass; a family whose
-// loads the model gains (plate pressures, say) adds its field here and its
+// included. An element of another family reads what the case holds for it:
+// SelfWeight, which it applies to its own mass, and its own field (plates:
+// Plate); a family whose loads the model gains adds its field here and its
 // resolution to ResolveCase.
 type Loads struct {
 	NodeF  []float64
 	Member map[int]*element.MemberLoads
-	Presc  map[int]float64
+	// Plate holds the loads on plates, by index in Domain.Plates.
+	Plate map[int]*PlateLoads
+	Presc map[int]float64
 	// SelfWeight is the acceleration in g along global X, Y, Z
 	// (LoadCase.SelfWeight, combined with the factors).
 	SelfWeight [3]float64
@@ -31,7 +34,33 @@ type Loads struct {
 
 // NewLoads returns empty loads on nd global DOFs.
 func NewLoads(nd int) *Loads {
-	return &Loads{NodeF: make([]float64, nd), Member: map[int]*element.MemberLoads{}, Presc: map[int]float64{}}
+	return &Loads{NodeF: make([]float64, nd), Member: map[int]*element.MemberLoads{}, Plate: map[int]*PlateLoads{}, Presc: map[int]float64{}}
+}
+
+// PlateLoads are the loads of a case on one plate: a uniform load per unit
+// area in plate local axes (N/m²; pressures of every kind, resolved) and
+// initial strains (temperature).
+type PlateLoads struct {
+	Pressure geom.Vec3
+	Strain   shell.Strains
+}
+
+// PlateLoads returns the loads on plate p (index in Domain.Plates), nil
+// when there are none or c is nil.
+func (c *Loads) PlateLoads(p int) *PlateLoads {
+	if c == nil {
+		return nil
+	}
+	return c.Plate[p]
+}
+
+func (c *Loads) plateLoadsOf(p int) *PlateLoads {
+	l := c.Plate[p]
+	if l == nil {
+		l = &PlateLoads{}
+		c.Plate[p] = l
+	}
+	return l
 }
 
 // MemberLoads returns the loads on member m, nil when there are none or c
@@ -81,6 +110,14 @@ func (c *Loads) AddScaled(o *Loads, f float64) {
 		t.Strain.Eps += f * l.Strain.Eps
 		t.Strain.KappaY += f * l.Strain.KappaY
 		t.Strain.KappaZ += f * l.Strain.KappaZ
+	}
+	for p, l := range o.Plate {
+		t := c.plateLoadsOf(p)
+		t.Pressure = t.Pressure.Add(l.Pressure.Scale(f))
+		for i := range 3 {
+			t.Strain.Eps[i] += f * l.Strain.Eps[i]
+			t.Strain.Kappa[i] += f * l.Strain.Kappa[i]
+		}
 	}
 }
 
@@ -139,6 +176,9 @@ func (d *Domain) resolveCase(lc *LoadCase) (*Loads, error) {
 		}
 	}
 	if err := d.resolveMemberLoads(c, lc); err != nil {
+		return nil, err
+	}
+	if err := d.resolvePlateLoads(c, lc); err != nil {
 		return nil, err
 	}
 	c.SelfWeight = lc.SelfWeight

@@ -13,10 +13,14 @@ type Model struct {
 	Materials    []Material
 	Sections     []Section
 	Members      []Member
+	Plates       []Plate
 	Supports     []Support
 	Constraints  []Constraint
 	LoadCases    []LoadCase
 	Combinations []Combination
+	// DrillingStiffness multiplies the plates' drilling stiffness (the
+	// Hughes–Brezzi penalty G·Tm per unit area); 0 means 1.
+	DrillingStiffness float64
 }
 
 // Node is a joint with six DOFs, coordinates in m.
@@ -152,6 +156,9 @@ type LoadCase struct {
 	// Masses are lumped masses at nodes, which eigen analyses of the
 	// case add to the members' own.
 	Masses []NodeMass
+	// Pressures and PlateThermal are the loads on plates.
+	Pressures    []PlatePressure
+	PlateThermal []PlateThermalLoad
 	// SelfWeight is the acceleration acting on member masses, in units of
 	// g = 9.80665 m/s², along global X, Y, Z (e.g. {0, −1, 0} with Y up).
 	SelfWeight [3]float64

@@ -3,6 +3,7 @@ package dynamic
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/geom"
@@ -83,15 +84,15 @@ func elementMass(d *domain.Domain, scale float64) [3]float64 {
 }
 
 // downwardForces returns, per node, the downward force of lc's node loads
-// and of its member loads' equivalent node loads. Only those count:
-// self-weight is the members' own mass, and thermal and prestress loads
-// are self-equilibrated strains, not weights.
+// and of the equivalent node loads of its member loads and plate
+// pressures. Only those count: self-weight is the elements' own mass, and
+// thermal and prestress loads are self-equilibrated strains, not weights.
 func downwardForces(d *domain.Domain, lc *domain.LoadCase) ([]float64, error) {
 	vert := 1
 	if d.Model.VerticalAxis == geom.ZAxis {
 		vert = 2
 	}
-	c := domain.LoadCase{Name: lc.Name, NodeLoads: lc.NodeLoads, Members: lc.Members}
+	c := domain.LoadCase{Name: lc.Name, NodeLoads: lc.NodeLoads, Members: lc.Members, Pressures: lc.Pressures}
 	loads, err := d.Resolve(&c)
 	if err != nil {
 		return nil, err
@@ -100,14 +101,20 @@ func downwardForces(d *domain.Domain, lc *domain.LoadCase) ([]float64, error) {
 	for n := range down {
 		down[n] = -loads.NodeF[6*n+vert]
 	}
-	p := make([]float64, 12)
-	for _, f := range d.Frames {
+	var p []float64
+	for _, el := range d.Elements {
+		n := domain.Size(el)
+		p = slices.Grow(p[:0], n)[:n]
 		clear(p)
-		if err := f.LoadVector(loads, p); err != nil {
+		if err := el.LoadVector(loads, p); err != nil {
 			return nil, err
 		}
-		for e, n := range f.Nodes() {
-			down[n] -= p[6*e+vert]
+		dpn := el.DOFsPerNode()
+		if vert >= dpn {
+			continue
+		}
+		for e, n := range el.Nodes() {
+			down[n] -= p[dpn*e+vert]
 		}
 	}
 	return down, nil

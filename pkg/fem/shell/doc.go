@@ -56,5 +56,7 @@
 //   - Bending, Mindlin: MITC4 (Bathe & Dvorkin, Int. J. Numer. Methods Eng.
 //     21, 1985) and MITC3 (Lee & Bathe, Comput. Struct. 82, 2004), whose
 //     assumed transverse shear strains keep thin plates free of shear
-//     locking.
+//     locking; the triangle's shear rigidity is further stabilized by the
+//     factor t²/(t² + 0.1·h²) of Lyly, Stenberg and Vihinen (see
+//     StabilizeTri), without which MITC3 still locks in thin plates.
 package shell

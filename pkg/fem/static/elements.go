@@ -1,9 +1,11 @@
 package static
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/internal/par"
 )
 
 // Frames get the static analysis's own treatment (cached fixed-end
@@ -57,32 +59,58 @@ func (a *analysis) addOtherResisting(s *system, cl *caseLoads, u, f []float64) e
 	return nil
 }
 
-// recoverOthers returns the internal forces of the non-frame elements
-// under displacements u and loads cl; switched-off elements get none.
-func (a *analysis) recoverOthers(s *system, cl *caseLoads, u []float64) ([]ElementResult, error) {
+// recoverOthers returns the results of the non-frame elements under
+// displacements u and loads cl: the plates' own, and the internal forces
+// of any other family; switched-off elements get none. Elements are
+// independent, so they are recovered in parallel chunks.
+func (a *analysis) recoverOthers(s *system, cl *caseLoads, u []float64) ([]ElementResult, []PlateResult, error) {
 	others := a.others()
 	if len(others) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	out := make([]ElementResult, len(others))
-	var ue []float64
-	var dofs []int
-	for i, el := range others {
-		out[i].Element = el.Name()
-		if !s.st.active(len(a.frames) + i) {
-			continue
-		}
-		dofs = domain.DOFs(el, dofs[:0])
-		ue = grow(ue, len(dofs))
-		for k, g := range dofs {
-			ue[k] = u[g]
-		}
-		out[i].Forces = make([]float64, el.NumForces())
-		if err := el.InternalForces(ue, cl.loads(), out[i].Forces); err != nil {
-			return nil, fmt.Errorf("element %s: %w", el.Name(), err)
-		}
+	np := len(a.d.Plates)
+	var plates []PlateResult
+	if np > 0 {
+		plates = make([]PlateResult, np)
 	}
-	return out, nil
+	var out []ElementResult
+	if len(others) > np {
+		out = make([]ElementResult, len(others)-np)
+	}
+	errs := make([]error, len(others))
+	par.Chunks(len(others), recoverChunk, func(_, lo, hi int) {
+		var ue []float64
+		var dofs []int
+		for i := lo; i < hi; i++ {
+			el := others[i]
+			active := s.st.active(len(a.frames) + i)
+			dofs = domain.DOFs(el, dofs[:0])
+			ue = grow(ue, len(dofs))
+			for k, g := range dofs {
+				ue[k] = u[g]
+			}
+			if pl, ok := el.(*domain.ShellElement); ok {
+				plates[pl.Index].Plate = pl.ID
+				if active {
+					plates[pl.Index] = plateResult(pl, ue, cl.loads())
+				}
+				continue
+			}
+			r := &out[i-np]
+			r.Element = el.Name()
+			if !active {
+				continue
+			}
+			r.Forces = make([]float64, el.NumForces())
+			if err := el.InternalForces(ue, cl.loads(), r.Forces); err != nil {
+				errs[i] = fmt.Errorf("element %s: %w", el.Name(), err)
+			}
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, err
+	}
+	return out, plates, nil
 }
 
 // grow returns buf resized to n zeros.

@@ -109,7 +109,7 @@ func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us 
 	par.Chunks(nc, 1, func(i, _, _ int) {
 		errs[i] = a.caseTotals(&crs[i], s, cls[i], us[i], fNode[i], pTot[i])
 		if errs[i] == nil {
-			crs[i].Elements, errs[i] = a.recoverOthers(s, cls[i], us[i])
+			crs[i].Elements, crs[i].Plates, errs[i] = a.recoverOthers(s, cls[i], us[i])
 		}
 	})
 	for i, err := range errs {

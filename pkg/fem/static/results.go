@@ -3,7 +3,9 @@ package static
 import (
 	"time"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/fem/shell"
 )
 
 // Results holds the outcome of an analysis: one CaseResult per requested
@@ -37,11 +39,36 @@ type CaseResult struct {
 	Name    string
 	Nodes   []NodeResult // model node order
 	Members []MemberResult
-	// Elements are the internal forces of the elements of other families
-	// than frames (domain.Element.InternalForces), in domain order; nil
-	// when there are none.
+	// Plates are the results of the plates, in model order; nil when
+	// there are none.
+	Plates []PlateResult
+	// Elements are the internal forces of the elements of families other
+	// than frames and plates (domain.Element.InternalForces), in domain
+	// order; nil when there are none.
 	Elements []ElementResult
 	Summary  ReactionSummary
+}
+
+// PlateResult holds the recovered results of one plate, in plate local
+// axes: the stress resultants at the centroid, the forces the nodes exert
+// on the plate, the stresses and the Wood–Armer design moments (see
+// package shell for every sign).
+type PlateResult struct {
+	Plate string
+	domain.PlateResult
+	Stresses shell.Stresses
+	// Design are the Wood–Armer moments for reinforcement along local x
+	// and y, N·m/m: top x, top y (≥ 0), bottom x, bottom y (≤ 0).
+	Design [4]float64
+}
+
+// plateResult recovers plate p under its node displacements ue (global,
+// in its DOF order) and loads c.
+func plateResult(p *domain.ShellElement, ue []float64, c *domain.Loads) PlateResult {
+	r := PlateResult{Plate: p.ID, PlateResult: p.Result(ue, c)}
+	r.Stresses = p.Stresses(r.Resultants)
+	r.Design[0], r.Design[1], r.Design[2], r.Design[3] = shell.WoodArmer(r.Resultants.M)
+	return r
 }
 
 // ElementResult is the basic recovery of an element of another family

@@ -13,8 +13,8 @@
 //	6 ux  7 uy  8 uz  9 rx 10 ry 11 rz   (end B)
 //
 // The rotation functions act on every consecutive triple, so they serve any
-// n that is a multiple of 3; the offset functions are for two-node members
-// (n = 12).
+// n that is a multiple of 3; the offset functions take one offset per node
+// (n = 6 per node), so they serve members and plates alike.
 //
 // # Rotations
 //
@@ -27,7 +27,10 @@
 // # Rigid end offsets
 //
 // A member end sits at node + e, where e is the offset vector in global
-// axes, joined to the node by a rigid link. For small rotations the end
+// axes, joined to the node by a rigid link. A plate's reference surface is
+// joined to its corner nodes the same way (its offset along the normal,
+// and the projection of a warped quad's corners onto its mean plane), with
+// the offsets in plate local axes. For small rotations the end
 // displacement is
 //
 //	u_end = u_node + θ_node × e,   θ_end = θ_node,

@@ -7,18 +7,17 @@ import "github.com/gusset/gusset/pkg/fem/geom"
 // skewMul returns θ × e.
 func skewMul(theta, e geom.Vec3) geom.Vec3 { return theta.Cross(e) }
 
-// OffsetMatrix writes kn = Hᵀ·k·H for a 12×12 global matrix of a two-node
-// member with global offsets eA and eB, in place. Zero offsets leave k
-// unchanged.
-func OffsetMatrix(eA, eB geom.Vec3, k []float64) {
-	if eA == (geom.Vec3{}) && eB == (geom.Vec3{}) {
+// OffsetMatrix writes kn = Hᵀ·k·H in place for the n×n matrix (n = 6·len(e))
+// of an element whose node i is joined to the element by a rigid link e[i]
+// (the offsets, in the axes of k). Zero offsets leave k unchanged.
+func OffsetMatrix(e []geom.Vec3, k []float64) {
+	if allZero(e) {
 		return
 	}
-	const n = 12
-	e := [2]geom.Vec3{eA, eB}
+	n := 6 * len(e)
 	// k·H: column block (node j, rotation) gains −k_(:,trans j)·[e_j]ₓ.
 	// [e]ₓ·θ = e × θ, so u_end = u + θ × e = u − e × θ = u − [e]ₓθ.
-	for j := range 2 {
+	for j := range e {
 		if e[j] == (geom.Vec3{}) {
 			continue
 		}
@@ -36,7 +35,7 @@ func OffsetMatrix(eA, eB geom.Vec3, k []float64) {
 	}
 	// Hᵀ·(k·H): row block (node i, rotation) gains −[e_i]ₓᵀ·k_(trans i,:)
 	// = +[e_i]ₓ·k_(trans i,:).
-	for i := range 2 {
+	for i := range e {
 		if e[i] == (geom.Vec3{}) {
 			continue
 		}
@@ -59,11 +58,21 @@ func skew(e geom.Vec3) [3][3]float64 {
 	return [3][3]float64{{0, -e[2], e[1]}, {e[2], 0, -e[0]}, {-e[1], e[0], 0}}
 }
 
-// OffsetForces writes fn = Hᵀ·f for a 12-vector of member-end forces in
-// global axes: moments gain e × F. fn may alias f.
-func OffsetForces(eA, eB geom.Vec3, f, fn []float64) {
-	e := [2]geom.Vec3{eA, eB}
-	for j := range 2 {
+// allZero reports whether every offset is zero.
+func allZero(e []geom.Vec3) bool {
+	for _, v := range e {
+		if v != (geom.Vec3{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// OffsetForces writes fn = Hᵀ·f for a vector of element-end forces (6 per
+// node, n = 6·len(e)) in the axes of the offsets e: moments gain e × F. fn
+// may alias f.
+func OffsetForces(e []geom.Vec3, f, fn []float64) {
+	for j := range e {
 		F := geom.Vec3{f[6*j], f[6*j+1], f[6*j+2]}
 		m := e[j].Cross(F)
 		fn[6*j], fn[6*j+1], fn[6*j+2] = F[0], F[1], F[2]
@@ -73,12 +82,11 @@ func OffsetForces(eA, eB geom.Vec3, f, fn []float64) {
 	}
 }
 
-// OffsetDisplacements writes ue = H·un for a 12-vector of node
-// displacements in global axes: end translations gain θ × e. ue may alias
-// un.
-func OffsetDisplacements(eA, eB geom.Vec3, un, ue []float64) {
-	e := [2]geom.Vec3{eA, eB}
-	for j := range 2 {
+// OffsetDisplacements writes ue = H·un for a vector of node displacements
+// (6 per node, n = 6·len(e)) in the axes of the offsets e: element-end
+// translations gain θ × e. ue may alias un.
+func OffsetDisplacements(e []geom.Vec3, un, ue []float64) {
+	for j := range e {
 		th := geom.Vec3{un[6*j+3], un[6*j+4], un[6*j+5]}
 		d := skewMul(th, e[j])
 		ue[6*j] = un[6*j] + d[0]

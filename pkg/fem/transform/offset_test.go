@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/transform"
 )
 
@@ -34,7 +35,7 @@ func TestOffsetConsistency(t *testing.T) {
 	}
 	want := congruence(H, k)
 	got := append([]float64(nil), k...)
-	transform.OffsetMatrix(eA, eB, got)
+	transform.OffsetMatrix([]geom.Vec3{eA, eB}, got)
 	for i := range got {
 		if math.Abs(got[i]-want[i]) > 1e-12 {
 			t.Fatalf("entry %d: %g want %g", i, got[i], want[i])
@@ -42,9 +43,9 @@ func TestOffsetConsistency(t *testing.T) {
 	}
 	u := []float64{1, 2, 3, 0.1, -0.2, 0.3, -1, 0.5, 2, 0.4, 0.2, -0.1}
 	ue := make([]float64, n)
-	transform.OffsetDisplacements(eA, eB, u, ue)
+	transform.OffsetDisplacements([]geom.Vec3{eA, eB}, u, ue)
 	f := make([]float64, n)
-	transform.OffsetForces(eA, eB, u, f)
+	transform.OffsetForces([]geom.Vec3{eA, eB}, u, f)
 	for i := range n {
 		su, sf := 0.0, 0.0
 		for j := range n {

@@ -1,0 +1,196 @@
+package static_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/internal/platecase"
+	"github.com/gusset/gusset/pkg/fem/shell"
+	"github.com/gusset/gusset/pkg/fem/static"
+)
+
+// clampEdge holds every DOF of the grid nodes at x = 0.
+func clampEdge(m *domain.Model, ny int) {
+	for j := 0; j <= ny; j++ {
+		m.Supports = append(m.Supports, domain.Support{Node: platecase.NodeID(0, j), Code: "FFFFFF"})
+	}
+}
+
+// tipMoment loads the nodes at x = a with moments about +Y totalling M,
+// shared as a constant moment along the edge is (half at the ends).
+func tipMoment(nx, ny int, M float64) []domain.NodeLoad {
+	var out []domain.NodeLoad
+	for j := 0; j <= ny; j++ {
+		f := M / float64(ny)
+		if j == 0 || j == ny {
+			f /= 2
+		}
+		out = append(out, domain.NodeLoad{Node: platecase.NodeID(nx, j), F: [6]float64{0, 0, 0, 0, f, 0}})
+	}
+	return out
+}
+
+// TestPlateOffsetLayers: two plates of thickness t on the same nodes, one
+// offset by +t/2 and one by −t/2, act as one plate of thickness 2t. A
+// cantilever strip (ν = 0, so the clamp does not restrain any anticlastic
+// curvature) under a tip moment M about +Y has constant curvature
+// κ = M/(b·D₂ₜ), D₂ₜ = E(2t)³/12, which both shapes represent exactly, so
+// the tip rotation M·L/(b·D₂ₜ) and deflection M·L²/(2·b·D₂ₜ) hold to
+// round-off — for the two layers only if the offset couples membrane and
+// bending correctly.
+func TestPlateOffsetLayers(t *testing.T) {
+	const L, b, tk, M = 2.0, 0.5, 0.02, 100.0
+	const nx, ny = 4, 2
+	for _, th := range []shell.Theory{shell.Kirchhoff, shell.Mindlin} {
+		t.Run(th.String(), func(t *testing.T) {
+			d2 := 1e9 * math.Pow(2*tk, 3) / 12
+			for _, layers := range []bool{false, true} {
+				m := platecase.Grid(nx, ny, L, b, false, th, 2*tk)
+				m.Materials = []domain.Material{platecase.Material(1e9, 0)}
+				if layers {
+					base := m.Plates
+					m.Plates = nil
+					for _, p := range base {
+						for k, e := range []float64{tk / 2, -tk / 2} {
+							q := p
+							q.ID = fmt.Sprintf("%s/%d", p.ID, k)
+							q.Thickness, q.Offset = tk, e
+							m.Plates = append(m.Plates, q)
+						}
+					}
+				}
+				clampEdge(m, ny)
+				m.LoadCases = []domain.LoadCase{{Name: "M", NodeLoads: tipMoment(nx, ny, M)}}
+				c := run(t, m, static.Options{}).Cases[0]
+				tip := nodeRes(t, c, platecase.NodeID(nx, ny/2))
+				// θy = −∂w/∂x: a moment about +Y lifts the tip (−w,x < 0
+				// needs w,x > 0... the sign follows the load: +My turns +θy).
+				verify(t, []check{
+					{fmt.Sprintf("layers=%v tip rotation", layers), tip.Disp[4], M * L / (b * d2), 1e-9},
+					{fmt.Sprintf("layers=%v tip deflection", layers), -tip.Disp[2], M * L * L / (2 * b * d2), 1e-9},
+				})
+			}
+		})
+	}
+}
+
+// TestPlateThermal: a uniform temperature change of a plate held at every
+// node in its plane gives membrane forces F = −E·α·ΔT·t/(1−ν) in both
+// directions and no shear (plane stress, no strain); a gradient through
+// the thickness of a plate free to bend leaves it free of moments and
+// curved by κ = α·∂T/∂z (hot face longer), so its corner rises
+// κ·(a²+b²)/2 relative to the supported corner, to round-off.
+func TestPlateThermal(t *testing.T) {
+	const a, tk, dt, dtz = 1.0, 0.05, 20.0, 100.0
+	for _, th := range []shell.Theory{shell.Kirchhoff, shell.Mindlin} {
+		t.Run(th.String(), func(t *testing.T) {
+			mat := platecase.Material(1e9, 0.3)
+			m := platecase.Grid(3, 3, a, a, false, th, tk)
+			for _, n := range m.Nodes {
+				m.Supports = append(m.Supports, domain.Support{Node: n.ID, Code: "FFFRRR"})
+			}
+			cs := domain.LoadCase{Name: "dT"}
+			for _, p := range m.Plates {
+				cs.PlateThermal = append(cs.PlateThermal, domain.PlateThermalLoad{Plate: p.ID, DT: dt})
+			}
+			m.LoadCases = []domain.LoadCase{cs}
+			c := run(t, m, static.Options{}).Cases[0]
+			want := -mat.E * mat.Alpha * dt * tk / (1 - 0.3)
+			for i, p := range c.Plates {
+				verify(t, []check{
+					{p.Plate + " Fx", p.Resultants.F[0], want, 1e-9},
+					{p.Plate + " Fy", p.Resultants.F[1], want, 1e-9},
+				})
+				if !(math.Abs(p.Resultants.F[2]) <= 1e-9*math.Abs(want)) {
+					t.Errorf("plate %d Fxy = %g, want 0", i, p.Resultants.F[2])
+				}
+			}
+
+			m = platecase.Grid(3, 3, a, a, false, th, tk)
+			m.Supports = []domain.Support{{Node: platecase.NodeID(0, 0), Code: "FFFFFF"}}
+			cs = domain.LoadCase{Name: "grad"}
+			for _, p := range m.Plates {
+				cs.PlateThermal = append(cs.PlateThermal, domain.PlateThermalLoad{Plate: p.ID, DTz: dtz})
+			}
+			m.LoadCases = []domain.LoadCase{cs}
+			c = run(t, m, static.Options{}).Cases[0]
+			kappa := mat.Alpha * dtz
+			// w = −κ(x² + y²)/2 with the rotations of the held corner
+			// zero: a dome whose far corner drops by κ·(a² + a²)/2.
+			verify(t, []check{{"far corner w", nodeRes(t, c, platecase.NodeID(3, 3)).Disp[2], -kappa * a * a, 1e-9}})
+			for _, p := range c.Plates {
+				for k, v := range p.Resultants.M {
+					if !(math.Abs(v) <= 1e-9*mat.E*tk*tk*tk*kappa) {
+						t.Errorf("%s M[%d] = %g, want 0 (free thermal curvature)", p.Plate, k, v)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestPlatePressureAxes: on a plate tilted by 30° about global X, a
+// GlobalInclined pressure p along −Y loads it with p·A along −Y, a
+// GlobalProjected one with p·A·|n_Y| = p·A·cos 30°, and self-weight with
+// ρ·t·A·g; the reaction summary's load resultant says so exactly.
+func TestPlatePressureAxes(t *testing.T) {
+	const p, tk = 500.0, 0.1
+	c30, s30 := math.Cos(math.Pi/6), math.Sin(math.Pi/6)
+	m := &domain.Model{Materials: []domain.Material{platecase.Material(1e9, 0.3)}}
+	// A 2 × 1 rectangle in the plane through X tilted 30° from X-Z about X
+	// (normal (0, cos 30°, sin 30°)... chosen so the normal has n_Y = cos 30°).
+	corners := [][3]float64{{0, 0, 0}, {2, 0, 0}, {2, -s30, c30}, {0, -s30, c30}}
+	for i, c := range corners {
+		m.Nodes = append(m.Nodes, node(fmt.Sprint(i), c[0], c[1], c[2]))
+	}
+	m.Plates = []domain.Plate{{ID: "P", Nodes: []string{"0", "1", "2", "3"}, Material: "plate", Thickness: tk}}
+	for _, n := range []string{"0", "1", "2", "3"} {
+		m.Supports = append(m.Supports, domain.Support{Node: n, Code: "FFFFFF"})
+	}
+	m.LoadCases = []domain.LoadCase{
+		{Name: "inclined", Pressures: []domain.PlatePressure{{Plate: "P", Axes: domain.GlobalInclined, P: [3]float64{0, -p, 0}}}},
+		{Name: "projected", Pressures: []domain.PlatePressure{{Plate: "P", Axes: domain.GlobalProjected, P: [3]float64{0, -p, 0}}}},
+		{Name: "weight", SelfWeight: [3]float64{0, -1, 0}},
+	}
+	res := run(t, m, static.Options{})
+	area := 2.0
+	verify(t, []check{
+		{"inclined Fy", -caseByName(t, res, "inclined").Summary.Load[1], p * area, 1e-12},
+		{"projected Fy", -caseByName(t, res, "projected").Summary.Load[1], p * area * c30, 1e-12},
+		{"self-weight Fy", -caseByName(t, res, "weight").Summary.Load[1], 2500 * tk * area * domain.G, 1e-12},
+	})
+}
+
+// TestSlabOnColumns is a frame–shell model: a 6 × 6 m slab of 4 × 4
+// plates on four columns at its corners and one at its centre, under a
+// uniform pressure and a lateral node load that twists the columns into
+// the slab's drilling DOFs. It must be in equilibrium (run checks
+// Load + Reaction = 0 and the residual to 1e-9), and the vertical
+// reactions must carry the whole pressure.
+func TestSlabOnColumns(t *testing.T) {
+	const a, q = 6.0, 5000.0
+	for _, th := range []shell.Theory{shell.Kirchhoff, shell.Mindlin} {
+		t.Run(th.String(), func(t *testing.T) {
+			m := platecase.Grid(4, 4, a, a, false, th, 0.25)
+			m.Materials = append(m.Materials, domain.Material{Name: "steel", E: E, G: Gm, Density: 7850})
+			m.VerticalAxis = 0 // Y up for members; the slab lies in X-Y, columns along Z
+			m.Sections = []domain.Section{sec("col", 0.01, 1e-4)}
+			for k, ij := range [][2]int{{0, 0}, {4, 0}, {4, 4}, {0, 4}, {2, 2}} {
+				top := platecase.NodeID(ij[0], ij[1])
+				base := fmt.Sprintf("b%d", k)
+				m.Nodes = append(m.Nodes, node(base, float64(ij[0])*a/4, float64(ij[1])*a/4, -3))
+				m.Members = append(m.Members, frame(fmt.Sprint("c", k), base, top, "col"))
+				m.Supports = append(m.Supports, domain.Support{Node: base, Code: "FFFFFF"})
+			}
+			cs := domain.LoadCase{Name: "q", NodeLoads: []domain.NodeLoad{{Node: platecase.NodeID(4, 2), F: [6]float64{0, 2000, 0}}}}
+			for _, p := range m.Plates {
+				cs.Pressures = append(cs.Pressures, domain.PlatePressure{Plate: p.ID, Axes: domain.GlobalInclined, P: [3]float64{0, 0, -q}})
+			}
+			m.LoadCases = []domain.LoadCase{cs}
+			c := run(t, m, static.Options{}).Cases[0]
+			verify(t, []check{{"vertical reaction", c.Summary.Reaction[2], q * a * a, 1e-9}})
+		})
+	}
+}
