@@ -80,4 +80,13 @@
 // shear deformation, the release, the offsets or the load gradient and
 // checks that each is missed by more than the 1 % tolerance;
 // TestEigenSensitivity does the same with the rectangles turned by 90°.
+//
+// # Plates
+//
+// WritePlates writes a plates-only model as S4 shells (plate.go; triangles,
+// offsets, thickness overrides, warped plates, in-plane pressures and
+// thermal loads are errors), optionally refining each quad r × r for
+// CalculiX. plate_test.go compares a simply supported plate, a cantilever
+// plate and a folded plate, and TestPlateSensitivity shows a 2.5 % thinner
+// plate or unjoined flanges miss by far more than the 2 % tolerance.
 package ccx
