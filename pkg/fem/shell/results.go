@@ -16,7 +16,9 @@ type Resultants struct {
 // under local displacements u (6N, on the reference surface) and initial
 // strains s. A Kirchhoff plate has no shear strain, so its shears come from
 // equilibrium with the moment gradient, Vxz = Mx,x + Mxy,y and
-// Vyz = Mxy,x + My,y; a Mindlin plate's are Ds·γ of its assumed shear
+// Vyz = Mxy,x + My,y, inside the element — which does not converge (see
+// KirchhoffCurvatureGradient): they must not be reported until patch
+// recovery replaces them. A Mindlin plate's are Ds·γ of its assumed shear
 // strains.
 func (e *Element) Resultants(u []float64, s Strains) Resultants {
 	p := &e.Plane
