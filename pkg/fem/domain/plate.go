@@ -141,18 +141,31 @@ func (s *ShellElement) LoadVector(c *Loads, p []float64) error {
 // Resisting writes K·u minus the equivalent nodal loads of c: the forces
 // the nodes exert on the plate, global axes.
 func (s *ShellElement) Resisting(u []float64, c *Loads, f []float64) error {
+	s.localForces(u, c, make([]float64, s.size()), f)
+	transform.ToGlobalVector(s.Rot, f, f)
+	return nil
+}
+
+// localForces writes the reference surface's displacements ul (H·T·u, as
+// local) and the forces the nodes exert on the plate in local axes at the
+// nodes, f = Hᵀ·(k·ul − loads): T·(K·u − P) with K = Tᵀ·Hᵀ·k·H·T, without
+// turning the matrix to global axes.
+func (s *ShellElement) localForces(u []float64, c *Loads, ul, f []float64) {
 	n := s.size()
 	k := make([]float64, n*n)
-	s.Stiffness(k)
-	s.loadsAtNodes(c, f)
+	_ = s.El.Stiffness(k) // the plane was checked by Build
+	s.local(u, ul)
+	s.localLoads(c, f)
 	for i := range n {
 		v := -f[i]
 		for j := range n {
-			v += k[i*n+j] * u[j]
+			v += k[i*n+j] * ul[j]
 		}
 		f[i] = v
 	}
-	return nil
+	if s.linked {
+		transform.OffsetForces(s.ecc, f, f)
+	}
 }
 
 // NumForces is 8 resultants plus 6 forces per corner.
@@ -184,11 +197,8 @@ type PlateResult struct {
 // loads in c.
 func (s *ShellElement) Result(u []float64, c *Loads) PlateResult {
 	n := s.size()
-	ul := make([]float64, n)
-	s.local(u, ul)
-	f := make([]float64, n)
-	_ = s.Resisting(u, c, f)
-	transform.ToLocalVector(s.Rot, f, f)
+	ul, f := make([]float64, n), make([]float64, n)
+	s.localForces(u, c, ul, f)
 	return PlateResult{Resultants: s.El.Resultants(ul, s.strains(c)), NodeForces: f}
 }
 

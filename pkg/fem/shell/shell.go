@@ -96,7 +96,7 @@ func (e *Element) Stiffness(k []float64) error {
 // on a 16 × 16 mesh at a/t = 1000. Softening the shear of elements much
 // larger than the thickness removes that, and leaves thick elements
 // (h ≲ t) nearly unchanged; α = 0.1 is the authors' choice.
-var StabilizeTri = 0.1
+const StabilizeTri = 0.1
 
 // shear returns the transverse-shear rigidity the element uses: Props.Ds,
 // stabilized on triangles.

@@ -27,16 +27,21 @@ func BenchmarkGridStatic(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				tm := res.Timings
-				b.ReportMetric(tm.Setup.Seconds(), "s-setup")
-				b.ReportMetric(tm.Assembly.Seconds(), "s-assembly")
-				b.ReportMetric(tm.Factor.Seconds(), "s-factor")
-				b.ReportMetric((tm.Loads + tm.Solve).Seconds(), "s-solve")
-				b.ReportMetric(tm.Recovery.Seconds(), "s-recovery")
-				b.ReportMetric(tm.Total.Seconds(), "s-total")
+				reportTimings(b, res.Timings)
 			}
 		})
 	}
+}
+
+// reportTimings reports the phases of a static analysis.
+func reportTimings(b *testing.B, tm static.Timings) {
+	b.Helper()
+	b.ReportMetric(tm.Setup.Seconds(), "s-setup")
+	b.ReportMetric(tm.Assembly.Seconds(), "s-assembly")
+	b.ReportMetric(tm.Factor.Seconds(), "s-factor")
+	b.ReportMetric((tm.Loads + tm.Solve).Seconds(), "s-solve")
+	b.ReportMetric(tm.Recovery.Seconds(), "s-recovery")
+	b.ReportMetric(tm.Total.Seconds(), "s-total")
 }
 
 // BenchmarkGridEigen times, on grid-20 (52,920 equations, one load case

@@ -44,12 +44,7 @@ func BenchmarkPlateMesh(b *testing.B) {
 	for b.Loop() {
 		pr, ps, tm := rate(plates, nil)
 		gr, _, _ := rate(grid, []string{"SW+X"})
-		b.ReportMetric(tm.Setup.Seconds(), "s-setup")
-		b.ReportMetric(tm.Assembly.Seconds(), "s-assembly")
-		b.ReportMetric(tm.Factor.Seconds(), "s-factor")
-		b.ReportMetric((tm.Loads + tm.Solve).Seconds(), "s-solve")
-		b.ReportMetric(tm.Recovery.Seconds(), "s-recovery")
-		b.ReportMetric(tm.Total.Seconds(), "s-total")
+		reportTimings(b, tm)
 		b.ReportMetric(float64(tm.Equations), "equations")
 		b.ReportMetric(float64(ps.NnzL), "nnz(L)")
 		b.ReportMetric(ps.Flops/1e9, "Gflop")

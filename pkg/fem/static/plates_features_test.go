@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/internal/platecase"
 	"github.com/gusset/gusset/pkg/fem/shell"
 	"github.com/gusset/gusset/pkg/fem/static"
@@ -65,8 +66,7 @@ func TestPlateOffsetLayers(t *testing.T) {
 				m.LoadCases = []domain.LoadCase{{Name: "M", NodeLoads: tipMoment(nx, ny, M)}}
 				c := run(t, m, static.Options{}).Cases[0]
 				tip := nodeRes(t, c, platecase.NodeID(nx, ny/2))
-				// θy = −∂w/∂x: a moment about +Y lifts the tip (−w,x < 0
-				// needs w,x > 0... the sign follows the load: +My turns +θy).
+				// +My turns the tip by +θy = −∂w/∂x, so w falls toward it.
 				verify(t, []check{
 					{fmt.Sprintf("layers=%v tip rotation", layers), tip.Disp[4], M * L / (b * d2), 1e-9},
 					{fmt.Sprintf("layers=%v tip deflection", layers), -tip.Disp[2], M * L * L / (2 * b * d2), 1e-9},
@@ -134,13 +134,17 @@ func TestPlateThermal(t *testing.T) {
 // TestPlatePressureAxes: on a plate tilted by 30° about global X, a
 // GlobalInclined pressure p along −Y loads it with p·A along −Y, a
 // GlobalProjected one with p·A·|n_Y| = p·A·cos 30°, and self-weight with
-// ρ·t·A·g; the reaction summary's load resultant says so exactly.
+// ρ·t·A·g; the reaction summary's load resultant says so exactly. Every
+// node is held and carries no load of its own, so the force each node
+// exerts on the plate (its nodal forces, in plate local axes) is that
+// node's reaction, turned to plate axes.
 func TestPlatePressureAxes(t *testing.T) {
 	const p, tk = 500.0, 0.1
 	c30, s30 := math.Cos(math.Pi/6), math.Sin(math.Pi/6)
 	m := &domain.Model{Materials: []domain.Material{platecase.Material(1e9, 0.3)}}
-	// A 2 × 1 rectangle in the plane through X tilted 30° from X-Z about X
-	// (normal (0, cos 30°, sin 30°)... chosen so the normal has n_Y = cos 30°).
+	// A 2 × 1 rectangle tilted 30° about X: AB along X, AD = (0, −sin 30°,
+	// cos 30°), so the normal AB × AD points along (0, −cos 30°, −sin 30°)
+	// and |n_Y| = cos 30°.
 	corners := [][3]float64{{0, 0, 0}, {2, 0, 0}, {2, -s30, c30}, {0, -s30, c30}}
 	for i, c := range corners {
 		m.Nodes = append(m.Nodes, node(fmt.Sprint(i), c[0], c[1], c[2]))
@@ -161,6 +165,29 @@ func TestPlatePressureAxes(t *testing.T) {
 		{"projected Fy", -caseByName(t, res, "projected").Summary.Load[1], p * area * c30, 1e-12},
 		{"self-weight Fy", -caseByName(t, res, "weight").Summary.Load[1], 2500 * tk * area * domain.G, 1e-12},
 	})
+	var pts []geom.Vec3
+	for _, c := range corners {
+		pts = append(pts, geom.Vec3(c))
+	}
+	axes, err := geom.PlateAxes(pts, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rot := geom.Rotation{axes.X, axes.Y, axes.Z}
+	for _, cr := range res.Cases {
+		nf := cr.Plates[0].NodeForces
+		for k, id := range []string{"0", "1", "2", "3"} {
+			r := nodeRes(t, cr, id).Reaction
+			for h, want := range [2]geom.Vec3{rot.Apply(geom.Vec3{r[0], r[1], r[2]}), rot.Apply(geom.Vec3{r[3], r[4], r[5]})} {
+				for d := range 3 {
+					// Round-off of a 24-equation solve next to p·A = 1000 N.
+					if got := nf[6*k+3*h+d]; !(math.Abs(got-want[d]) <= 1e-9*p*area) {
+						t.Errorf("%s: node %s nodal force %d = %g, want the reaction %g", cr.Name, id, 3*h+d, got, want[d])
+					}
+				}
+			}
+		}
+	}
 }
 
 // TestSlabOnColumns is a frame–shell model: a 6 × 6 m slab of 4 × 4

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
-	"github.com/gusset/gusset/pkg/fem/static"
 )
 
 // tolerance is the acceptance figure: 1 % of the largest displacement of
@@ -73,20 +72,14 @@ func TestCrossCheck(t *testing.T) {
 // grid under loads in x and z), and translations and rotations have
 // different units, so they cannot share a scale.
 func compare(t *testing.T, ccx string, m *domain.Model) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	res, err := static.Analyze(ctx, m, static.Options{})
-	if err != nil {
-		t.Fatalf("engine: %v", err)
-	}
-	eng := map[string][6]float64{}
-	for _, n := range res.Cases[0].Nodes {
-		eng[n.Node] = n.Disp
-	}
+	t.Helper()
+	eng := engineDisp(t, m)
 	deck, err := Write(m, "1", Options{Divisions: 8})
 	if err != nil {
 		t.Fatalf("write: %v", err)
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
 	start := time.Now()
 	got, err := Run(ctx, ccx, t.TempDir(), deck)
 	if err != nil {

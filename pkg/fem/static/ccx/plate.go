@@ -50,14 +50,9 @@ func WritePlates(m *domain.Model, caseName string, opt PlateOptions) (*Deck, err
 	if opt.Refine <= 0 {
 		opt.Refine = 1
 	}
-	var lc *domain.LoadCase
-	for i := range m.LoadCases {
-		if m.LoadCases[i].Name == caseName {
-			lc = &m.LoadCases[i]
-		}
-	}
-	if lc == nil {
-		return nil, fmt.Errorf("load case %q not in the model", caseName)
+	lc, err := findCase(m, caseName)
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case len(m.Plates) == 0:

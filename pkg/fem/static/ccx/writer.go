@@ -113,14 +113,9 @@ func Write(m *domain.Model, caseName string, opt Options) (*Deck, error) {
 	if opt.Divisions <= 0 {
 		opt.Divisions = 8
 	}
-	var lc *domain.LoadCase
-	for i := range m.LoadCases {
-		if m.LoadCases[i].Name == caseName {
-			lc = &m.LoadCases[i]
-		}
-	}
-	if lc == nil {
-		return nil, fmt.Errorf("load case %q not in the model", caseName)
+	lc, err := findCase(m, caseName)
+	if err != nil {
+		return nil, err
 	}
 	if len(m.Constraints) > 0 || len(lc.Thermal) > 0 || len(lc.Prestress) > 0 || len(lc.Prescribed) > 0 {
 		return nil, errors.New("constraints, thermal, prestress and prescribed displacements are not written")
@@ -408,4 +403,14 @@ func writeList(b *strings.Builder, ids []int) {
 		}
 		fmt.Fprintf(b, "%d%s", id, sep)
 	}
+}
+
+// findCase returns the load case name of m.
+func findCase(m *domain.Model, name string) (*domain.LoadCase, error) {
+	for i := range m.LoadCases {
+		if m.LoadCases[i].Name == name {
+			return &m.LoadCases[i], nil
+		}
+	}
+	return nil, fmt.Errorf("load case %q not in the model", name)
 }
