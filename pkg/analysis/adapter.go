@@ -28,15 +28,11 @@ type Source struct {
 // Input is the engine model of a job and what the conversion had to say.
 type Input struct {
 	Model *domain.Model
-	// Warnings name what the frame engine leaves out (plate loads) so
-	// that a run can report them. Lumped masses are carried to the load
-	// cases (domain.LoadCase.Masses): eigen analyses use them, static
-	// ones do not need them.
+	// Warnings name what the conversion left out or read in a way the
+	// user may not expect, so that a run can report them. Lumped masses
+	// are carried to the load cases (domain.LoadCase.Masses): eigen
+	// analyses use them, static ones do not need them.
 	Warnings []string
-	// Plates counts the plates of the model, which the frame engine does
-	// not analyse: a run must refuse such a model rather than report a
-	// frame-only answer as the whole one.
-	Plates int64
 }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }
@@ -69,14 +65,14 @@ func unknownValue(what string, id any, field, value string) error {
 // are SI on both sides; ids become the engine's string ids.
 func Build(ctx context.Context, src Source, ws string, settings model.Settings) (Input, error) {
 	b := &builder{ctx: ctx, src: src, ws: ws, m: &domain.Model{VerticalAxis: editor.VerticalAxis(settings.VerticalAxis)}}
-	steps := []func() error{b.nodes, b.materials, b.sections, b.members, b.supports, b.constraints, b.cases}
+	steps := []func() error{b.nodes, b.materials, b.sections, b.members, b.plates, b.supports, b.constraints, b.cases}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return Input{}, fmt.Errorf("read the model for analysis: %w", err)
 		}
 	}
 	sort.Strings(b.warnings)
-	return Input{Model: b.m, Warnings: b.warnings, Plates: b.plates}, nil
+	return Input{Model: b.m, Warnings: b.warnings}, nil
 }
 
 // BuildMembers converts the part of the model that the results along
@@ -119,8 +115,11 @@ type builder struct {
 	ws       string
 	m        *domain.Model
 	warnings []string
-	plates   int64
-	sub      *subset // nil: the whole model
+	// yGrad counts the plate thermal loads with a yThermalGradient, which
+	// is left out; yGradAt names the first.
+	yGrad   int
+	yGradAt string
+	sub     *subset // nil: the whole model
 	// primary maps a stored case id to its index in Model.LoadCases.
 	primary map[int64]int
 }
@@ -248,11 +247,7 @@ func (b *builder) members() error {
 		}
 		b.m.Members = append(b.m.Members, em)
 	}
-	if b.sub != nil {
-		return nil
-	}
-	_, b.plates, err = st.Plates.List(b.ctx, b.ws, editor.ListQuery[model.Plate]{Limit: 1})
-	return err
+	return nil
 }
 
 func (b *builder) supports() error {
@@ -523,21 +518,17 @@ func (b *builder) loads() error {
 			continue
 		}
 		if x.ElementType == "Plate" {
-			b.warn("thermal load on plate %d in case %d is left out: plates are not analysed yet", x.ElementID, x.LoadCase)
+			b.plateThermal(x)
 			continue
 		}
 		c := b.loadCase(x.LoadCase)
 		c.Thermal = append(c.Thermal, domain.ThermalLoad{Member: id(x.ElementID), DT: x.ThermalLoad, DTy: x.YThermalGradient, DTz: x.ZThermalGradient})
 	}
+	b.yGradients()
 	if b.sub != nil {
 		return nil
 	}
-	if pls, _, err := l.Pressures.List(b.ctx, b.ws, editor.ListQuery[model.PlatePressureLoad]{Limit: 1}); err != nil {
-		return err
-	} else if len(pls) > 0 {
-		b.warn("plate pressure loads are left out: plates are not analysed yet")
-	}
-	return nil
+	return b.pressures()
 }
 
 // nodeLoads converts the node loads and prescribed displacements.

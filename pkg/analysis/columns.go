@@ -22,9 +22,21 @@ import (
 //	               was switched off): 19 values
 //	{case}:summary float64 [Load Fx…Mz, Reaction Fx…Mz, Residual, MaxLoad]
 //
+// and, when the model has plates,
+//
+//	plates         int64 [id, nodeA, nodeB, nodeC, nodeD] per plate, model
+//	               order (nodeD 0 for a triangle)
+//	{case}:plate   float64 per plate, plate local axes: the resultants at
+//	               the centroid [Fx Fy Fxy (N/m), Mx My Mxy (N·m/m), Vxz Vyz
+//	               (N/m)], then the forces the nodes exert on the plate,
+//	               [Fx Fy Fz Mx My Mz] per corner A B C D (N, N·m; zeros
+//	               for D of a triangle): 32 values
+//
 // Station values (internal forces, displacements, stresses along members)
 // are not stored: they are exact piecewise polynomials of the end state and
-// the member's loads, derived when they are queried.
+// the member's loads, derived when they are queried. Plate stresses and
+// Wood–Armer moments are not stored either: they follow from the stored
+// resultants and the plate's thicknesses.
 const (
 	colNodes   = "nodes"
 	colMembers = "members"
@@ -32,6 +44,8 @@ const (
 	colReact   = "react"
 	colEnd     = "end"
 	colSummary = "summary"
+	colPlates  = "plates"
+	colPlate   = "plate"
 )
 
 // Widths of the rows of each column, in values.
@@ -41,6 +55,8 @@ const (
 	widthReact   = 7
 	widthEnd     = 19
 	widthSummary = 14
+	widthPlates  = 5
+	widthPlate   = 32
 )
 
 // maxStored bounds the magnitude of a stored result: far beyond what a
@@ -51,8 +67,9 @@ const maxStored = 1e250
 // storable reports whether v may be stored as a result.
 func storable(v float64) bool { return math.Abs(v) <= maxStored }
 
-// caseColumns lists the columns stored per load case.
-var caseColumns = []string{colDisp, colReact, colEnd, colSummary}
+// caseColumns lists the columns stored per load case (colPlate only when
+// the model has plates).
+var caseColumns = []string{colDisp, colReact, colEnd, colSummary, colPlate}
 
 // caseColumn names the column col of load case lc.
 func caseColumn(lc int64, col string) string { return strconv.FormatInt(lc, 10) + ":" + col }

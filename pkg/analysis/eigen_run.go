@@ -52,6 +52,7 @@ type eigenRun struct {
 	choice   caseChoice
 	settings modal.Settings
 	solver   model.SolverType
+	drilling float64 // drillingStiffness
 	retain   bool
 	// analyze runs the engine on the cases of settings.
 	analyze func(ctx context.Context, m *domain.Model, s modal.Settings) ([]eigenCase, modal.Report, error)
@@ -69,7 +70,7 @@ func (r *Runner) runDynamic(ctx context.Context, t Task) error {
 			choice: caseChoice{list: list, some: some, raw: s.LoadCases, check: s.CheckNonExistentLoadCases, primaryOnly: "frequency"},
 			settings: eigenSettings(s.Modes, s.LowerLimit, s.UpperLimit, s.Tolerance, s.ExtraIterations, s.StabilizeUnrestrainedNodes,
 				s.SolverType, s.OptimizationMethod),
-			solver: s.SolverType, retain: s.RetainLoadCases,
+			solver: s.SolverType, drilling: s.DrillingStiffness, retain: s.RetainLoadCases,
 			analyze: func(ctx context.Context, m *domain.Model, ms modal.Settings) ([]eigenCase, modal.Report, error) {
 				// Shapes are stored as the solver returns them (mass-
 				// normalized); the queries scale them.
@@ -107,7 +108,7 @@ func (r *Runner) runBuckling(ctx context.Context, t Task) error {
 			choice: caseChoice{list: list, some: some, raw: s.LoadCases, check: s.CheckNonExistentLoadCases, primaryOnly: "buckling"},
 			settings: eigenSettings(s.Modes, s.LowerLimit, s.UpperLimit, s.Tolerance, s.ExtraIterations, s.StabilizeUnrestrainedNodes,
 				s.SolverType, s.OptimizationMethod),
-			solver: s.SolverType, retain: s.RetainLoadCases,
+			solver: s.SolverType, drilling: s.DrillingStiffness, retain: s.RetainLoadCases,
 			analyze: func(ctx context.Context, m *domain.Model, ms modal.Settings) ([]eigenCase, modal.Report, error) {
 				if oneWay := oneWayMember(m); oneWay != "" && reversing(s.TensionCompressionOnly) {
 					return nil, modal.Report{}, modelError("member %s is tension-only or compression-only, and buckling analysis "+
@@ -166,7 +167,7 @@ func eigenSettings(modes int, lo, hi, tol float64, extra, stabilize bool, solver
 // solveEigen reads the model, runs er's analysis and packs the results.
 func (r *Runner) solveEigen(ctx context.Context, t Task, job model.Job, er eigenRun, lv *live) (publisher, error) {
 	lv.stage(0, 0)
-	in, names, ids, err := r.readModel(ctx, t, job, er.choice, er.solver, lv)
+	in, names, ids, err := r.readModel(ctx, t, job, er.choice, er.solver, er.drilling, lv)
 	if err != nil {
 		return nil, err
 	}

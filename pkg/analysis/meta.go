@@ -19,10 +19,13 @@ import (
 type StaticMeta struct {
 	// Rev is the model revision the results were computed from; any
 	// model change deletes them, so it is also the revision they describe.
-	Rev     int64      `json:"rev"`
-	Nodes   int        `json:"nodes"`
-	Members int        `json:"members"`
-	Cases   []CaseMeta `json:"cases"` // ascending load case
+	Rev     int64 `json:"rev"`
+	Nodes   int   `json:"nodes"`
+	Members int   `json:"members"`
+	// Plates is the number of plates; results stored before plates were
+	// analysed have none, and no plate columns.
+	Plates int        `json:"plates,omitempty"`
+	Cases  []CaseMeta `json:"cases"` // ascending load case
 }
 
 // CaseMeta describes the stored results of one load case.
@@ -75,8 +78,9 @@ func decodeStaticMeta(raw json.RawMessage) (*StaticMeta, error) { return decodeM
 // carries: a hostile or damaged file must be refused when it opens, not
 // make a later query read past a column, report a node the model lacks or
 // send a number JSON cannot carry. Each result set must state the model's
-// size, list exactly its nodes and members (with their end nodes) in
-// order, hold only its load cases, have whole rows in every column, name
+// size, list exactly its nodes, members (with their end nodes) and, for
+// static results, plates (with their corners) in order, hold only its
+// load cases, have whole rows in every column, name
 // only its nodes, and hold only finite numbers.
 func CheckResults(snap store.Snapshot) error {
 	for kind, set := range snap.Results {
@@ -134,7 +138,44 @@ func openMeta[M metaRecord](set store.ResultSet, colls map[string][]store.Row) (
 type modelRefs struct {
 	nodes   []int64 // ascending
 	members []int64 // [id, nodeA, nodeB] by id
+	plates  []int64 // [id, nodeA … nodeD] by id; static results only
 	cases   []int64 // ascending
+}
+
+// readPlates reads the file's plates for static results of plates plates,
+// which must be the model's number, and adds the plates column to want.
+func (ref *modelRefs) readPlates(colls map[string][]store.Row, plates int, want map[string]int) error {
+	type corners struct {
+		ID    int64 `json:"id"`
+		NodeA int64 `json:"nodeA"`
+		NodeB int64 `json:"nodeB"`
+		NodeC int64 `json:"nodeC"`
+		NodeD int64 `json:"nodeD"`
+	}
+	rows := colls[model.CollPlates]
+	if plates != len(rows) {
+		return model.E(model.KindValidation, "they are of a model with %d plates, not of the file's own (%d)", plates, len(rows))
+	}
+	cs := make([]corners, len(rows))
+	for i, r := range rows {
+		if err := json.Unmarshal(r.Value, &cs[i]); err != nil {
+			return model.E(model.KindValidation, "plate row %s: %v", r.Key, err)
+		}
+		k, err := store.ParseKey(r.Key)
+		if err != nil || len(k) != 1 {
+			return model.E(model.KindValidation, "malformed key %q", r.Key)
+		}
+		cs[i].ID = k[0]
+	}
+	slices.SortFunc(cs, func(a, b corners) int { return cmp.Compare(a.ID, b.ID) })
+	ref.plates = make([]int64, 0, widthPlates*len(cs))
+	for _, c := range cs {
+		ref.plates = append(ref.plates, c.ID, c.NodeA, c.NodeB, c.NodeC, c.NodeD)
+	}
+	if plates > 0 {
+		want[colPlates] = 8 * widthPlates * plates
+	}
+	return nil
 }
 
 // readModelRefs reads the ids of the file's model and checks that results
@@ -181,6 +222,10 @@ func (ref *modelRefs) checkColumn(name string, col []byte) error {
 		if got, _ := ints(col, widthMember, name); !slices.Equal(got, ref.members) {
 			return bad("the members column does not list the model's members and their end nodes")
 		}
+	case colPlates:
+		if got, _ := ints(col, widthPlates, name); !slices.Equal(got, ref.plates) {
+			return bad("the plates column does not list the model's plates and their corner nodes")
+		}
 	default:
 		vals, _ := floats(col, 1, name)
 		for i, v := range vals {
@@ -198,7 +243,13 @@ func checkStatic(set store.ResultSet, colls map[string][]store.Row) error {
 	if err != nil {
 		return err
 	}
+	if err := ref.readPlates(colls, m.Plates, want); err != nil {
+		return err
+	}
 	for _, c := range m.Cases {
+		if m.Plates > 0 {
+			want[caseColumn(c.LoadCase, colPlate)] = 8 * widthPlate * m.Plates
+		}
 		want[caseColumn(c.LoadCase, colDisp)] = 8 * widthDisp * m.Nodes
 		want[caseColumn(c.LoadCase, colEnd)] = 8 * widthEnd * m.Members
 		want[caseColumn(c.LoadCase, colSummary)] = 8 * widthSummary

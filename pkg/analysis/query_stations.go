@@ -167,30 +167,6 @@ func (q *Query) MemberStresses(ctx context.Context, ws string, f Filter) (Page[m
 	})
 }
 
-// PlateResults answers the plate queries: plates are not analysed yet
-// (a model with plates cannot be run), so there are no rows; the filters
-// and the load cases are still checked.
-func (q *Query) PlateResults(ctx context.Context, ws string, f Filter) (Page[struct{}], error) {
-	return view(q, ctx, ws, f, false, false, func(d *staticData) (Page[struct{}], error) {
-		var p Page[struct{}]
-		p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
-		if f.Plates != nil {
-			plates, err := q.Source.Structure.Plates.All(ctx, ws)
-			if err != nil {
-				return p, err
-			}
-			ids := make([]int64, len(plates))
-			for i, pl := range plates {
-				ids[i] = pl.ID
-			}
-			if _, err := selectIDs("plates", "plate", ids, f.Plates); err != nil {
-				return p, err
-			}
-		}
-		return p, nil
-	})
-}
-
 // finiteStations refuses station values that are not finite numbers: an
 // absurdly small section property (a shear area of 1e-300 mm² passes the
 // rule "greater than zero") makes a stress overflow, and JSON cannot carry

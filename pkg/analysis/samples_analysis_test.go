@@ -102,6 +102,15 @@ type sampleModel struct {
 	length  map[int64]float64
 	// mass is ρ·A per member, kg/m, with the section's area factor.
 	mass map[int64]float64
+	// plates holds, per plate, its area, local axes and ρ·t.
+	plates map[int64]samplePlate
+}
+
+// samplePlate is what the hand checks need of a plate.
+type samplePlate struct {
+	area float64 // m²
+	axes geom.PlateFrame
+	mass float64 // ρ·t, kg/m²
 }
 
 // readSampleModel reads the sample's own records rather than the engine
@@ -126,19 +135,41 @@ func readSampleModel(t *testing.T, snap store.Snapshot) sampleModel {
 		sm.length[m.ID] = sm.pos[m.NodeB].Sub(sm.pos[m.NodeA]).Norm()
 		sm.mass[m.ID] = mats[m.Material].MassDensity * secs[m.Section].A * secs[m.Section].AreaFactor
 	}
+	sm.plates = map[int64]samplePlate{}
+	for _, p := range sampleRecords[model.Plate](t, snap, model.CollPlates) {
+		corners := []geom.Vec3{sm.pos[p.NodeA], sm.pos[p.NodeB], sm.pos[p.NodeC]}
+		if p.NodeD != 0 {
+			corners = append(corners, sm.pos[p.NodeD])
+		}
+		if p.Direction.Source != "Angle" {
+			t.Fatalf("plate %d: readSampleModel takes plate directions by angle only", p.ID)
+		}
+		g, err := geom.PlateGeometry(corners)
+		if err != nil {
+			t.Fatalf("plate %d: %v", p.ID, err)
+		}
+		ax, err := geom.PlateAxes(corners, p.Direction.DirAngle)
+		if err != nil {
+			t.Fatalf("plate %d: %v", p.ID, err)
+		}
+		sm.plates[p.ID] = samplePlate{area: g.Area, axes: ax, mass: mats[p.Material].MassDensity * p.ActualThickness}
+	}
 	return sm
 }
 
 // sampleLoadColls are the load collections appliedLoads sums; a sample
 // with loads of another kind must teach it that kind first.
 var sampleLoadColls = map[string]bool{model.CollNodeLoads: true, model.CollMemberDistributedLoads: true,
-	model.CollSelfWeightLoads: true}
+	model.CollSelfWeightLoads: true, model.CollPlateLoads: true}
 
 // appliedLoads is the resultant force (N, global axes) of every case and
 // combination, by engine case name, summed from the stored records
 // alone: node loads, member distributed loads (the trapezoid's mean times
-// its loaded length) and self-weight (ρ·A·L times the acceleration, over
-// every member).
+// its loaded length), plate pressures (the pressure times the plate's
+// area, along its local axes for Local ones; times the area projected
+// normal to each global axis for GlobalProjected ones) and self-weight
+// (ρ·A·L over every member and ρ·t·area over every plate, times the
+// acceleration).
 func appliedLoads(t *testing.T, snap store.Snapshot, sm sampleModel) map[string][3]float64 {
 	t.Helper()
 	for coll, rows := range snap.Collections {
@@ -167,10 +198,34 @@ func appliedLoads(t *testing.T, snap store.Snapshot, sm sampleModel) map[string]
 		f[2] += (x.FzStart + x.FzFinish) / 2 * loaded
 		primary[x.LoadCase] = f
 	}
+	for _, x := range sampleRecords[model.PlatePressureLoad](t, snap, model.CollPlateLoads) {
+		pl := sm.plates[x.Plate]
+		p := geom.Vec3{x.Px, x.Py, x.Pz}
+		var r geom.Vec3
+		switch x.Axes {
+		case "Local":
+			r = pl.axes.X.Scale(p[0] * pl.area).Add(pl.axes.Y.Scale(p[1] * pl.area)).Add(pl.axes.Z.Scale(p[2] * pl.area))
+		case "GlobalInclined":
+			r = p.Scale(pl.area)
+		case "GlobalProjected":
+			for k := range 3 {
+				r[k] = p[k] * pl.area * math.Abs(pl.axes.Z[k])
+			}
+		default:
+			t.Fatalf("pressure %d:%d in %s axes", x.LoadCase, x.Plate, x.Axes)
+		}
+		f := primary[x.LoadCase]
+		f[0], f[1], f[2] = f[0]+r[0], f[1]+r[1], f[2]+r[2]
+		primary[x.LoadCase] = f
+	}
 	for _, x := range sampleRecords[model.SelfWeightLoad](t, snap, model.CollSelfWeightLoads) {
 		f := primary[x.LoadCase]
 		for id, L := range sm.length {
 			w := sm.mass[id] * L
+			f[0], f[1], f[2] = f[0]+w*x.AccelerationX, f[1]+w*x.AccelerationY, f[2]+w*x.AccelerationZ
+		}
+		for _, pl := range sm.plates {
+			w := pl.mass * pl.area
 			f[0], f[1], f[2] = f[0]+w*x.AccelerationX, f[1]+w*x.AccelerationY, f[2]+w*x.AccelerationZ
 		}
 		primary[x.LoadCase] = f
@@ -315,6 +370,13 @@ func TestSamplesAnalyseInEquilibrium(t *testing.T) {
 			// footings) to 24 m.
 			totals: []handTotal{{Case: 2, Axis: 0, Load: 2.8e3 * 22}},
 			extra:  checkTowerBracing},
+		{name: "Flat slab on columns", cases: 4, dead: 1,
+			totals: []handTotal{
+				// 1.5 kPa and 3 kPa on the 12 m × 12 m slab.
+				{Case: 2, Axis: 1, Load: -1.5e3 * 12 * 12},
+				{Case: 3, Axis: 1, Load: -3.0e3 * 12 * 12},
+			},
+			extra: checkSlab},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -327,11 +389,15 @@ func TestSamplesAnalyseInEquilibrium(t *testing.T) {
 			for _, c := range r.res.Cases {
 				checkCaseEquilibrium(t, c, want[c.Name])
 			}
-			// ΣFy = 0: the footings carry the members' weight, ρ·A·L·g
-			// from the records, and the superimposed load.
+			// ΣFy = 0: the footings carry the members' weight, ρ·A·L·g,
+			// and the plates', ρ·t·area·g, from the records, and the
+			// superimposed load.
 			weight := 0.0
 			for id, L := range sm.length {
 				weight += sm.mass[id] * L * 9.80665
+			}
+			for _, pl := range sm.plates {
+				weight += pl.mass * pl.area * 9.80665
 			}
 			wantDead := tc.superimposed - weight
 			if got := -caseResult(t, r.res, tc.dead).Summary.Reaction[1]; math.Abs(got-wantDead) > equilibriumTol*math.Abs(wantDead) {
@@ -453,4 +519,75 @@ func upperOnLower(t *testing.T, m *domain.Model, em domain.Member, a, b geom.Vec
 		f = f.Scale(-1)
 	}
 	return f
+}
+
+// checkSlab looks inside the flat slab, whose plan (two equal bays each
+// way, columns on the grid) is symmetric about both centre lines and the
+// diagonals: the column reactions and the plate moments must show it, the
+// slab must hog over the interior column (mx > 0 puts the top in tension)
+// and sag at mid-bay, and Wood–Armer must cover the moments it designs for.
+func checkSlab(t *testing.T, r sampleRun, sm sampleModel) {
+	t.Helper()
+	c := caseResult(t, r.res, 3) // imposed load
+	const n = 24                 // plates each way
+	mxOf := map[int64]float64{}
+	for _, p := range c.Plates {
+		id, _ := strconv.ParseInt(p.Plate, 10, 64)
+		mxOf[id] = p.Resultants.M[0]
+	}
+	plate := func(i, j int) int64 { return int64(1 + i + n*j) }
+	// Mirror images of a plate: about x = 6 m, z = 6 m and the diagonal
+	// (mx there is the my of the plate reflected, so compare mx with mx
+	// across the two centre lines only).
+	scale := 0.0
+	for _, v := range mxOf {
+		scale = math.Max(scale, math.Abs(v))
+	}
+	for j := range n {
+		for i := range n {
+			for _, m := range [][2]int{{n - 1 - i, j}, {i, n - 1 - j}} {
+				if d := math.Abs(mxOf[plate(i, j)] - mxOf[plate(m[0], m[1])]); d > 1e-7*scale {
+					t.Fatalf("plate %d mx %.9g, its mirror %d %.9g", plate(i, j), mxOf[plate(i, j)], plate(m[0], m[1]), mxOf[plate(m[0], m[1])])
+				}
+			}
+		}
+	}
+	// The four plates at the interior column (x = z = 6 m) hog; the plate
+	// at the middle of a bay, between the columns along X, sags.
+	for _, id := range []int64{plate(11, 11), plate(12, 11), plate(11, 12), plate(12, 12)} {
+		if !(mxOf[id] > 0) {
+			t.Errorf("plate %d at the interior column: mx %g N·m/m, want hogging (> 0)", id, mxOf[id])
+		}
+	}
+	if mid := mxOf[plate(5, 5)]; !(mid < 0) {
+		t.Errorf("plate %d at mid-bay: mx %g N·m/m, want sagging (< 0)", plate(5, 5), mid)
+	}
+	for _, p := range c.Plates {
+		if p.Design[0] < p.Resultants.M[0]-1e-9*scale || p.Design[2] > p.Resultants.M[0]+1e-9*scale {
+			t.Fatalf("plate %s: Wood–Armer x top %g, bottom %g do not bracket mx %g", p.Plate, p.Design[0], p.Design[2], p.Resultants.M[0])
+		}
+	}
+	// Column axial forces (member end A at the footing, local x up): the
+	// four corner columns alike, the four edge columns alike, and all
+	// nine carry the 3 kPa on 144 m².
+	axial := map[string]float64{}
+	total := 0.0
+	for _, m := range c.Members {
+		axial[m.Member] = m.EndA[0]
+		total += m.EndA[0]
+	}
+	for _, group := range [][]string{{"1", "3", "7", "9"}, {"2", "4", "6", "8"}} {
+		for _, id := range group[1:] {
+			if d := math.Abs(axial[id] - axial[group[0]]); d > 1e-7*math.Abs(total) {
+				t.Errorf("column %s carries %.9g N, column %s %.9g N: the plan is symmetric", id, axial[id], group[0], axial[group[0]])
+			}
+		}
+	}
+	if want := 3.0e3 * 12 * 12; math.Abs(total-want) > equilibriumTol*want {
+		t.Errorf("columns carry %.12g N, want %.12g N", total, want)
+	}
+	if !(axial["5"] > axial["2"] && axial["2"] > axial["1"]) {
+		t.Errorf("column loads corner %g, edge %g, interior %g N: the interior column takes the most", axial["1"], axial["2"], axial["5"])
+	}
+	_ = sm
 }

@@ -48,6 +48,7 @@ type staticSet struct {
 	rev     int64
 	nodes   []int64
 	members []int64 // id, nodeA, nodeB
+	plates  []int64 // id, nodeA … nodeD
 	cases   []CaseMeta
 	columns map[string][]byte
 }
@@ -57,7 +58,7 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 	lv.stage(stepRead, 0)
 	list, some := s.LoadCaseList()
 	in, names, ids, err := r.readModel(ctx, t, job, caseChoice{list: list, some: some, raw: s.LoadCases,
-		check: s.CheckNonExistentLoadCases}, s.SolverType, lv)
+		check: s.CheckNonExistentLoadCases}, s.SolverType, s.DrillingStiffness, lv)
 	if err != nil {
 		return nil, err
 	}
@@ -89,17 +90,15 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 	return set, nil
 }
 
-// readModel reads and converts the job's model, refuses plates, picks the
-// load cases of ch and records the run's first parameters.
-func (r *Runner) readModel(ctx context.Context, t Task, job model.Job, ch caseChoice, solver model.SolverType, lv *live) (
+// readModel reads and converts the job's model, sets the plates' drilling
+// stiffness multiplier, picks the load cases of ch and records the run's
+// first parameters.
+func (r *Runner) readModel(ctx context.Context, t Task, job model.Job, ch caseChoice, solver model.SolverType, drilling float64, lv *live) (
 	in Input, names []string, ids []int64, err error) {
 	if in, err = Build(ctx, r.Source, t.Workspace, job.Settings); err != nil {
 		return in, nil, nil, err
 	}
-	if in.Plates > 0 {
-		return in, nil, nil, modelError("the model has %d plate(s), and plates are not analysed yet: "+
-			"results without them would be wrong, so the analysis stops here (delete the plates to analyse the frame alone)", in.Plates)
-	}
+	in.Model.DrillingStiffness = drilling
 	if names, ids, err = selectCases(in.Model, ch); err != nil {
 		return in, nil, nil, err
 	}
@@ -108,7 +107,7 @@ func (r *Runner) readModel(ctx context.Context, t Task, job model.Job, ch caseCh
 		l.params = []model.Parameter{
 			{Label: paramNodes, Value: strconv.Itoa(len(in.Model.Nodes))},
 			{Label: paramMembers, Value: strconv.Itoa(len(in.Model.Members))},
-			{Label: paramPlates, Value: "0"},
+			{Label: paramPlates, Value: strconv.Itoa(len(in.Model.Plates))},
 			{Label: paramCases, Value: strconv.Itoa(len(names))},
 			{Label: paramSolver, Value: string(solver)},
 		}
@@ -234,6 +233,10 @@ func packStatic(m *domain.Model, res *static.Results, ids []int64, runID, solver
 	set.members = memberColumn(m)
 	set.columns[colNodes] = packInts(set.nodes)
 	set.columns[colMembers] = packInts(set.members)
+	if len(m.Plates) > 0 {
+		set.plates = plateColumn(m)
+		set.columns[colPlates] = packInts(set.plates)
+	}
 	nonlinear := false
 	for _, mb := range m.Members {
 		nonlinear = nonlinear || mb.Type == domain.TensionOnly || mb.Type == domain.CompressionOnly ||
@@ -269,6 +272,9 @@ func packStatic(m *domain.Model, res *static.Results, ids []int64, runID, solver
 		set.columns[caseColumn(lc, colReact)] = packFloats(react)
 		set.columns[caseColumn(lc, colEnd)] = packFloats(end)
 		set.columns[caseColumn(lc, colSummary)] = packFloats(sum)
+		if len(m.Plates) > 0 {
+			set.columns[caseColumn(lc, colPlate)] = packFloats(plateValues(cr.Plates))
+		}
 		set.cases = append(set.cases, CaseMeta{LoadCase: lc, RunID: runID, Solver: solver,
 			IsNonLinear: nonlinear, AnalysedAt: at})
 	}
@@ -282,7 +288,8 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 	if err != nil {
 		return err
 	}
-	meta := StaticMeta{Rev: set.rev, Nodes: len(set.nodes), Members: len(set.members) / widthMember}
+	meta := StaticMeta{Rev: set.rev, Nodes: len(set.nodes), Members: len(set.members) / widthMember,
+		Plates: len(set.plates) / widthPlates}
 	var prev []CaseMeta
 	if old != nil {
 		prev = old.Cases
@@ -322,6 +329,47 @@ func finiteResults(res *static.Results) error {
 				return modelError("load case %s: the results of member %s are not finite numbers; check its section and material properties", c.Name, m.Member)
 			}
 		}
+		for i := range c.Plates {
+			p := &c.Plates[i]
+			r := p.Resultants
+			v := append(append(append(append([]float64{}, r.F[:]...), r.M[:]...), r.V[:]...), p.NodeForces...)
+			for _, x := range v {
+				if !storable(x) {
+					return modelError("load case %s: the results of plate %s are not finite numbers; check its thicknesses and material properties", c.Name, p.Plate)
+				}
+			}
+		}
 	}
 	return nil
+}
+
+// plateColumn returns [id, nodeA … nodeD] of every plate of m, model
+// order; nodeD is 0 for a triangle.
+func plateColumn(m *domain.Model) []int64 {
+	out := make([]int64, 0, widthPlates*len(m.Plates))
+	for _, p := range m.Plates {
+		var row [widthPlates]int64
+		row[0], _ = EngineID(p.ID)
+		for k, n := range p.Nodes {
+			row[1+k], _ = EngineID(n)
+		}
+		out = append(out, row[:]...)
+	}
+	return out
+}
+
+// plateValues packs the plate results of a case (model order) into rows
+// of widthPlate: resultants, then node forces padded to four corners.
+// An inactive plate (no results) stores zeros.
+func plateValues(ps []static.PlateResult) []float64 {
+	out := make([]float64, widthPlate*len(ps))
+	for i := range ps {
+		row := out[widthPlate*i : widthPlate*(i+1)]
+		r := ps[i].Resultants
+		copy(row[0:3], r.F[:])
+		copy(row[3:6], r.M[:])
+		copy(row[6:8], r.V[:])
+		copy(row[8:], ps[i].NodeForces)
+	}
+	return out
 }

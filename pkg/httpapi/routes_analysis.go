@@ -26,8 +26,8 @@ const runsDoc = "One analysis runs per workspace at a time, across every API rep
 	"changes (and closing the job) answer 409 and GET /job/status shows accessMode ReadOnly; reads and queries still work. " +
 	"Statuses: Queued → Running → Completed | Failed; Running → Cancelling → Cancelled; Queued → Cancelled. A model the " +
 	"engine cannot analyse (a mechanism, a missing section, a load off its member) ends Failed with a message naming the " +
-	"node and DOF or the member. A model with plates fails: plates are not analysed yet, and frame-only numbers would be " +
-	"wrong. A run whose worker is lost is handed to another worker; once its retries are spent it ends Failed " +
+	"node and DOF, the member or the plate (a degenerate, re-entrant or badly warped plate names its reason; mild " +
+	"distortion only warns). A run whose worker is lost is handed to another worker; once its retries are spent it ends Failed " +
 	"(\"worker lost\")."
 
 func (a *API) registerAnalysisRoutes() {

@@ -37,7 +37,9 @@ var (
 		"0 (Paradise) and 1 (Wavefront), while 2 (the legacy solver, not exposed) and 3 (the cloud solver, which the in-process "+
 		"analysis does not support) are 400s; output is always the name. optimizationX/Y/Z are in the job length unit: the "+
 		"centre of Circular optimisation or, with optimizationAxis Vector, the axis direction, which must not be zero for Linear "+
-		"or Circular optimisation. drillingStiffness (>= 0) multiplies the plate elements' drilling stiffness. Numbers must be "+
+		"or Circular optimisation. drillingStiffness (> 0, default 1) multiplies the plate elements' drilling (in-plane "+
+		"rotation) stiffness. plateType (BCPlates, DLPlates) is stored and returned but selects nothing: each plate's theory "+
+		"(Kirchoff: DKQ/DKT; Mindlin: MITC4/MITC3) picks its formulation. Numbers must be "+
 		"finite and at most %g in magnitude.", model.MaxAnalysisLoadCases, model.MaxMagnitude)
 	settingsEigenDoc = fmt.Sprintf("tolerance is greater than 0 and less than 1; modes is 1 to %d, and a run computes at most %d "+
 		"per load case (starting one with more is a 400). The limits are not negative; upperLimit 0 means no upper limit, "+

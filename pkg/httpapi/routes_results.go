@@ -22,7 +22,7 @@ type Envelope[T any] struct {
 }
 
 // queryDoc is what every static result query says.
-const queryDoc = "Values are in the job units (rotations in radians). Rows are ordered by load case, then by node or member, " +
+const queryDoc = "Values are in the job units (rotations in radians). Rows are ordered by load case, then by node, member or plate, " +
 	"and paged by offset and limit (Total-Count counts every row). Filters are id lists (\"1,3-7\"); an id the model does " +
 	"not have is a 400, a range included. warnings.loadCasesNotAnalyzed lists the selected load cases without results (an " +
 	"id list usable as loadCases of a run). 409 before any static analysis; any model change deletes every result."
@@ -77,11 +77,27 @@ func (a *API) registerResultRoutes() {
 			"extreme fibres (top +y/+z, bottom −y/−z; zero for sections without fibre distances) and their sums with n. mx " +
 			"(torsion) is not computed: sections carry no torsion modulus, so it is 0.",
 		filters: []string{"loadCases", "members"}, run: q.MemberStresses})
-	for _, name := range []string{"plate-element-forces", "plate-element-stresses", "plate-nodal-forces"} {
-		addResultQuery(a, resultQuery[struct{}]{name: name, summary: "Plate results (" + name + ")",
-			desc:    "Plates are not analysed yet (a model with plates cannot be run), so this answers the envelope with no rows.",
-			filters: []string{"loadCases", "plates"}, run: q.PlateResults})
-	}
+	const plateDoc = "Plate local axes (z the normal, x from the plate's direction: the axes the plate geometry query " +
+		"reports), at the plate's centroid. Membrane forces are tension positive; a positive moment puts the top (+z) face " +
+		"in tension. "
+	addResultQuery(a, resultQuery[model.PlateForcesRow]{name: "plate-element-forces", summary: "Plate element forces",
+		desc: plateDoc + "Per unit width: membrane forces fx, fy, fxy; moments mx (of the stresses σx), my, mxy; transverse " +
+			"shears vxz, vyz. Kirchoff plates have no shear strain: their shears come from equilibrium with the moment " +
+			"gradient, fitted over the neighbouring coplanar plates. mxTop, myTop, mxBtm, myBtm are the Wood–Armer design " +
+			"moments for reinforcement along local x and y: top steel (≥ 0, hogging) and bottom steel (≤ 0, sagging).",
+		filters: []string{"loadCases", "plates"}, run: q.PlateForces})
+	addResultQuery(a, resultQuery[model.PlateStressesRow]{name: "plate-element-stresses", summary: "Plate element stresses",
+		desc: plateDoc + "Plane stress on the top (+z) and bottom faces, at half the actual thickness from the reference " +
+			"surface: σ = F/membraneThickness ± M·(t/2)/(bendingThickness³/12), which is F/t ± 6M/t² when the thicknesses " +
+			"are equal; principal stresses sxp ≥ syp, tmax = (sxp − syp)/2, von Mises, and the angle pa of sxp from local x " +
+			"in degrees. txz, tyz are the peak transverse shear stresses, 1.5·v/shearThickness at the mid-surface; svmMax is " +
+			"the largest von Mises stress of the top, the bottom and the mid-surface.",
+		filters: []string{"loadCases", "plates"}, run: q.PlateStresses})
+	addResultQuery(a, resultQuery[model.PlateNodalForcesRow]{name: "plate-nodal-forces", summary: "Plate nodal forces",
+		desc: "The forces the nodes exert on the plate at its corners A, B, C[, D] (arrays over the corners, 3 for a " +
+			"triangle), in the plate's local axes. With the loads on the plate they are in equilibrium; summed over the " +
+			"plates and members at a node they balance its loads and reaction.",
+		filters: []string{"loadCases", "plates"}, run: q.PlateNodalForces})
 	a.registerEigenResultRoutes()
 }
 

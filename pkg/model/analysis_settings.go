@@ -151,7 +151,7 @@ type StaticSettings struct {
 	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit"`
 	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit"`
 	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
-	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" doc:"multiplier of the plate elements' drilling stiffness"`
+	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
 }
 
@@ -177,7 +177,7 @@ type BucklingSettings struct {
 	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit"`
 	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit"`
 	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
-	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" doc:"multiplier of the plate elements' drilling stiffness"`
+	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
 }
 
@@ -201,7 +201,7 @@ type DynamicSettings struct {
 	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit"`
 	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit"`
 	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
-	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" doc:"multiplier of the plate elements' drilling stiffness"`
+	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
 }
 

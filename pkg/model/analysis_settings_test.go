@@ -109,7 +109,10 @@ func TestAnalysisSettingsRules(t *testing.T) {
 		}, "optimizationAxis", "non-zero vector"},
 		{"optimisation coordinate beyond 1e20", "static", func(s *settings) { s.Static.OptimizationY = 1e21 }, "optimizationY", "finite number"},
 		{"NaN drilling stiffness", "static", func(s *settings) { s.Static.DrillingStiffness = math.NaN() }, "drillingStiffness", "finite number"},
-		{"negative drilling stiffness", "dynamic", func(s *settings) { s.Dynamic.DrillingStiffness = -1 }, "drillingStiffness", "0 or more"},
+		{"negative drilling stiffness", "dynamic", func(s *settings) { s.Dynamic.DrillingStiffness = -1 }, "drillingStiffness", "greater than 0"},
+		// Without a drilling stiffness a plate's in-plane rotation is a
+		// mechanism wherever no member holds it.
+		{"zero drilling stiffness", "buckling", func(s *settings) { s.Buckling.DrillingStiffness = 0 }, "drillingStiffness", "greater than 0"},
 		{"solver name", "static", func(s *settings) { s.Static.SolverType = "Cloud" }, "solverType", "Paradise, Wavefront (or the integer codes 0 and 1)"},
 		{"plate type", "buckling", func(s *settings) { s.Buckling.PlateType = "QuadPlates" }, "plateType", "BCPlates, DLPlates"},
 		{"load case list syntax", "static", func(s *settings) { s.Static.LoadCases = "1,,3" }, "loadCases", "empty item"},

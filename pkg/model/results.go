@@ -150,3 +150,69 @@ type CaseResultsInfo struct {
 	IsNonLinear bool   `json:"isNonLinear"`
 	Modes       int    `json:"modes"`
 }
+
+// The plate rows. Every value is at the plate's centroid (nodal forces at
+// its corners) in the plate's local axes (z the normal, x from its
+// direction; see the plate geometry query). Membrane forces are tension
+// positive; a positive moment puts the top (+z) face in tension.
+
+// PlateForcesRow is one row of plate-element-forces: the stress
+// resultants per unit width, and the Wood–Armer design moments.
+type PlateForcesRow struct {
+	LoadCase int64   `json:"loadCase"`
+	Plate    int64   `json:"plate"`
+	Fx       float64 `json:"fx" unit:"force/length" doc:"membrane force along local x, tension positive"`
+	Fy       float64 `json:"fy" unit:"force/length"`
+	Fxy      float64 `json:"fxy" unit:"force/length" doc:"membrane shear"`
+	Mx       float64 `json:"mx" unit:"moment/length" doc:"moment of the stresses σx (bending about local y); positive puts the top (+z) face in tension"`
+	My       float64 `json:"my" unit:"moment/length" doc:"moment of the stresses σy"`
+	Mxy      float64 `json:"mxy" unit:"moment/length" doc:"twisting moment"`
+	Vxz      float64 `json:"vxz" unit:"force/length" doc:"transverse shear on faces normal to local x"`
+	Vyz      float64 `json:"vyz" unit:"force/length" doc:"transverse shear on faces normal to local y"`
+	MxTop    float64 `json:"mxTop" unit:"moment/length" doc:"Wood–Armer design moment for top reinforcement along x (≥ 0)"`
+	MyTop    float64 `json:"myTop" unit:"moment/length" doc:"Wood–Armer design moment for top reinforcement along y (≥ 0)"`
+	MxBtm    float64 `json:"mxBtm" unit:"moment/length" doc:"Wood–Armer design moment for bottom reinforcement along x (≤ 0)"`
+	MyBtm    float64 `json:"myBtm" unit:"moment/length" doc:"Wood–Armer design moment for bottom reinforcement along y (≤ 0)"`
+}
+
+// PlateStressesRow is one row of plate-element-stresses: plane stress on
+// the top (+z) and bottom faces, at ± half the actual thickness from the
+// reference surface, and the transverse shear stresses.
+type PlateStressesRow struct {
+	LoadCase int64   `json:"loadCase"`
+	Plate    int64   `json:"plate"`
+	SxTop    float64 `json:"sxTop" unit:"stress"`
+	SyTop    float64 `json:"syTop" unit:"stress"`
+	TxyTop   float64 `json:"txyTop" unit:"stress"`
+	SxpTop   float64 `json:"sxpTop" unit:"stress" doc:"larger principal stress"`
+	SypTop   float64 `json:"sypTop" unit:"stress" doc:"smaller principal stress"`
+	TmaxTop  float64 `json:"tmaxTop" unit:"stress" doc:"largest in-plane shear, (sxp − syp)/2"`
+	SvmTop   float64 `json:"svmTop" unit:"stress" doc:"von Mises stress"`
+	PaTop    float64 `json:"paTop" doc:"angle of sxp from local x, degrees, counter-clockwise seen from +z"`
+	SxBtm    float64 `json:"sxBtm" unit:"stress"`
+	SyBtm    float64 `json:"syBtm" unit:"stress"`
+	TxyBtm   float64 `json:"txyBtm" unit:"stress"`
+	SxpBtm   float64 `json:"sxpBtm" unit:"stress"`
+	SypBtm   float64 `json:"sypBtm" unit:"stress"`
+	TmaxBtm  float64 `json:"tmaxBtm" unit:"stress"`
+	SvmBtm   float64 `json:"svmBtm" unit:"stress"`
+	PaBtm    float64 `json:"paBtm" doc:"degrees"`
+	Txz      float64 `json:"txz" unit:"stress" doc:"peak transverse shear stress, 1.5·vxz/shear thickness, at the mid-surface"`
+	Tyz      float64 `json:"tyz" unit:"stress" doc:"1.5·vyz/shear thickness"`
+	SvmMax   float64 `json:"svmMax" unit:"stress" doc:"largest von Mises stress of the top, the bottom and the mid-surface (membrane and transverse shear)"`
+}
+
+// PlateNodalForcesRow is one row of plate-nodal-forces: arrays over the
+// plate's corners A, B, C[, D], the forces the nodes exert on the plate
+// in its local axes.
+type PlateNodalForcesRow struct {
+	LoadCase int64     `json:"loadCase"`
+	Plate    int64     `json:"plate"`
+	Node     []int64   `json:"node"`
+	Fx       []float64 `json:"fx" unit:"force"`
+	Fy       []float64 `json:"fy" unit:"force"`
+	Fz       []float64 `json:"fz" unit:"force"`
+	Mx       []float64 `json:"mx" unit:"moment"`
+	My       []float64 `json:"my" unit:"moment"`
+	Mz       []float64 `json:"mz" unit:"moment"`
+}

@@ -146,6 +146,7 @@ func definitions() map[string]store.Snapshot {
 		"Portal frame.gsj":          portalFrame(),
 		"Multi-storey frame.gsj":    multiStoreyFrame(),
 		"Braced tower.gsj":          bracedTower(),
+		"Flat slab on columns.gsj":  flatSlab(),
 	}
 }
 

@@ -259,8 +259,9 @@ func TestResultsSurviveSaveCloseOpen(t *testing.T) {
 	}
 }
 
-// Model errors end the run Failed with a message naming the problem;
-// plates stop the run; non-linear analysis, not built yet, answers 501.
+// Model errors end the run Failed with a message naming the problem (a
+// mechanism, a degenerate plate); non-linear analysis, not built yet,
+// answers 501.
 func TestRunFailuresAndNotImplemented(t *testing.T) {
 	s := startStack(t, 1)
 	proppedCantilever(s)
@@ -272,12 +273,13 @@ func TestRunFailuresAndNotImplemented(t *testing.T) {
 		t.Errorf("mechanism run %s: %q", failed.Status, failed.ErrorMessage)
 	}
 	s.must(201, "POST", "/job/structure/node-restraints", map[string]any{"node": 1, "restraintCode": "FFFFFF"})
-	s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 3, "x": 0, "y": 3, "z": 0})
-	s.must(201, "POST", "/job/structure/plates", map[string]any{"id": 1, "nodeA": 1, "nodeB": 2, "nodeC": 3, "material": 1,
+	// Node 3 lies on the line from node 1 to node 2: plate 7 has no area.
+	s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 3, "x": pcL / 2, "y": 0, "z": 0})
+	s.must(201, "POST", "/job/structure/plates", map[string]any{"id": 7, "nodeA": 1, "nodeB": 2, "nodeC": 3, "material": 1,
 		"actualThickness": 10})
 	plates := s.wait(s.run(nil).RunID, 30*time.Second)
-	if plates.Status != model.RunFailed || !strings.Contains(plates.ErrorMessage, "plates are not analysed yet") {
-		t.Errorf("plate run %s: %q", plates.Status, plates.ErrorMessage)
+	if plates.Status != model.RunFailed || !strings.Contains(plates.ErrorMessage, "plate 7") {
+		t.Errorf("degenerate plate run %s: %q", plates.Status, plates.ErrorMessage)
 	}
 	if r := s.call("POST", "/job/analysis/static/run-non-linear", nil); r.status != 501 || r.errorCode(t) != "NOT_IMPLEMENTED" {
 		t.Errorf("run-non-linear = %d %s", r.status, r.body)

@@ -1,0 +1,170 @@
+package analysis
+
+import (
+	"context"
+	"slices"
+
+	"github.com/gusset/gusset/pkg/fem/shell"
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// plateRow is one (case, plate) row of a plate query's page.
+type plateRow struct {
+	lc      int64
+	corners []int64   // [id, nodeA … nodeD], nodeD 0 for a triangle
+	v       []float64 // the stored values (widthPlate)
+}
+
+func (r *plateRow) plate() int64 { return r.corners[0] }
+
+// resultants returns the stored resultants.
+func (r *plateRow) resultants() shell.Resultants {
+	var s shell.Resultants
+	copy(s.F[:], r.v[0:3])
+	copy(s.M[:], r.v[3:6])
+	copy(s.V[:], r.v[6:8])
+	return s
+}
+
+// platePage resolves the plates filter and the page of a plate query and
+// returns its rows in order, with the total. Results of a model without
+// plates have no plates column: every query answers no rows.
+func platePage(d *staticData, f Filter) ([]plateRow, int64, error) {
+	raw, err := d.cols(colPlates)
+	if err != nil {
+		return nil, 0, err
+	}
+	var plates []int64
+	if raw[0] != nil {
+		if plates, err = ints(raw[0], widthPlates, colPlates); err != nil {
+			return nil, 0, err
+		}
+	}
+	ids := make([]int64, len(plates)/widthPlates)
+	for i := range ids {
+		ids[i] = plates[widthPlates*i]
+	}
+	idx, err := indexOf("plates", "plate", ids, f.Plates)
+	if err != nil {
+		return nil, 0, err
+	}
+	cs := casesIn(d.cases, len(idx), f.Offset, f.Limit)
+	cols, err := d.caseColumns(cs, colPlate, widthPlate)
+	if err != nil {
+		return nil, 0, err
+	}
+	first := slices.Index(d.cases, firstOr(cs))
+	var rows []plateRow
+	total := gridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
+		k := idx[i]
+		rows = append(rows, plateRow{lc: d.cases[c], corners: plates[widthPlates*k : widthPlates*(k+1)],
+			v: cols[c-first][widthPlate*k : widthPlate*(k+1)]})
+	})
+	return rows, total, nil
+}
+
+// PlateForces answers plate-element-forces.
+func (q *Query) PlateForces(ctx context.Context, ws string, f Filter) (Page[model.PlateForcesRow], error) {
+	return view(q, ctx, ws, f, false, false, func(d *staticData) (Page[model.PlateForcesRow], error) {
+		p := Page[model.PlateForcesRow]{Warnings: model.ResultsWarnings{LoadCasesNotAnalyzed: d.notAnalysed}}
+		rows, total, err := platePage(d, f)
+		p.Total = total
+		for i := range rows {
+			r := rows[i].resultants()
+			row := model.PlateForcesRow{LoadCase: rows[i].lc, Plate: rows[i].plate(),
+				Fx: r.F[0], Fy: r.F[1], Fxy: r.F[2], Mx: r.M[0], My: r.M[1], Mxy: r.M[2], Vxz: r.V[0], Vyz: r.V[1]}
+			row.MxTop, row.MyTop, row.MxBtm, row.MyBtm = shell.WoodArmer(r.M)
+			p.Rows = append(p.Rows, row)
+		}
+		return p, err
+	})
+}
+
+// PlateNodalForces answers plate-nodal-forces.
+func (q *Query) PlateNodalForces(ctx context.Context, ws string, f Filter) (Page[model.PlateNodalForcesRow], error) {
+	return view(q, ctx, ws, f, false, false, func(d *staticData) (Page[model.PlateNodalForcesRow], error) {
+		p := Page[model.PlateNodalForcesRow]{Warnings: model.ResultsWarnings{LoadCasesNotAnalyzed: d.notAnalysed}}
+		rows, total, err := platePage(d, f)
+		p.Total = total
+		for i := range rows {
+			n := 4
+			if rows[i].corners[4] == 0 {
+				n = 3
+			}
+			row := model.PlateNodalForcesRow{LoadCase: rows[i].lc, Plate: rows[i].plate(), Node: rows[i].corners[1 : 1+n],
+				Fx: make([]float64, n), Fy: make([]float64, n), Fz: make([]float64, n),
+				Mx: make([]float64, n), My: make([]float64, n), Mz: make([]float64, n)}
+			for k := range n {
+				v := rows[i].v[8+6*k:]
+				row.Fx[k], row.Fy[k], row.Fz[k], row.Mx[k], row.My[k], row.Mz[k] = v[0], v[1], v[2], v[3], v[4], v[5]
+			}
+			p.Rows = append(p.Rows, row)
+		}
+		return p, err
+	})
+}
+
+// PlateStresses answers plate-element-stresses. Stresses are not stored:
+// they follow from the stored resultants and the plate's thicknesses,
+// which cannot have changed since (any model change deletes the results).
+func (q *Query) PlateStresses(ctx context.Context, ws string, f Filter) (Page[model.PlateStressesRow], error) {
+	return view(q, ctx, ws, f, false, false, func(d *staticData) (Page[model.PlateStressesRow], error) {
+		p := Page[model.PlateStressesRow]{Warnings: model.ResultsWarnings{LoadCasesNotAnalyzed: d.notAnalysed}}
+		rows, total, err := platePage(d, f)
+		p.Total = total
+		if err != nil || len(rows) == 0 {
+			return p, err
+		}
+		props, err := q.plateProps(ctx, ws, rows)
+		if err != nil {
+			return p, err
+		}
+		for i := range rows {
+			pr := props[rows[i].plate()]
+			s := shell.StressesOf(rows[i].resultants(), pr.props, pr.t)
+			row := model.PlateStressesRow{LoadCase: rows[i].lc, Plate: rows[i].plate(),
+				SxTop: s.Top.Sx, SyTop: s.Top.Sy, TxyTop: s.Top.Txy, SxpTop: s.Top.S1, SypTop: s.Top.S2,
+				TmaxTop: s.Top.Tmax, SvmTop: s.Top.VonMises, PaTop: s.Top.Angle,
+				SxBtm: s.Bottom.Sx, SyBtm: s.Bottom.Sy, TxyBtm: s.Bottom.Txy, SxpBtm: s.Bottom.S1, SypBtm: s.Bottom.S2,
+				TmaxBtm: s.Bottom.Tmax, SvmBtm: s.Bottom.VonMises, PaBtm: s.Bottom.Angle,
+				Txz: s.Txz, Tyz: s.Tyz, SvmMax: s.VonMisesMax}
+			p.Rows = append(p.Rows, row)
+		}
+		return p, nil
+	})
+}
+
+// plateThickness is what the stresses of a plate need.
+type plateThickness struct {
+	props shell.Props // Tm, Tb, Ts
+	t     float64     // the actual thickness
+}
+
+// plateProps reads the thicknesses of the plates of rows.
+func (q *Query) plateProps(ctx context.Context, ws string, rows []plateRow) (map[int64]plateThickness, error) {
+	var ids []int64
+	for i := range rows {
+		ids = append(ids, rows[i].plate())
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	recs, err := q.Source.Structure.Plates.GetMany(ctx, ws, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]plateThickness, len(ids))
+	for i, r := range recs {
+		if r == nil {
+			return nil, model.E(model.KindConflict, "plate %d of the results is no longer in the model: run the analysis again", ids[i])
+		}
+		ep, err := PlateOf(r)
+		if err != nil {
+			return nil, err
+		}
+		var pt plateThickness
+		pt.props.Tm, pt.props.Tb, pt.props.Ts = ep.Rigidities()
+		pt.t = ep.Thickness
+		out[ids[i]] = pt
+	}
+	return out, nil
+}
