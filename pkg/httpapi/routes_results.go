@@ -83,7 +83,8 @@ func (a *API) registerResultRoutes() {
 	addResultQuery(a, resultQuery[model.PlateForcesRow]{name: "plate-element-forces", summary: "Plate element forces",
 		desc: plateDoc + "Per unit width: membrane forces fx, fy, fxy; moments mx (of the stresses σx), my, mxy; transverse " +
 			"shears vxz, vyz. Kirchoff plates have no shear strain: their shears come from equilibrium with the moment " +
-			"gradient, fitted over the neighbouring coplanar plates. mxTop, myTop, mxBtm, myBtm are the Wood–Armer design " +
+			"gradient, the slope of a quadratic fit of the centroid moments of the plate and its Kirchoff neighbours (two " +
+			"rings, within 2.9° of its plane). mxTop, myTop, mxBtm, myBtm are the Wood–Armer design " +
 			"moments for reinforcement along local x and y: top steel (≥ 0, hogging) and bottom steel (≤ 0, sagging).",
 		filters: []string{"loadCases", "plates"}, run: q.PlateForces})
 	addResultQuery(a, resultQuery[model.PlateStressesRow]{name: "plate-element-stresses", summary: "Plate element stresses",

@@ -30,6 +30,12 @@ type ShellElement struct {
 	// plane).
 	ecc    []geom.Vec3
 	linked bool // some link is not zero
+	// centre is the mean of the corners, the origin of the local plane
+	// and the point where the resultants are reported.
+	centre geom.Vec3
+	// patch are the other plates of the shear patch, nearest first (see
+	// linkPatches); nil for a Mindlin plate.
+	patch []int32
 }
 
 var _ Element = (*ShellElement)(nil)
@@ -174,7 +180,8 @@ func (s *ShellElement) NumForces() int { return 8 + s.size() }
 // InternalForces writes the stress resultants at the centroid (Fx, Fy,
 // Fxy, Mx, My, Mxy, Vxz, Vyz; see package shell), then the forces the
 // nodes exert on the plate, corner by corner (Fx Fy Fz Mx My Mz), both in
-// plate local axes.
+// plate local axes. Like Result it sees one plate, so a Kirchhoff plate's
+// shears are the in-element ones (see ShearFitter).
 func (s *ShellElement) InternalForces(u []float64, c *Loads, q []float64) error {
 	r := s.Result(u, c)
 	copy(q, r.Resultants.F[:])
@@ -194,7 +201,9 @@ type PlateResult struct {
 }
 
 // Result recovers the plate under global node displacements u and the
-// loads in c.
+// loads in c, by itself: a Kirchhoff plate's shears are the in-element
+// ones of shell.Element.Resultants, which do not converge; an analysis
+// replaces them once every plate is recovered (ShearFitter).
 func (s *ShellElement) Result(u []float64, c *Loads) PlateResult {
 	n := s.size()
 	ul, f := make([]float64, n), make([]float64, n)

@@ -51,6 +51,7 @@ func (d *Domain) buildPlates() error {
 		d.Plates[i] = s
 	}
 	d.Warnings = append(d.Warnings, q.warnings()...)
+	d.linkPatches()
 	return nil
 }
 
@@ -89,13 +90,8 @@ func (d *Domain) buildPlate(i int, q *quality) (*ShellElement, error) {
 	if !(p.Thickness > 0) || math.IsInf(p.Thickness, 0) {
 		return nil, fmt.Errorf("thickness %g m must be positive", p.Thickness)
 	}
-	or := func(v float64) float64 {
-		if v == 0 {
-			return p.Thickness
-		}
-		return v
-	}
-	props := shell.Props{E: mat.E, Nu: nu, Tm: or(p.Membrane), Tb: or(p.Bending), Ts: or(p.Shear)}
+	props := shell.Props{E: mat.E, Nu: nu}
+	props.Tm, props.Tb, props.Ts = p.Rigidities()
 	for _, t := range []float64{props.Tm, props.Tb, props.Ts} {
 		if !(t > 0) || math.IsInf(t, 0) {
 			return nil, fmt.Errorf("membrane, bending and shear thicknesses must be positive or 0 (the actual thickness), got %g m", t)
@@ -122,6 +118,7 @@ func (d *Domain) buildPlate(i int, q *quality) (*ShellElement, error) {
 		mean = mean.Add(c)
 	}
 	mean = mean.Scale(1 / float64(len(corners)))
+	s.centre = mean
 	s.El = shell.Element{Props: props, Theory: p.Theory, Plane: shell.Plane{N: len(corners)}}
 	s.ecc = make([]geom.Vec3, len(corners))
 	for k, c := range corners {

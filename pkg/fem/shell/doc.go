@@ -39,7 +39,9 @@
 //     plate; moments m = (Mx, My, Mxy) = Db·κ, N·m/m. Mx = ∫σx·z dz: a
 //     positive moment puts the +z (top) face in tension.
 //   - Transverse shear strains γ = (γxz, γyz) = (w,x + βx, w,y + βy);
-//     shear forces q = (Vxz, Vyz) = Ds·γ, N/m.
+//     shear forces q = (Vxz, Vyz) = Ds·γ, N/m. A Kirchhoff plate has no
+//     shear strain: its shear forces are those of equilibrium,
+//     Vxz = Mx,x + Mxy,y and Vyz = Mxy,x + My,y (see below).
 //   - Drilling: θz is tied to the in-plane rotation ω = (v,x − u,y)/2 of
 //     the membrane field by the Hughes–Brezzi penalty γ·∫(θz − ω)² dA.
 //
@@ -59,4 +61,18 @@
 //     locking; the triangle's shear rigidity is further stabilized by the
 //     factor t²/(t² + 0.1·h²) of Lyly, Stenberg and Vihinen (see
 //     StabilizeTri), without which MITC3 still locks in thin plates.
+//
+// # Transverse shears of Kirchhoff plates
+//
+// The gradient of a DKT or DKQ moment field inside one element does not
+// converge to the shear forces (KirchhoffCurvatureGradient). Its centroid
+// moments do, so an analysis recovers the shears of a Kirchhoff plate by
+// a least-squares quadratic fit of the centroid moments of its patch —
+// the coplanar Kirchhoff plates within two rings of corner-sharing
+// neighbours, turned into its axes (TurnMoments) — and takes V from the
+// slope of the fit at its centroid (PatchShear). That is a mesh-level
+// step, after every plate of a load case is recovered: package domain
+// builds the patches and package static runs it. Element.Resultants
+// alone still gives the in-element value, which is the fallback where a
+// patch cannot give a gradient.
 package shell

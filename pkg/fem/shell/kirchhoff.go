@@ -260,16 +260,18 @@ func KirchhoffCurvature(p *Plane, xi, eta float64, b []float64) float64 {
 }
 
 // KirchhoffCurvatureGradient writes ∂B/∂x and ∂B/∂y (each 3×3N) at
-// (ξ, η): the gradient of the curvature field, from which recovery gets
-// the transverse shear forces of equilibrium Vxz = Mx,x + Mxy,y,
-// Vyz = Mxy,x + My,y, which a Kirchhoff element has no strain for. It is
-// the exact derivative of the DKT/DKQ rotation field, with the second
-// derivatives of the bilinear map of a quad taken into account. The field
-// is only a discrete Kirchhoff one, and shear forces taken from its
-// gradient inside one element do NOT converge: 13–17 % off on a simply
-// supported plate (DKQ) and 31 % on a DKT cantilever strip at every mesh.
-// Element-local recovery cannot fix that; the shear forces must come from
-// a patch fit of the moments over neighbouring plates (not done yet).
+// (ξ, η): the gradient of the curvature field, from which
+// Element.Resultants gets the in-element transverse shear forces of
+// equilibrium Vxz = Mx,x + Mxy,y, Vyz = Mxy,x + My,y, which a Kirchhoff
+// element has no strain for. It is the exact derivative of the DKT/DKQ
+// rotation field, with the second derivatives of the bilinear map of a
+// quad taken into account. The field is only a discrete Kirchhoff one,
+// and shear forces taken from its gradient inside one element do NOT
+// converge: 17 % off (RMS) on a simply supported plate of DKQs and 21 %
+// of DKTs at every mesh, 31 % on a DKT cantilever strip. Analyses
+// therefore take the shears from a patch fit of the centroid moments over
+// neighbouring plates (PatchShear), which converges at second order; the
+// in-element value is the fallback where no patch can be fitted.
 func KirchhoffCurvatureGradient(p *Plane, xi, eta float64, bx, by []float64) {
 	var e dkEdges
 	e.edges(p)

@@ -14,12 +14,15 @@ type Resultants struct {
 
 // Resultants returns the stress resultants at the element's centroid
 // under local displacements u (6N, on the reference surface) and initial
-// strains s. A Kirchhoff plate has no shear strain, so its shears come from
-// equilibrium with the moment gradient, Vxz = Mx,x + Mxy,y and
-// Vyz = Mxy,x + My,y, inside the element — which does not converge (see
-// KirchhoffCurvatureGradient): they must not be reported until patch
-// recovery replaces them. A Mindlin plate's are Ds·γ of its assumed shear
-// strains.
+// strains s. A Mindlin plate's shears are Ds·γ of its assumed shear
+// strains. A Kirchhoff plate has no shear strain, so its shears here come
+// from equilibrium with the gradient of its own moment field,
+// Vxz = Mx,x + Mxy,y and Vyz = Mxy,x + My,y, inside the element — which
+// does not converge (see KirchhoffCurvatureGradient). They are only what
+// one element alone can give: an analysis replaces them by the patch fit
+// of the moments of the neighbouring plates (PatchShear, driven by
+// package domain's ShearFitter), and keeps these where the patch cannot
+// give a gradient (a lone plate, a single row of quads).
 func (e *Element) Resultants(u []float64, s Strains) Resultants {
 	p := &e.Plane
 	n3 := 3 * p.N

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/internal/par"
+	"github.com/gusset/gusset/pkg/fem/shell"
 )
 
 // Frames get the static analysis's own treatment (cached fixed-end
@@ -62,7 +63,9 @@ func (a *analysis) addOtherResisting(s *system, cl *caseLoads, u, f []float64) e
 // recoverOthers returns the results of the non-frame elements under
 // displacements u and loads cl: the plates' own, and the internal forces
 // of any other family; switched-off elements get none. Elements are
-// independent, so they are recovered in parallel chunks.
+// independent, so they are recovered in parallel chunks; the shears of
+// the Kirchhoff plates, which depend on their neighbours' moments, follow
+// in a second pass (patchShears).
 func (a *analysis) recoverOthers(s *system, cl *caseLoads, u []float64) ([]ElementResult, []PlateResult, error) {
 	others := a.others()
 	if len(others) == 0 {
@@ -70,8 +73,10 @@ func (a *analysis) recoverOthers(s *system, cl *caseLoads, u []float64) ([]Eleme
 	}
 	np := len(a.d.Plates)
 	var plates []PlateResult
+	var have []bool // plates recovered, for the shear patches
 	if np > 0 {
 		plates = make([]PlateResult, np)
+		have = make([]bool, np)
 	}
 	var out []ElementResult
 	if len(others) > np {
@@ -93,6 +98,7 @@ func (a *analysis) recoverOthers(s *system, cl *caseLoads, u []float64) ([]Eleme
 				plates[pl.Index].Plate = pl.ID
 				if active {
 					plates[pl.Index] = plateResult(pl, ue, cl.loads())
+					have[pl.Index] = true
 				}
 				continue
 			}
@@ -110,7 +116,40 @@ func (a *analysis) recoverOthers(s *system, cl *caseLoads, u []float64) ([]Eleme
 	if err := errors.Join(errs...); err != nil {
 		return nil, nil, err
 	}
+	a.patchShears(plates, have)
 	return out, plates, nil
+}
+
+// patchShears replaces the transverse shears of the Kirchhoff plates by
+// those of the patch fit of the centroid moments (domain.Domain.ShearFitter)
+// and recomputes the stresses, whose Txz, Tyz and VonMisesMax follow from
+// them. It needs the moments of every plate of the case — as reported,
+// initial strains subtracted — so it runs after all are recovered; the
+// plates then only read each other's moments and write their own shears,
+// so the pass is parallel too. Plates that were not recovered (have
+// false) are left out of every patch; a plate whose patch gives no fit
+// keeps its in-element shears.
+func (a *analysis) patchShears(plates []PlateResult, have []bool) {
+	np := len(plates)
+	if np == 0 {
+		return
+	}
+	m := make([][3]float64, np)
+	for i := range plates {
+		m[i] = plates[i].Resultants.M
+	}
+	par.Chunks(np, recoverChunk, func(_, lo, hi int) {
+		fit := a.d.ShearFitter(m, have)
+		for i := lo; i < hi; i++ {
+			v, how := fit(i)
+			if how == shell.FitNone {
+				continue
+			}
+			p := &plates[i]
+			p.Resultants.V = v
+			p.Stresses = a.d.Plates[i].Stresses(p.Resultants)
+		}
+	})
 }
 
 // grow returns buf resized to n zeros.

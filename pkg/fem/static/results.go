@@ -52,7 +52,12 @@ type CaseResult struct {
 // PlateResult holds the recovered results of one plate, in plate local
 // axes: the stress resultants at the centroid, the forces the nodes exert
 // on the plate, the stresses and the Wood–Armer design moments (see
-// package shell for every sign).
+// package shell for every sign). The transverse shears of a Kirchhoff
+// plate, and the shear stresses that follow from them, are those of the
+// patch fit of its own and its neighbours' centroid moments
+// (domain.Domain.ShearFitter), not of the element alone; a plate whose
+// patch cannot give a gradient (a lone plate, a single row of quads)
+// keeps the in-element ones, which can be 30 % off.
 type PlateResult struct {
 	Plate string
 	domain.PlateResult
@@ -63,7 +68,8 @@ type PlateResult struct {
 }
 
 // plateResult recovers plate p under its node displacements ue (global,
-// in its DOF order) and loads c.
+// in its DOF order) and loads c, by itself: a Kirchhoff plate's shears
+// are the in-element ones until patchShears replaces them.
 func plateResult(p *domain.ShellElement, ue []float64, c *domain.Loads) PlateResult {
 	r := PlateResult{Plate: p.ID, PlateResult: p.Result(ue, c)}
 	r.Stresses = p.Stresses(r.Resultants)
