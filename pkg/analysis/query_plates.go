@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"context"
+	"math"
 	"slices"
 
 	"github.com/gusset/gusset/pkg/fem/shell"
@@ -128,10 +129,30 @@ func (q *Query) PlateStresses(ctx context.Context, ws string, f Filter) (Page[mo
 				SxBtm: s.Bottom.Sx, SyBtm: s.Bottom.Sy, TxyBtm: s.Bottom.Txy, SxpBtm: s.Bottom.S1, SypBtm: s.Bottom.S2,
 				TmaxBtm: s.Bottom.Tmax, SvmBtm: s.Bottom.VonMises, PaBtm: s.Bottom.Angle,
 				Txz: s.Txz, Tyz: s.Tyz, SvmMax: s.VonMisesMax}
+			if err := finitePlateStresses(&row, pr); err != nil {
+				return p, err
+			}
 			p.Rows = append(p.Rows, row)
 		}
 		return p, nil
 	})
+}
+
+// finitePlateStresses refuses stresses that are not finite numbers: a
+// thickness that passes "greater than zero" can still be so small (a
+// shear thickness of 1e-320 m, which a Kirchoff plate's stiffness never
+// uses) that a stress overflows, and JSON cannot carry it. The plate must
+// be mended, so this is a conflict, not a failure.
+func finitePlateStresses(r *model.PlateStressesRow, pt plateThickness) error {
+	for _, v := range []float64{r.SxTop, r.SyTop, r.TxyTop, r.SxpTop, r.SypTop, r.TmaxTop, r.SvmTop, r.PaTop,
+		r.SxBtm, r.SyBtm, r.TxyBtm, r.SxpBtm, r.SypBtm, r.TmaxBtm, r.SvmBtm, r.PaBtm, r.Txz, r.Tyz, r.SvmMax} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return model.E(model.KindConflict, "plate %d, load case %d: its stresses are not finite numbers; its thicknesses "+
+				"(membrane %g m, bending %g m, shear %g m) are too small for its forces: correct the plate",
+				r.Plate, r.LoadCase, pt.props.Tm, pt.props.Tb, pt.props.Ts)
+		}
+	}
+	return nil
 }
 
 // plateThickness is what the stresses of a plate need.

@@ -239,6 +239,7 @@ func DecodeContext(ctx context.Context, r io.ReaderAt, size, maxBytes int64) (De
 // normalises the load case lists. Fields a file leaves out keep their
 // defaults (Decode starts from model.NewJob).
 func checkAnalysis(a *model.AnalysisSettings) error {
+	a.Upgrade()
 	if err := a.Validate(); err != nil {
 		var me *model.Error
 		if errors.As(err, &me) {

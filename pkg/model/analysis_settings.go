@@ -322,6 +322,19 @@ func (a AnalysisSettings) Validate() error {
 // Normalize writes each valid loadCases list in its normal form
 // ("3,1-2" becomes "1-3"); invalid lists stay as they are for Validate
 // to report.
+// Upgrade brings settings stored by earlier versions up to the present
+// rules before they are validated: drillingStiffness was allowed to be 0
+// until plates were analysed, and the engine read 0 as the formulation's
+// own stiffness, 1, which is what it becomes. Without this a job saved
+// then could not be opened to change the setting.
+func (a *AnalysisSettings) Upgrade() {
+	for _, d := range []*float64{&a.Static.DrillingStiffness, &a.Buckling.DrillingStiffness, &a.Dynamic.DrillingStiffness} {
+		if *d == 0 {
+			*d = 1
+		}
+	}
+}
+
 func (a *AnalysisSettings) Normalize() {
 	for _, p := range []*string{&a.Static.LoadCases, &a.Buckling.LoadCases, &a.Dynamic.LoadCases} {
 		if list, ok, err := ParseIDList("loadCases", *p); err == nil {

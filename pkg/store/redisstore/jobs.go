@@ -310,6 +310,9 @@ func readJob(ctx context.Context, r redis.Cmdable, k keys) (model.Job, error) {
 			return job, fmt.Errorf("decode job field: %w", err)
 		}
 	}
+	// A workspace stored by an earlier version may hold settings the
+	// present rules refuse; read them as those rules mean them.
+	job.Analysis.Upgrade()
 	return job, nil
 }
 

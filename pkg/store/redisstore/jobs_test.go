@@ -246,3 +246,29 @@ func TestLargeSnapshotRoundTrip(t *testing.T) {
 		t.Errorf("after clear: counts %v units %+v", counts, job.Units)
 	}
 }
+
+// A workspace stored by a version that allowed drillingStiffness 0 (which
+// the engine read as 1) reads back as 1, so that the present rule (> 0)
+// does not refuse every later settings change or run override.
+func TestStoredZeroDrillingStiffnessReadsAsOne(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	job := model.NewJob()
+	job.Analysis.Static.DrillingStiffness, job.Analysis.Buckling.DrillingStiffness = 0, 0
+	job.Analysis.Dynamic.DrillingStiffness = 2.5
+	if _, err := s.Open(ctx, "w", store.Snapshot{Job: job}, openState()); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := s.Job(ctx, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := got.Analysis
+	if a.Static.DrillingStiffness != 1 || a.Buckling.DrillingStiffness != 1 || a.Dynamic.DrillingStiffness != 2.5 {
+		t.Errorf("drilling stiffness read as %g, %g, %g; want 1, 1, 2.5", a.Static.DrillingStiffness,
+			a.Buckling.DrillingStiffness, a.Dynamic.DrillingStiffness)
+	}
+	if err := a.Validate(); err != nil {
+		t.Errorf("the settings read back do not validate: %v", err)
+	}
+}
