@@ -37,6 +37,21 @@
 // convention: the actions of the part beyond x on the part before x, i.e.
 // the negated end-A actions plus the loads between A and x.
 //
+// # Basic system
+//
+// For large-displacement analysis the frame is used through the
+// co-rotational transform of package transform, which strips the rigid-body
+// motion and leaves six basic deformations (transform.BasicAxial …
+// transform.BasicRyB): chord elongation, relative twist, and the rotations
+// of each end about local z and local y relative to the chord, with the
+// signs of the end rotations above. [FrameBasicStiffness] is the 6×6
+// stiffness in that system, the same Timoshenko member as FrameStiffness
+// without its rigid-body modes. The basic forces q = kb·v are the axial
+// force (tension positive), the torque (the action at end B) and the four
+// end moments, conjugate to the end rotations: about the current local
+// axes, as actions of the nodes on the member, to first order in the end
+// rotations (the transform handles the finite ones exactly).
+//
 // # Shear deformation
 //
 // Shear flexibility uses the exact prismatic Timoshenko solution

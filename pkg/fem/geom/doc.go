@@ -48,6 +48,22 @@
 // A [Rotation] R holds the local unit vectors as rows, so
 // v_local = R·v_global and v_global = Rᵀ·v_local.
 //
+// # Turning matrices
+//
+// A [Rotation] also serves as a turning matrix Q (an active rotation):
+// Q.Apply(v) is the vector v turned, e.g. a vector fixed to a node taken
+// from its initial to its current direction. The two readings are
+// transposes of each other: the global axes turned by Q are the rows of
+// Qᵀ, and a frame R (rows) turned by Q becomes R·Qᵀ. [ExpMap] gives the Q
+// of a rotation vector θ (the angle |θ| in rad about the axis θ/|θ|,
+// right-hand rule), [LogMap] the θ with |θ| ≤ π of a Q. Turns compose by
+// [Rotation.Mul]: Q₂·Q₁ is Q₁ then Q₂, and a further turn about global
+// axes multiplies on the left. Finite rotation vectors do not add (θ₁ + θ₂
+// is not the vector of the composed turn, and turns do not commute), so
+// large rotations are stored as matrices and updated as
+// Q ← ExpMap(Δθ)·Q; [ExpJacobian] and [ExpJacobianInv] relate a change of
+// θ to the spin of the frame. [Skew] is the cross-product matrix [v]ₓ.
+//
 // # Plates
 //
 // Corners are given in order A, B, C[, D] around the plate. The unit normal
