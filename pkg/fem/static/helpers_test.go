@@ -138,7 +138,8 @@ type check struct {
 func verify(t *testing.T, checks []check) {
 	t.Helper()
 	for _, c := range checks {
-		if d := math.Abs(c.got - c.want); d > c.tol*math.Abs(c.want) {
+		// Written so that a NaN result fails rather than passes.
+		if d := math.Abs(c.got - c.want); !(d <= c.tol*math.Abs(c.want)) {
 			t.Errorf("%s = %.10g, want %.10g (rel err %.2g > %.1g)", c.name, c.got, c.want, d/math.Abs(c.want), c.tol)
 		}
 	}
