@@ -74,7 +74,7 @@ func (r *Runner) init() {
 }
 
 // Steps of a static run as the progress shows them.
-var staticSteps = []string{"Reading the model", "Forming member stiffness", "Assembling stiffness",
+var staticSteps = []string{"Reading the model", "Forming member and plate stiffness", "Assembling stiffness",
 	"Factorizing", "Solving load cases", "Recovering member results", "Storing results"}
 
 // Run runs t. It returns nil when the run ended (completed, failed with a

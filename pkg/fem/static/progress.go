@@ -17,7 +17,8 @@ type Stage int
 
 // Analysis stages; String gives the label to show a person.
 const (
-	// StageSetup checks the model and forms the member stiffness matrices.
+	// StageSetup checks the model and forms the member and plate stiffness
+	// matrices.
 	StageSetup Stage = iota
 	// StageAssembly numbers the equations and assembles the stiffness.
 	StageAssembly
@@ -36,7 +37,7 @@ const (
 func (s Stage) String() string {
 	switch s {
 	case StageSetup:
-		return "Forming member stiffness"
+		return "Forming member and plate stiffness"
 	case StageAssembly:
 		return "Assembling stiffness"
 	case StageFactorization:
