@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gusset/gusset/pkg/fem/dof"
@@ -29,6 +30,8 @@ type analysis struct {
 	fz         linsys.Factorizer
 	timings    Timings
 	prog       *reporter // nil without Options.Progress
+	// shearAlone warns, once, of Kirchhoff plates without a shear fit.
+	shearAlone sync.Once
 }
 
 // numbering is one equation numbering and its symbolic assembly.

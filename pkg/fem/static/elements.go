@@ -3,6 +3,7 @@ package static
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/internal/par"
@@ -138,11 +139,13 @@ func (a *analysis) patchShears(plates []PlateResult, have []bool) {
 	for i := range plates {
 		m[i] = plates[i].Resultants.M
 	}
+	alone := make([]bool, np) // Kirchhoff plates left with their in-element shears
 	par.Chunks(np, recoverChunk, func(_, lo, hi int) {
 		fit := a.d.ShearFitter(m, have)
 		for i := lo; i < hi; i++ {
 			v, how := fit(i)
 			if how == shell.FitNone {
+				alone[i] = have[i] && a.d.Plates[i].El.Theory == shell.Kirchhoff
 				continue
 			}
 			p := &plates[i]
@@ -150,6 +153,28 @@ func (a *analysis) patchShears(plates []PlateResult, have []bool) {
 			p.Stresses = a.d.Plates[i].Stresses(p.Resultants)
 		}
 	})
+	// Which plates have no fit depends on the mesh, not the case: say so
+	// once per analysis (cases are recovered in parallel, hence the Once).
+	a.shearAlone.Do(func() {
+		var ids []string
+		for i, v := range alone {
+			if v {
+				ids = append(ids, a.d.Plates[i].ID)
+			}
+		}
+		if len(ids) > 0 {
+			a.warn("%d thin (Kirchhoff) plate(s) have too few coplanar Kirchhoff neighbours for the shear fit, so their transverse "+
+				"shears come from their own moment gradient, which is coarser: %s", len(ids), listIDs(ids, 10))
+		}
+	})
+}
+
+// listIDs lists at most n ids, saying how many more there are.
+func listIDs(ids []string, n int) string {
+	if len(ids) <= n {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:n], ", ") + fmt.Sprintf(" and %d more", len(ids)-n)
 }
 
 // grow returns buf resized to n zeros.

@@ -3,6 +3,7 @@ package static_test
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
@@ -270,15 +271,39 @@ func TestKirchhoffShearFallback(t *testing.T) {
 				{Node: platecase.NodeID(nx, 0), F: [6]float64{0, 0, -P / 2}},
 				{Node: platecase.NodeID(nx, 1), F: [6]float64{0, 0, -P / 2}},
 			}}}
-			c := run(t, m, static.Options{}).Cases[0]
-			for _, pr := range c.Plates {
+			res := run(t, m, static.Options{})
+			for _, pr := range res.Cases[0].Plates {
 				v := pr.Resultants.V
 				if !(math.Abs(v[0]+P/b) <= 1e-9*P/b) || !(math.Abs(v[1]) <= 1e-9*P/b) {
 					t.Errorf("%s: V = %v, want (%.4g, 0)", pr.Plate, v, -P/b)
 				}
 			}
+			// The run says which plates kept their own shears, once.
+			want := fmt.Sprintf("%d thin (Kirchhoff) plate(s) have too few", nx)
+			if n := countContaining(res.Warnings, "shear fit"); n != 1 || !strings.Contains(strings.Join(res.Warnings, "|"), want) {
+				t.Errorf("warnings %q, want one starting %q", res.Warnings, want)
+			}
 		})
 	}
+	// A plate with neighbours all round gets its fit and no warning.
+	m := platecase.Grid(4, 4, 1, 1, false, shell.Kirchhoff, 0.02)
+	m.Materials = []domain.Material{platecase.Material(1e9, 0.3)}
+	platecase.SimplySupport(m, 4, 4)
+	m.LoadCases = []domain.LoadCase{{Name: "q", NodeLoads: []domain.NodeLoad{{Node: platecase.NodeID(2, 2), F: [6]float64{0, 0, -1}}}}}
+	if res := run(t, m, static.Options{}); countContaining(res.Warnings, "shear fit") != 0 {
+		t.Errorf("4 x 4 plate: warnings %q, want none about the shear fit", res.Warnings)
+	}
+}
+
+// countContaining counts the strings of ss that contain sub.
+func countContaining(ss []string, sub string) int {
+	n := 0
+	for _, s := range ss {
+		if strings.Contains(s, sub) {
+			n++
+		}
+	}
+	return n
 }
 
 // TestKirchhoffShearLayers: plates modelled in two layers on the same
