@@ -1,0 +1,80 @@
+package nonlinear_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/fem/nonlinear"
+)
+
+// section is a test section: material and section properties together.
+type section struct {
+	E, G                 float64
+	A, Ay, Az, J, Iy, Iz float64
+}
+
+// chainModel returns a model of members through the points x (member i
+// from node i to node i+1), node 0 clamped, and one load case "L" with
+// the node loads given per node index.
+func chainModel(x []geom.Vec3, s section, vertical geom.Axis, loads map[int][6]float64) *domain.Model {
+	m := &domain.Model{
+		VerticalAxis: vertical,
+		Materials:    []domain.Material{{Name: "mat", E: s.E, G: s.G}},
+		Sections:     []domain.Section{{Name: "sec", A: s.A, Ay: s.Ay, Az: s.Az, J: s.J, Iy: s.Iy, Iz: s.Iz}},
+		Supports:     []domain.Support{{Node: "N0", Code: "FFFFFF"}},
+	}
+	for i, p := range x {
+		m.Nodes = append(m.Nodes, domain.Node{ID: fmt.Sprintf("N%d", i), X: p[0], Y: p[1], Z: p[2]})
+		if i > 0 {
+			m.Members = append(m.Members, domain.Member{ID: fmt.Sprintf("M%d", i), NodeA: fmt.Sprintf("N%d", i-1),
+				NodeB: fmt.Sprintf("N%d", i), Section: "sec", Material: "mat"})
+		}
+	}
+	lc := domain.LoadCase{Name: "L"}
+	for n := range len(x) {
+		if f, ok := loads[n]; ok {
+			lc.NodeLoads = append(lc.NodeLoads, domain.NodeLoad{Node: fmt.Sprintf("N%d", n), F: f})
+		}
+	}
+	m.LoadCases = []domain.LoadCase{lc}
+	return m
+}
+
+// straight returns ne+1 points from the origin along +X to (L, 0, 0).
+func straight(L float64, ne int) []geom.Vec3 {
+	x := make([]geom.Vec3, ne+1)
+	for i := range x {
+		x[i] = geom.Vec3{L * float64(i) / float64(ne), 0, 0}
+	}
+	return x
+}
+
+// analyze builds m and runs the non-linear analysis of case "L".
+func analyze(t *testing.T, m *domain.Model, opts nonlinear.Options) *nonlinear.Result {
+	t.Helper()
+	d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := nonlinear.Analyze(context.Background(), d, "L", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// iterationStats returns the most iterations of any step.
+func iterationStats(res *nonlinear.Result) int {
+	most := 0
+	for _, it := range res.History {
+		most = max(most, it.Iteration)
+	}
+	return most
+}
+
+// near reports whether got is within tol of want; false for NaN.
+func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }

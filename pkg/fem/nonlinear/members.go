@@ -1,0 +1,103 @@
+package nonlinear
+
+import (
+	"fmt"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/element"
+	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/fem/sparse"
+	"github.com/gusset/gusset/pkg/fem/transform"
+)
+
+// member is one frame member as a co-rotational element: its nodes, its
+// fixed data and its basic stiffness.
+type member struct {
+	fe   *domain.FrameElement
+	a, b int
+	c    transform.Corot
+	kb   [transform.BasicDOF * transform.BasicDOF]float64
+}
+
+// newMembers prepares every frame of d: the co-rotational data from its
+// node positions and local axes (the linear frame's, so that the initial
+// tangent is the linear stiffness), and the basic stiffness of its
+// flexible length — element.FrameBasicStiffness for a frame, EA/L alone
+// for a truss.
+func newMembers(d *domain.Domain) ([]member, error) {
+	out := make([]member, len(d.Frames))
+	for i, fe := range d.Frames {
+		nd := fe.Nodes()
+		m := &out[i]
+		m.fe, m.a, m.b = fe, nd[0], nd[1]
+		c, err := transform.NewCorot(d.Pos[m.a], d.Pos[m.b], fe.Rot)
+		if err != nil {
+			return nil, fmt.Errorf("member %s: %w", fe.ID, err)
+		}
+		m.c = c
+		if fe.Type.AxialOnly() {
+			m.kb[transform.BasicAxial*transform.BasicDOF+transform.BasicAxial] = fe.Props.E * fe.Props.A / fe.Props.L
+		} else {
+			element.FrameBasicStiffness(fe.Props, m.kb[:])
+		}
+	}
+	return out, nil
+}
+
+// configure computes the configuration of m in state (u, rot) and its
+// basic forces q = kb·v.
+func (m *member) configure(u []geom.Vec3, rot []geom.Rotation, cfg *transform.CorotConfig) ([transform.BasicDOF]float64, error) {
+	var q [transform.BasicDOF]float64
+	if err := m.c.Configure([2]geom.Vec3{u[m.a], u[m.b]}, [2]geom.Rotation{rot[m.a], rot[m.b]}, cfg); err != nil {
+		return q, fmt.Errorf("member %s: %w", m.fe.ID, err)
+	}
+	v := cfg.Basic()
+	for i := range q {
+		for j := range q {
+			q[i] += m.kb[i*transform.BasicDOF+j] * v[j]
+		}
+	}
+	return q, nil
+}
+
+// assemble computes the element forces of the current state into a.fint
+// and, when wantK is set, returns the assembled tangent: the symmetric
+// part (K + Kᵀ)/2 of each element's co-rotational tangent (package doc)
+// plus the support springs.
+func (a *analysis) assemble(wantK bool) (*sparse.SymMatrix, error) {
+	clear(a.fint)
+	var k *sparse.SymMatrix
+	if wantK {
+		k = a.as.NewMatrix()
+	}
+	var cfg transform.CorotConfig
+	var fe [12]float64
+	var ke, ks [144]float64
+	for e := range a.members {
+		m := &a.members[e]
+		q, err := m.configure(a.u, a.rot, &cfg)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Forces(q, fe[:])
+		for i := range 6 {
+			a.fint[6*m.a+i] += fe[i]
+			a.fint[6*m.b+i] += fe[6+i]
+		}
+		if !wantK {
+			continue
+		}
+		cfg.Tangent(q, m.kb[:], ke[:])
+		for i := range 12 {
+			for j := range 12 {
+				ks[i*12+j] = (ke[i*12+j] + ke[j*12+i]) / 2
+			}
+		}
+		// Frames come first in d.Elements: frame e is element e.
+		a.as.Add(k, e, ks[:])
+	}
+	if wantK {
+		domain.AddSprings(a.as, k, a.num, a.num.Spring)
+	}
+	return k, nil
+}

@@ -1,0 +1,158 @@
+package nonlinear
+
+import (
+	"fmt"
+
+	"github.com/gusset/gusset/pkg/fem/linsys"
+)
+
+// Stepping is how the load factor grows over the steps.
+type Stepping int
+
+// Steppings: with n steps, step k (1 … n) is in equilibrium with λ_k·P.
+const (
+	// Linear steps: λ_k = k/n.
+	Linear Stepping = iota
+	// Parabolic steps: λ_k = (k/n)², small first, for structures that
+	// soften or rotate most at the start of loading.
+	Parabolic
+)
+
+// Convergence selects the criterion a step must meet.
+type Convergence int
+
+// Convergence criteria, with tol = Options.Tolerance and the 2-norms over
+// the equations (forces and moments, displacements and rotations
+// together, in the model's units).
+const (
+	// Residuals: ‖R‖ ≤ tol·‖λ·P‖, R = λ·P − F_int the out-of-balance
+	// forces of the free DOFs.
+	Residuals Convergence = iota
+	// Deflections: ‖Δu‖ ≤ tol·‖u‖, Δu the last increment and u the total
+	// displacements (rotations as the rotation vectors of the nodes).
+	Deflections
+	// Both criteria at once.
+	Both
+)
+
+// MatrixType selects the matrix the iterations solve with.
+type MatrixType int
+
+// Matrix types.
+const (
+	// Tangent: the tangent stiffness at the current state, assembled and
+	// factored at every iteration (Newton–Raphson).
+	Tangent MatrixType = iota
+	// Secant: the tangent at the start of each step, factored once per
+	// step and kept for its iterations (modified Newton): cheaper
+	// iterations, more of them. It diverges when a step turns slender
+	// members much: the start-of-step matrix keeps each member's axial
+	// stiffness along its old chord, so the axial out-of-balance of the
+	// turned chords lands on the soft bending stiffness (the cantilever
+	// of the tests rolling up under an end moment diverges even at
+	// 0.03 rad per step); use Tangent there.
+	Secant
+)
+
+// Iteration is one record of the convergence history: the state after the
+// correction of one iteration.
+type Iteration struct {
+	Step       int     // 1 … Options.Steps
+	LoadFactor float64 // λ of the step
+	Iteration  int     // 1 … Options.MaxIterations
+	// Residual is ‖R‖ after the correction; Increment is ‖Δu‖ of the
+	// correction (see Convergence).
+	Residual, Increment float64
+	// Converged is set on the last iteration of a converged step.
+	Converged bool
+}
+
+// Options control Analyze. The zero value is one linear step with the
+// tangent matrix, residual convergence to 1e-8 and at most 30 iterations.
+type Options struct {
+	// Steps is the number of load steps (the service's loadSteps); 0
+	// means 1.
+	Steps int
+	// Stepping is the growth of the load factor over the steps.
+	Stepping Stepping
+	// MaxIterations bounds the iterations of each step; 0 means 30.
+	MaxIterations int
+	// Tolerance is the relative tolerance of Convergence (the service's
+	// convergenceAccuracy, %, divided by 100); 0 means 1e-8.
+	Tolerance float64
+	// Convergence is the criterion.
+	Convergence Convergence
+	// Matrix is the matrix type.
+	Matrix MatrixType
+	// Factorizer factors the (symmetric) stiffness; nil means a new
+	// linsys.SparseFactorizer with its default orderings.
+	Factorizer linsys.Factorizer
+	// Progress, when not nil, is called after every iteration with its
+	// record (the same as Result.History), from the analysing goroutine;
+	// it must return quickly and may cancel the context.
+	Progress func(Iteration)
+}
+
+// resolve fills in defaults and checks the options.
+func (o *Options) resolve() error {
+	if o.Steps == 0 {
+		o.Steps = 1
+	}
+	if o.MaxIterations == 0 {
+		o.MaxIterations = 30
+	}
+	if o.Tolerance == 0 {
+		o.Tolerance = 1e-8
+	}
+	switch {
+	case o.Steps < 1:
+		return fmt.Errorf("load steps must be at least 1, got %d", o.Steps)
+	case o.MaxIterations < 1:
+		return fmt.Errorf("iterations per step must be at least 1, got %d", o.MaxIterations)
+	case !(o.Tolerance > 0 && o.Tolerance < 1):
+		return fmt.Errorf("tolerance must be in (0, 1), got %g", o.Tolerance)
+	case o.Stepping != Linear && o.Stepping != Parabolic:
+		return fmt.Errorf("unknown stepping %d", o.Stepping)
+	case o.Convergence < Residuals || o.Convergence > Both:
+		return fmt.Errorf("unknown convergence criterion %d", o.Convergence)
+	case o.Matrix != Tangent && o.Matrix != Secant:
+		return fmt.Errorf("unknown matrix type %d", o.Matrix)
+	}
+	if o.Factorizer == nil {
+		o.Factorizer = &linsys.SparseFactorizer{}
+	}
+	return nil
+}
+
+// loadFactor returns λ of step k (1 … Steps).
+func (o *Options) loadFactor(k int) float64 {
+	t := float64(k) / float64(o.Steps)
+	if o.Stepping == Parabolic {
+		return t * t
+	}
+	return t
+}
+
+// NotConvergedError reports a step whose iterations did not converge
+// within Options.MaxIterations: the case fails, with the state reached.
+type NotConvergedError struct {
+	Case string
+	// Step is the step that failed (1 … Options.Steps) and Target its
+	// load factor.
+	Step   int
+	Target float64
+	// LoadFactor is the load factor reached: that of the last converged
+	// step (0 if the first failed).
+	LoadFactor float64
+	// Iterations is the number of iterations run in the failing step.
+	Iterations int
+	// Residual and Increment are the norms of its last iteration
+	// (Iteration.Residual and Iteration.Increment).
+	Residual, Increment float64
+}
+
+// Error describes the failure.
+func (e *NotConvergedError) Error() string {
+	return fmt.Sprintf("non-linear analysis of case %s: step %d (load factor %g) did not converge in %d iterations (residual %.3g, increment %.3g); load factor reached %g",
+		e.Case, e.Step, e.Target, e.Iterations, e.Residual, e.Increment, e.LoadFactor)
+}

@@ -1,0 +1,118 @@
+package nonlinear
+
+import (
+	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/fem/transform"
+)
+
+// Result is the converged state of one load case.
+type Result struct {
+	Case string
+	// LoadFactor is the load factor of the last converged step: 1 when
+	// Analyze returns a Result.
+	LoadFactor float64
+	// Nodes are the node results, model node order.
+	Nodes []NodeResult
+	// Members are the member results, model member order.
+	Members []MemberResult
+	// History is every iteration of every step, in order (the records
+	// Options.Progress was given).
+	History []Iteration
+}
+
+// NodeResult is the state of one node.
+type NodeResult struct {
+	Node string
+	// Translation is the displacement from the initial position, global
+	// axes.
+	Translation geom.Vec3
+	// Rotation is the rotation vector geom.LogMap(Turning): the total
+	// rotation of the node, angle ≤ π, about global axes (rad).
+	Rotation geom.Vec3
+	// Turning is the node's total turning matrix Q (package geom): Q·v₀
+	// is where a vector v₀ fixed to the node has turned to.
+	Turning geom.Rotation
+	// Reaction is the force and moment the supports exert on the node,
+	// global axes, ux … rz, at the fixed DOFs (F_int − λ·P) and the
+	// spring DOFs (−k·u, −k·θ); zero elsewhere. HasReaction is set when
+	// the node has a fixed or spring DOF.
+	Reaction    [6]float64
+	HasReaction bool
+}
+
+// MemberResult is the state of one member in its deformed configuration.
+type MemberResult struct {
+	Member string
+	// Basic are the basic deformations v (transform.BasicAxial …
+	// BasicRyB: chord elongation, m; relative twist and end rotations
+	// relative to the element frame, rad) and Forces the basic forces
+	// q = kb·v conjugate to them (axial force N, tension positive; torque
+	// T; end moments Mz(A), Mz(B), My(A), My(B)).
+	Basic, Forces [transform.BasicDOF]float64
+	// Axes is the current element frame (rows e1, e2, e3 in global
+	// coordinates; e1 along the chord A→B; package transform) and Length
+	// the current chord length.
+	Axes   geom.Rotation
+	Length float64
+	// EndA and EndB are the forces and moments the nodes exert on the
+	// member ends, Fx Fy Fz Mx My Mz along the current element axes
+	// (Axes), as static's end actions in member local axes: −EndA[0] and
+	// EndB[0] are the axial force, tension positive. For a loaded member
+	// they include its local fixed-end actions, computed on the initial
+	// configuration and added in the current frame — exact in the linear
+	// limit, an approximation under large rotations.
+	EndA, EndB [6]float64
+}
+
+// result recovers the Result of the current state, reached at load
+// factor lambda.
+func (a *analysis) result(lambda float64) *Result {
+	d := a.d
+	res := &Result{Case: a.name, LoadFactor: lambda, History: a.hist}
+	x := a.displacements()
+	res.Nodes = make([]NodeResult, len(d.Pos))
+	for n := range res.Nodes {
+		nr := &res.Nodes[n]
+		nr.Node = d.Model.Nodes[n].ID
+		nr.Translation, nr.Turning = a.u[n], a.rot[n]
+		nr.Rotation = geom.Vec3{x[6*n+3], x[6*n+4], x[6*n+5]}
+		for k := range 6 {
+			g := 6*n + k
+			switch {
+			case a.num.Fixed[g]:
+				nr.Reaction[k] = a.fint[g] - lambda*a.p[g]
+				nr.HasReaction = true
+			case a.num.Spring[g] != 0:
+				nr.Reaction[k] = -a.num.Spring[g] * x[g]
+				nr.HasReaction = true
+			}
+		}
+	}
+	res.Members = make([]MemberResult, len(a.members))
+	var cfg transform.CorotConfig
+	var f [12]float64
+	for i := range a.members {
+		m := &a.members[i]
+		mr := &res.Members[i]
+		mr.Member = m.fe.ID
+		q, err := m.configure(a.u, a.rot, &cfg)
+		if err != nil { // the converged state was configured: cannot fail
+			panic(err)
+		}
+		mr.Basic, mr.Forces = cfg.Basic(), q
+		mr.Axes, mr.Length = cfg.Axes(), cfg.Length()
+		cfg.Forces(q, f[:])
+		for b := range 4 {
+			v := mr.Axes.Apply(geom.Vec3{f[3*b], f[3*b+1], f[3*b+2]})
+			for k := range 3 {
+				v[k] += lambda * a.fix[i][3*b+k]
+			}
+			end := &mr.EndA
+			if b >= 2 {
+				end = &mr.EndB
+			}
+			copy(end[3*(b%2):3*(b%2)+3], v[:])
+		}
+	}
+	return res
+}
