@@ -42,23 +42,15 @@
 //     shear forces q = (Vxz, Vyz) = Ds·γ, N/m. A Kirchhoff plate has no
 //     shear strain: its shear forces are those of equilibrium,
 //     Vxz = Mx,x + Mxy,y and Vyz = Mxy,x + My,y (see below).
-//   - Drilling: θz turns the element's edges (the Allman terms of the
-//     membrane field) and is tied to the in-plane rotation
-//     ω = (v,x − u,y)/2 of that field by the Hughes–Brezzi penalty
-//     γ·(θz − ω)²·A, evaluated at the element centre.
+//   - Drilling: θz is tied to the in-plane rotation ω = (v,x − u,y)/2 of
+//     the membrane field by the Hughes–Brezzi penalty γ·∫(θz − ω)² dA.
 //
 // # Formulations
 //
-//   - Membrane, quad: the Allman-type quadrilateral of Ibrahimbegovic,
-//     Taylor & Wilson (Int. J. Numer. Methods Eng. 30, 1990): bilinear u,
-//     v plus a quadratic bulge of each edge driven by the drilling
-//     rotations of its corners, 2×2 Gauss points, and the Hughes–Brezzi
-//     drilling term (Hughes & Brezzi, Comput. Methods Appl. Mech. Eng. 72,
-//     1989) with bilinear θz, at the element centre. Unlike the bilinear
-//     quad it does not lock in in-plane bending, so coarse meshes of shear
-//     walls and deep beams come out right (see membrane.go).
-//   - Membrane, triangle: Allman's triangle (Allman, Comput. Struct. 19,
-//     1984), the same construction on the linear triangle, with the same
+//   - Membrane, quad: bilinear u, v and θz with the Hughes–Brezzi drilling
+//     term (Hughes & Brezzi, Comput. Methods Appl. Mech. Eng. 72, 1989),
+//     2×2 Gauss points.
+//   - Membrane, triangle: constant strain with linear θz and the same
 //     drilling term.
 //   - Bending, Kirchhoff: DKQ (Batoz & Ben Tahar, Int. J. Numer. Methods
 //     Eng. 18, 1982) and DKT (Batoz, Bathe & Ho, Int. J. Numer. Methods Eng.

@@ -14,9 +14,7 @@ type Resultants struct {
 
 // Resultants returns the stress resultants at the element's centroid
 // under local displacements u (6N, on the reference surface) and initial
-// strains s. The membrane forces are those of the strains of the Allman
-// membrane field there, drilling terms included, the field the stiffness
-// is built from. A Mindlin plate's shears are Ds·γ of its assumed shear
+// strains s. A Mindlin plate's shears are Ds·γ of its assumed shear
 // strains. A Kirchhoff plate has no shear strain, so its shears here come
 // from equilibrium with the gradient of its own moment field,
 // Vxz = Mx,x + Mxy,y and Vyz = Mxy,x + My,y, inside the element — which

@@ -21,10 +21,8 @@ func (t Theory) String() string {
 }
 
 // Element is a flat shell element in its local plane: the corners, the
-// rigidities and the formulation. The zero Gamma leaves out the drilling
-// penalty, which only a test of the membrane alone wants: the Allman
-// membrane then still stiffens θz, but not the equal rotation of all
-// corners without displacement, a mechanism.
+// rigidities and the formulation. The zero Gamma means no drilling
+// stiffness, which only a test of the membrane alone wants.
 type Element struct {
 	Plane  Plane
 	Props  Props
@@ -129,12 +127,7 @@ func (e *Element) shear() Mat2 {
 // stiffness thicknesses are): ρ·t·∫NᵢNⱼ dA on each translation and
 // ρ·t³/12·∫NᵢNⱼ dA on the rotations θx and θy of the normal, with the
 // element's own linear or bilinear interpolation. The drilling rotation
-// has no inertia of its own: the Allman terms of the membrane field (the
-// edge bulges θz drives) are left out of the mass, as they are of the
-// surface loads and the geometric stiffness. They are differences of
-// corner rotations, zero in rigid motion, so leaving them out keeps the
-// total mass and the load resultants exact and changes only how they are
-// shared among the DOFs.
+// has no inertia of its own.
 func (e *Element) Mass(rho, t float64, m []float64) {
 	p := &e.Plane
 	n6 := e.Size()
@@ -158,8 +151,7 @@ func (e *Element) Mass(rho, t float64, m []float64) {
 // forces nf = (Fx, Fy, Fxy), N/m, constant over the element:
 // ∫(∇Nᵢ)ᵀ·S·∇Nⱼ dA on each of the three translations, S = [Fx Fxy; Fxy Fy].
 // Acting on all three, not only on w, keeps it invariant under rigid
-// rotations of a curved shell. It uses the corner interpolation, without
-// the Allman terms of the membrane field (see Mass).
+// rotations of a curved shell.
 func (e *Element) GeometricStiffness(nf [3]float64, kg []float64) {
 	p := &e.Plane
 	n6 := e.Size()
@@ -202,10 +194,7 @@ func Thermal(alpha, dt, dtz float64) Strains {
 // StrainLoads adds to f (6N, local axes) the equivalent nodal loads of
 // initial strains s: ∫Bᵀ·D·s dA for membrane and bending, the negative of
 // the forces the held nodes would exert, so that K·u = f leaves a free
-// element stress-free. The membrane B is the stiffness's own, Allman
-// terms included, so the loads carry drilling moments where the element's
-// edges meet a free boundary; between neighbours of equal initial strain
-// they cancel.
+// element stress-free.
 func (e *Element) StrainLoads(s Strains, f []float64) {
 	p := &e.Plane
 	if s == (Strains{}) {
@@ -249,8 +238,7 @@ func addBtv(nc int, pos [3]int, b []float64, v [3]float64, w float64, f []float6
 // SurfaceLoads adds to f (6N, local axes) the nodal forces of a uniform
 // load per unit area q = (qx, qy, qz), N/m², in local axes: ∫Nᵢ·q dA on
 // the translations, with the linear or bilinear interpolation, so a
-// uniform pressure on a parallelogram goes a quarter to each corner
-// (the Allman terms of the membrane field are left out; see Mass).
+// uniform pressure on a parallelogram goes a quarter to each corner.
 func (e *Element) SurfaceLoads(q [3]float64, f []float64) {
 	p := &e.Plane
 	for _, g := range p.Gauss() {
