@@ -2,6 +2,7 @@ package domain
 
 import (
 	"math"
+	"strings"
 
 	"github.com/gusset/gusset/pkg/fem/shell"
 )
@@ -38,6 +39,13 @@ const PatchAngle = 0.05
 // edge. A Mindlin plate has its own shear strains and gets no patch; a
 // Mindlin plate next to a Kirchhoff one is not in its patch either, since
 // its moments are those of another theory.
+//
+// Plates meet in a patch only through nodes where nothing else acts on
+// the plates (patchBreaks): at a support, a member, a constraint or a node
+// load the shear jumps by the force taken there, and a fit across it
+// would average the two sides — at an interior support it gave a fifth
+// of the largest shear of the slab. The patch is then one-sided there,
+// which the quadratic fit handles as at a free edge.
 //
 // Plates modelled in layers — two plates over the same area, on the same
 // nodes, usually with offsets — carry each its own share of the moments,
@@ -92,6 +100,7 @@ func (d *Domain) linkPatches() {
 		}
 	}
 	clear(seen)
+	brk := d.patchBreaks()
 	cosTol := math.Cos(PatchAngle)
 	joins := func(s, o *ShellElement) bool {
 		if o.El.Theory != shell.Kirchhoff || math.Abs(s.Rot.Z().Dot(o.Rot.Z())) < cosTol {
@@ -99,6 +108,11 @@ func (d *Domain) linkPatches() {
 		}
 		if !layered[s.Index] && !layered[o.Index] {
 			return true
+		}
+		// A layer's plates carry a share of the section and the plates
+		// beyond its end the whole of it: the two do not belong together.
+		if layered[s.Index] != layered[o.Index] {
+			return false
 		}
 		return o.El.Props == s.El.Props && d.Model.Plates[o.Index].Offset == d.Model.Plates[s.Index].Offset
 	}
@@ -110,6 +124,9 @@ func (d *Domain) linkPatches() {
 		mark := int32(s.Index + 1)
 		seen[s.Index] = mark
 		for _, n := range s.nodes {
+			if brk[n] {
+				continue
+			}
 			for _, j := range on[start[n]:start[n+1]] {
 				if seen[j] != mark && joins(s, d.Plates[j]) {
 					seen[j] = mark
@@ -146,6 +163,46 @@ func (d *Domain) linkPatches() {
 	}
 }
 
+// patchBreaks marks the nodes a shear patch must not reach across: those
+// with a support (a restrained or sprung DOF), those of a member or a
+// constraint, and those loaded by a node load in any case — the case is
+// not known when the patches are built, and a node load at a node
+// between plates is a point load, where the shear is not smooth anyway.
+func (d *Domain) patchBreaks() []bool {
+	m := d.Model
+	brk := make([]bool, len(d.Pos))
+	mark := func(id string) {
+		if n, ok := d.nodeIdx[id]; ok {
+			brk[n] = true
+		}
+	}
+	for _, s := range m.Supports {
+		acts := strings.ContainsAny(s.Code, "Ff")
+		for k := range 6 {
+			acts = acts || s.Springs[k] != 0 || len(s.Tables[k]) > 0
+		}
+		if acts {
+			mark(s.Node)
+		}
+	}
+	for _, mb := range m.Members {
+		mark(mb.NodeA)
+		mark(mb.NodeB)
+	}
+	for _, c := range m.Constraints {
+		mark(c.Master)
+		for _, sl := range c.Slaves {
+			mark(sl)
+		}
+	}
+	for _, lc := range m.LoadCases {
+		for _, nl := range lc.NodeLoads {
+			mark(nl.Node)
+		}
+	}
+	return brk
+}
+
 // ShearPatch returns the plates of plate i's shear patch (indices in
 // Plates, nearest first, without i itself), appended to buf; none for a
 // Mindlin plate. See linkPatches for which plates belong.
@@ -157,16 +214,17 @@ func (d *Domain) ShearPatch(i int, buf []int) []int {
 }
 
 // ShearFitter returns a function that recovers the transverse shears of a
-// Kirchhoff plate from its patch (shell.PatchShear): m are the centroid
-// moments of every plate in Model.Plates order, each in its own local
-// axes, as recovery reports them (thermal curvatures subtracted), and
+// Kirchhoff plate from its patch (shell.PatchShear): m and f are the
+// centroid moments and membrane forces of every plate in Model.Plates
+// order, each in its own local axes, as recovery reports them (thermal
+// curvatures subtracted), and
 // have tells which plates have them (a plate an analysis switched off
 // has none and is left out). The function returns plate i's V, local
 // axes, and the fit; shell.FitNone for a Mindlin plate, a plate without
 // moments, or one whose patch cannot give a gradient (a lone plate, a
 // single row of quads), which keeps its own in-element value. It reuses
 // its buffers, so each goroutine needs its own; m and have are only read.
-func (d *Domain) ShearFitter(m [][3]float64, have []bool) func(i int) ([2]float64, shell.PatchFit) {
+func (d *Domain) ShearFitter(m, f [][3]float64, have []bool) func(i int) ([2]float64, shell.PatchFit) {
 	var pts []shell.PatchPoint
 	return func(i int) ([2]float64, shell.PatchFit) {
 		s := d.Plates[i]
@@ -174,7 +232,8 @@ func (d *Domain) ShearFitter(m [][3]float64, have []bool) func(i int) ([2]float6
 			return [2]float64{}, shell.FitNone
 		}
 		pts = append(pts[:0], shell.PatchPoint{M: m[i]})
-		ex, ey := s.Rot.X(), s.Rot.Y()
+		ex, ey, ez := s.Rot.X(), s.Rot.Y(), s.Rot.Z()
+		zi := d.Model.Plates[i].Offset
 		for _, j := range s.patch {
 			if !have[j] {
 				continue
@@ -183,7 +242,20 @@ func (d *Domain) ShearFitter(m [][3]float64, have []bool) func(i int) ([2]float6
 			r := o.centre.Sub(s.centre)
 			ox, oy := o.Rot.X(), o.Rot.Y()
 			q := shell.Mat2{{ex.Dot(ox), ex.Dot(oy)}, {ey.Dot(ox), ey.Dot(oy)}}
-			pts = append(pts, shell.PatchPoint{X: r.Dot(ex), Y: r.Dot(ey), M: shell.TurnMoments(q, m[j])})
+			mj := shell.TurnMoments(q, m[j])
+			// Each plate's moments are about its own reference surface; a
+			// neighbour's, moved to this plate's (Δ along this normal from
+			// this surface to that one), gain Δ·F of its membrane forces,
+			// which would otherwise read as a moment gradient across an
+			// offset step (a thickness change with a flush face).
+			zj := r.Dot(ez) + d.Model.Plates[j].Offset*o.Rot.Z().Dot(ez)
+			if dz := zj - zi; dz != 0 {
+				fj := shell.TurnForces(q, f[j])
+				for k := range 3 {
+					mj[k] += dz * fj[k]
+				}
+			}
+			pts = append(pts, shell.PatchPoint{X: r.Dot(ex), Y: r.Dot(ey), M: mj})
 		}
 		return shell.PatchShear(pts)
 	}

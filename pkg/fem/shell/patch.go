@@ -249,3 +249,15 @@ func TurnMoments(q Mat2, m [3]float64) [3]float64 {
 	}
 	return [3]float64{s * r[0][0], s * r[1][1], s * (r[0][1] + r[1][0]) / 2}
 }
+
+// TurnForces returns membrane forces f = (Fx, Fy, Fxy) of another plate,
+// given in its axes, in the axes of this one: the plane tensor rotation of
+// TurnMoments without its sign, since membrane forces do not depend on
+// which way z points.
+func TurnForces(q Mat2, f [3]float64) [3]float64 {
+	t := TurnMoments(q, f)
+	if q[0][0]*q[1][1]-q[0][1]*q[1][0] < 0 {
+		t = [3]float64{-t[0], -t[1], -t[2]}
+	}
+	return t
+}

@@ -135,13 +135,13 @@ func (a *analysis) patchShears(plates []PlateResult, have []bool) {
 	if np == 0 {
 		return
 	}
-	m := make([][3]float64, np)
+	m, f := make([][3]float64, np), make([][3]float64, np)
 	for i := range plates {
-		m[i] = plates[i].Resultants.M
+		m[i], f[i] = plates[i].Resultants.M, plates[i].Resultants.F
 	}
 	alone := make([]bool, np) // Kirchhoff plates left with their in-element shears
 	par.Chunks(np, recoverChunk, func(_, lo, hi int) {
-		fit := a.d.ShearFitter(m, have)
+		fit := a.d.ShearFitter(m, f, have)
 		for i := lo; i < hi; i++ {
 			v, how := fit(i)
 			if how == shell.FitNone {

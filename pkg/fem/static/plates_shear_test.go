@@ -83,10 +83,14 @@ func plateCantilever(tri bool) *domain.Model {
 // the interior plates, two columns or more from the clamp and the load,
 // −198.4 N/m (0.8 %) in the middle rows and down to −194.8 (2.6 %) in the
 // rows along the free edges, whose patches are one-sided, next to the
-// clamp; |Vyz| ≤ 2.6 N/m (1.3 % of P/b) everywhere. The DKT tolerances,
-// 2.5 % on the mean, 3.5 % on each interior plate and 2 % of P/b on Vyz,
-// leave a margin of a third or more over those and fail the in-element
-// gradient (mean 31 % off).
+// clamp; |Vyz| ≤ 2.6 N/m (1.3 % of P/b) on the plates away from the
+// clamp and the load. The patches stop at the clamped and the loaded
+// nodes (a patch does not reach across a support or a node load), so the
+// plates of the end columns have one-sided patches, on which the DKT's
+// scatter gives |Vyz| up to 13.9 N/m (7 % of P/b); Vyz is held there to
+// 10 %. The DKT tolerances, 2.5 % on the mean, 3.5 % on each interior
+// plate and 2 % of P/b on Vyz elsewhere, leave a margin of a third or
+// more over those and fail the in-element gradient (mean 31 % off).
 func TestKirchhoffShearCantilever(t *testing.T) {
 	const L, b, P, h = 2.0, 0.5, 100.0, 2.0 / 16
 	want := -P / b
@@ -106,8 +110,12 @@ func TestKirchhoffShearCantilever(t *testing.T) {
 				rot, cen := plateFrame(t, m, m.Plates[i])
 				vx, vy := globalShear(rot, pr.Resultants.V)
 				mean += vx / float64(len(c.Plates))
-				if !(math.Abs(vy) <= tc.tolY*P/b) {
-					t.Errorf("%s: Vyz = %.4g N/m, want 0 within %.3g", pr.Plate, vy, tc.tolY*P/b)
+				tolY := tc.tolY
+				if cen[0] < h || cen[0] > L-h {
+					tolY = max(tolY, 0.1) // end columns: one-sided patches
+				}
+				if !(math.Abs(vy) <= tolY*P/b) {
+					t.Errorf("%s: Vyz = %.4g N/m, want 0 within %.3g", pr.Plate, vy, tolY*P/b)
 				}
 				worstY = math.Max(worstY, math.Abs(vy))
 				if cen[0] < 2*h || cen[0] > L-2*h {
@@ -207,7 +215,7 @@ func shearErrors(t *testing.T, n int, tri bool) (rms, edge, edgeExact float64) {
 //
 //	         8×8     16×16   32×32
 //	DKQ     13.0 %   3.65 %  0.96 %   (in-element gradient: 17.3, 17.2, 17.2 %)
-//	DKT     14.2 %   3.85 %  0.92 %   (in-element gradient: 24.0, 21.9, 21.4 %)
+//	DKT      9.6 %   2.88 %  0.98 %   (in-element gradient: 24.0, 21.9, 21.4 %)
 //
 // second-order convergence. They must fall as the mesh doubles and stay
 // within 5 % at 16 × 16 and 1.5 % at 32 × 32, margins of a quarter or
@@ -219,12 +227,15 @@ func shearErrors(t *testing.T, n int, tri bool) (rms, edge, edgeExact float64) {
 // the edge, where the exact shear is already lower (0.306·q·a for quads
 // at 16 × 16), so the largest |Vxz| of that column is compared with the
 // series at the centroid where it occurs — measured 2.5 % low at 16 × 16
-// and 0.6 % at 32 × 32 for DKQ, 3.1 % and 0.25 % for DKT; held to 5 % and
-// 1.5 % — and its distance from 0.338·q·a, which also holds the offset of
+// and 0.6 % at 32 × 32 for DKQ, 2.1 % and 1.5 % for DKT (whose patches
+// stop at the supported edge nodes, so the edge triangles that touch the
+// edge only at a corner are not in each other's patch); held to 5 % at
+// 16 × 16 and 2 % at 32 × 32 — and its distance from 0.338·q·a, which also holds the offset of
 // the centroid, must fall with the mesh (DKQ 0.094, 0.039, 0.018 q·a).
 func TestKirchhoffShearNavier(t *testing.T) {
 	const qMax = 0.338 // Timoshenko & Woinowsky-Krieger, Table 8
 	tol := map[int]float64{16: 0.05, 32: 0.015}
+	edgeTol := map[int]float64{16: 0.05, 32: 0.02}
 	for _, tc := range []struct {
 		name string
 		tri  bool
@@ -246,7 +257,7 @@ func TestKirchhoffShearNavier(t *testing.T) {
 					if !(rms <= e) {
 						t.Errorf("%d×%d: RMS error %.4g > %.3g", n, n, rms, e)
 					}
-					if !(math.Abs(edge-exact) <= e*exact) {
+					if e := edgeTol[n]; !(math.Abs(edge-exact) <= e*exact) {
 						t.Errorf("%d×%d: edge max |Vxz| %.4g q·a, series %.4g q·a there, off by more than %.3g", n, n, edge, exact, e)
 					}
 				}
