@@ -196,7 +196,7 @@ var Rules = []Rule{
 		Allow: []string{femTree}, External: []string{gonum},
 		Deny:      []string{"net/http/...", "pkg/fem/static/ccx", "pkg/fem/gridn", "pkg/fem/internal/platecase", "pkg/fem/internal/navier"},
 		TestAllow: []string{"pkg/fem/gridn", "pkg/fem/internal/platecase", "pkg/fem/internal/navier"}},
-	{Package: "pkg/fem/nonlinear", Why: "the large-displacement analysis runs on the engine's parts, not the test and benchmark models",
+	{Package: "pkg/fem/nonlinear", Why: "the non-linear static analysis (small and large displacements) runs on the engine's parts, not the test and benchmark models",
 		Allow: []string{"pkg/fem/domain", "pkg/fem/dof", "pkg/fem/element", "pkg/fem/geom", "pkg/fem/linsys", "pkg/fem/sparse", "pkg/fem/transform"},
 		Deny:  noHTTP,
 		// The tests compare small-load results with the linear analysis.

@@ -153,16 +153,22 @@ func (m *FrameElement) GeometricStiffness(u []float64, c *Loads, out []float64) 
 	if err := m.stateOf(u, c, &s); err != nil {
 		return err
 	}
-	n := (s.Q[6] - s.Q[0]) / 2 // tension positive
 	var kl [144]float64
-	if m.Type.AxialOnly() {
-		element.TrussGeometric(m.Props, n, kl[:])
-	} else {
-		element.FrameGeometric(m.Props, n, kl[:])
-		m.condense(&kl)
-	}
+	m.localGeometric(&s, &kl)
 	m.toGlobal(kl[:], out)
 	return nil
+}
+
+// localGeometric writes the local geometric stiffness of the member in
+// state s: that of its mean axial force, condensed over released ends.
+func (m *FrameElement) localGeometric(s *FrameState, kl *[144]float64) {
+	n := (s.Q[6] - s.Q[0]) / 2 // tension positive
+	if m.Type.AxialOnly() {
+		element.TrussGeometric(m.Props, n, kl[:])
+		return
+	}
+	element.FrameGeometric(m.Props, n, kl[:])
+	m.condense(kl)
 }
 
 // condense replaces the local matrix a, over the member's own end DOFs, by

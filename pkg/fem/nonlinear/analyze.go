@@ -13,49 +13,99 @@ import (
 	"github.com/gusset/gusset/pkg/fem/sparse"
 )
 
-// Analyze runs the large-displacement static analysis of load case name
-// (a primary case) of d, a domain from domain.Build, and returns the
-// converged state at the full load (λ = 1).
+// Analyze runs the non-linear static analysis of load case name (a
+// primary case) of d, a domain from domain.Build, in the theory of
+// opts.Theory, and returns the converged state at the full load (λ = 1).
 //
 // The load is applied in opts.Steps steps; each iterates with the
-// (symmetrized) co-rotational tangent until opts.Convergence is met
-// (package doc). A step that does not converge in opts.MaxIterations
-// returns a *NotConvergedError with the step, the load factor reached,
-// the iterations and the residual; a singular tangent returns the
-// *dof.MechanismError naming the node and DOF. What the analysis does not
-// support yet (package doc) is refused before any work, with an error
-// naming the member, plate, node or case. The context is checked between
-// iterations and passed to the factorizer. A case with no load on a free
-// DOF returns the initial state without iterating.
+// theory's tangent (package doc) until opts.Convergence is met. A step
+// that does not converge in opts.MaxIterations returns a
+// *NotConvergedError with the step, the load factor reached, the
+// iterations and the residual; a singular tangent returns the
+// *dof.MechanismError naming the node and DOF; in the Small theory a
+// tangent with negative pivots (past the critical load) returns an
+// *UnstableError. What the theory does not support yet (package doc) is
+// refused before any work, with an error naming the member, plate, node
+// or case. The context is checked between iterations and passed to the
+// factorizer. A case with no load on a free DOF returns the initial state
+// without iterating.
 func Analyze(ctx context.Context, d *domain.Domain, name string, opts Options) (*Result, error) {
 	if err := opts.resolve(); err != nil {
 		return nil, fmt.Errorf("non-linear analysis: %w", err)
 	}
-	if err := checkScope(d, name); err != nil {
+	if err := checkScope(d, name, opts.Theory); err != nil {
 		return nil, fmt.Errorf("non-linear analysis: %w", err)
+	}
+	if opts.Theory == Small {
+		s, err := newSmall(ctx, d, name, opts)
+		if err != nil {
+			return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+		}
+		lambda, err := s.run(s)
+		if err != nil {
+			return nil, runError(name, err)
+		}
+		return s.result(lambda)
 	}
 	a, err := newAnalysis(ctx, d, name, opts)
 	if err != nil {
 		return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
 	}
-	lambda, err := a.run()
+	lambda, err := a.run(a)
 	if err != nil {
-		var nc *NotConvergedError
-		if errors.As(err, &nc) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+		return nil, runError(name, err)
 	}
 	return a.result(lambda), nil
 }
 
-// analysis is the state of one Analyze call.
+// runError returns the error of a failed run: typed failures as they are,
+// others wrapped with the case.
+func runError(name string, err error) error {
+	var nc *NotConvergedError
+	var ue *UnstableError
+	if errors.As(err, &nc) || errors.As(err, &ue) {
+		return err
+	}
+	return fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+}
+
+// problem is what the load stepping of driver.run needs from a theory:
+// the state's forces and tangent, its residual and its update.
+type problem interface {
+	// assemble computes the internal forces of the current state at load
+	// factor lambda and, when wantK is set, returns the tangent.
+	assemble(lambda float64, wantK bool) (*sparse.SymMatrix, error)
+	// residual writes R = λ·P − F_int at the equations into r and
+	// returns its norm.
+	residual(lambda float64, r []float64) float64
+	// update applies the equation increments dx.
+	update(dx []float64)
+	// displacementsEq returns the state at the equations, for the
+	// deflection criterion.
+	displacementsEq() []float64
+	// loadNorm is ‖P‖ at the equations, the reference of the residual
+	// criterion at λ = 1; zero when the case loads no free DOF.
+	loadNorm() float64
+}
+
+// driver steps the load of one Analyze call and iterates each step
+// (package doc, "Solution"), for either theory.
+type driver struct {
+	ctx  context.Context
+	name string
+	opts Options
+	num  *dof.Numbering
+	hist []Iteration
+	// stable, when set, refuses a tangent with negative pivots (when the
+	// factorizer counts them): the small-displacement theory past its
+	// critical load.
+	stable bool
+}
+
+// analysis is the state of one large-displacement Analyze call.
 type analysis struct {
-	ctx     context.Context
+	driver
 	d       *domain.Domain
-	name    string
-	opts    Options
-	num     *dof.Numbering
 	as      *sparse.Assembler
 	members []member
 	// p is the reference load per global DOF; fix the local fixed-end
@@ -68,13 +118,12 @@ type analysis struct {
 	u    []geom.Vec3
 	rot  []geom.Rotation
 	fint []float64
-	hist []Iteration
 }
 
 // newAnalysis numbers the equations, prepares the members and resolves
 // the loads.
 func newAnalysis(ctx context.Context, d *domain.Domain, name string, opts Options) (*analysis, error) {
-	a := &analysis{ctx: ctx, d: d, name: name, opts: opts}
+	a := &analysis{driver: driver{ctx: ctx, name: name, opts: opts}, d: d}
 	a.num = d.DOF.Number(nil)
 	as, err := d.NewAssembler(a.num)
 	if err != nil {
@@ -121,13 +170,18 @@ func newAnalysis(ctx context.Context, d *domain.Domain, name string, opts Option
 	return a, nil
 }
 
-// run applies the load steps and returns the load factor reached.
-func (a *analysis) run() (float64, error) {
+// loadNorm implements problem.
+func (a *analysis) loadNorm() float64 {
+	pEq := make([]float64, a.num.Equations())
+	a.num.Distribute(a.p, pEq, nil)
+	return norm(pEq)
+}
+
+// run applies the load steps to p and returns the load factor reached.
+func (a *driver) run(p problem) (float64, error) {
 	neq := a.num.Equations()
 	r := make([]float64, neq)
-	pEq := make([]float64, neq)
-	a.num.Distribute(a.p, pEq, nil)
-	pNorm := norm(pEq)
+	pNorm := p.loadNorm()
 	if pNorm == 0 {
 		// No load on a free DOF: the initial state is the solution (loads
 		// on restrained DOFs go straight into the reactions).
@@ -141,11 +195,11 @@ func (a *analysis) run() (float64, error) {
 		lambda := a.opts.loadFactor(step)
 		if !kCurrent {
 			var err error
-			if k, err = a.assemble(true); err != nil {
+			if k, err = p.assemble(lambda, true); err != nil {
 				return reached, err
 			}
 		}
-		rn := a.residual(lambda, r)
+		rn := p.residual(lambda, r)
 		var dn float64
 		converged := false
 		for iter := 1; iter <= a.opts.MaxIterations; iter++ {
@@ -154,7 +208,7 @@ func (a *analysis) run() (float64, error) {
 			}
 			if iter == 1 || a.opts.Matrix == Tangent {
 				var err error
-				if fact, err = a.factor(k); err != nil {
+				if fact, err = a.factor(k, lambda); err != nil {
 					return reached, err
 				}
 			}
@@ -165,10 +219,10 @@ func (a *analysis) run() (float64, error) {
 					return reached, fmt.Errorf("solve: %w", err)
 				}
 			}
-			a.update(dx)
+			p.update(dx)
 			dn = norm(dx)
 			wantK := a.opts.Matrix == Tangent
-			km, err := a.assemble(wantK)
+			km, err := p.assemble(lambda, wantK)
 			if err != nil {
 				return reached, fmt.Errorf("step %d iteration %d: %w", step, iter, err)
 			}
@@ -176,8 +230,8 @@ func (a *analysis) run() (float64, error) {
 				k = km
 			}
 			kCurrent = wantK
-			rn = a.residual(lambda, r)
-			converged = a.converged(rn, lambda*pNorm, dn)
+			rn = p.residual(lambda, r)
+			converged = a.converged(rn, lambda*pNorm, dn, p.displacementsEq())
 			rec := Iteration{Step: step, LoadFactor: lambda, Iteration: iter, Residual: rn, Increment: dn, Converged: converged}
 			a.hist = append(a.hist, rec)
 			if a.opts.Progress != nil {
@@ -202,11 +256,11 @@ func (a *analysis) run() (float64, error) {
 
 // converged applies the criterion of the options to the residual norm rn
 // (against the applied load norm ref) and the increment norm dn (against
-// the norm of the total displacements).
-func (a *analysis) converged(rn, ref, dn float64) bool {
+// the norm of the total displacements x at the equations).
+func (a *driver) converged(rn, ref, dn float64, x []float64) bool {
 	tol := a.opts.Tolerance
 	res := rn <= tol*ref
-	def := dn <= tol*norm(a.displacementsEq())
+	def := dn <= tol*norm(x)
 	switch a.opts.Convergence {
 	case Deflections:
 		return def
@@ -217,8 +271,9 @@ func (a *analysis) converged(rn, ref, dn float64) bool {
 }
 
 // factor factors k, turning a zero pivot into the mechanism error naming
-// its node and DOF.
-func (a *analysis) factor(k *sparse.SymMatrix) (linsys.Factorization, error) {
+// its node and DOF and, when a.stable is set, negative pivots into an
+// *UnstableError.
+func (a *driver) factor(k *sparse.SymMatrix, lambda float64) (linsys.Factorization, error) {
 	f, err := a.opts.Factorizer.Factor(a.ctx, k, a.num.NodeOf)
 	if err != nil {
 		var se *linsys.SingularError
@@ -226,6 +281,11 @@ func (a *analysis) factor(k *sparse.SymMatrix) (linsys.Factorization, error) {
 			return nil, a.num.Mechanism(se.Equation)
 		}
 		return nil, fmt.Errorf("factor tangent: %w", err)
+	}
+	if in, ok := f.(linsys.Inertial); ok && a.stable {
+		if neg := in.Inertia().Negative; neg > 0 {
+			return nil, &UnstableError{Case: a.name, LoadFactor: lambda, Negative: neg}
+		}
 	}
 	return f, nil
 }

@@ -8,11 +8,15 @@ import (
 	"github.com/gusset/gusset/pkg/fem/geom"
 )
 
-// checkScope refuses what the analysis does not support yet (package doc,
-// "Not supported yet"), naming the member, plate, node or case.
-func checkScope(d *domain.Domain, name string) error {
+// checkScope refuses what the analysis in theory th does not support yet
+// (package doc, "Not supported yet"), naming the member, plate, node or
+// case.
+func checkScope(d *domain.Domain, name string, th Theory) error {
 	if d.DOF == nil {
 		return fmt.Errorf("the domain was built without supports (MembersOnly); no analysis runs on it")
+	}
+	if th == Small {
+		return checkSmall(d, name)
 	}
 	m := d.Model
 	if len(m.Plates) > 0 {
@@ -75,6 +79,40 @@ func checkScope(d *domain.Domain, name string) error {
 		if len(lc.Prestress) > 0 {
 			return fmt.Errorf("load case %s: prestress loads (member %s) are not supported yet by the large-displacement analysis", name, lc.Prestress[0].Member)
 		}
+	}
+	return nil
+}
+
+// checkSmall refuses what the Small theory does not support: what acts
+// one way or beyond elasticity (it needs the reversal iterations of the
+// linear analysis, not run here) and combinations. Everything an element
+// gives through domain.Element takes part: releases, offsets, plates,
+// constraints, prescribed displacements, thermal and prestress loads.
+func checkSmall(d *domain.Domain, name string) error {
+	m := d.Model
+	for i := range m.Members {
+		mm := &m.Members[i]
+		switch mm.Type {
+		case domain.Frame, domain.Truss:
+		default:
+			return fmt.Errorf("member %s: one-way members (tension-only, compression-only, cable, gap) are not supported yet by the small-displacement (P-Δ) analysis", mm.ID)
+		}
+	}
+	for _, s := range m.Supports {
+		for k := range 6 {
+			switch s.Code[k] {
+			case 'V', 'v', 'P', 'p', 'N', 'n':
+				return fmt.Errorf("support at node %s: variable, plastic and friction supports (code %q) are not supported yet by the small-displacement (P-Δ) analysis", s.Node, s.Code)
+			}
+			switch s.Active[k] {
+			case 0, 'B', 'b':
+			default:
+				return fmt.Errorf("support at node %s: one-way supports are not supported yet by the small-displacement (P-Δ) analysis", s.Node)
+			}
+		}
+	}
+	if d.IsCombination(name) {
+		return fmt.Errorf("load case %s is a combination: the small-displacement (P-Δ) analysis runs primary load cases only", name)
 	}
 	return nil
 }

@@ -1,19 +1,25 @@
-// Package nonlinear is the large-displacement static analysis of frame
-// models (the service's theory Finite/Large): the equilibrium of a
-// domain.Domain under one load case, traced by load steps with Newton
-// iterations on the co-rotational 3-D frame of package transform
-// (transform.Corot with element.FrameBasicStiffness: the element stays
-// linear elastic in a frame that follows its rigid-body motion; Crisfield,
-// Non-linear Finite Element Analysis of Solids and Structures vol. 2,
-// 1997, ch. 17).
+// Package nonlinear is the non-linear static analysis of a domain.Domain
+// under one load case, traced by load steps with Newton iterations, in
+// one of the service's theories (Options.Theory):
+//
+//   - Finite and Large: large displacements of frame models on the
+//     co-rotational 3-D frame of package transform (transform.Corot with
+//     element.FrameBasicStiffness: the element stays linear elastic in a
+//     frame that follows its rigid-body motion; Crisfield, Non-linear
+//     Finite Element Analysis of Solids and Structures vol. 2, 1997,
+//     ch. 17). Most of this doc is about them.
+//   - Small, the service's default: second-order (P-Δ and P-δ) analysis
+//     with small-displacement kinematics, through the generic
+//     domain.Element interface (see "Small theory" below).
 //
 // # Units, DOFs and signs
 //
 // Units are SI (N, m, N·m, rad) unless a model is given in another
 // consistent set (the tests use kip and inch for the AISC benchmark): the
 // analysis never converts. Every node has six DOFs in global axes, ux uy
-// uz rx ry rz. Translations are measured from the initial positions; a
-// node's rotation is its total "turning matrix" Q (package geom), updated
+// uz rx ry rz. Translations are measured from the initial positions. In
+// the large-displacement theories (Small: see below) a node's rotation is
+// its total "turning matrix" Q (package geom), updated
 // by the spin Δθ of each iteration as Q ← geom.ExpMap(Δθ)·Q, never by
 // adding angles; results report Q and its rotation vector geom.LogMap(Q)
 // (angle ≤ π, right-hand rule about global axes). Forces and moments in
@@ -55,9 +61,64 @@
 // diagonal of the tangent: exact for translations and for rotations about
 // one axis, an approximation for large rotations about several axes.
 //
+// # Small theory
+//
+// The geometry is never updated and rotations add as plain vectors: the
+// state is the equation values x, the global displacements
+// u = C·x + λ·u_r (constraints C, prescribed displacements u_r of the
+// case, as in the linear analysis). The internal forces are
+//
+//	F(u) = Σ_e [Resisting_e(u_e, λ·c) + K_G,e(u_e, λ·c)·u_e] + k_s·u
+//
+// with domain.Element's Resisting (K·u plus the fixed-end forces of the
+// element's loads) and GeometricStiffness (the K_G of the stress state
+// under u and the loads, as in a linearized buckling analysis: frames
+// from their mean axial force, condensed over releases, through rigid
+// offsets; plates from their membrane forces), c the case's loads and k_s
+// the support springs. The residual is R = λ·P_node − F(u), gathered onto
+// the equations through the constraints (the element loads are in F), and
+// the tangent is K + K_G(u). It leaves out the derivative of the axial
+// (membrane) forces with u, so it is not Newton's exact tangent: this is
+// the usual P-Δ iteration, which converges in a few iterations when the
+// axial forces depend little on the displacements (two when they do not
+// at all: the first iteration, from u = 0 where N = 0 unless element
+// loads or strains make it, is the linear solution). Loads stay fixed in
+// direction, as the geometry does. The consistent (cubic) geometric
+// stiffness catches the P-δ effect within each member, with an error
+// falling as about 1/n⁴ with n members per span in the tests.
+//
+// Steps, stepping, matrix (Secant factors K + K_G once per step) and the
+// convergence criteria are those of the other theories; the residual
+// criterion is relative to ‖R‖ of the undeformed state at λ = 1 (node
+// loads, equivalent loads of the element loads and prescribed
+// displacements moved to the right-hand side). A tangent with negative
+// pivots means the load factor is past the critical (linearized buckling)
+// factor of the current stress state, where the small-displacement
+// equilibrium is unstable: Analyze returns an *UnstableError (with a
+// factorizer that counts pivot signs, as the default does). Under
+// compression the frame K_G carries the twist term N·(Iy + Iz)/A, so a
+// section with little torsional stiffness can be reported unstable in
+// torsion before it buckles in bending.
+//
+// Results: translations and rotation vectors u (Turning is
+// geom.ExpMap of the rotation, for uniformity), reactions from F at the
+// restrained DOFs (through the constraints) and −k_s·u at the springs;
+// per member the 12 end actions in its local axes at its flexible ends
+// (domain.FrameElement.End plus domain.FrameElement.GeometricEndForces),
+// in equilibrium with its node forces; per plate its linear recovery
+// (domain.ShellElement.Result) with the geometric node forces added.
+//
 // # Not supported yet
 //
-// Analyze refuses, naming the member, plate, node or case: plates and
+// The Small theory refuses one-way members (tension- or compression-only,
+// cables, gaps), one-way supports and variable, plastic or friction
+// supports (they need the reversal iterations of the linear analysis) and
+// combinations (one primary load case per analysis). Element families
+// other than frames and plates take part in its equilibrium through
+// domain.Element, but only frames and plates have results.
+//
+// The large-displacement theories refuse, naming the member, plate, node
+// or case: plates and
 // other element families; one-way members (tension- or compression-only,
 // cables, gaps); end releases; rigid end offsets; one-way supports and
 // variable, plastic or friction supports; constraints (rigid links);

@@ -63,8 +63,9 @@ func (m *member) configure(u []geom.Vec3, rot []geom.Rotation, cfg *transform.Co
 // assemble computes the element forces of the current state into a.fint
 // and, when wantK is set, returns the assembled tangent: the symmetric
 // part (K + Kᵀ)/2 of each element's co-rotational tangent (package doc)
-// plus the support springs.
-func (a *analysis) assemble(wantK bool) (*sparse.SymMatrix, error) {
+// plus the support springs. The load factor does not enter: the loads are
+// all in P.
+func (a *analysis) assemble(_ float64, wantK bool) (*sparse.SymMatrix, error) {
 	clear(a.fint)
 	var k *sparse.SymMatrix
 	if wantK {

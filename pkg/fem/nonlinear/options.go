@@ -6,6 +6,39 @@ import (
 	"github.com/gusset/gusset/pkg/fem/linsys"
 )
 
+// Theory is the kinematics of the analysis (package doc).
+type Theory int
+
+// Theories. The zero value is Finite, the path this package had before
+// Small was added, so existing callers keep it; the service's default
+// non-linear theory is Small, which a caller selects explicitly.
+const (
+	// Finite is the large-displacement analysis on the co-rotational
+	// transform: geometry updated, rotations composed as turning matrices.
+	Finite Theory = iota
+	// Large is the service's other large-displacement theory: the same
+	// analysis as Finite.
+	Large
+	// Small is second-order analysis with small-displacement kinematics:
+	// P-Δ and P-δ through the geometric stiffness of the elements' stress
+	// state, iterated to convergence, on the initial geometry, rotations
+	// additive.
+	Small
+)
+
+// String names the theory as the service does.
+func (t Theory) String() string {
+	switch t {
+	case Finite:
+		return "Finite"
+	case Large:
+		return "Large"
+	case Small:
+		return "Small"
+	}
+	return fmt.Sprintf("Theory(%d)", int(t))
+}
+
 // Stepping is how the load factor grows over the steps.
 type Stepping int
 
@@ -67,9 +100,13 @@ type Iteration struct {
 	Converged bool
 }
 
-// Options control Analyze. The zero value is one linear step with the
-// tangent matrix, residual convergence to 1e-8 and at most 30 iterations.
+// Options control Analyze. The zero value is the Finite theory, one
+// linear step with the tangent matrix, residual convergence to 1e-8 and
+// at most 30 iterations.
 type Options struct {
+	// Theory is the kinematics: Finite or Large (large displacements,
+	// co-rotational) or Small (P-Δ and P-δ on the initial geometry).
+	Theory Theory
 	// Steps is the number of load steps (the service's loadSteps); 0
 	// means 1.
 	Steps int
@@ -105,6 +142,8 @@ func (o *Options) resolve() error {
 		o.Tolerance = 1e-8
 	}
 	switch {
+	case o.Theory < Finite || o.Theory > Small:
+		return fmt.Errorf("unknown theory %d", o.Theory)
 	case o.Steps < 1:
 		return fmt.Errorf("load steps must be at least 1, got %d", o.Steps)
 	case o.MaxIterations < 1:
@@ -155,4 +194,27 @@ type NotConvergedError struct {
 func (e *NotConvergedError) Error() string {
 	return fmt.Sprintf("non-linear analysis of case %s: step %d (load factor %g) did not converge in %d iterations (residual %.3g, increment %.3g); load factor reached %g",
 		e.Case, e.Step, e.Target, e.Iterations, e.Residual, e.Increment, e.LoadFactor)
+}
+
+// UnstableError reports, in the Small theory, a tangent K + K_G with
+// negative pivots: the load factor of the step is past the structure's
+// critical (linearized buckling) load factor of the current stress state,
+// where the small-displacement equilibrium is unstable and an iteration
+// that converges finds a meaningless state. It is only detected with a
+// factorizer that counts pivot signs (linsys.Inertial; the default one
+// does).
+type UnstableError struct {
+	Case string
+	// LoadFactor is the load factor of the step whose tangent was
+	// factored.
+	LoadFactor float64
+	// Negative is the number of negative pivots: the number of buckling
+	// modes whose critical factor is below the state's.
+	Negative int
+}
+
+// Error describes the failure.
+func (e *UnstableError) Error() string {
+	return fmt.Sprintf("non-linear analysis of case %s: the structure is unstable at load factor %g: the tangent stiffness K + K_G has %d negative pivot(s), the load is past the critical (buckling) load",
+		e.Case, e.LoadFactor, e.Negative)
 }

@@ -15,6 +15,9 @@ type Result struct {
 	Nodes []NodeResult
 	// Members are the member results, model member order.
 	Members []MemberResult
+	// Plates are the plate results, model plate order (Small theory; the
+	// large-displacement theories refuse plates).
+	Plates []PlateResult
 	// History is every iteration of every step, in order (the records
 	// Options.Progress was given).
 	History []Iteration
@@ -27,10 +30,13 @@ type NodeResult struct {
 	// axes.
 	Translation geom.Vec3
 	// Rotation is the rotation vector geom.LogMap(Turning): the total
-	// rotation of the node, angle ≤ π, about global axes (rad).
+	// rotation of the node, angle ≤ π, about global axes (rad). In the
+	// Small theory it is the plain (additive) rotation DOFs.
 	Rotation geom.Vec3
 	// Turning is the node's total turning matrix Q (package geom): Q·v₀
-	// is where a vector v₀ fixed to the node has turned to.
+	// is where a vector v₀ fixed to the node has turned to. In the Small
+	// theory it is geom.ExpMap(Rotation), for uniformity: the analysis
+	// does not use it.
 	Turning geom.Rotation
 	// Reaction is the force and moment the supports exert on the node,
 	// global axes, ux … rz, at the fixed DOFs (F_int − λ·P) and the
@@ -40,7 +46,15 @@ type NodeResult struct {
 	HasReaction bool
 }
 
-// MemberResult is the state of one member in its deformed configuration.
+// MemberResult is the state of one member in its deformed configuration
+// (large-displacement theories) or on its initial geometry (Small: Axes
+// are its local axes, Length its flexible length, EndA and EndB its end
+// actions at its flexible ends with the geometric (P-Δ, P-δ) term —
+// domain.FrameElement.End plus domain.FrameElement.GeometricEndForces —
+// Basic the linearized basic deformations of its own end displacements
+// (after releases) and Forces read from EndA and EndB: N = EndB[0],
+// T = EndB[3], Mz(A) = EndA[5], Mz(B) = EndB[5], My(A) = EndA[4],
+// My(B) = EndB[4], which with the geometric term are not kb·v).
 type MemberResult struct {
 	Member string
 	// Basic are the basic deformations v (transform.BasicAxial …

@@ -1,0 +1,206 @@
+package nonlinear_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/fem/nonlinear"
+	"github.com/gusset/gusset/pkg/fem/static"
+)
+
+// TestSmallFeaturesMatchLinear: what the large-displacement theories
+// refuse and the Small theory takes through domain.Element — end
+// releases, rigid offsets, a constraint (rigid link), a prescribed
+// displacement, thermal and prestress loads — with a support spring, a
+// truss and a member load, on a 3-D frame under tiny loads (displacements
+// about 1e-7 of the lengths, so the geometric terms are about 1e-7
+// relative): the Small theory must give static.Analyze's displacements,
+// reactions and member end actions within 1e-6 of the largest of each.
+func TestSmallFeaturesMatchLinear(t *testing.T) {
+	const s = 0.01 // N, N·m, N/m
+	m := &domain.Model{
+		Materials: []domain.Material{{Name: "mat", E: steel.E, G: steel.G, Alpha: 1.2e-5}},
+		Sections: []domain.Section{{Name: "sec", A: steel.A, Ay: steel.Ay, Az: steel.Az, J: steel.J, Iy: steel.Iy, Iz: steel.Iz,
+			PrincipalAngle: 0.3}},
+		Nodes: []domain.Node{{ID: "A", X: 0, Y: 0, Z: 0}, {ID: "B", X: 0, Y: 3, Z: 0}, {ID: "C", X: 4, Y: 3, Z: 0},
+			{ID: "D", X: 4, Y: 3, Z: 2.5}, {ID: "E", X: 4, Y: 0, Z: 2.5}, {ID: "F", X: 5, Y: 1, Z: 3},
+			{ID: "G", X: 4.3, Y: 3.2, Z: -0.2}, {ID: "H", X: 6, Y: 3, Z: -1}},
+		Members: []domain.Member{
+			{ID: "AB", NodeA: "A", NodeB: "B", Section: "sec", Material: "mat", OffsetA: geom.Vec3{0.05, 0.1, 0}},
+			{ID: "BC", NodeA: "B", NodeB: "C", Section: "sec", Material: "mat", Direction: geom.Direction{Angle: 0.5},
+				ReleaseB: "FFFFRR", OffsetB: geom.Vec3{-0.2, 0, 0.05}},
+			{ID: "CD", NodeA: "C", NodeB: "D", Section: "sec", Material: "mat"},
+			{ID: "DE", NodeA: "D", NodeB: "E", Section: "sec", Material: "mat", ReleaseA: "FFFFFR"},
+			{ID: "DF", NodeA: "D", NodeB: "F", Section: "sec", Material: "mat"},
+			{ID: "BF", NodeA: "B", NodeB: "F", Section: "sec", Material: "mat", Type: domain.Truss},
+			{ID: "GH", NodeA: "G", NodeB: "H", Section: "sec", Material: "mat"},
+		},
+		Supports: []domain.Support{{Node: "A", Code: "FFFFFF"}, {Node: "E", Code: "FFFRRS", Springs: [6]float64{5: 2e6}},
+			{Node: "H", Code: "RFFRRR"}},
+		Constraints: []domain.Constraint{{Master: "C", Slaves: []string{"G"}, Code: "FFFFFF"}},
+		LoadCases: []domain.LoadCase{{Name: "L",
+			NodeLoads: []domain.NodeLoad{{Node: "C", F: [6]float64{s * 1, s * -2, s * 0.5, s * 1, s * -0.5, s * 2}},
+				{Node: "F", F: [6]float64{0, 0, s * -1, 0, 0, 0}}, {Node: "H", F: [6]float64{s * 0.5, 0, 0, 0, 0, 0}}},
+			Members: []domain.MemberLoad{{Member: "BC", Type: domain.DistributedForce, Axes: domain.GlobalInclined,
+				Direction: geom.YAxis, P1: s * -1, P2: s * -2}},
+			Thermal:    []domain.ThermalLoad{{Member: "CD", DT: s * 1e-3, DTy: s * 1e-2}},
+			Prestress:  []domain.PrestressLoad{{Member: "DF", Force: s * 3}},
+			Prescribed: []domain.PrescribedDisplacement{{Node: "A", Set: [6]bool{1: true, 5: true}, Value: [6]float64{1: 2e-8, 5: 1e-8}}},
+		}},
+	}
+	d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := nonlinear.Analyze(context.Background(), d, "L", nonlinear.Options{Theory: nonlinear.Small, Steps: 2,
+		Convergence: nonlinear.Deflections, Tolerance: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lin, err := static.Analyze(context.Background(), m, static.Options{Cases: []string{"L"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareLinear(t, res, lin.Cases[0], 1e-6)
+	// The prescribed displacement is reached.
+	if got := res.Nodes[0].Translation[1]; got != 2e-8 {
+		t.Errorf("prescribed uy at A: %g", got)
+	}
+}
+
+// TestSmallRefusals: what the Small theory does not support yet is
+// refused before any work, naming the member, node or case.
+func TestSmallRefusals(t *testing.T) {
+	base := func() *domain.Model {
+		return chainModel(straight(3, 2), steel, geom.YAxis, map[int][6]float64{2: {1: -1e3}})
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(m *domain.Model)
+		want []string
+	}{
+		{"tension-only member", func(m *domain.Model) { m.Members[0].Type = domain.TensionOnly }, []string{"member M1", "one-way members", "P-Δ"}},
+		{"one-way support", func(m *domain.Model) { m.Supports[0].Active[1] = 'P' }, []string{"node N0", "one-way supports"}},
+		{"variable support", func(m *domain.Model) {
+			m.Supports = append(m.Supports, domain.Support{Node: "N2", Code: "RVRRRR",
+				Tables: [6][]domain.SpringSegment{1: {{Stiffness: 1e6, Limit: 1}}}})
+		}, []string{"node N2", "variable"}},
+		{"combination", func(m *domain.Model) {
+			m.Combinations = []domain.Combination{{Name: "C", Terms: []domain.Term{{Case: "L", Factor: 1}}}}
+		}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := base()
+			tc.edit(m)
+			d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			name, want := "L", tc.want
+			if want == nil {
+				name, want = "C", []string{"case C", "combination"}
+			}
+			_, err = nonlinear.Analyze(context.Background(), d, name, nonlinear.Options{Theory: nonlinear.Small})
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			for _, w := range want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q does not mention %q", err, w)
+				}
+			}
+		})
+	}
+	// An unknown theory is an option error.
+	d, err := domain.Build(context.Background(), base(), domain.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nonlinear.Analyze(context.Background(), d, "L", nonlinear.Options{Theory: 7}); err == nil || !strings.Contains(err.Error(), "theory") {
+		t.Errorf("theory 7: error %v", err)
+	}
+}
+
+// TestSmallNotConvergedAndUnstable: in the Small theory the first
+// iteration of the first step is the linear solution (no axial force at
+// u = 0), so one iteration cannot meet a tight tolerance under an axial
+// load: a *NotConvergedError, as in the other theories. Past the critical
+// load (a cantilever at 1.1·P_cr, P_cr = π²EI/(4L²)) the tangent K + K_G
+// has a negative pivot, reported as an *UnstableError, in every step
+// count's last step or earlier.
+func TestSmallNotConvergedAndUnstable(t *testing.T) {
+	const L = 3.0
+	s := steel
+	s.Iy = s.Iz
+	pcr := math.Pi * math.Pi * s.E * s.Iz / (4 * L * L)
+	build := func(ratio float64) *domain.Domain {
+		m := chainModel(straight(L, 8), s, geom.YAxis, map[int][6]float64{8: {-ratio * pcr, 1e3, 0, 0, 0, 0}})
+		d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	var recs []nonlinear.Iteration
+	_, err := nonlinear.Analyze(context.Background(), build(0.5), "L", nonlinear.Options{Theory: nonlinear.Small, MaxIterations: 1,
+		Tolerance: 1e-10, Progress: func(it nonlinear.Iteration) { recs = append(recs, it) }})
+	var nc *nonlinear.NotConvergedError
+	if !errors.As(err, &nc) {
+		t.Fatalf("error %v, want a *NotConvergedError", err)
+	}
+	t.Logf("%v", err)
+	if nc.Case != "L" || nc.Step != 1 || nc.Iterations != 1 || nc.LoadFactor != 0 || len(recs) != 1 || !(nc.Residual > 0) || nc.Residual != recs[0].Residual {
+		t.Errorf("error %+v, records %+v", nc, recs)
+	}
+	for _, steps := range []int{1, 4} {
+		_, err = nonlinear.Analyze(context.Background(), build(1.1), "L", nonlinear.Options{Theory: nonlinear.Small, Steps: steps})
+		var ue *nonlinear.UnstableError
+		if !errors.As(err, &ue) {
+			t.Fatalf("%d steps: error %v, want an *UnstableError", steps, err)
+		}
+		t.Logf("%d steps: %v", steps, err)
+		if ue.Case != "L" || ue.Negative < 1 || !(ue.LoadFactor > 0.9) {
+			t.Errorf("%d steps: error %+v", steps, ue)
+		}
+	}
+	// Below it the analysis converges, in parabolic steps with the secant
+	// matrix too (modified Newton: at 0.7·P_cr the start-of-step matrix of
+	// the last step, at λ = 4/9, makes each iteration cut the error by
+	// about 1 − 0.3/0.69).
+	res, err := nonlinear.Analyze(context.Background(), build(0.7), "L", nonlinear.Options{Theory: nonlinear.Small, Steps: 3,
+		Stepping: nonlinear.Parabolic, Matrix: nonlinear.Secant, Convergence: nonlinear.Both, Tolerance: 1e-8, MaxIterations: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.LoadFactor != 1 || len(res.History) == 0 {
+		t.Errorf("load factor %g, %d iterations", res.LoadFactor, len(res.History))
+	}
+	t.Logf("0.7·P_cr, 3 parabolic secant steps: %d iterations, tip %.6g m", len(res.History), res.Nodes[8].Translation[0])
+}
+
+// TestTheories: Large runs the same analysis as Finite (the zero value);
+// in the Small theory a case without loads on free DOFs returns the
+// initial state at once, its loads on supported DOFs as reactions, as in
+// the other theories.
+func TestTheories(t *testing.T) {
+	m := chainModel(straight(3, 4), steel, geom.YAxis, map[int][6]float64{4: {-1e4, 2e3, 0, 0, 0, 0}})
+	fin := analyze(t, m, nonlinear.Options{Steps: 2})
+	lar := analyze(t, m, nonlinear.Options{Theory: nonlinear.Large, Steps: 2})
+	if fin.Nodes[4].Translation != lar.Nodes[4].Translation || len(fin.History) != len(lar.History) {
+		t.Errorf("Finite tip %v in %d iterations, Large %v in %d", fin.Nodes[4].Translation, len(fin.History),
+			lar.Nodes[4].Translation, len(lar.History))
+	}
+	if nonlinear.Small.String() != "Small" || nonlinear.Finite.String() != "Finite" || nonlinear.Large.String() != "Large" {
+		t.Errorf("theory names %v %v %v", nonlinear.Finite, nonlinear.Large, nonlinear.Small)
+	}
+	m = chainModel(straight(3, 2), steel, geom.YAxis, map[int][6]float64{0: {1: 5}})
+	res := analyze(t, m, nonlinear.Options{Theory: nonlinear.Small, Steps: 3})
+	if len(res.History) != 0 || res.LoadFactor != 1 || res.Nodes[2].Translation != (geom.Vec3{}) || res.Nodes[0].Reaction[1] != -5 {
+		t.Errorf("result %+v", res)
+	}
+}
