@@ -46,18 +46,8 @@ func checkScope(d *domain.Domain, name string, th Theory) error {
 			}
 		}
 	}
-	for _, s := range m.Supports {
-		for k := range 6 {
-			switch s.Code[k] {
-			case 'V', 'v', 'P', 'p', 'N', 'n':
-				return fmt.Errorf("support at node %s: variable, plastic and friction supports (code %q) are not supported yet by the large-displacement analysis", s.Node, s.Code)
-			}
-			switch s.Active[k] {
-			case 0, 'B', 'b':
-			default:
-				return fmt.Errorf("support at node %s: one-way supports are not supported yet by the large-displacement analysis", s.Node)
-			}
-		}
+	if err := linearSupports(m, "large-displacement analysis"); err != nil {
+		return err
 	}
 	if len(m.Constraints) > 0 {
 		return fmt.Errorf("constraint with master node %s: constraints are not supported yet by the large-displacement analysis", m.Constraints[0].Master)
@@ -98,21 +88,31 @@ func checkSmall(d *domain.Domain, name string) error {
 			return fmt.Errorf("member %s: one-way members (tension-only, compression-only, cable, gap) are not supported yet by the small-displacement (P-Δ) analysis", mm.ID)
 		}
 	}
+	if err := linearSupports(m, "small-displacement (P-Δ) analysis"); err != nil {
+		return err
+	}
+	if d.IsCombination(name) {
+		return fmt.Errorf("load case %s is a combination: the small-displacement (P-Δ) analysis runs primary load cases only", name)
+	}
+	return nil
+}
+
+// linearSupports refuses the supports the non-linear analyses do not
+// resolve yet (variable, plastic, friction and one-way), naming the node;
+// what names the analysis in the message.
+func linearSupports(m *domain.Model, what string) error {
 	for _, s := range m.Supports {
 		for k := range 6 {
 			switch s.Code[k] {
 			case 'V', 'v', 'P', 'p', 'N', 'n':
-				return fmt.Errorf("support at node %s: variable, plastic and friction supports (code %q) are not supported yet by the small-displacement (P-Δ) analysis", s.Node, s.Code)
+				return fmt.Errorf("support at node %s: variable, plastic and friction supports (code %q) are not supported yet by the %s", s.Node, s.Code, what)
 			}
 			switch s.Active[k] {
 			case 0, 'B', 'b':
 			default:
-				return fmt.Errorf("support at node %s: one-way supports are not supported yet by the small-displacement (P-Δ) analysis", s.Node)
+				return fmt.Errorf("support at node %s: one-way supports are not supported yet by the %s", s.Node, what)
 			}
 		}
-	}
-	if d.IsCombination(name) {
-		return fmt.Errorf("load case %s is a combination: the small-displacement (P-Δ) analysis runs primary load cases only", name)
 	}
 	return nil
 }

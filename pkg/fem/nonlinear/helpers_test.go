@@ -78,3 +78,25 @@ func iterationStats(res *nonlinear.Result) int {
 
 // near reports whether got is within tol of want; false for NaN.
 func near(got, want, tol float64) bool { return math.Abs(got-want) <= tol }
+
+// The AISC benchmark cantilever (kip, inch): E, A, I, L and the lateral
+// tip load H of TestAISCBenchmarkCantilever and TestSmallAISCBenchmark.
+const (
+	aiscE = 29500.0
+	aiscA = 51.7
+	aiscI = 2150.0
+	aiscL = 196.0
+	aiscH = 10.0
+)
+
+// aiscClosedForm returns the axial load P = 0.5·P_cr (P_cr = π²EI/4L²)
+// and the second-order tip deflection and base moment of the benchmark
+// cantilever: Δ = H/(P·k)·(tan kL − kL), k = √(P/EI), M = H·L + P·Δ
+// (Timoshenko & Gere, Theory of Elastic Stability, §1.11).
+func aiscClosedForm() (p, delta, moment float64) {
+	pcr := math.Pi * math.Pi * aiscE * aiscI / (4 * aiscL * aiscL)
+	p = 0.5 * pcr
+	k := math.Sqrt(p / (aiscE * aiscI))
+	delta = aiscH / (p * k) * (math.Tan(k*aiscL) - k*aiscL)
+	return p, delta, aiscH*aiscL + p*delta
+}

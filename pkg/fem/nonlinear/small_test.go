@@ -27,18 +27,8 @@ import (
 // geometric stiffness of the axial force P, which the sway does not
 // change.
 func TestSmallAISCBenchmark(t *testing.T) {
-	const (
-		E = 29500.0
-		A = 51.7
-		I = 2150.0
-		L = 196.0
-		H = 10.0
-	)
-	pcr := math.Pi * math.Pi * E * I / (4 * L * L)
-	P := 0.5 * pcr
-	k := math.Sqrt(P / (E * I))
-	delta := H / (P * k) * (math.Tan(k*L) - k*L)
-	moment := H*L + P*delta
+	const E, A, I, L, H = aiscE, aiscA, aiscI, aiscL, aiscH
+	P, delta, moment := aiscClosedForm()
 	for _, tc := range []struct {
 		ne     int
 		within float64
