@@ -332,15 +332,24 @@ func finiteResults(res *static.Results) error {
 		for i := range c.Plates {
 			p := &c.Plates[i]
 			r := p.Resultants
-			v := append(append(append(append([]float64{}, r.F[:]...), r.M[:]...), r.V[:]...), p.NodeForces...)
-			for _, x := range v {
-				if !storable(x) {
-					return modelError("load case %s: the results of plate %s are not finite numbers; check its thicknesses and material properties", c.Name, p.Plate)
-				}
+			if !allStorable(r.F[:], r.M[:], r.V[:], p.NodeForces) {
+				return modelError("load case %s: the results of plate %s are not finite numbers; check its thicknesses and material properties", c.Name, p.Plate)
 			}
 		}
 	}
 	return nil
+}
+
+// allStorable reports whether every value of vs may be stored.
+func allStorable(vs ...[]float64) bool {
+	for _, v := range vs {
+		for _, x := range v {
+			if !storable(x) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // plateColumn returns [id, nodeA … nodeD] of every plate of m, model

@@ -38,7 +38,7 @@ var (
 		"analysis does not support) are 400s; output is always the name. optimizationX/Y/Z are in the job length unit: the "+
 		"centre of Circular optimisation or, with optimizationAxis Vector, the axis direction, which must not be zero for Linear "+
 		"or Circular optimisation. drillingStiffness (> 0, default 1) multiplies the plate elements' drilling (in-plane "+
-		"rotation) stiffness. plateType (BCPlates, DLPlates) is stored and returned but selects nothing: each plate's theory "+
+		"rotation) stiffness; a 0 that a job or file saved by an earlier version holds (it meant 1 then) is read as 1. plateType (BCPlates, DLPlates) is stored and returned but selects nothing: each plate's theory "+
 		"(Kirchoff: DKQ/DKT; Mindlin: MITC4/MITC3) picks its formulation. Numbers must be "+
 		"finite and at most %g in magnitude.", model.MaxAnalysisLoadCases, model.MaxMagnitude)
 	settingsEigenDoc = fmt.Sprintf("tolerance is greater than 0 and less than 1; modes is 1 to %d, and a run computes at most %d "+

@@ -83,8 +83,13 @@ func (a *API) registerLoadRoutes() {
 		func(x *model.MemberDistributedMoment) int64 { return x.LoadCategory })
 	registerLoad(a, l.Prestress, "/member-prestress-loads", "members", func(x *model.MemberPrestressLoad) int64 { return x.Member },
 		func(x *model.MemberPrestressLoad) int64 { return x.LoadCategory })
-	registerLoad(a, l.Pressures, "/plate-pressure-loads", "plates", func(x *model.PlatePressureLoad) int64 { return x.Plate },
-		func(x *model.PlatePressureLoad) int64 { return x.LoadCategory })
+	registerLoadWith(a, l.Pressures, "/plate-pressure-loads", "plates", func(x *model.PlatePressureLoad) int64 { return x.Plate },
+		func(x *model.PlatePressureLoad) int64 { return x.LoadCategory }, func(h *collection[model.PlatePressureLoad]) {
+			h.desc += " axes Local: px, py, pz along the plate's local axes (pz along the normal), per unit of plate area; " +
+				"GlobalInclined: along the global axes per unit of plate area; GlobalProjected: along the global axes per unit " +
+				"of the plate's area projected on the plane normal to each axis, so a component along an axis in the plate's " +
+				"plane does nothing. Each becomes consistent node loads."
+		})
 	registerLoad(a, l.SelfWeight, "/self-weight-loads", "", nil, func(x *model.SelfWeightLoad) int64 { return x.LoadCategory })
 	registerLoadWith(a, l.Thermal, "/thermal-loads", "elements", func(x *model.ThermalLoad) int64 { return x.ElementID },
 		func(x *model.ThermalLoad) int64 { return x.LoadCategory }, func(h *collection[model.ThermalLoad]) {
@@ -99,6 +104,8 @@ func (a *API) registerLoadRoutes() {
 			}}
 			h.filters = append(h.filters, eqFilter("elementType", "Member or Plate", []string{"Member", "Plate"},
 				func(x *model.ThermalLoad) string { return x.ElementType }))
+			h.desc += " On a plate, thermalLoad is the uniform change and zThermalGradient the gradient through the " +
+				"thickness (along local +z); a plate has no yThermalGradient, so one is left out and the run warns, once."
 		})
 	a.registerMovingLoadRoutes()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gusset/gusset/pkg/fem/dof"
@@ -35,11 +36,14 @@ type Domain struct {
 	// that act differently in a linear analysis).
 	Warnings []string
 
-	nodeIdx     map[string]int
-	secIdx      map[string]*Section
-	matIdx      map[string]*Material
-	memIdx      map[string]int
-	plateIdx    map[string]int
+	nodeIdx  map[string]int
+	secIdx   map[string]*Section
+	matIdx   map[string]*Material
+	memIdx   map[string]int
+	plateIdx map[string]int
+	// patches builds the Kirchhoff plates' shear patches when a recovery
+	// first needs them (linkPatches): eigen analyses never do.
+	patches     sync.Once
 	caseIdx     map[string]int
 	comboIdx    map[string]int
 	membersOnly bool

@@ -51,7 +51,6 @@ func (d *Domain) buildPlates() error {
 		d.Plates[i] = s
 	}
 	d.Warnings = append(d.Warnings, q.warnings()...)
-	d.linkPatches()
 	return nil
 }
 
@@ -215,16 +214,21 @@ func (q *quality) check(id string, c []geom.Vec3, g geom.PlateGeom) {
 	}
 }
 
+// ListIDs lists at most n of ids for a message, saying how many more
+// there are.
+func ListIDs(ids []string, n int) string {
+	if len(ids) <= n {
+		return strings.Join(ids, ", ")
+	}
+	return strings.Join(ids[:n], ", ") + fmt.Sprintf(" and %d more", len(ids)-n)
+}
+
 // warnings returns one line per kind, naming up to five plates.
 func (q *quality) warnings() []string {
 	var out []string
 	for _, k := range q.kinds {
 		ids := q.ids[k]
-		list := strings.Join(ids[:min(5, len(ids))], ", ")
-		if len(ids) > 5 {
-			list += fmt.Sprintf(" and %d more", len(ids)-5)
-		}
-		out = append(out, fmt.Sprintf("%d plate(s) %s, which loses accuracy: %s", len(ids), k, list))
+		out = append(out, fmt.Sprintf("%d plate(s) %s, which loses accuracy: %s", len(ids), k, ListIDs(ids, 5)))
 	}
 	return out
 }

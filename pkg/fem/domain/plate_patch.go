@@ -29,7 +29,8 @@ import (
 // designer draws on purpose are.
 const PatchAngle = 0.05
 
-// linkPatches gives each Kirchhoff plate its shear patch: first ring, the
+// linkPatches gives each Kirchhoff plate its shear patch (once, when
+// ShearFitter or ShearPatch first asks): first ring, the
 // plates that share a corner node with it, then second ring, the plates
 // that share one with a first-ring plate; each Kirchhoff, within
 // PatchAngle of the plate (and, for the second ring, reached through a
@@ -207,6 +208,7 @@ func (d *Domain) patchBreaks() []bool {
 // Plates, nearest first, without i itself), appended to buf; none for a
 // Mindlin plate. See linkPatches for which plates belong.
 func (d *Domain) ShearPatch(i int, buf []int) []int {
+	d.patches.Do(d.linkPatches)
 	for _, j := range d.Plates[i].patch {
 		buf = append(buf, int(j))
 	}
@@ -225,6 +227,7 @@ func (d *Domain) ShearPatch(i int, buf []int) []int {
 // single row of quads), which keeps its own in-element value. It reuses
 // its buffers, so each goroutine needs its own; m and have are only read.
 func (d *Domain) ShearFitter(m, f [][3]float64, have []bool) func(i int) ([2]float64, shell.PatchFit) {
+	d.patches.Do(d.linkPatches)
 	var pts []shell.PatchPoint
 	return func(i int) ([2]float64, shell.PatchFit) {
 		s := d.Plates[i]

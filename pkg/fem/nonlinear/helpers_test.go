@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
@@ -99,4 +100,23 @@ func aiscClosedForm() (p, delta, moment float64) {
 	k := math.Sqrt(p / (aiscE * aiscI))
 	delta = aiscH / (p * k) * (math.Tan(k*aiscL) - k*aiscL)
 	return p, delta, aiscH*aiscL + p*delta
+}
+
+// refuses checks that the analysis of case name of m with opts fails
+// with an error mentioning every string of want.
+func refuses(t *testing.T, m *domain.Model, name string, opts nonlinear.Options, want []string) {
+	t.Helper()
+	d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = nonlinear.Analyze(context.Background(), d, name, opts)
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not mention %q", err, w)
+		}
+	}
 }

@@ -231,6 +231,16 @@ func (f *qrFit) solve(b *[3][MaxPatch]float64, n int) [3][6]float64 {
 // For planes at a small angle φ, Q is that of the projection, which errs
 // by 1 − cos φ.
 func TurnMoments(q Mat2, m [3]float64) [3]float64 {
+	t := turnTensor(q, m)
+	if q[0][0]*q[1][1]-q[0][1]*q[1][0] < 0 {
+		t = [3]float64{-t[0], -t[1], -t[2]}
+	}
+	return t
+}
+
+// turnTensor returns the plane tensor m = (xx, yy, xy), given in axes
+// x′, y′, in axes x, y: Q·M′·Qᵀ.
+func turnTensor(q Mat2, m [3]float64) [3]float64 {
 	mm := [2][2]float64{{m[0], m[2]}, {m[2], m[1]}}
 	var t, r [2][2]float64
 	for i := range 2 {
@@ -243,21 +253,11 @@ func TurnMoments(q Mat2, m [3]float64) [3]float64 {
 			r[i][j] = t[i][0]*q[j][0] + t[i][1]*q[j][1]
 		}
 	}
-	s := 1.0
-	if q[0][0]*q[1][1]-q[0][1]*q[1][0] < 0 {
-		s = -1
-	}
-	return [3]float64{s * r[0][0], s * r[1][1], s * (r[0][1] + r[1][0]) / 2}
+	return [3]float64{r[0][0], r[1][1], (r[0][1] + r[1][0]) / 2}
 }
 
 // TurnForces returns membrane forces f = (Fx, Fy, Fxy) of another plate,
 // given in its axes, in the axes of this one: the plane tensor rotation of
 // TurnMoments without its sign, since membrane forces do not depend on
 // which way z points.
-func TurnForces(q Mat2, f [3]float64) [3]float64 {
-	t := TurnMoments(q, f)
-	if q[0][0]*q[1][1]-q[0][1]*q[1][0] < 0 {
-		t = [3]float64{-t[0], -t[1], -t[2]}
-	}
-	return t
-}
+func TurnForces(q Mat2, f [3]float64) [3]float64 { return turnTensor(q, f) }

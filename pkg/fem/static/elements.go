@@ -3,7 +3,6 @@ package static
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/internal/par"
@@ -164,17 +163,9 @@ func (a *analysis) patchShears(plates []PlateResult, have []bool) {
 		}
 		if len(ids) > 0 {
 			a.warn("%d thin (Kirchhoff) plate(s) have too few coplanar Kirchhoff neighbours for the shear fit, so their transverse "+
-				"shears come from their own moment gradient, which is coarser: %s", len(ids), listIDs(ids, 10))
+				"shears come from their own moment gradient, which is coarser: %s", len(ids), domain.ListIDs(ids, 10))
 		}
 	})
-}
-
-// listIDs lists at most n ids, saying how many more there are.
-func listIDs(ids []string, n int) string {
-	if len(ids) <= n {
-		return strings.Join(ids, ", ")
-	}
-	return strings.Join(ids[:n], ", ") + fmt.Sprintf(" and %d more", len(ids)-n)
 }
 
 // grow returns buf resized to n zeros.

@@ -5,7 +5,6 @@ package ccx
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
@@ -236,18 +235,8 @@ func (w *writer) renderPlates(pz []float64, r int) (string, error) {
 	}
 
 	var b strings.Builder
+	w.writeNodes(&b, "gusset plate cross-check")
 	f := num
-	b.WriteString("*HEADING\ngusset plate cross-check\n*NODE, NSET=NALL\n")
-	for i, p := range w.coords {
-		fmt.Fprintf(&b, "%d, %s, %s, %s\n", i+1, f(p[0]), f(p[1]), f(p[2]))
-	}
-	b.WriteString("*NSET, NSET=NOUT\n")
-	ids := make([]int, 0, len(w.nodeOf))
-	for _, n := range w.nodeOf {
-		ids = append(ids, n)
-	}
-	sort.Ints(ids)
-	writeList(&b, ids)
 
 	// One element set per material and thickness; the sub-elements of
 	// plate i are numbered i·r² + 1 … (i+1)·r².

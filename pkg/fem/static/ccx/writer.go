@@ -217,13 +217,12 @@ func assign(r geom.Rotation, rows []int) ([]int, bool) {
 	return best, best != nil || len(rows) == 0
 }
 
-// render assembles the deck text.
-func (w *writer) render(lc *domain.LoadCase) (string, error) {
-	var b strings.Builder
-	f := num
-	b.WriteString("*HEADING\ngusset cross-check, load case " + lc.Name + "\n*NODE, NSET=NALL\n")
+// writeNodes writes the deck's heading, every node (set NALL) and the
+// model's own nodes (set NOUT, whose results are compared).
+func (w *writer) writeNodes(b *strings.Builder, heading string) {
+	b.WriteString("*HEADING\n" + heading + "\n*NODE, NSET=NALL\n")
 	for i, p := range w.coords {
-		fmt.Fprintf(&b, "%d, %s, %s, %s\n", i+1, f(p[0]), f(p[1]), f(p[2]))
+		fmt.Fprintf(b, "%d, %s, %s, %s\n", i+1, num(p[0]), num(p[1]), num(p[2]))
 	}
 	b.WriteString("*NSET, NSET=NOUT\n")
 	ids := make([]int, 0, len(w.nodeOf))
@@ -231,7 +230,14 @@ func (w *writer) render(lc *domain.LoadCase) (string, error) {
 		ids = append(ids, n)
 	}
 	sort.Ints(ids)
-	writeList(&b, ids)
+	writeList(b, ids)
+}
+
+// render assembles the deck text.
+func (w *writer) render(lc *domain.LoadCase) (string, error) {
+	var b strings.Builder
+	w.writeNodes(&b, "gusset cross-check, load case "+lc.Name)
+	f := num
 	// U1 declares six DOFs per node; no integration points are needed
 	// for this linear, analytically integrated element.
 	b.WriteString("*USER ELEMENT, TYPE=U1, INTEGRATION POINTS=2, MAXDOF=6, NODES=2\n")
