@@ -46,32 +46,8 @@ func (r *Runner) execute(ctx context.Context, t Task, steps []string, solve solv
 	if err != nil {
 		return err
 	}
-	started, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
-		now := r.Now().UTC()
-		if run.Status == model.RunCancelling {
-			// Cancelled while this worker took the task: end it here, in
-			// the same transaction that would have started it.
-			run.Status, run.CompletedAt = model.RunCancelled, &now
-			run.Progress.StatusText = "Cancelled before it started"
-			return nil
-		}
-		run.Status, run.HeartbeatAt = model.RunRunning, &now
-		if run.StartedAt == nil {
-			run.StartedAt = &now
-		}
-		run.Attempt++
-		run.Header = header(t.Kind, job.Headings)
-		if run.Attempt > 1 {
-			run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Warning",
-				Text: fmt.Sprintf("attempt %d: the worker of the previous attempt was lost", run.Attempt), Timestamp: now})
-		}
-		lv.apply(run, steps)
-		return nil
-	})
-	if errors.Is(err, store.ErrRunFinished) || started.Status == model.RunCancelled {
-		return nil
-	}
-	if err != nil {
+	ok, err := r.begin(ctx, t, job, func(run *model.Run) { lv.apply(run, steps) })
+	if !ok || err != nil {
 		return err
 	}
 
@@ -102,21 +78,63 @@ func (r *Runner) execute(ctx context.Context, t Task, steps []string, solve solv
 		}
 	}
 	close(stop)
+	return r.settle(ctx, t, err, cancelled.Load(), func(run *model.Run) { lv.apply(run, steps) })
+}
+
+// settle ends t's run by the error of its work: nil leaves it as the work
+// left it; a cancel (cancelled, or the store refusing to publish after
+// one) ends it Cancelled; a model error Failed, returned as
+// model.KindValidation so that the queue does not retry it; an
+// interrupted context or any other error is returned for another attempt.
+// fn is applied to the record of a run it ends.
+func (r *Runner) settle(ctx context.Context, t Task, err error, cancelled bool, fn func(*model.Run)) error {
 	var me *errModel
 	switch {
 	case err == nil:
 		return nil
-	case cancelled.Load() || errors.Is(err, store.ErrRunCancelled):
-		_, err = r.finish(ctx, t, model.RunCancelled, "", func(run *model.Run) { lv.apply(run, steps) })
+	case cancelled || errors.Is(err, store.ErrRunCancelled):
+		_, err = r.finish(ctx, t, model.RunCancelled, "", fn)
 		return err
 	case errors.As(err, &me):
-		_, ferr := r.finish(ctx, t, model.RunFailed, me.msg, func(run *model.Run) { lv.apply(run, steps) })
+		_, ferr := r.finish(ctx, t, model.RunFailed, me.msg, fn)
 		return errors.Join(model.E(model.KindValidation, "%s", me.msg), ferr)
 	case ctx.Err() != nil:
 		// The worker is stopping or lost its lease: another attempt runs it.
 		return fmt.Errorf("run %s interrupted: %w", t.RunID, ctx.Err())
 	}
 	return fmt.Errorf("run %s: %w", t.RunID, err)
+}
+
+// begin marks t's run Running, as a new attempt of a worker, with the
+// job's header, then applies fn. It reports false when the run ended
+// instead (cancelled before a worker took it, or finished meanwhile).
+func (r *Runner) begin(ctx context.Context, t Task, job model.Job, fn func(*model.Run)) (bool, error) {
+	started, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+		now := r.Now().UTC()
+		if run.Status == model.RunCancelling {
+			// Cancelled while this worker took the task: end it here, in
+			// the same transaction that would have started it.
+			run.Status, run.CompletedAt = model.RunCancelled, &now
+			run.Progress.StatusText = "Cancelled before it started"
+			return nil
+		}
+		run.Status, run.HeartbeatAt = model.RunRunning, &now
+		if run.StartedAt == nil {
+			run.StartedAt = &now
+		}
+		run.Attempt++
+		run.Header = header(t.Kind, job.Headings)
+		if run.Attempt > 1 {
+			run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Warning",
+				Text: fmt.Sprintf("attempt %d: the worker of the previous attempt was lost", run.Attempt), Timestamp: now})
+		}
+		fn(run)
+		return nil
+	})
+	if errors.Is(err, store.ErrRunFinished) || started.Status == model.RunCancelled {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // settingsOf returns the stored settings base with the run's overrides

@@ -28,6 +28,9 @@ type Task struct {
 	// sent, checked and converted to SI by the API, as a JSON object of
 	// the settings record of Kind.
 	Overrides json.RawMessage `json:"overrides,omitempty"`
+	// LoadCase, on the sub-task of a run that fans out (non-linear),
+	// is the load case it solves; 0 on a run's own task.
+	LoadCase int64 `json:"loadCase,omitempty"`
 }
 
 // Runner runs analyses for a worker: it reads the model of the
@@ -41,7 +44,15 @@ type Runner struct {
 	Jobs    store.Jobs
 	Runs    store.Runs
 	Results store.Results
-	Log     *slog.Logger
+	// FanOut and Queue serve the runs that fan out over the workers
+	// (non-linear): the shared state of a run's sub-tasks, and the queue
+	// they go to.
+	FanOut store.FanOut
+	Queue  Queue
+	// Name identifies this worker in run messages; "" shows as
+	// "unnamed".
+	Name string
+	Log  *slog.Logger
 	// Tick is how often the run record is refreshed (progress, heartbeat)
 	// and checked for a cancel request; zero means 250 ms.
 	Tick time.Duration
@@ -73,6 +84,14 @@ func (r *Runner) init() {
 	})
 }
 
+// name is Runner.Name, or "unnamed".
+func (r *Runner) name() string {
+	if r.Name == "" {
+		return "unnamed"
+	}
+	return r.Name
+}
+
 // Steps of a static run as the progress shows them.
 var staticSteps = []string{"Reading the model", "Forming member and plate stiffness", "Assembling stiffness",
 	"Factorizing", "Solving load cases", "Recovering member results", "Storing results"}
@@ -95,6 +114,11 @@ func (r *Runner) Run(ctx context.Context, t Task) error {
 		defer r.Running(-1)
 	}
 
+	if t.LoadCase != 0 {
+		// A sub-task counts itself down even when its run is being
+		// cancelled: the last one ends the run.
+		return r.runNonLinear(ctx, t)
+	}
 	run, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
 	if model.KindOf(err) == model.KindNotFound {
 		r.Log.Warn("analysis task for an unknown run dropped", "workspace", t.Workspace, "run", t.RunID)
@@ -117,6 +141,8 @@ func (r *Runner) Run(ctx context.Context, t Task) error {
 		return r.runBuckling(ctx, t)
 	case model.DynamicFrequency:
 		return r.runDynamic(ctx, t)
+	case model.NonLinearStatic:
+		return r.runNonLinear(ctx, t)
 	}
 	_, err = r.finish(ctx, t, model.RunFailed, fmt.Sprintf("%s is not available yet", t.Kind.Describe()), nil)
 	return err

@@ -15,12 +15,13 @@ import (
 
 // Queue carries tasks to the workers (package queue implements it).
 type Queue interface {
-	// Enqueue queues a task's payload under the run id.
-	Enqueue(ctx context.Context, runID string, payload []byte) error
+	// Enqueue queues a task's payload under id: a run's id, or a
+	// sub-task's (SubTaskID). A task of that id already queued stays.
+	Enqueue(ctx context.Context, id string, payload []byte) error
 	// Dequeue removes a task no worker has taken; false when one has.
-	Dequeue(ctx context.Context, runID string) (bool, error)
+	Dequeue(ctx context.Context, id string) (bool, error)
 	// Lost reports whether a task left the queue without finishing.
-	Lost(ctx context.Context, runID string) (bool, error)
+	Lost(ctx context.Context, id string) (bool, error)
 }
 
 // Service starts, reads and cancels analysis runs: the API's side of runs.
@@ -28,6 +29,10 @@ type Queue interface {
 type Service struct {
 	Runs  store.Runs
 	Queue Queue
+	// FanOut is the shared state of runs that fan out (non-linear): a
+	// cancel removes their queued sub-tasks, and the sub-tasks, not the
+	// run's own task, tell whether such a run is lost.
+	FanOut store.FanOut
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// LostAfter is how long a run may be missing from the queue before it
@@ -136,12 +141,56 @@ func (s *Service) Cancel(ctx context.Context, ws, id string) error {
 			return s.finishedIsNotFound(id, err)
 		}
 	}
-	_, err = s.Runs.Update(ctx, ws, id, func(r *model.Run) error {
+	run, err = s.Runs.Update(ctx, ws, id, func(r *model.Run) error {
 		r.Status = model.RunCancelling
 		r.Progress.StatusText = "Cancelling"
 		return nil
 	})
-	return s.finishedIsNotFound(id, err)
+	if err != nil || !run.FanOut {
+		return s.finishedIsNotFound(id, err)
+	}
+	return s.cancelSubTasks(ctx, ws, id)
+}
+
+// cancelSubTasks removes the queued sub-tasks of a fanned-out run being
+// cancelled and counts their cases done; when that leaves none pending,
+// no sub-task is left to end the run, so it ends here, Cancelled. The
+// sub-tasks under way see the cancel within a tick, and the last of them
+// ends the run.
+func (s *Service) cancelSubTasks(ctx context.Context, ws, id string) error {
+	pending, err := s.FanOut.Pending(ctx, ws, id)
+	if err != nil {
+		return err
+	}
+	left := len(pending)
+	for _, lc := range pending {
+		removed, err := s.Queue.Dequeue(ctx, SubTaskID(id, lc))
+		if err != nil {
+			return err
+		}
+		if !removed {
+			continue
+		}
+		if left, _, err = s.FanOut.Done(ctx, ws, id, lc); err != nil {
+			return err
+		}
+	}
+	if left > 0 {
+		return nil
+	}
+	_, err = s.Runs.Update(ctx, ws, id, func(r *model.Run) error {
+		now := s.now()
+		r.Status, r.CompletedAt = model.RunCancelled, &now
+		r.Progress.StatusText = string(model.RunCancelled)
+		return nil
+	})
+	if errors.Is(err, store.ErrRunFinished) {
+		err = nil // a sub-task ended it first
+	}
+	if err == nil {
+		err = s.FanOut.Discard(ctx, ws, id)
+	}
+	return err
 }
 
 func (s *Service) finishedIsNotFound(id string, err error) error {
@@ -156,14 +205,10 @@ func (s *Service) reap(ctx context.Context, ws string, run model.Run) (model.Run
 	if run.Status.Finished() {
 		return run, nil
 	}
-	grace := s.LostAfter
-	if grace == 0 {
-		grace = 30 * time.Second
-	}
-	if s.now().Sub(run.QueuedAt) < grace {
+	if s.now().Sub(run.QueuedAt) < s.grace() {
 		return run, nil
 	}
-	lost, err := s.Queue.Lost(ctx, run.RunID)
+	lost, err := s.lost(ctx, ws, run)
 	if err != nil || !lost {
 		return run, err
 	}
@@ -172,6 +217,48 @@ func (s *Service) reap(ctx context.Context, ws string, run model.Run) (model.Run
 		return s.Runs.Run(ctx, ws, run.RunID)
 	}
 	return out, err
+}
+
+// lost reports whether run's work left the queue without finishing: its
+// own task or, once it fanned out, one of its pending sub-tasks (then the
+// count can never reach zero). A fanned-out run whose heartbeat is recent
+// has a sub-task under way, and is not lost.
+func (s *Service) lost(ctx context.Context, ws string, run model.Run) (bool, error) {
+	if !run.FanOut {
+		return s.Queue.Lost(ctx, run.RunID)
+	}
+	if run.HeartbeatAt != nil && s.now().Sub(*run.HeartbeatAt) < s.grace() {
+		return false, nil
+	}
+	pending, err := s.FanOut.Pending(ctx, ws, run.RunID)
+	if err != nil {
+		return false, err
+	}
+	if len(pending) == 0 {
+		// Every case is done and the sub-task completing the run is
+		// storing the results, or waits for its retry after its worker
+		// was lost: give it the time a retry takes (package queue).
+		return run.HeartbeatAt == nil || s.now().Sub(*run.HeartbeatAt) > completionGrace, nil
+	}
+	for _, lc := range pending {
+		if lost, err := s.Queue.Lost(ctx, SubTaskID(run.RunID, lc)); err != nil || lost {
+			return lost, err
+		}
+	}
+	return false, nil
+}
+
+// completionGrace is how long a fanned-out run with no case pending may
+// go without a heartbeat before it counts as lost: longer than asynq
+// takes to hand a lost worker's task to another (package queue).
+const completionGrace = 5 * time.Minute
+
+// grace is Service.LostAfter with its default.
+func (s *Service) grace() time.Duration {
+	if s.LostAfter == 0 {
+		return 30 * time.Second
+	}
+	return s.LostAfter
 }
 
 // Busy reports whether a run holds the workspace, after marking a lost

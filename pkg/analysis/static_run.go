@@ -225,6 +225,71 @@ func engineOptions(s model.StaticSettings) static.Options {
 // packStatic packs the results of the cases ids (engine results in the
 // same order) into columns.
 func packStatic(m *domain.Model, res *static.Results, ids []int64, runID, solver string, at time.Time) *staticSet {
+	set := newStaticSet(m)
+	nonlinear := false
+	for _, mb := range m.Members {
+		nonlinear = nonlinear || mb.Type == domain.TensionOnly || mb.Type == domain.CompressionOnly ||
+			mb.Type == domain.Cable || mb.Type == domain.Gap
+	}
+	for i, cr := range res.Cases {
+		var rows caseRows
+		rows.disp = make([]float64, 0, widthDisp*len(cr.Nodes))
+		for j, nr := range cr.Nodes {
+			rows.disp = append(rows.disp, nr.Disp[:]...)
+			if nr.HasReaction {
+				rows.react = append(rows.react, float64(set.nodes[j]))
+				rows.react = append(rows.react, nr.Reaction[:]...)
+			}
+		}
+		rows.end = make([]float64, 0, widthEnd*len(cr.Members))
+		for _, mr := range cr.Members {
+			rows.end = appendEnd(rows.end, &mr.EndA, &mr.EndB, &mr.DispA, mr.Inactive)
+		}
+		rows.sum = make([]float64, 0, widthSummary)
+		rows.sum = append(rows.sum, cr.Summary.Load[:]...)
+		rows.sum = append(rows.sum, cr.Summary.Reaction[:]...)
+		rows.sum = append(rows.sum, cr.Summary.Residual, cr.Summary.MaxLoad)
+		if len(m.Plates) > 0 {
+			rows.plate = plateValues(cr.Plates, func(p *static.PlateResult) *domain.PlateResult { return &p.PlateResult })
+		}
+		set.addCase(ids[i], rows, CaseMeta{LoadCase: ids[i], RunID: runID, Solver: solver, IsNonLinear: nonlinear, AnalysedAt: at})
+	}
+	return set
+}
+
+// caseRows are the packed values of one case's columns (columns.go).
+type caseRows struct {
+	disp, react, end, sum, plate []float64
+}
+
+// addCase adds the columns and the record of case lc; rows.plate is nil
+// when the model has no plates.
+func (set *staticSet) addCase(lc int64, rows caseRows, meta CaseMeta) {
+	set.columns[caseColumn(lc, colDisp)] = packFloats(rows.disp)
+	set.columns[caseColumn(lc, colReact)] = packFloats(rows.react)
+	set.columns[caseColumn(lc, colEnd)] = packFloats(rows.end)
+	set.columns[caseColumn(lc, colSummary)] = packFloats(rows.sum)
+	if rows.plate != nil {
+		set.columns[caseColumn(lc, colPlate)] = packFloats(rows.plate)
+	}
+	set.cases = append(set.cases, meta)
+}
+
+// appendEnd appends one member's row of the end column.
+func appendEnd(out []float64, endA, endB, dispA *[6]float64, inactive bool) []float64 {
+	out = append(out, endA[:]...)
+	out = append(out, endB[:]...)
+	out = append(out, dispA[:]...)
+	flag := 0.0
+	if inactive {
+		flag = 1
+	}
+	return append(out, flag)
+}
+
+// newStaticSet returns a set holding the model-wide columns of m: nodes,
+// members and, when it has plates, plates.
+func newStaticSet(m *domain.Model) *staticSet {
 	set := &staticSet{columns: map[string][]byte{}}
 	set.nodes = make([]int64, len(m.Nodes))
 	for i, n := range m.Nodes {
@@ -236,47 +301,6 @@ func packStatic(m *domain.Model, res *static.Results, ids []int64, runID, solver
 	if len(m.Plates) > 0 {
 		set.plates = plateColumn(m)
 		set.columns[colPlates] = packInts(set.plates)
-	}
-	nonlinear := false
-	for _, mb := range m.Members {
-		nonlinear = nonlinear || mb.Type == domain.TensionOnly || mb.Type == domain.CompressionOnly ||
-			mb.Type == domain.Cable || mb.Type == domain.Gap
-	}
-	for i, cr := range res.Cases {
-		lc := ids[i]
-		disp := make([]float64, 0, widthDisp*len(cr.Nodes))
-		var react []float64
-		for j, nr := range cr.Nodes {
-			disp = append(disp, nr.Disp[:]...)
-			if nr.HasReaction {
-				react = append(react, float64(set.nodes[j]))
-				react = append(react, nr.Reaction[:]...)
-			}
-		}
-		end := make([]float64, 0, widthEnd*len(cr.Members))
-		for _, mr := range cr.Members {
-			end = append(end, mr.EndA[:]...)
-			end = append(end, mr.EndB[:]...)
-			end = append(end, mr.DispA[:]...)
-			flag := 0.0
-			if mr.Inactive {
-				flag = 1
-			}
-			end = append(end, flag)
-		}
-		sum := make([]float64, 0, widthSummary)
-		sum = append(sum, cr.Summary.Load[:]...)
-		sum = append(sum, cr.Summary.Reaction[:]...)
-		sum = append(sum, cr.Summary.Residual, cr.Summary.MaxLoad)
-		set.columns[caseColumn(lc, colDisp)] = packFloats(disp)
-		set.columns[caseColumn(lc, colReact)] = packFloats(react)
-		set.columns[caseColumn(lc, colEnd)] = packFloats(end)
-		set.columns[caseColumn(lc, colSummary)] = packFloats(sum)
-		if len(m.Plates) > 0 {
-			set.columns[caseColumn(lc, colPlate)] = packFloats(plateValues(cr.Plates))
-		}
-		set.cases = append(set.cases, CaseMeta{LoadCase: lc, RunID: runID, Solver: solver,
-			IsNonLinear: nonlinear, AnalysedAt: at})
 	}
 	return set
 }
@@ -370,15 +394,16 @@ func plateColumn(m *domain.Model) []int64 {
 // plateValues packs the plate results of a case (model order) into rows
 // of widthPlate: resultants, then node forces padded to four corners.
 // An inactive plate (no results) stores zeros.
-func plateValues(ps []static.PlateResult) []float64 {
+func plateValues[P any](ps []P, of func(*P) *domain.PlateResult) []float64 {
 	out := make([]float64, widthPlate*len(ps))
 	for i := range ps {
 		row := out[widthPlate*i : widthPlate*(i+1)]
-		r := ps[i].Resultants
+		p := of(&ps[i])
+		r := p.Resultants
 		copy(row[0:3], r.F[:])
 		copy(row[3:6], r.M[:])
 		copy(row[6:8], r.V[:])
-		copy(row[8:], ps[i].NodeForces)
+		copy(row[8:], p.NodeForces)
 	}
 	return out
 }

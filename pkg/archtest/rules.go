@@ -124,7 +124,7 @@ var Rules = []Rule{
 		TestAllow: []string{"pkg/jobfile", "pkg/model/library", "pkg/store"}},
 	{Package: "pkg/analysis", Why: "analyses run in the worker and the standalone, with no web framework or queue",
 		Allow: []string{"pkg/editor", "pkg/fem/buckling", "pkg/fem/domain", "pkg/fem/dynamic", "pkg/fem/geom", "pkg/fem/linsys",
-			"pkg/fem/modal", "pkg/fem/shell", "pkg/fem/static", "pkg/model", "pkg/store"},
+			"pkg/fem/modal", "pkg/fem/nonlinear", "pkg/fem/shell", "pkg/fem/static", "pkg/model", "pkg/store"},
 		External: []string{uuid}, Deny: []string{"net/http/...", fiber, fasthttp, asynq},
 		TestAllow: []string{"pkg/jobfile", "pkg/samples", "pkg/store/redisstore", testutil}},
 	{Package: "pkg/editor", Why: "editing is domain logic; storage is reached through pkg/store interfaces",

@@ -43,7 +43,23 @@ func (a *API) registerAnalysisRoutes() {
 		body: model.StaticSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 		handler: func(c *fiber.Ctx) error { return a.startRun(c, model.LinearStatic) }})
 	a.add(route{method: "POST", path: analysisPath + "/static/run-non-linear", tag: tag, summary: "Start a non-linear static analysis",
-		desc: overrideDoc("static") + "Not available yet: a valid body answers 501 NOT_IMPLEMENTED.",
+		desc: overrideDoc("static") + "Answers 202 with the run record (Queued); poll GET " + analysisPath + "/runs/{runId}. " +
+			"Each load case or combination is analysed on its own (a combination as its combined loads, not superposed), " +
+			"as a sub-task that any idle worker takes, so more workers finish a run of many cases sooner. " +
+			"theory Small is second-order analysis on the initial geometry (P-Δ with pDeltaBig, P-δ with pDeltaSmall too; " +
+			"pDeltaSmall alone is a 400); Finite and Large are large-displacement analyses (co-rotational members). " +
+			"The load is applied in loadSteps steps (steppingMethod Linear or Parabolic; File is a 400), each iterated up to " +
+			"loadStepIterations times until the convergence measure is at most convergenceAccuracy percent: the out-of-balance " +
+			"forces over the applied load (residualsConvergence), the last correction over the displacements " +
+			"(deflectionsConvergence), or the larger of the two (both on; both off is a 400). matrixType Tangent refactors the " +
+			"stiffness every iteration, Secant once per step. dampingFactor percent scales the corrections of the first " +
+			"dampingSteps steps. loading Full and Residual reach the same converged state (the iterations work on the " +
+			"out-of-balance forces). A case that does not converge, or is past its buckling load in the Small theory, has no " +
+			"results: the run completes with the others, lists the failure in warnings (step, load factor and residual) and " +
+			"in progress.messages as it happens; the run fails only when no case converged. convergenceHistory lists every " +
+			"iteration of every case (the latest 2000), live while the run is under way; progress.loadCaseCount counts the cases " +
+			"done. Results replace the stored static results, or, with retainLoadCases, only those of the cases analysed; " +
+			"results info marks them isNonLinear.",
 		body: model.StaticSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 		handler: func(c *fiber.Ctx) error { return a.startRun(c, model.NonLinearStatic) }})
 	a.add(route{method: "POST", path: analysisPath + "/buckling/run", tag: tag, summary: "Start a buckling analysis",
@@ -120,7 +136,15 @@ func (a *API) startRun(c *fiber.Ctx, kind model.AnalysisType) error {
 		return err
 	}
 	if kind == model.NonLinearStatic {
-		return model.E(model.KindNotImplemented, "%s is not available yet; linear static, buckling and dynamic frequency analyses are", kind.Describe())
+		s := job.Analysis.Static
+		if overrides != nil {
+			if err := json.Unmarshal(overrides, &s); err != nil {
+				return err
+			}
+		}
+		if err := analysis.CheckNonLinear(s); err != nil {
+			return err
+		}
 	}
 	run, err := a.analysis.Start(ctx, ws, kind, overrides)
 	if err != nil {

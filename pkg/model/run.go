@@ -118,11 +118,26 @@ type Progress struct {
 	Messages            []RunMessage  `json:"messages"`
 }
 
-// ConvergencePoint is one entry of a non-linear run's convergence history.
+// ConvergencePoint is one entry of a non-linear run's convergence history:
+// one iteration of one load step of one load case. Percentage is the
+// convergence measure in percent, the quantity convergenceAccuracy
+// bounds: the out-of-balance forces over the applied load
+// (residualsConvergence), the last correction over the displacements
+// (deflectionsConvergence), or the larger of the two with both on. A step
+// has converged when it is at or below convergenceAccuracy.
 type ConvergencePoint struct {
 	Iteration  int     `json:"iteration"`
 	Percentage float64 `json:"percentage"`
+	LoadCase   int64   `json:"loadCase" doc:"extension: the load case iterated"`
+	Step       int     `json:"step" doc:"extension: the load step, 1 to loadSteps"`
+	LoadFactor float64 `json:"loadFactor" doc:"extension: the load factor of the step"`
+	Converged  bool    `json:"converged" doc:"extension: set on the iteration that converged its step"`
 }
+
+// MaxConvergencePoints bounds a run's convergence history: past it, the
+// oldest points of the run are dropped, so a run of many cases and steps
+// keeps its latest iterations in bounded memory.
+const MaxConvergencePoints = 2000
 
 // Run is an analysis run record (as the interface names it). ElapsedTime is derived
 // when the record is shown (see Shown); the stored record keeps the
@@ -153,6 +168,10 @@ type Run struct {
 	Attempt int `json:"attempt" doc:"extension: how many workers took the run (more than 1 after a lost worker)"`
 	// Overrides is the run's partial settings body, as the client sent it.
 	Overrides []byte `json:"-"`
+	// FanOut is set once the run's load cases went out as sub-tasks
+	// (non-linear): from then on its sub-tasks, not its own task, tell
+	// whether it is lost.
+	FanOut bool `json:"-"`
 }
 
 // RunResult is the record of GET .../runs/{runId}/result.

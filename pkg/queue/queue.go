@@ -105,11 +105,17 @@ func NewClient(rdb redis.UniversalClient) *Client {
 	return &Client{c: asynq.NewClientFromRedisClient(rdb), insp: asynq.NewInspectorFromRedisClient(rdb), MaxRetry: MaxRetry}
 }
 
-// Enqueue queues an analysis task under the run's id, so that the run can
-// be found in the queue again (to cancel it, or to tell that it is lost).
-func (c *Client) Enqueue(ctx context.Context, runID string, payload []byte) error {
+// Enqueue queues an analysis task under id (a run's id, or a sub-task's),
+// so that it can be found in the queue again (to cancel it, or to tell
+// that it is lost). A task of that id still in the queue is left as it
+// is: the enqueuer is a repeated attempt, and the task it queued before
+// stands.
+func (c *Client) Enqueue(ctx context.Context, id string, payload []byte) error {
 	_, err := c.c.EnqueueContext(ctx, asynq.NewTask(TypeAnalysisRun, payload), asynq.Queue(QueueAnalysis),
-		asynq.TaskID(runID), asynq.MaxRetry(c.MaxRetry), asynq.Timeout(TaskTimeout))
+		asynq.TaskID(id), asynq.MaxRetry(c.MaxRetry), asynq.Timeout(TaskTimeout))
+	if errors.Is(err, asynq.ErrTaskIDConflict) {
+		return nil
+	}
 	if err != nil {
 		return model.Wrap("queue analysis", &model.Error{Kind: model.KindUnavailable,
 			Msg: "the analysis could not be queued; retry", Err: err})
@@ -117,27 +123,28 @@ func (c *Client) Enqueue(ctx context.Context, runID string, payload []byte) erro
 	return nil
 }
 
-// Dequeue removes a run's task that no worker has taken yet. It reports
-// false when a worker has it (or it is gone).
-func (c *Client) Dequeue(_ context.Context, runID string) (bool, error) {
-	err := c.insp.DeleteTask(QueueAnalysis, runID)
+// Dequeue removes a task (by the id it was queued under) that no worker
+// has taken yet. It reports false when a worker has it (or it is gone).
+func (c *Client) Dequeue(_ context.Context, id string) (bool, error) {
+	err := c.insp.DeleteTask(QueueAnalysis, id)
 	switch {
 	case err == nil:
 		return true, nil
 	case errors.Is(err, asynq.ErrTaskNotFound), errors.Is(err, asynq.ErrQueueNotFound):
 		return false, nil
 	}
-	info, ierr := c.insp.GetTaskInfo(QueueAnalysis, runID)
+	info, ierr := c.insp.GetTaskInfo(QueueAnalysis, id)
 	if ierr == nil && info.State == asynq.TaskStateActive {
 		return false, nil
 	}
 	return false, model.Wrap("remove queued analysis", err)
 }
 
-// Lost reports whether a run's task has left the queue without a worker
-// finishing it: archived after its retries ran out, or gone.
-func (c *Client) Lost(_ context.Context, runID string) (bool, error) {
-	info, err := c.insp.GetTaskInfo(QueueAnalysis, runID)
+// Lost reports whether a task (by the id it was queued under) has left
+// the queue without a worker finishing it: archived after its retries ran
+// out, or gone.
+func (c *Client) Lost(_ context.Context, id string) (bool, error) {
+	info, err := c.insp.GetTaskInfo(QueueAnalysis, id)
 	switch {
 	case errors.Is(err, asynq.ErrTaskNotFound), errors.Is(err, asynq.ErrQueueNotFound):
 		return true, nil

@@ -260,9 +260,8 @@ func TestResultsSurviveSaveCloseOpen(t *testing.T) {
 }
 
 // Model errors end the run Failed with a message naming the problem (a
-// mechanism, a degenerate plate); non-linear analysis, not built yet,
-// answers 501.
-func TestRunFailuresAndNotImplemented(t *testing.T) {
+// mechanism, a degenerate plate), and bad override bodies are a 400.
+func TestRunFailures(t *testing.T) {
 	s := startStack(t, 1)
 	proppedCantilever(s)
 	// Free the roller's Ty: with node 1 fixed it is still stable, so
@@ -280,9 +279,6 @@ func TestRunFailuresAndNotImplemented(t *testing.T) {
 	plates := s.wait(s.run(nil).RunID, 30*time.Second)
 	if plates.Status != model.RunFailed || !strings.Contains(plates.ErrorMessage, "plate 7") {
 		t.Errorf("degenerate plate run %s: %q", plates.Status, plates.ErrorMessage)
-	}
-	if r := s.call("POST", "/job/analysis/static/run-non-linear", nil); r.status != 501 || r.errorCode(t) != "NOT_IMPLEMENTED" {
-		t.Errorf("run-non-linear = %d %s", r.status, r.body)
 	}
 	// Bodies are checked before the run starts.
 	if r := s.call("POST", "/job/analysis/buckling/run", map[string]any{"modes": 0}); r.status != 400 {

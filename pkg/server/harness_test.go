@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/prometheus/client_golang/prometheus"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -40,7 +41,8 @@ func startStack(t testing.TB, workers int) *stack {
 	reg := newRegistry()
 	go func() { done <- ServeAPI(ctx, cfg, rdb, log, reg, func(b string) { baseURL <- b }) }()
 	for i := range workers {
-		wreg := reg
+		// An interface, so that nil stays nil (a nil *Registry would not).
+		var wreg prometheus.Registerer = reg
 		if i > 0 {
 			wreg = nil
 		}

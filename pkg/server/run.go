@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
@@ -114,7 +116,7 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		qc.MaxRetry = *cfg.AnalysisMaxRetry
 	}
 	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
-		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc},
+		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb)},
 		Query:    &analysis.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
 		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
 		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts})
@@ -164,7 +166,7 @@ func RunWorker(ctx context.Context, rdb redis.UniversalClient, log *slog.Logger,
 	m := newModel(rdb)
 	met := newAnalysisMetrics(reg)
 	runner := &analysis.Runner{Source: m.source, Jobs: m.jobs, Runs: redisstore.NewRuns(rdb), Results: redisstore.NewResults(rdb),
-		Log: log, Observe: met.observe, Running: met.running}
+		FanOut: redisstore.NewFanOut(rdb), Queue: queue.NewClient(rdb), Name: workerName(), Log: log, Observe: met.observe, Running: met.running}
 	log.Info("worker started", "queue", queue.QueueAnalysis)
 	return queue.NewWorker(rdb, log, queue.Handler{TaskType: queue.TypeAnalysisRun, Handle: func(ctx context.Context, payload []byte) error {
 		var t analysis.Task
@@ -173,6 +175,20 @@ func RunWorker(ctx context.Context, rdb redis.UniversalClient, log *slog.Logger,
 		}
 		return runner.Run(ctx, t)
 	}}).Run(ctx)
+}
+
+// workers counts the workers this process started, so that their names
+// differ.
+var workers atomic.Int64
+
+// workerName names a worker in run messages: host, process and its number
+// in the process.
+func workerName() string {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "worker"
+	}
+	return fmt.Sprintf("%s-%d-%d", host, os.Getpid(), workers.Add(1))
 }
 
 // RunStandalone runs the API and one worker in this process, over cfg's

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -70,3 +71,32 @@ type Results interface {
 	// Columns reads columns of kind; a missing column is nil.
 	Columns(ctx context.Context, ws string, kind model.AnalysisKind, names ...string) ([][]byte, error)
 }
+
+// FanOut keeps the shared state of a run split into sub-tasks, one per
+// load case (a non-linear run): the set of cases still pending, whose
+// size is the counter that tells the last sub-task to finish that it
+// completes the run, and the results each sub-task staged. The state
+// expires on its own (FanOutTTL) when a run is lost, and Discard removes
+// it when the run ends.
+type FanOut interface {
+	// Begin records cases as the run's pending cases, replacing any
+	// earlier set (a parent task that runs again starts afresh).
+	Begin(ctx context.Context, ws, runID string, cases []int64) error
+	// Stage keeps the results of one case until the run completes.
+	Stage(ctx context.Context, ws, runID string, lc int64, set ResultSet) error
+	// Done removes lc from the pending cases and returns how many are
+	// left, and whether this call removed it (false: it was not pending,
+	// so another attempt of the same sub-task already counted it).
+	Done(ctx context.Context, ws, runID string, lc int64) (left int, removed bool, err error)
+	// Pending returns the cases not done yet, ascending.
+	Pending(ctx context.Context, ws, runID string) ([]int64, error)
+	// Staged returns the results staged so far, by case.
+	Staged(ctx context.Context, ws, runID string) (map[int64]ResultSet, error)
+	// Discard deletes the run's fan-out state.
+	Discard(ctx context.Context, ws, runID string) error
+}
+
+// FanOutTTL bounds how long the fan-out state of a run outlives its last
+// write: longer than any one sub-task may run (queue.TaskTimeout), so
+// only a lost run's state expires.
+const FanOutTTL = 48 * time.Hour

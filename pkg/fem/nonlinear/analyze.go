@@ -45,7 +45,14 @@ func Analyze(ctx context.Context, d *domain.Domain, name string, opts Options) (
 		if err != nil {
 			return nil, runError(name, err)
 		}
-		return s.result(lambda)
+		res, err := s.result(lambda)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.applied(res, lambda); err != nil {
+			return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+		}
+		return res, nil
 	}
 	a, err := newAnalysis(ctx, d, name, opts)
 	if err != nil {
@@ -55,7 +62,9 @@ func Analyze(ctx context.Context, d *domain.Domain, name string, opts Options) (
 	if err != nil {
 		return nil, runError(name, err)
 	}
-	return a.result(lambda), nil
+	res := a.result(lambda)
+	a.applied(res, lambda)
+	return res, nil
 }
 
 // runError returns the error of a failed run: typed failures as they are,
@@ -231,8 +240,10 @@ func (a *driver) run(p problem) (float64, error) {
 			}
 			kCurrent = wantK
 			rn = p.residual(lambda, r)
-			converged = a.converged(rn, lambda*pNorm, dn, p.displacementsEq())
-			rec := Iteration{Step: step, LoadFactor: lambda, Iteration: iter, Residual: rn, Increment: dn, Converged: converged}
+			measure := a.measure(rn, lambda*pNorm, dn, p.displacementsEq())
+			converged = measure <= a.opts.Tolerance
+			rec := Iteration{Step: step, LoadFactor: lambda, Iteration: iter, Residual: rn, Increment: dn,
+				Measure: measure, Converged: converged}
 			a.hist = append(a.hist, rec)
 			if a.opts.Progress != nil {
 				a.opts.Progress(rec)
@@ -254,18 +265,28 @@ func (a *driver) run(p problem) (float64, error) {
 	return reached, nil
 }
 
-// converged applies the criterion of the options to the residual norm rn
-// (against the applied load norm ref) and the increment norm dn (against
-// the norm of the total displacements x at the equations).
-func (a *driver) converged(rn, ref, dn float64, x []float64) bool {
-	tol := a.opts.Tolerance
-	res := rn <= tol*ref
-	def := dn <= tol*norm(x)
+// measure returns the quantity the criterion of the options bounds
+// (Iteration.Measure): the residual norm rn against the applied load norm
+// ref, the increment norm dn against the norm of the total displacements
+// x at the equations, or the larger of the two. A zero norm over a zero
+// reference counts as 0 (nothing left to converge), over a non-zero one
+// as +Inf; NaN stays NaN, which no tolerance accepts.
+func (a *driver) measure(rn, ref, dn float64, x []float64) float64 {
+	ratio := func(v, of float64) float64 {
+		if v == 0 {
+			return 0
+		}
+		return v / of
+	}
+	res, def := ratio(rn, ref), ratio(dn, norm(x))
 	switch a.opts.Convergence {
 	case Deflections:
 		return def
 	case Both:
-		return res && def
+		if math.IsNaN(res) || math.IsNaN(def) {
+			return math.NaN()
+		}
+		return math.Max(res, def)
 	}
 	return res
 }

@@ -3,6 +3,7 @@ package nonlinear
 import (
 	"fmt"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/linsys"
 )
 
@@ -87,6 +88,26 @@ const (
 	Secant
 )
 
+// PDelta selects the geometric stiffness of frame members in the Small
+// theory; the large-displacement theories include both effects through
+// their kinematics and ignore it.
+type PDelta int
+
+// PDelta choices.
+const (
+	// PDeltaBoth is the consistent geometric stiffness of each member:
+	// P-Δ (the chord's rotation) and P-δ (the member's own curvature).
+	PDeltaBoth PDelta = iota
+	// PDeltaChord is P-Δ alone: the string stiffness N/L on the
+	// transverse translations of each member's ends (the member's axial
+	// force acting on its chord rotation), no P-δ.
+	PDeltaChord
+	// PDeltaNone leaves the geometric stiffness out: the analysis is
+	// linear in its geometry, and only the non-linear members and
+	// supports make it iterate.
+	PDeltaNone
+)
+
 // Iteration is one record of the convergence history: the state after the
 // correction of one iteration.
 type Iteration struct {
@@ -96,6 +117,10 @@ type Iteration struct {
 	// Residual is ‖R‖ after the correction; Increment is ‖Δu‖ of the
 	// correction (see Convergence).
 	Residual, Increment float64
+	// Measure is the quantity Options.Tolerance bounds: ‖R‖/‖λ·P‖
+	// (Residuals), ‖Δu‖/‖u‖ (Deflections) or the larger of the two
+	// (Both). The step has converged when Measure ≤ Tolerance.
+	Measure float64
 	// Converged is set on the last iteration of a converged step.
 	Converged bool
 }
@@ -121,6 +146,15 @@ type Options struct {
 	Convergence Convergence
 	// Matrix is the matrix type.
 	Matrix MatrixType
+	// PDelta selects the geometric stiffness of frames in the Small
+	// theory.
+	PDelta PDelta
+	// Damping, in [0, 1), scales the corrections of the iterations of the
+	// first DampingSteps steps by 1 − Damping: smaller moves where a
+	// structure with slack members or a snap in its supports would
+	// otherwise jump between states. 0 means no damping.
+	Damping      float64
+	DampingSteps int
 	// Factorizer factors the (symmetric) stiffness; nil means a new
 	// linsys.SparseFactorizer with its default orderings.
 	Factorizer linsys.Factorizer
@@ -156,6 +190,12 @@ func (o *Options) resolve() error {
 		return fmt.Errorf("unknown convergence criterion %d", o.Convergence)
 	case o.Matrix != Tangent && o.Matrix != Secant:
 		return fmt.Errorf("unknown matrix type %d", o.Matrix)
+	case o.PDelta < PDeltaBoth || o.PDelta > PDeltaNone:
+		return fmt.Errorf("unknown P-delta choice %d", o.PDelta)
+	case !(o.Damping >= 0 && o.Damping < 1):
+		return fmt.Errorf("damping must be in [0, 1), got %g", o.Damping)
+	case o.DampingSteps < 0:
+		return fmt.Errorf("damped steps must not be negative, got %d", o.DampingSteps)
 	}
 	if o.Factorizer == nil {
 		o.Factorizer = &linsys.SparseFactorizer{}
@@ -217,4 +257,18 @@ type UnstableError struct {
 func (e *UnstableError) Error() string {
 	return fmt.Sprintf("non-linear analysis of case %s: the structure is unstable at load factor %g: the tangent stiffness K + K_G has %d negative pivot(s), the load is past the critical (buckling) load",
 		e.Case, e.LoadFactor, e.Negative)
+}
+
+// Check reports, without analysing, what Analyze would refuse before any
+// work for load case name of d with opts: options out of range and what
+// the theory does not support (package doc), naming the member, plate,
+// node or case. A caller fanning cases out checks the model once here.
+func Check(d *domain.Domain, name string, opts Options) error {
+	if err := opts.resolve(); err != nil {
+		return fmt.Errorf("non-linear analysis: %w", err)
+	}
+	if err := checkScope(d, name, opts.Theory); err != nil {
+		return fmt.Errorf("non-linear analysis: %w", err)
+	}
+	return nil
 }

@@ -21,6 +21,12 @@ type Result struct {
 	// History is every iteration of every step, in order (the records
 	// Options.Progress was given).
 	History []Iteration
+	// Applied is the load applied at LoadFactor, per global DOF (6 per
+	// node, model node order, global axes): the node loads and the
+	// equivalent node loads of the element loads. Residual is the largest
+	// out-of-balance force or moment left on a free equation.
+	Applied  []float64
+	Residual float64
 }
 
 // NodeResult is the state of one node.
@@ -76,6 +82,12 @@ type MemberResult struct {
 	// configuration and added in the current frame — exact in the linear
 	// limit, an approximation under large rotations.
 	EndA, EndB [6]float64
+	// DispA are the displacements [ux uy uz rx ry rz] of the member's own
+	// end A in its initial local axes (static.MemberResult.DispA): in the
+	// Small theory those of its flexible end, past offsets and releases;
+	// in the large-displacement theories node A's translation and
+	// rotation vector turned to the initial local axes.
+	DispA [6]float64
 }
 
 // result recovers the Result of the current state, reached at load
@@ -114,6 +126,9 @@ func (a *analysis) result(lambda float64) *Result {
 			panic(err)
 		}
 		mr.Basic, mr.Forces = cfg.Basic(), q
+		ta, ra := m.fe.Rot.Apply(a.u[m.a]), m.fe.Rot.Apply(geom.Vec3{x[6*m.a+3], x[6*m.a+4], x[6*m.a+5]})
+		copy(mr.DispA[:3], ta[:])
+		copy(mr.DispA[3:], ra[:])
 		mr.Axes, mr.Length = cfg.Axes(), cfg.Length()
 		cfg.Forces(q, f[:])
 		for b := range 4 {

@@ -97,6 +97,7 @@ func (s *small) memberResult(fe *domain.FrameElement, mr *MemberResult) error {
 		mr.EndB[k] = st.Q[6+k] + qg[6+k]
 	}
 	um := &st.UMem
+	copy(mr.DispA[:], um[:6])
 	L := fe.Props.L
 	phiZ := (um[7] - um[1]) / L  // chord rotation about local z
 	phiY := -(um[8] - um[2]) / L // and about local y

@@ -13,6 +13,9 @@
 //	                          part ever written under it (sub-load numbering)
 //	ws:{w}:run:{id}           string: one analysis run record (JSON)
 //	ws:{w}:runs               list: run ids, newest first (current + history)
+//	ws:{w}:run:{id}:pending   set: load cases of a fanned-out run not done yet
+//	ws:{w}:run:{id}:stage     hash: results staged by its sub-tasks, fields
+//	                          "{case}" (meta) and "{case}/{col}" (columns)
 //	ws:{w}:res:{kind}:meta    string: results meta of an analysis kind (JSON)
 //	ws:{w}:res:{kind}:c:{col} string: one packed results column
 //	ws:{w}:res:keys           set: every results key, so that a model change
@@ -36,7 +39,11 @@ func (k keys) lock() string   { return k.prefix + "lock" }
 
 func (k keys) run(id string) string { return k.prefix + "run:" + id }
 func (k keys) runs() string         { return k.prefix + "runs" }
-func (k keys) resultKeys() string   { return k.prefix + "res:keys" }
+func (k keys) runPending(id string) string {
+	return k.prefix + "run:" + id + ":pending"
+}
+func (k keys) runStage(id string) string { return k.prefix + "run:" + id + ":stage" }
+func (k keys) resultKeys() string        { return k.prefix + "res:keys" }
 func (k keys) resultMeta(kind string) string {
 	return k.prefix + "res:" + kind + ":meta"
 }

@@ -27,10 +27,11 @@ func NewRuns(rdb redis.UniversalClient) *Runs { return &Runs{jobs: &Jobs{rdb: rd
 type runRecord struct {
 	model.Run
 	Overrides json.RawMessage `json:"overrides,omitempty"`
+	FanOut    bool            `json:"fanOut,omitempty"`
 }
 
 func encodeRun(r model.Run) string {
-	rec := runRecord{Run: r}
+	rec := runRecord{Run: r, FanOut: r.FanOut}
 	if len(r.Overrides) > 0 {
 		rec.Overrides = json.RawMessage(r.Overrides)
 	}
@@ -43,6 +44,7 @@ func decodeRun(s string) (model.Run, error) {
 		return model.Run{}, fmt.Errorf("decode run record: %w", err)
 	}
 	rec.Run.Overrides = []byte(rec.Overrides)
+	rec.Run.FanOut = rec.FanOut
 	return rec.Run, nil
 }
 

@@ -1,0 +1,98 @@
+package analysis
+
+import (
+	"math"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/fem/nonlinear"
+	"github.com/gusset/gusset/pkg/fem/shell"
+)
+
+// nonlinearRows packs the converged state of one case into the columns of
+// a static case (columns.go), so that every static query reads it:
+// displacements are the total translations and rotation vectors, the
+// member end actions those of the theory (nonlinear.MemberResult), and
+// the summary takes the moments of the loads and reactions about the
+// origin at the displaced nodes, where the non-linear equilibrium holds.
+// Kirchhoff plates get their shears from the patch fit, as in a linear
+// analysis. Values that are not finite are refused with a message naming
+// where to look.
+func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (caseRows, error) {
+	var rows caseRows
+	var sum [14]float64
+	var load, react [6]float64
+	rows.disp = make([]float64, 0, widthDisp*len(res.Nodes))
+	for n, nr := range res.Nodes {
+		if !allStorable(nr.Translation[:], nr.Rotation[:], nr.Reaction[:]) {
+			return rows, modelError("the results at node %s are not finite numbers; check the properties of the members and supports there", nr.Node)
+		}
+		rows.disp = append(rows.disp, nr.Translation[:]...)
+		rows.disp = append(rows.disp, nr.Rotation[:]...)
+		at := d.Pos[n].Add(nr.Translation)
+		if nr.HasReaction {
+			id, _ := EngineID(nr.Node)
+			rows.react = append(rows.react, float64(id))
+			rows.react = append(rows.react, nr.Reaction[:]...)
+			addMomentAt(&react, at, nr.Reaction)
+		}
+		var f [6]float64
+		copy(f[:], res.Applied[6*n:6*n+6])
+		addMomentAt(&load, at, f)
+		for _, v := range f {
+			sum[13] = math.Max(sum[13], math.Abs(v))
+		}
+	}
+	rows.end = make([]float64, 0, widthEnd*len(res.Members))
+	for i := range res.Members {
+		mr := &res.Members[i]
+		if !allStorable(mr.EndA[:], mr.EndB[:], mr.DispA[:]) {
+			return rows, modelError("the results of member %s are not finite numbers; check its section and material properties", mr.Member)
+		}
+		rows.end = appendEnd(rows.end, &mr.EndA, &mr.EndB, &mr.DispA, false)
+	}
+	copy(sum[0:6], load[:])
+	copy(sum[6:12], react[:])
+	sum[12] = res.Residual
+	rows.sum = sum[:]
+	if len(m.Plates) > 0 {
+		plates := make([]domain.PlateResult, len(res.Plates))
+		for i := range res.Plates {
+			plates[i] = res.Plates[i].PlateResult
+			r := plates[i].Resultants
+			if !allStorable(r.F[:], r.M[:], r.V[:], plates[i].NodeForces) {
+				return rows, modelError("the results of plate %s are not finite numbers; check its thicknesses and material properties", res.Plates[i].Plate)
+			}
+		}
+		fitShears(d, plates)
+		rows.plate = plateValues(plates, func(p *domain.PlateResult) *domain.PlateResult { return p })
+	}
+	return rows, nil
+}
+
+// fitShears replaces the transverse shears of the Kirchhoff plates by
+// those of the patch fit of the centroid moments (domain.Domain.
+// ShearFitter); a plate whose patch gives no fit keeps its own.
+func fitShears(d *domain.Domain, plates []domain.PlateResult) {
+	m, f := make([][3]float64, len(plates)), make([][3]float64, len(plates))
+	have := make([]bool, len(plates))
+	for i := range plates {
+		m[i], f[i], have[i] = plates[i].Resultants.M, plates[i].Resultants.F, true
+	}
+	fit := d.ShearFitter(m, f, have)
+	for i := range plates {
+		if v, how := fit(i); how != shell.FitNone {
+			plates[i].Resultants.V = v
+		}
+	}
+}
+
+// addMomentAt adds force and moment f acting at p to acc, as resultants
+// about the origin.
+func addMomentAt(acc *[6]float64, p geom.Vec3, f [6]float64) {
+	m := p.Cross(geom.Vec3{f[0], f[1], f[2]})
+	for i := range 3 {
+		acc[i] += f[i]
+		acc[3+i] += f[3+i] + m[i]
+	}
+}

@@ -1,0 +1,496 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/nonlinear"
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// A non-linear run solves each load case on its own, so it fans out: its
+// own task (the parent) reads and checks the model, records the cases as
+// pending (store.FanOut), queues one sub-task per case and returns, so
+// that it holds no worker while the cases are solved. Any idle worker
+// takes a sub-task; it solves its case, stages the results and counts the
+// case done. The sub-task that leaves no case pending completes the run:
+// it publishes the staged results in one transaction, or ends the run
+// Cancelled when a cancel came. A case that does not converge fails alone:
+// the run completes with the others and warns.
+
+// Steps of a non-linear run as the progress shows them.
+var nonlinearSteps = []string{"Reading the model", "Solving load cases", "Storing results"}
+
+// Indexes of nonlinearSteps.
+const (
+	nlStepRead = iota
+	nlStepSolve
+	nlStepStore
+)
+
+// modelEntry is the staged entry of the model-wide columns (load case ids
+// start at 1).
+const modelEntry = 0
+
+// SubTaskID is the queue id of the sub-task that solves load case lc of
+// run runID.
+func SubTaskID(runID string, lc int64) string { return runID + "/" + strconv.FormatInt(lc, 10) }
+
+// stagedCase is the meta record a sub-task stages with its columns.
+type stagedCase struct {
+	Meta CaseMeta `json:"meta"`
+	// Failed is the message of a case that has no results.
+	Failed string `json:"failed,omitempty"`
+}
+
+// runNonLinear runs a non-linear task: the parent of a run, or one of its
+// sub-tasks.
+func (r *Runner) runNonLinear(ctx context.Context, t Task) error {
+	if t.LoadCase != 0 {
+		return r.runCase(ctx, t)
+	}
+	lv := &live{percent: make([]float64, len(nonlinearSteps))}
+	job, _, err := r.Jobs.Job(ctx, t.Workspace)
+	if model.KindOf(err) == model.KindNoJobOpen {
+		_, err = r.finish(ctx, t, model.RunFailed, "the job was closed before the analysis started", nil)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	ok, err := r.begin(ctx, t, job, func(run *model.Run) { lv.apply(run, nonlinearSteps) })
+	if !ok || err != nil {
+		return err
+	}
+	ids, err := r.planCases(ctx, t, job, lv)
+	if err == nil {
+		err = r.dispatch(ctx, t, ids, lv)
+	}
+	return r.settle(ctx, t, err, false, func(run *model.Run) { lv.apply(run, nonlinearSteps) })
+}
+
+// planCases reads the model, picks the run's load cases and checks that
+// the engine takes each of them, so that a model it cannot analyse fails
+// the run before any case is queued. It stages the model-wide columns.
+func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live) ([]int64, error) {
+	s, err := settingsOf(t, job.Analysis.Static)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckNonLinear(s); err != nil {
+		return nil, modelError("%s", err.Error())
+	}
+	list, some := s.LoadCaseList()
+	in, names, ids, err := r.readModel(ctx, t, job, caseChoice{list: list, some: some, raw: s.LoadCases,
+		check: s.CheckNonExistentLoadCases}, s.SolverType, s.DrillingStiffness, lv)
+	if err != nil {
+		return nil, err
+	}
+	d, err := domain.Build(ctx, in.Model, domain.BuildOptions{})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, modelError("%s", engineMessage(err))
+	}
+	opts := nonlinearOptions(s)
+	for _, name := range names {
+		if err := nonlinear.Check(d, name, opts); err != nil {
+			return nil, modelError("%s", engineMessage(err))
+		}
+	}
+	lv.set(func(l *live) { l.warnings = append(l.warnings, d.Warnings...) })
+	set := newStaticSet(in.Model)
+	if err := r.FanOut.Stage(ctx, t.Workspace, t.RunID, modelEntry, store.ResultSet{Meta: json.RawMessage("{}"), Columns: set.columns}); err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// dispatch records the cases as pending and queues their sub-tasks. A
+// repeated attempt starts the count afresh and re-queues them all: a case
+// solved twice stages the same results.
+func (r *Runner) dispatch(ctx context.Context, t Task, ids []int64, lv *live) error {
+	if err := r.FanOut.Begin(ctx, t.Workspace, t.RunID, ids); err != nil {
+		return err
+	}
+	for _, lc := range ids {
+		sub := t
+		sub.LoadCase = lc
+		payload, err := json.Marshal(sub)
+		if err != nil {
+			return err
+		}
+		if err := r.Queue.Enqueue(ctx, SubTaskID(t.RunID, lc), payload); err != nil {
+			return err
+		}
+	}
+	lv.stage(nlStepSolve, 0)
+	_, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+		lv.apply(run, nonlinearSteps)
+		run.FanOut = true
+		run.Progress.StatusText = fmt.Sprintf("Solving load cases: 0 of %d done", len(ids))
+		return nil
+	})
+	if errors.Is(err, store.ErrRunFinished) {
+		return nil // cancelled and counted down meanwhile
+	}
+	return err
+}
+
+// caseProgress is what a sub-task's solver goroutine reports and its
+// ticker publishes: iterations not yet in the run record.
+type caseProgress struct {
+	mu     sync.Mutex
+	points []model.ConvergencePoint
+}
+
+func (p *caseProgress) add(pt model.ConvergencePoint) {
+	p.mu.Lock()
+	p.points = append(p.points, pt)
+	p.mu.Unlock()
+}
+
+// take returns the points gathered since the last call.
+func (p *caseProgress) take() []model.ConvergencePoint {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := p.points
+	p.points = nil
+	return out
+}
+
+// appendHistory appends pts to the run's convergence history, numbering
+// them on from its last iteration and keeping the latest
+// model.MaxConvergencePoints.
+func appendHistory(run *model.Run, pts []model.ConvergencePoint) {
+	next := 1
+	if n := len(run.ConvergenceHistory); n > 0 {
+		next = run.ConvergenceHistory[n-1].Iteration + 1
+	}
+	for _, p := range pts {
+		p.Iteration = next
+		next++
+		run.ConvergenceHistory = append(run.ConvergenceHistory, p)
+	}
+	if over := len(run.ConvergenceHistory) - model.MaxConvergencePoints; over > 0 {
+		run.ConvergenceHistory = append(run.ConvergenceHistory[:0:0], run.ConvergenceHistory[over:]...)
+	}
+}
+
+// runCase runs the sub-task of one load case.
+func (r *Runner) runCase(ctx context.Context, t Task) error {
+	run, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
+	if model.KindOf(err) == model.KindNotFound || err == nil && run.Status.Finished() {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if run.Status == model.RunCancelling {
+		return r.caseDone(ctx, t, caseOutcome{})
+	}
+	job, _, err := r.Jobs.Job(ctx, t.Workspace)
+	if err != nil {
+		return err
+	}
+	out, err := r.solveCase(ctx, t, job)
+	if err != nil {
+		return err
+	}
+	return r.caseDone(ctx, t, out)
+}
+
+// caseOutcome is what the run record is told of a solved case: a warning
+// when it failed, otherwise an information line (steps, iterations, time
+// and worker); both empty when it was cancelled.
+type caseOutcome struct {
+	failed, info string
+	// points are the iterations the ticker has not published yet.
+	points []model.ConvergencePoint
+}
+
+// solveCase solves the case of t and stages its results, or stages its
+// failure. An error is for another attempt (the worker stopping, the
+// store failing); a cancel stages nothing.
+func (r *Runner) solveCase(ctx context.Context, t Task, job model.Job) (caseOutcome, error) {
+	s, err := settingsOf(t, job.Analysis.Static)
+	if err != nil {
+		return r.stageFailure(ctx, t, err.Error())
+	}
+	in, err := Build(ctx, r.Source, t.Workspace, job.Settings)
+	if err != nil {
+		return r.caseError(ctx, t, err)
+	}
+	in.Model.DrillingStiffness = s.DrillingStiffness
+	d, err := domain.Build(ctx, in.Model, domain.BuildOptions{})
+	if err != nil {
+		return r.caseError(ctx, t, err)
+	}
+	name := strconv.FormatInt(t.LoadCase, 10)
+	opts := nonlinearOptions(s)
+	prog := &caseProgress{}
+	opts.Progress = func(it nonlinear.Iteration) {
+		prog.add(model.ConvergencePoint{Percentage: 100 * it.Measure, LoadCase: t.LoadCase, Step: it.Step,
+			LoadFactor: it.LoadFactor, Converged: it.Converged})
+	}
+	solveCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := make(chan struct{})
+	done := r.superviseCase(ctx, t, prog, cancel, stop)
+	t0 := time.Now()
+	res, err := nonlinear.Analyze(solveCtx, d, name, opts)
+	took := time.Since(t0)
+	close(stop)
+	cancelled := <-done
+	switch {
+	case cancelled:
+		return caseOutcome{}, nil
+	case err != nil && ctx.Err() != nil:
+		return caseOutcome{}, fmt.Errorf("run %s, load case %d interrupted: %w", t.RunID, t.LoadCase, ctx.Err())
+	case err != nil:
+		out, serr := r.stageFailure(ctx, t, engineMessage(err))
+		out.points = prog.take()
+		return out, serr
+	}
+	rows, err := nonlinearRows(in.Model, d, res)
+	if err != nil {
+		return r.stageFailure(ctx, t, err.Error())
+	}
+	meta, err := json.Marshal(stagedCase{Meta: CaseMeta{LoadCase: t.LoadCase, RunID: t.RunID, Solver: string(s.SolverType),
+		IsNonLinear: true, AnalysedAt: r.Now().UTC()}})
+	if err != nil {
+		return caseOutcome{}, err
+	}
+	set := &staticSet{columns: map[string][]byte{}}
+	set.addCase(t.LoadCase, rows, CaseMeta{})
+	steps := 0
+	if n := len(res.History); n > 0 {
+		steps = res.History[n-1].Step
+	}
+	info := fmt.Sprintf("load case %d: converged in %d step(s), %d iteration(s), solved in %.3f s by worker %s",
+		t.LoadCase, steps, len(res.History), took.Seconds(), r.name())
+	return caseOutcome{info: info, points: prog.take()}, r.FanOut.Stage(ctx, t.Workspace, t.RunID, t.LoadCase, store.ResultSet{Meta: meta, Columns: set.columns})
+}
+
+// caseError stages the failure of a case whose model could not be read
+// or built, unless the context ended (another attempt runs it).
+func (r *Runner) caseError(ctx context.Context, t Task, err error) (caseOutcome, error) {
+	if ctx.Err() != nil {
+		return caseOutcome{}, err
+	}
+	return r.stageFailure(ctx, t, engineMessage(err))
+}
+
+// stageFailure stages the failure of t's case with msg.
+func (r *Runner) stageFailure(ctx context.Context, t Task, msg string) (caseOutcome, error) {
+	msg = fmt.Sprintf("load case %d has no results: %s", t.LoadCase, msg)
+	meta, err := json.Marshal(stagedCase{Meta: CaseMeta{LoadCase: t.LoadCase}, Failed: msg})
+	if err != nil {
+		return caseOutcome{}, err
+	}
+	return caseOutcome{failed: msg}, r.FanOut.Stage(ctx, t.Workspace, t.RunID, t.LoadCase, store.ResultSet{Meta: meta})
+}
+
+// superviseCase publishes the case's iterations into the run record and
+// keeps its heartbeat until stop is closed, and cancels the solve when
+// the run is being cancelled. The channel it returns yields, once stop is
+// closed, whether it cancelled.
+func (r *Runner) superviseCase(ctx context.Context, t Task, prog *caseProgress, cancel context.CancelFunc, stop <-chan struct{}) <-chan bool {
+	out := make(chan bool, 1)
+	go func() {
+		cancelled := false
+		tick := time.NewTicker(r.Tick)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				out <- cancelled
+				return
+			case <-tick.C:
+			}
+			pts := prog.take()
+			run, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+				appendHistory(run, pts)
+				now := r.Now().UTC()
+				run.HeartbeatAt = &now
+				run.Progress.LoadCaseCount.ID = t.LoadCase
+				return nil
+			})
+			if err != nil {
+				if ctx.Err() == nil && !errors.Is(err, store.ErrRunFinished) {
+					r.Log.Warn("refresh run record", "run", t.RunID, "case", t.LoadCase, "err", err)
+				}
+				continue
+			}
+			if run.Status == model.RunCancelling && !cancelled {
+				cancelled = true
+				cancel()
+			}
+		}
+	}()
+	return out
+}
+
+// caseDone counts t's case done, tells the run record its outcome and,
+// when it was the last, completes the run.
+func (r *Runner) caseDone(ctx context.Context, t Task, out caseOutcome) error {
+	left, removed, err := r.FanOut.Done(ctx, t.Workspace, t.RunID, t.LoadCase)
+	if err != nil {
+		return err
+	}
+	if removed {
+		_, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+			now := r.Now().UTC()
+			run.HeartbeatAt = &now
+			appendHistory(run, out.points)
+			c := &run.Progress.LoadCaseCount
+			c.Index = c.Count - left
+			if c.Count > 0 && len(run.Progress.StepPercentages) > nlStepSolve {
+				run.Progress.StepPercentages[nlStepSolve] = 100 * float64(c.Index) / float64(c.Count)
+				run.Progress.IterationPercentage = run.Progress.StepPercentages[nlStepSolve]
+			}
+			if run.Status == model.RunRunning {
+				run.Progress.StatusText = fmt.Sprintf("Solving load cases: %d of %d done", c.Index, c.Count)
+			}
+			if out.failed != "" {
+				run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Warning", Text: out.failed, Timestamp: now})
+			}
+			if out.info != "" {
+				run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Information", Text: out.info, Timestamp: now})
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, store.ErrRunFinished) {
+			return err
+		}
+	}
+	if left > 0 {
+		return nil
+	}
+	// Also when this attempt did not remove the case: an earlier attempt
+	// that did may have died before completing the run.
+	return r.complete(ctx, t)
+}
+
+// complete ends a run whose cases are all done: Cancelled after a cancel,
+// Failed when no case has results, otherwise Completed with the staged
+// results published, and the run warning about each case that failed.
+func (r *Runner) complete(ctx context.Context, t Task) error {
+	run, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
+	if err != nil {
+		return err
+	}
+	if run.Status.Finished() {
+		return r.FanOut.Discard(ctx, t.Workspace, t.RunID)
+	}
+	if run.Status == model.RunCancelling {
+		if _, err := r.finish(ctx, t, model.RunCancelled, "", nil); err != nil {
+			return err
+		}
+		return r.FanOut.Discard(ctx, t.Workspace, t.RunID)
+	}
+	job, slot, err := r.Jobs.Job(ctx, t.Workspace)
+	if err != nil {
+		return err
+	}
+	s, err := settingsOf(t, job.Analysis.Static)
+	if err != nil {
+		return r.settle(ctx, t, err, false, nil)
+	}
+	staged, err := r.FanOut.Staged(ctx, t.Workspace, t.RunID)
+	if err != nil {
+		return err
+	}
+	set, warnings, err := gatherStaged(staged)
+	if err == nil && len(set.cases) == 0 {
+		msg := "no load case has results"
+		if len(warnings) > 0 {
+			msg = warnings[0]
+		}
+		err = modelError("%s", msg)
+	}
+	if err == nil {
+		set.rev = slot.Rev
+		err = r.storeStatic(ctx, t, s, set, func(run *model.Run) {
+			r.end(run, model.RunCompleted, "", func(run *model.Run) {
+				run.Warnings = append(run.Warnings, warnings...)
+				for i := range run.Progress.StepPercentages {
+					run.Progress.StepPercentages[i] = 100
+				}
+				run.Progress.TotalSteps = len(nonlinearSteps)
+				run.Progress.CurrentStep = len(nonlinearSteps)
+				run.Progress.IterationPercentage = 100
+				run.HeartbeatAt = run.CompletedAt
+				run.Progress.StatusText = "Analysis completed"
+			})
+		})
+		if err == nil {
+			if done, rerr := r.Runs.Run(ctx, t.Workspace, t.RunID); rerr == nil {
+				r.observe(t, done)
+			}
+		}
+	}
+	if err := r.settle(ctx, t, err, false, func(run *model.Run) { run.Warnings = append(run.Warnings, warnings...) }); err != nil &&
+		model.KindOf(err) != model.KindValidation {
+		return err
+	}
+	return r.FanOut.Discard(ctx, t.Workspace, t.RunID)
+}
+
+// gatherStaged assembles the staged entries into the set a run publishes,
+// cases ascending, and the messages of the cases that failed.
+func gatherStaged(staged map[int64]store.ResultSet) (*staticSet, []string, error) {
+	m, ok := staged[modelEntry]
+	if !ok {
+		return nil, nil, errors.New("the model-wide results of the run are missing")
+	}
+	set := &staticSet{columns: map[string][]byte{}}
+	for name, col := range m.Columns {
+		set.columns[name] = col
+	}
+	var err error
+	if set.nodes, err = ints(m.Columns[colNodes], 1, colNodes); err != nil {
+		return nil, nil, err
+	}
+	if set.members, err = ints(m.Columns[colMembers], widthMember, colMembers); err != nil {
+		return nil, nil, err
+	}
+	if p := m.Columns[colPlates]; p != nil {
+		if set.plates, err = ints(p, widthPlates, colPlates); err != nil {
+			return nil, nil, err
+		}
+	}
+	ids := make([]int64, 0, len(staged))
+	for lc := range staged {
+		if lc != modelEntry {
+			ids = append(ids, lc)
+		}
+	}
+	slices.Sort(ids)
+	var warnings []string
+	for _, lc := range ids {
+		e := staged[lc]
+		var sc stagedCase
+		if err := json.Unmarshal(e.Meta, &sc); err != nil {
+			return nil, nil, fmt.Errorf("staged load case %d: %w", lc, err)
+		}
+		if sc.Failed != "" {
+			warnings = append(warnings, sc.Failed)
+			continue
+		}
+		for name, col := range e.Columns {
+			set.columns[name] = col
+		}
+		set.cases = append(set.cases, sc.Meta)
+	}
+	return set, warnings, nil
+}

@@ -1,0 +1,223 @@
+package server
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// The AISC benchmark cantilever (AISC 360 Commentary, chapter C,
+// second-order benchmark case 1), in kip and inch: a fixed-base column,
+// E = 29500 ksi, A = 51.7 in², I = 2150 in⁴, L = 196 in, a lateral tip
+// load H = 10 kip and an axial load P = 0.5·P_cr, P_cr = π²EI/(4L²). The
+// closed form of the beam-column (Timoshenko & Gere, Theory of Elastic
+// Stability, §1.11) is Δ = H/(P·k)·(tan kL − kL), k = √(P/EI), and the
+// base moment M = H·L + P·Δ: 0.786011 in and 3560.983 kip·in.
+const (
+	aiscE = 29500.0
+	aiscA = 51.7
+	aiscI = 2150.0
+	aiscL = 196.0
+	aiscH = 10.0
+)
+
+// aiscColumn builds the benchmark column through the API in kip and inch:
+// n members, nodes 1 … n+1 up the Y axis, node 1 fixed, and load case c
+// with the tip loads H (+X) and −f·P_cr (Y) for each c, f of axial.
+func aiscColumn(s *stack, n int, axial map[int]float64) {
+	s.t.Helper()
+	s.must(200, "POST", "/job/new", nil)
+	s.must(200, "PATCH", "/job/units", map[string]any{"length": "in", "sectionProperties": "in", "materialStrength": "Ksi",
+		"force": "K", "moment": "Kin", "translation": "inch"})
+	s.must(201, "POST", "/job/structure/materials", map[string]any{"id": 1, "name": "steel", "youngsModulus": aiscE, "poissonsRatio": 0.3})
+	// Shear-rigid, as the closed form; J large enough that the twist term
+	// of the geometric stiffness, N·(Iy + Iz)/A, stays far from G·J.
+	s.must(201, "POST", "/job/structure/sections", map[string]any{"id": 1, "name": "W14", "a": aiscA, "j": 500, "iy": aiscI, "iz": aiscI,
+		"ay": 1e9, "az": 1e9})
+	for i := range n + 1 {
+		s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": i + 1, "x": 0, "y": aiscL * float64(i) / float64(n), "z": 0})
+		if i > 0 {
+			s.must(201, "POST", "/job/structure/members", map[string]any{"id": i, "nodeA": i, "nodeB": i + 1, "section": 1, "material": 1})
+		}
+	}
+	s.must(201, "POST", "/job/structure/node-restraints", map[string]any{"node": 1, "restraintCode": "FFFFFF"})
+	pcr := math.Pi * math.Pi * aiscE * aiscI / (4 * aiscL * aiscL)
+	for lc, f := range axial {
+		s.must(201, "POST", "/job/loads/load-cases", map[string]any{"id": lc, "title": fmt.Sprintf("H and %.2f Pcr", f)})
+		s.must(201, "POST", "/job/loads/node-loads", map[string]any{"loadCase": lc, "node": n + 1, "fx": aiscH, "fy": -f * pcr})
+	}
+}
+
+// runNonLinear starts a non-linear run with body.
+func (s *stack) runNonLinear(body any) model.Run {
+	s.t.Helper()
+	var run model.Run
+	s.must(202, "POST", "/job/analysis/static/run-non-linear", body).decode(s.t, &run)
+	return run
+}
+
+// TestNonLinearAISCBenchmark runs the benchmark through HTTP with the
+// Small theory (P-Δ and P-δ through the consistent geometric stiffness):
+// tip deflection and base moment within 0.5 % (the issue's bound; the
+// engine's own test measures the 10-member Small error at 4e-7, so the
+// bound is loose against the engine and tight against any unit or sign
+// slip). Load case 2, at 1.2 P_cr, is past the buckling load: it fails
+// alone, and the run completes with case 1 and warns. The run record
+// carries the convergence history and the case count, and the results
+// are marked non-linear.
+func TestNonLinearAISCBenchmark(t *testing.T) {
+	s := startStack(t, 1)
+	const n = 10
+	aiscColumn(s, n, map[int]float64{1: 0.5, 2: 1.2})
+	run := s.runNonLinear(map[string]any{"theory": "Small", "loadSteps": 2, "convergenceAccuracy": 1e-6,
+		"matrixType": "Tangent", "deflectionsConvergence": false})
+	if run.AnalysisType != model.NonLinearStatic {
+		t.Fatalf("run %+v", run)
+	}
+	done := s.wait(run.RunID, time.Minute)
+	if done.Status != model.RunCompleted {
+		t.Fatalf("run ended %s: %q %v", done.Status, done.ErrorMessage, done.Warnings)
+	}
+	if len(done.Warnings) != 1 || !strings.Contains(done.Warnings[0], "load case 2 has no results") ||
+		!strings.Contains(done.Warnings[0], "buckling") {
+		t.Errorf("warnings %q: want one naming load case 2, past its buckling load", done.Warnings)
+	}
+	if c := done.Progress.LoadCaseCount; c.Count != 2 || c.Index != 2 {
+		t.Errorf("loadCaseCount %+v, want 2 of 2", c)
+	}
+	if !strings.Contains(done.Header, "NON-LINEAR STATIC") {
+		t.Errorf("header %q", done.Header)
+	}
+	// Convergence history: every iteration of case 1, numbered from 1; the
+	// last of each step converged, at or below the accuracy (percent).
+	h := done.ConvergenceHistory
+	var steps []int
+	for i, p := range h {
+		if p.Iteration != i+1 {
+			t.Errorf("history point %d numbered %d", i, p.Iteration)
+		}
+		if p.LoadCase == 1 && p.Converged {
+			steps = append(steps, p.Step)
+			if !(p.Percentage <= 1e-6) {
+				t.Errorf("converged point %+v above the accuracy", p)
+			}
+		}
+	}
+	if fmt.Sprint(steps) != "[1 2]" {
+		t.Errorf("converged steps of case 1: %v, want [1 2]; history %+v", steps, h)
+	}
+
+	pcr := math.Pi * math.Pi * aiscE * aiscI / (4 * aiscL * aiscL)
+	P := 0.5 * pcr
+	k := math.Sqrt(P / (aiscE * aiscI))
+	delta := aiscH / (P * k) * (math.Tan(k*aiscL) - k*aiscL)
+	moment := aiscH*aiscL + P*delta
+	if !near(delta, 0.786011, 1e-6) || !near(moment, 3560.983, 1e-6) {
+		t.Fatalf("closed form Δ = %.6f in, M = %.3f kip·in: not the benchmark's", delta, moment)
+	}
+	disp := query[model.NodeDisplacementRow](s, fmtPath("node-displacements?loadCases=1&nodes=%d", n+1))
+	if len(disp.Results) != 1 || !near(disp.Results[0].Tx, delta, 0.005) {
+		t.Errorf("tip deflection %+v, want %.6f in within 0.5 %%", disp.Results, delta)
+	}
+	react := query[model.NodeReactionRow](s, "node-reactions?loadCases=1&nodes=1")
+	if len(react.Results) != 1 || !near(math.Abs(react.Results[0].Mz), moment, 0.005) || !near(react.Results[0].Fy, P, 1e-9) {
+		t.Errorf("base reaction %+v, want |Mz| %.3f kip·in within 0.5 %% and Fy = P = %.3f kip", react.Results, moment, P)
+	}
+	// The base member's end moment is the base moment too.
+	ends := query[model.MemberEndForcesRow](s, "member-end-forces?loadCases=1&members=1")
+	if len(ends.Results) != 1 || !near(math.Abs(ends.Results[0].Mz[0]), moment, 0.005) {
+		t.Errorf("base member end forces %+v, want |Mz(A)| %.3f kip·in", ends.Results, moment)
+	}
+	// Case 2 has no results; case 1 is marked non-linear.
+	var info model.ResultsInfo
+	s.must(200, "GET", "/job/analysis/static/info", nil).decode(t, &info)
+	if len(info.LoadCases) != 2 || !info.LoadCases[0].HasResults || !info.LoadCases[0].IsNonLinear || info.LoadCases[1].HasResults {
+		t.Errorf("results info %+v: want case 1 non-linear with results, case 2 without", info)
+	}
+}
+
+// TestNonLinearSettingsRefused: settings a non-linear run cannot use are
+// a 400 naming the field, before anything is queued; the same settings
+// are fine for a linear run, which ignores them.
+func TestNonLinearSettingsRefused(t *testing.T) {
+	s := startStack(t, 1)
+	aiscColumn(s, 10, map[int]float64{1: 0.5})
+	for _, c := range []struct {
+		body string
+		want string
+	}{
+		{`{"steppingMethod": "File"}`, "steppingMethod"},
+		{`{"pDeltaBig": false, "pDeltaSmall": true}`, "pDeltaSmall"},
+		{`{"deflectionsConvergence": false, "residualsConvergence": false}`, "convergence"},
+	} {
+		r := s.send(s.rawRequest("POST", "/job/analysis/static/run-non-linear", c.body))
+		if r.status != 400 || !strings.Contains(string(r.body), c.want) {
+			t.Errorf("run-non-linear %s = %d %s, want 400 naming %s", c.body, r.status, r.body, c.want)
+		}
+	}
+	var runs []model.Run
+	s.must(200, "GET", "/job/analysis/runs", nil).decode(t, &runs)
+	if len(runs) != 0 {
+		t.Errorf("refused runs were recorded: %+v", runs)
+	}
+	s.wait(s.run(map[string]any{"steppingMethod": "File"}).RunID, time.Minute)
+}
+
+// TestNonLinearFanOut runs 12 load cases on 3 workers: each case is a
+// sub-task that any idle worker takes, so the cases of one run are solved
+// on more than one worker, which the run's messages name. Every case's
+// result is its own: the tip deflection grows with the axial load of the
+// case (the closed form above), which a mix-up between sub-tasks would
+// break.
+func TestNonLinearFanOut(t *testing.T) {
+	s := startStack(t, 3)
+	const cases = 12
+	axial := map[int]float64{}
+	for c := 1; c <= cases; c++ {
+		axial[c] = 0.05 * float64(c)
+	}
+	// Cases that take a while each (several hundred members, many steps
+	// on the tangent matrix), so that the workers asleep between polls of
+	// the queue (about a second) wake while cases are still waiting.
+	const n = 400
+	aiscColumn(s, n, axial)
+	done := s.wait(s.runNonLinear(map[string]any{"loadSteps": 20, "matrixType": "Tangent", "convergenceAccuracy": 1e-4}).RunID, 5*time.Minute)
+	if done.Status != model.RunCompleted || len(done.Warnings) != 0 {
+		t.Fatalf("run ended %s: %q %v", done.Status, done.ErrorMessage, done.Warnings)
+	}
+	workers := map[string]bool{}
+	solved := map[int]bool{}
+	for _, m := range done.Progress.Messages {
+		var lc int
+		if _, err := fmt.Sscanf(m.Text, "load case %d:", &lc); err != nil || m.Level != "Information" {
+			continue
+		}
+		solved[lc] = true
+		if i := strings.Index(m.Text, "by worker "); i >= 0 {
+			workers[m.Text[i+len("by worker "):]] = true
+		}
+	}
+	if len(solved) != cases {
+		t.Errorf("messages name %d solved cases, want %d: %+v", len(solved), cases, done.Progress.Messages)
+	}
+	if len(workers) < 2 {
+		t.Errorf("the cases were solved by %d worker(s) %v, want more than one", len(workers), workers)
+	}
+	disp := query[model.NodeDisplacementRow](s, fmtPath("node-displacements?nodes=%d", n+1))
+	if len(disp.Results) != cases {
+		t.Fatalf("%d tip rows, want %d", len(disp.Results), cases)
+	}
+	pcr := math.Pi * math.Pi * aiscE * aiscI / (4 * aiscL * aiscL)
+	for _, r := range disp.Results {
+		P := axial[int(r.LoadCase)] * pcr
+		k := math.Sqrt(P / (aiscE * aiscI))
+		want := aiscH / (P * k) * (math.Tan(k*aiscL) - k*aiscL)
+		if !near(r.Tx, want, 0.005) {
+			t.Errorf("case %d: tip %.6f in, closed form %.6f", r.LoadCase, r.Tx, want)
+		}
+	}
+}
