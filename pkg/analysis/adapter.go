@@ -234,6 +234,19 @@ func (b *builder) members() error {
 		if m.Type == "BrittleFuse" || m.Type == "PlasticFuse" || m.Type == "Pulley" {
 			b.warn("member %d (%s) acts as a normal member in a linear analysis", m.ID, m.Type)
 		}
+		// The non-linear analysis reads these; the linear ones ignore them.
+		em.CableLength, em.GapTension, em.GapCompression = m.CableLength, m.GapTensionLimit, m.GapCompressionLimit
+		switch m.Type {
+		case "BrittleFuse":
+			em.Fuse = domain.BrittleFuse
+		case "PlasticFuse":
+			em.Fuse = domain.PlasticFuse
+		case "Pulley":
+			em.Pulley = true
+		}
+		if em.Fuse != domain.NoFuse {
+			em.FuseTension, em.FuseCompression = m.FuseTensionLimit, m.FuseCompressionLimit
+		}
 		if s, ok := secByID[m.Section]; ok {
 			em.AreaFactor, em.TorsionFactor, em.IyFactor, em.IzFactor = s.AreaFactor, s.TorsionFactor, s.IyFactor, s.IzFactor
 		}
@@ -254,7 +267,25 @@ func (b *builder) supports() error {
 	rs, err := b.src.Structure.Restraints.All(b.ctx, b.ws)
 	for _, r := range rs {
 		s := domain.Support{Node: id(r.Node), Code: r.RestraintCode,
-			Springs: [6]float64{r.TxStiffness, r.TyStiffness, r.TzStiffness, r.RxStiffness, r.RyStiffness, r.RzStiffness}}
+			Springs: [6]float64{r.TxStiffness, r.TyStiffness, r.TzStiffness, r.RxStiffness, r.RyStiffness, r.RzStiffness},
+			PlasticLimit: [6]float64{r.TxPlasticLimit, r.TyPlasticLimit, r.TzPlasticLimit,
+				r.RxPlasticLimit, r.RyPlasticLimit, r.RzPlasticLimit}}
+		for i, f := range [3]struct {
+			axis, dir string
+			mu        float64
+		}{{r.XFrictionNormalAxis, r.XFrictionNormalDirection, r.XFrictionFactor},
+			{r.YFrictionNormalAxis, r.YFrictionNormalDirection, r.YFrictionFactor},
+			{r.ZFrictionNormalAxis, r.ZFrictionNormalDirection, r.ZFrictionFactor}} {
+			ax, ok := frictionAxes[f.axis]
+			if !ok {
+				return unknownValue("restraint of node", r.Node, strings.ToLower("XYZ"[i:i+1])+"FrictionNormalAxis", f.axis)
+			}
+			sign, ok := frictionSigns[f.dir]
+			if !ok {
+				return unknownValue("restraint of node", r.Node, strings.ToLower("XYZ"[i:i+1])+"FrictionNormalDirection", f.dir)
+			}
+			s.Friction[i] = domain.Friction{Normal: ax, Sign: sign, Factor: f.mu}
+		}
 		for i := 0; i < 6; i++ {
 			if t := *editor.Table(&r, i); t != nil {
 				s.Tables[i] = segments(t)
@@ -267,6 +298,14 @@ func (b *builder) supports() error {
 	}
 	return err
 }
+
+// frictionAxes and frictionSigns map a restraint's friction normal axis
+// and direction ("None" and "Either", the defaults, and unset map to the
+// zero values: no normal, either sign).
+var (
+	frictionAxes  = map[string]geom.Axis{"": 0, "None": 0, "XAxis": geom.XAxis, "YAxis": geom.YAxis, "ZAxis": geom.ZAxis}
+	frictionSigns = map[string]int{"": 0, "Either": 0, "PositiveOnly": 1, "NegativeOnly": -1}
+)
 
 // segments turns a table of [x, stiffness] rows into spring segments: each
 // row's stiffness holds up to the next row's x.

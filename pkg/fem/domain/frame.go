@@ -162,13 +162,7 @@ func (m *FrameElement) GeometricStiffness(u []float64, c *Loads, out []float64) 
 // localGeometric writes the local geometric stiffness of the member in
 // state s: that of its mean axial force, condensed over released ends.
 func (m *FrameElement) localGeometric(s *FrameState, kl *[144]float64) {
-	n := (s.Q[6] - s.Q[0]) / 2 // tension positive
-	if m.Type.AxialOnly() {
-		element.TrussGeometric(m.Props, n, kl[:])
-		return
-	}
-	element.FrameGeometric(m.Props, n, kl[:])
-	m.condense(kl)
+	m.localGeometricOf((s.Q[6]-s.Q[0])/2, GeometricFull, kl) // tension positive
 }
 
 // condense replaces the local matrix a, over the member's own end DOFs, by

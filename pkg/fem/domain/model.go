@@ -102,14 +102,53 @@ type Member struct {
 	OffsetsLocal     bool
 	// Multipliers on A, J, Iy and Iz; 0 means 1.
 	AreaFactor, TorsionFactor, IyFactor, IzFactor float64
+
+	// The fields below are read by the non-linear analysis only (package
+	// nonlinear); every linear analysis ignores them, so a Cable or a Gap
+	// acts there as its Type says and a fuse as an ordinary Frame.
+
+	// CableLength is a Cable's unstressed length, m (≥ 0); 0 means its
+	// chord (flexible) length. A cable shorter than its chord starts
+	// pretensioned.
+	CableLength float64
+	// GapTension and GapCompression are a Gap's openings, m (≥ 0): the
+	// chord elongation it takes freely in tension and its shortening in
+	// compression before it acts. GapTension 0 means the gap never acts in
+	// tension (a Gap is compression-only, as in the linear analysis);
+	// GapCompression 0 means it acts in compression at once.
+	GapTension, GapCompression float64
+	// Fuse makes a Frame member a fuse, with its axial force limits in
+	// tension and compression, N (≥ 0; 0 means no limit that way).
+	Fuse                         FuseKind
+	FuseTension, FuseCompression float64
+	// Pulley marks a Frame member that the service calls a pulley, which
+	// the non-linear analysis does not support.
+	Pulley bool
 }
+
+// FuseKind is the non-linear axial behaviour of a fuse member. Fuses keep
+// Type Frame, so the linear analyses treat them as ordinary members.
+type FuseKind int
+
+// Fuse kinds.
+const (
+	// NoFuse is an ordinary member.
+	NoFuse FuseKind = iota
+	// BrittleFuse carries its axial force up to its limit, then breaks:
+	// for the rest of the load case it carries nothing at all.
+	BrittleFuse
+	// PlasticFuse is elastic-perfectly-plastic in its axial force, with
+	// its limits as yield forces.
+	PlasticFuse
+)
 
 // Support restrains the DOFs of a node in global axes. Code has 6
 // characters in DOF order ux uy uz rx ry rz:
 //
 //	F fixed, R free, S spring (Springs[i]),
 //	V variable spring: the first segment of Tables[i] (linear analysis),
-//	P plastic and N friction: fixed in linear analysis.
+//	P plastic and N friction: fixed in linear analysis (the non-linear
+//	analysis reads PlasticLimit and Friction).
 //
 // V, P and N add a warning naming the node.
 type Support struct {
@@ -121,6 +160,27 @@ type Support struct {
 	// supports: 'P' acts only with a positive reaction (pushing the node in
 	// +axis), 'N' only with a negative one; 0 or 'B' both ways.
 	Active [6]byte
+	// PlasticLimit is the reaction limit of each P DOF, N or N·m (≥ 0; 0
+	// means no limit: the DOF stays fixed). Non-linear analysis only.
+	PlasticLimit [6]float64
+	// Friction describes the N DOFs of the translations ux, uy, uz.
+	// Non-linear analysis only.
+	Friction [3]Friction
+}
+
+// Friction is the law of a friction DOF (code N) of a support: the DOF is
+// fixed while its reaction is at most Factor times the reaction along
+// the Normal axis of the same node, and slides beyond, resisted by that
+// force.
+type Friction struct {
+	// Normal is the global axis (XAxis, YAxis or ZAxis) of the normal
+	// reaction; 0 means none.
+	Normal geom.Axis
+	// Sign selects the normal reactions that press: 0 either (|R|), +1
+	// positive only, −1 negative only (the others give no friction).
+	Sign int
+	// Factor is the friction coefficient μ (≥ 0).
+	Factor float64
 }
 
 // SpringSegment is one segment of a variable spring's force-displacement

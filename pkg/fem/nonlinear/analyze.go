@@ -97,6 +97,26 @@ type problem interface {
 	loadNorm() float64
 }
 
+// committer is a problem with history (member and support laws): commit
+// is called when a step has converged, to make the state's history the
+// start of the next step's iterations.
+type committer interface{ commit() }
+
+// switcher is a problem whose equations change with its state (support
+// laws that restrain or free DOFs): switched reports, and clears, whether
+// an assembly since the last call switched a restraint, after which the
+// numbering, the tangent and the residual are those of the new state and
+// the iteration is not converged.
+type switcher interface{ switched() bool }
+
+// staler is a problem whose tangent can change abruptly (member laws
+// switching branch): stale reports, and clears, whether the forces
+// assembled since the last tangent had another tangent. The secant matrix
+// is then assembled and factored again, so that modified Newton does not
+// iterate on a matrix that misses a gap that closed or keeps a fuse that
+// broke. It does not bear on convergence.
+type staler interface{ stale() bool }
+
 // driver steps the load of one Analyze call and iterates each step
 // (package doc, "Solution"), for either theory.
 type driver struct {
@@ -127,6 +147,10 @@ type analysis struct {
 	u    []geom.Vec3
 	rot  []geom.Rotation
 	fint []float64
+	// started is set once the first tangent has been assembled (member
+	// laws use their elastic tangent in the first); lawsMoved when a
+	// law's tangent left the one of the last assembled matrix (staler).
+	started, lawsMoved bool
 }
 
 // newAnalysis numbers the equations, prepares the members and resolves
@@ -142,7 +166,7 @@ func newAnalysis(ctx context.Context, d *domain.Domain, name string, opts Option
 	if a.members, err = newMembers(d); err != nil {
 		return nil, err
 	}
-	loads, err := d.ResolveCase(name)
+	loads, err := caseLoads(d, name)
 	if err != nil {
 		return nil, err
 	}
@@ -188,16 +212,25 @@ func (a *analysis) loadNorm() float64 {
 
 // run applies the load steps to p and returns the load factor reached.
 func (a *driver) run(p problem) (float64, error) {
-	neq := a.num.Equations()
-	r := make([]float64, neq)
 	pNorm := p.loadNorm()
 	if pNorm == 0 {
 		// No load on a free DOF: the initial state is the solution (loads
 		// on restrained DOFs go straight into the reactions).
 		return a.opts.loadFactor(a.opts.Steps), nil
 	}
+	sw, _ := p.(switcher)
+	switched := func() bool { return sw != nil && sw.switched() }
 	var k *sparse.SymMatrix
 	var fact linsys.Factorization
+	var r []float64
+	// residual sizes r to the current equations (a switcher renumbers
+	// them) and returns ‖R‖.
+	residual := func(lambda float64) float64 {
+		if n := a.num.Equations(); len(r) != n {
+			r = make([]float64, n)
+		}
+		return p.residual(lambda, r)
+	}
 	reached := 0.0
 	kCurrent := false // k is the tangent of the current state
 	for step := 1; step <= a.opts.Steps; step++ {
@@ -208,24 +241,33 @@ func (a *driver) run(p problem) (float64, error) {
 				return reached, err
 			}
 		}
-		rn := p.residual(lambda, r)
+		switched() // the restraints at the start of the step are the step's
+		rn := residual(lambda)
 		var dn float64
 		converged := false
+		refactor := true
 		for iter := 1; iter <= a.opts.MaxIterations; iter++ {
 			if err := a.ctx.Err(); err != nil {
 				return reached, err
 			}
-			if iter == 1 || a.opts.Matrix == Tangent {
+			if refactor || a.opts.Matrix == Tangent {
 				var err error
 				if fact, err = a.factor(k, lambda); err != nil {
 					return reached, err
 				}
+				refactor = false
 			}
+			neq := a.num.Equations()
 			dx := make([]float64, neq)
 			copy(dx, r)
 			if neq > 0 {
 				if err := fact.Solve(a.ctx, dx, 1); err != nil {
 					return reached, fmt.Errorf("solve: %w", err)
+				}
+			}
+			if step <= a.opts.DampingSteps && a.opts.Damping > 0 {
+				for i := range dx {
+					dx[i] *= 1 - a.opts.Damping
 				}
 			}
 			p.update(dx)
@@ -235,13 +277,27 @@ func (a *driver) run(p problem) (float64, error) {
 			if err != nil {
 				return reached, fmt.Errorf("step %d iteration %d: %w", step, iter, err)
 			}
+			sw := switched()
+			stale := false
+			if st, ok := p.(staler); ok && !wantK {
+				stale = st.stale()
+			}
+			if (sw || stale) && !wantK {
+				// The equations or a law's branch changed under the secant
+				// matrix: it is assembled and factored from the new state.
+				if km, err = p.assemble(lambda, true); err != nil {
+					return reached, fmt.Errorf("step %d iteration %d: %w", step, iter, err)
+				}
+				sw = switched() || sw
+				wantK, refactor = true, true
+			}
 			if wantK {
 				k = km
 			}
 			kCurrent = wantK
-			rn = p.residual(lambda, r)
+			rn = residual(lambda)
 			measure := a.measure(rn, lambda*pNorm, dn, p.displacementsEq())
-			converged = measure <= a.opts.Tolerance
+			converged = !sw && measure <= a.opts.Tolerance
 			rec := Iteration{Step: step, LoadFactor: lambda, Iteration: iter, Residual: rn, Increment: dn,
 				Measure: measure, Converged: converged}
 			a.hist = append(a.hist, rec)
@@ -259,6 +315,9 @@ func (a *driver) run(p problem) (float64, error) {
 		if !converged {
 			return reached, &NotConvergedError{Case: a.name, Step: step, Target: lambda, LoadFactor: reached,
 				Iterations: a.opts.MaxIterations, Residual: rn, Increment: dn}
+		}
+		if c, ok := p.(committer); ok {
+			c.commit()
 		}
 		reached = lambda
 	}

@@ -3,6 +3,7 @@ package nonlinear
 import (
 	"fmt"
 
+	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/element"
 	"github.com/gusset/gusset/pkg/fem/geom"
@@ -28,10 +29,8 @@ func checkScope(d *domain.Domain, name string, th Theory) error {
 	}
 	for i := range m.Members {
 		mm := &m.Members[i]
-		switch mm.Type {
-		case domain.Frame, domain.Truss:
-		default:
-			return fmt.Errorf("member %s: one-way members (tension-only, compression-only, cable, gap) are not supported yet by the large-displacement analysis", mm.ID)
+		if err := checkMemberLaw(mm); err != nil {
+			return err
 		}
 		if mm.OffsetA != (geom.Vec3{}) || mm.OffsetB != (geom.Vec3{}) {
 			return fmt.Errorf("member %s: rigid end offsets are not supported yet by the large-displacement analysis", mm.ID)
@@ -52,14 +51,16 @@ func checkScope(d *domain.Domain, name string, th Theory) error {
 	if len(m.Constraints) > 0 {
 		return fmt.Errorf("constraint with master node %s: constraints are not supported yet by the large-displacement analysis", m.Constraints[0].Master)
 	}
-	if d.IsCombination(name) {
-		return fmt.Errorf("load case %s is a combination: the large-displacement analysis runs primary load cases only", name)
+	cases, err := primaries(d, name)
+	if err != nil {
+		return err
 	}
 	for i := range m.LoadCases {
 		lc := &m.LoadCases[i]
-		if lc.Name != name {
+		if !cases[lc.Name] {
 			continue
 		}
+		name := lc.Name
 		if len(lc.Prescribed) > 0 {
 			return fmt.Errorf("load case %s: prescribed displacements (node %s) are not supported yet by the large-displacement analysis", name, lc.Prescribed[0].Node)
 		}
@@ -73,26 +74,62 @@ func checkScope(d *domain.Domain, name string, th Theory) error {
 	return nil
 }
 
-// checkSmall refuses what the Small theory does not support: what acts
-// one way or beyond elasticity (it needs the reversal iterations of the
-// linear analysis, not run here) and combinations. Everything an element
-// gives through domain.Element takes part: releases, offsets, plates,
+// checkSmall refuses what the Small theory does not support: pulleys,
+// the support laws checkSupports refuses, prescribed displacements on
+// plastic or friction DOFs. Everything an element gives
+// through domain.Element takes part: releases, offsets, plates,
 // constraints, prescribed displacements, thermal and prestress loads.
 func checkSmall(d *domain.Domain, name string) error {
 	m := d.Model
 	for i := range m.Members {
-		mm := &m.Members[i]
-		switch mm.Type {
-		case domain.Frame, domain.Truss:
-		default:
-			return fmt.Errorf("member %s: one-way members (tension-only, compression-only, cable, gap) are not supported yet by the small-displacement (P-Δ) analysis", mm.ID)
+		if err := checkMemberLaw(&m.Members[i]); err != nil {
+			return err
 		}
 	}
-	if err := linearSupports(m, "small-displacement (P-Δ) analysis"); err != nil {
+	if err := checkSupports(m); err != nil {
 		return err
 	}
-	if d.IsCombination(name) {
-		return fmt.Errorf("load case %s is a combination: the small-displacement (P-Δ) analysis runs primary load cases only", name)
+	cases, err := primaries(d, name)
+	if err != nil {
+		return err
+	}
+	for i := range m.LoadCases {
+		lc := &m.LoadCases[i]
+		if !cases[lc.Name] {
+			continue
+		}
+		name := lc.Name
+		for _, pd := range lc.Prescribed {
+			for _, s := range m.Supports {
+				if s.Node != pd.Node || len(s.Code) != 6 {
+					continue
+				}
+				for k := range 6 {
+					switch s.Code[k] {
+					case 'P', 'p', 'N', 'n':
+						if pd.Set[k] {
+							return fmt.Errorf("load case %s: prescribed displacement at node %s %s: the support there is plastic or friction, which the non-linear analysis cannot prescribe", name, pd.Node, dof.Names[k])
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// checkMemberLaw refuses the members no theory supports: pulleys, and
+// fuses whose axial force a release or spring at an end takes away.
+func checkMemberLaw(mm *domain.Member) error {
+	if mm.Pulley {
+		return fmt.Errorf("member %s: pulley members are not supported by the non-linear analysis", mm.ID)
+	}
+	if mm.Fuse != domain.NoFuse && mm.Type == domain.Frame {
+		for _, r := range []string{mm.ReleaseA, mm.ReleaseB} {
+			if r != "" && r[0] != 'F' && r[0] != 'f' {
+				return fmt.Errorf("member %s: a fuse needs its axial DOF fixed at both ends (release code %q)", mm.ID, r)
+			}
+		}
 	}
 	return nil
 }
@@ -115,4 +152,37 @@ func linearSupports(m *domain.Model, what string) error {
 		}
 	}
 	return nil
+}
+
+// primaries returns the primary load cases whose loads case name applies:
+// name itself, or the components of a combination with a non-zero factor
+// (domain.Domain.Factors), so that what is checked of a primary case is
+// checked of every case a combination brings in.
+func primaries(d *domain.Domain, name string) (map[string]bool, error) {
+	if !d.IsCombination(name) {
+		return map[string]bool{name: true}, nil
+	}
+	f, err := d.Factors(name)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(f))
+	for c, v := range f {
+		if v != 0 {
+			out[c] = true
+		}
+	}
+	return out, nil
+}
+
+// caseLoads resolves the loads of case name: a primary case's own, or the
+// factored sum of a combination's components (domain.Domain.Combined):
+// a non-linear analysis takes a combination as one load, since its
+// answers do not superpose.
+func caseLoads(d *domain.Domain, name string) (*domain.Loads, error) {
+	if !d.IsCombination(name) {
+		return d.ResolveCase(name)
+	}
+	l, _, err := d.Combined(name, d.ResolveCase)
+	return l, err
 }

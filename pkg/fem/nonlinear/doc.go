@@ -70,8 +70,9 @@
 //
 //	F(u) = Σ_e [Resisting_e(u_e, λ·c) + K_G,e(u_e, λ·c)·u_e] + k_s·u
 //
-// with domain.Element's Resisting (K·u plus the fixed-end forces of the
-// element's loads) and GeometricStiffness (the K_G of the stress state
+// (members with an axial law and support laws: see "Member laws" and
+// "Support laws" below) with domain.Element's Resisting (K·u plus the
+// fixed-end forces of the element's loads) and GeometricStiffness (the K_G of the stress state
 // under u and the loads, as in a linearized buckling analysis: frames
 // from their mean axial force, condensed over releases, through rigid
 // offsets; plates from their membrane forces), c the case's loads and k_s
@@ -108,22 +109,103 @@
 // in equilibrium with its node forces; per plate its linear recovery
 // (domain.ShellElement.Result) with the geometric node forces added.
 //
+// # Member laws
+//
+// Members of type TensionOnly, CompressionOnly, Cable and Gap and fuses
+// (domain.Member.Fuse, on Frame or Truss members) follow a non-linear law
+// N(e) of the elongation e of their chord, in every theory. In the Small
+// theory e is the mechanical elongation N_el·L/EA, N_el the element's own
+// mean axial force under u and its loads (so thermal and prestress strains
+// are free strains), the element's forces gain (N − N_el)·b and its
+// tangent (k_t − EA/L)·b·bᵀ, b the chord vector through the rigid offsets
+// (domain.FrameElement.ChordVector), and its geometric stiffness and end
+// forces are those of N. In the large-displacement theories e is the
+// co-rotational chord elongation and N the basic axial force. With L the
+// flexible length and EA/L the axial stiffness:
+//
+//   - TensionOnly: N = max(EA/L·e, 0); CompressionOnly: N = min(EA/L·e, 0).
+//   - Cable: N = EA/L0·(L + e − L0) when positive, else 0, L0 the
+//     unstressed length CableLength (0: L). A cable shorter than its
+//     chord starts pretensioned, which gives a straight cable its
+//     transverse stiffness.
+//   - Gap: nothing while −GapCompression ≤ e ≤ GapTension, elastic on the
+//     excess beyond: N = EA/L·(e − GapTension) above, EA/L·(e +
+//     GapCompression) below. GapTension 0 means the gap never acts in
+//     tension, so a Gap without openings is compression-only, as in the
+//     linear analysis; GapCompression 0 means it acts at once in
+//     compression.
+//   - PlasticFuse: elastic-perfectly-plastic, N = EA/L·(e − e_p) capped at
+//     the tension limit FuseTension above and at −FuseCompression below,
+//     the plastic elongation e_p growing while it yields; unloading is
+//     elastic.
+//   - BrittleFuse: elastic up to its limits; when N would pass one, the
+//     fuse breaks and for the rest of the case takes no part at all: no
+//     stiffness, no force, bending and torsion included (the fixed-end
+//     forces of its own loads still reach its nodes).
+//
+// A fuse limit of 0 means no limit that way. The history (e_p, broken)
+// is committed only when a step converges: every iteration derives it from
+// the last committed state and its own displacements, so an iteration
+// that overshoots leaves no trace. A slack one-way member has no axial
+// stiffness, so a node held only by slack members is a mechanism
+// (*dof.MechanismError); the first tangent of the analysis uses the
+// elastic stiffness of every law (EA/L0 for a cable), so that a structure
+// whose one-way members start slack starts from the linear solution, as
+// the linear analysis's reversal loop does. Newton's iterations switch
+// the laws' branches as they go; a step whose branches do not settle in
+// Options.MaxIterations fails with a *NotConvergedError.
+//
+// # Support laws
+//
+// In the Small theory supports act by their codes and active directions
+// (domain.Support):
+//
+//   - One-way fixed DOFs (F with Active 'P' or 'N'): an exact active set.
+//     A restrained DOF whose reaction would pull (the wrong sign) is freed;
+//     a freed DOF that would penetrate (move against the side the support
+//     pushes from) is restrained again at 0. Each switch renumbers the
+//     equations (the numbering and symbolic assembly of each set are
+//     cached) and the iteration goes on from the same displacements; a
+//     step is not converged in an iteration that switched.
+//   - One-way springs (S with an active direction) act while they push
+//     the right way (direction·u ≤ 0) and not at all otherwise.
+//   - Variable springs (V): the force is odd in the displacement,
+//     F(−u) = −F(u), and F(|u|) integrates the table from 0: each
+//     segment's Stiffness up to its Limit, the last one's beyond (the
+//     service's table rows [x, k] give k from x to the next row's x). The
+//     tangent is the stiffness of the segment reached. The linear
+//     analysis uses the first segment's stiffness, the same at u = 0.
+//   - Plastic DOFs (P): fixed (at the slip reached) while |R| ≤
+//     PlasticLimit, then free under the reaction ±PlasticLimit, which
+//     resists the slip; a slip that turns back is fixed again where it
+//     stood at the last converged step. PlasticLimit 0 means no limit
+//     (fixed, as in the linear analysis).
+//   - Friction DOFs (N, translations only): as plastic DOFs, with the
+//     limit μ·|R_n|, R_n the current reaction of the same node along
+//     Friction.Normal, which must be supported (with Friction.Sign ±1
+//     only a normal reaction of that sign presses; the other gives no
+//     friction). R_n is taken from the current iteration (it enters the
+//     limit, not the tangent).
+//
+// The slip of plastic and friction DOFs is committed with the member
+// laws' history. Loads on the DOFs of these restraint laws count in the
+// reference of the residual criterion (they may come free), so a case
+// loaded only there still iterates.
+//
 // # Not supported yet
 //
-// The Small theory refuses one-way members (tension- or compression-only,
-// cables, gaps), one-way supports and variable, plastic or friction
-// supports (they need the reversal iterations of the linear analysis) and
-// combinations (one primary load case per analysis). Element families
-// other than frames and plates take part in its equilibrium through
-// domain.Element, but only frames and plates have results.
+// The Small theory refuses pulleys (domain.Member.Pulley), fuses with an
+// axial release or spring at an end, one-way plastic or friction
+// supports, friction on rotations or without a supported normal axis,
+// and prescribed displacements on plastic or friction DOFs. Element families other than
+// frames and plates take part in its equilibrium through domain.Element,
+// but only frames and plates have results.
 //
 // The large-displacement theories refuse, naming the member, plate, node
-// or case: plates and
-// other element families; one-way members (tension- or compression-only,
-// cables, gaps); end releases; rigid end offsets; one-way supports and
-// variable, plastic or friction supports; constraints (rigid links);
-// prescribed displacements; thermal and prestress loads; combinations
-// (one primary load case per analysis). Truss members are axial bars
+// or case: plates and other element families; pulleys; end releases;
+// rigid end offsets; one-way supports and variable, plastic or friction
+// supports; constraints (rigid links); prescribed displacements; thermal
+// and prestress loads. Truss members (one-way members included) are axial bars
 // (co-rotational, no bending or torsion), so a node joined by trusses only
 // has no rotational stiffness and is reported as a mechanism, as in the
 // linear analysis.

@@ -17,6 +17,9 @@ type member struct {
 	a, b int
 	c    transform.Corot
 	kb   [transform.BasicDOF * transform.BasicDOF]float64
+	// law is the member's axial law (nil: linear): its basic axial force
+	// follows the law of the co-rotational chord elongation.
+	law *axialLaw
 }
 
 // newMembers prepares every frame of d: the co-rotational data from its
@@ -40,16 +43,28 @@ func newMembers(d *domain.Domain) ([]member, error) {
 		} else {
 			element.FrameBasicStiffness(fe.Props, m.kb[:])
 		}
+		if m.law, err = newLaw(fe, &d.Model.Members[i]); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
 
-// configure computes the configuration of m in state (u, rot) and its
-// basic forces q = kb·v.
-func (m *member) configure(u []geom.Vec3, rot []geom.Rotation, cfg *transform.CorotConfig) ([transform.BasicDOF]float64, error) {
-	var q [transform.BasicDOF]float64
+// configure computes the configuration of m in state (u, rot), its basic
+// forces q = kb·v (the law's axial force in place of kb's for a member
+// with a law) and its basic tangent into kt (when not nil), and reports
+// gone for a broken brittle fuse, which takes no part. initial selects
+// the elastic tangent of the law (the first tangent of the analysis).
+func (m *member) configure(u []geom.Vec3, rot []geom.Rotation, cfg *transform.CorotConfig, initial bool, kt []float64) (q [transform.BasicDOF]float64, gone bool, err error) {
+	q, gone, _, err = m.configureLaw(u, rot, cfg, initial, kt)
+	return q, gone, err
+}
+
+// configureLaw is configure that also returns the law's axial tangent
+// (0 for a broken fuse; kb's without a law).
+func (m *member) configureLaw(u []geom.Vec3, rot []geom.Rotation, cfg *transform.CorotConfig, initial bool, kt []float64) (q [transform.BasicDOF]float64, gone bool, kax float64, err error) {
 	if err := m.c.Configure([2]geom.Vec3{u[m.a], u[m.b]}, [2]geom.Rotation{rot[m.a], rot[m.b]}, cfg); err != nil {
-		return q, fmt.Errorf("member %s: %w", m.fe.ID, err)
+		return q, false, 0, fmt.Errorf("member %s: %w", m.fe.ID, err)
 	}
 	v := cfg.Basic()
 	for i := range q {
@@ -57,7 +72,24 @@ func (m *member) configure(u []geom.Vec3, rot []geom.Rotation, cfg *transform.Co
 			q[i] += m.kb[i*transform.BasicDOF+j] * v[j]
 		}
 	}
-	return q, nil
+	if kt != nil {
+		copy(kt, m.kb[:])
+	}
+	if m.law != nil {
+		// The basic axial force is decoupled from the others in kb (a
+		// truss has no others), so the law replaces one entry.
+		const ax = transform.BasicAxial*transform.BasicDOF + transform.BasicAxial
+		n, k, gone := m.law.eval(v[transform.BasicAxial], initial)
+		if gone {
+			return q, true, 0, nil
+		}
+		q[transform.BasicAxial] = n
+		if kt != nil {
+			kt[ax] = k
+		}
+		return q, false, k, nil
+	}
+	return q, false, m.kb[0], nil
 }
 
 // assemble computes the element forces of the current state into a.fint
@@ -74,11 +106,22 @@ func (a *analysis) assemble(_ float64, wantK bool) (*sparse.SymMatrix, error) {
 	var cfg transform.CorotConfig
 	var fe [12]float64
 	var ke, ks [144]float64
+	var kb [transform.BasicDOF * transform.BasicDOF]float64
+	initial := wantK && !a.started
+	if wantK {
+		a.started, a.lawsMoved = true, false
+	}
 	for e := range a.members {
 		m := &a.members[e]
-		q, err := m.configure(a.u, a.rot, &cfg)
+		q, gone, kax, err := m.configureLaw(a.u, a.rot, &cfg, initial, kb[:])
 		if err != nil {
 			return nil, err
+		}
+		if m.law != nil && m.law.differs(kax, wantK) {
+			a.lawsMoved = true
+		}
+		if gone {
+			continue
 		}
 		cfg.Forces(q, fe[:])
 		for i := range 6 {
@@ -88,7 +131,7 @@ func (a *analysis) assemble(_ float64, wantK bool) (*sparse.SymMatrix, error) {
 		if !wantK {
 			continue
 		}
-		cfg.Tangent(q, m.kb[:], ke[:])
+		cfg.Tangent(q, kb[:], ke[:])
 		for i := range 12 {
 			for j := range 12 {
 				ks[i*12+j] = (ke[i*12+j] + ke[j*12+i]) / 2
@@ -101,4 +144,21 @@ func (a *analysis) assemble(_ float64, wantK bool) (*sparse.SymMatrix, error) {
 		domain.AddSprings(a.as, k, a.num, a.num.Spring)
 	}
 	return k, nil
+}
+
+// commit implements committer: the history of the member laws at the
+// converged state becomes the committed one.
+func (a *analysis) commit() {
+	for i := range a.members {
+		if l := a.members[i].law; l != nil {
+			l.commit()
+		}
+	}
+}
+
+// stale implements staler.
+func (a *analysis) stale() bool {
+	c := a.lawsMoved
+	a.lawsMoved = false
+	return c
 }

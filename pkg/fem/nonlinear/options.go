@@ -84,7 +84,10 @@ const (
 	// stiffness along its old chord, so the axial out-of-balance of the
 	// turned chords lands on the soft bending stiffness (the cantilever
 	// of the tests rolling up under an end moment diverges even at
-	// 0.03 rad per step); use Tangent there.
+	// 0.03 rad per step); use Tangent there. When a member law changes
+	// branch (a gap closes, a one-way member goes slack, a fuse yields or
+	// breaks) or a support law switches a restraint, the matrix is
+	// assembled and factored again from the current state.
 	Secant
 )
 

@@ -46,8 +46,11 @@ type NodeResult struct {
 	Turning geom.Rotation
 	// Reaction is the force and moment the supports exert on the node,
 	// global axes, ux … rz, at the fixed DOFs (F_int − λ·P) and the
-	// spring DOFs (−k·u, −k·θ); zero elsewhere. HasReaction is set when
-	// the node has a fixed or spring DOF.
+	// spring DOFs (−k·u, −k·θ); in the Small theory also at the DOFs of
+	// support laws (package doc): a variable or one-way spring's force,
+	// zero at an open contact, the limit at a yielding or sliding DOF.
+	// Zero elsewhere. HasReaction is set when the node has a supported
+	// DOF.
 	Reaction    [6]float64
 	HasReaction bool
 }
@@ -121,7 +124,7 @@ func (a *analysis) result(lambda float64) *Result {
 		m := &a.members[i]
 		mr := &res.Members[i]
 		mr.Member = m.fe.ID
-		q, err := m.configure(a.u, a.rot, &cfg)
+		q, gone, err := m.configure(a.u, a.rot, &cfg, false, nil)
 		if err != nil { // the converged state was configured: cannot fail
 			panic(err)
 		}
@@ -130,6 +133,10 @@ func (a *analysis) result(lambda float64) *Result {
 		copy(mr.DispA[:3], ta[:])
 		copy(mr.DispA[3:], ra[:])
 		mr.Axes, mr.Length = cfg.Axes(), cfg.Length()
+		if gone { // a broken brittle fuse: no forces but its loads' own
+			q = [transform.BasicDOF]float64{}
+			mr.Forces = q
+		}
 		cfg.Forces(q, f[:])
 		for b := range 4 {
 			v := mr.Axes.Apply(geom.Vec3{f[3*b], f[3*b+1], f[3*b+2]})

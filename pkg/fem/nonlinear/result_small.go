@@ -32,7 +32,7 @@ func (s *small) result(lambda float64) (*Result, error) {
 	nd := len(s.u)
 	f := make([]float64, nd)
 	for g := range f {
-		f[g] = s.fint[g] + s.num.Spring[g]*s.u[g] - lambda*s.loads.NodeF[g]
+		f[g] = s.fint[g] + s.sup.linear[g]*s.u[g] + s.sup.fsup[g] - lambda*s.loads.NodeF[g]
 	}
 	resid := make([]float64, s.num.Equations())
 	react := make([]float64, nd)
@@ -50,15 +50,20 @@ func (s *small) result(lambda float64) (*Result, error) {
 			case s.num.Fixed[g]:
 				nr.Reaction[k] = react[g]
 				nr.HasReaction = true
-			case s.num.Spring[g] != 0:
-				nr.Reaction[k] = -s.num.Spring[g] * s.u[g]
+			case s.sup.supported[g]:
+				// Springs, laws and free (open, yielding, sliding) DOFs.
+				nr.Reaction[k] = -(s.sup.linear[g]*s.u[g] + s.sup.fsup[g])
 				nr.HasReaction = true
 			}
 		}
 	}
 	res.Members = make([]MemberResult, len(d.Frames))
 	for i, fe := range d.Frames {
-		if err := s.memberResult(fe, &res.Members[i]); err != nil {
+		var law *axialLaw
+		if i < len(s.laws) {
+			law = s.laws[i]
+		}
+		if err := s.memberResult(fe, law, &res.Members[i]); err != nil {
 			return nil, fmt.Errorf("non-linear analysis of case %s: %w", s.name, err)
 		}
 	}
@@ -74,8 +79,11 @@ func (s *small) result(lambda float64) (*Result, error) {
 // memberResult recovers member fe: the linear end actions of its
 // displacements and loads (domain.FrameElement.End) plus its geometric
 // end forces (domain.FrameElement.GeometricEndForces), and the basic
-// deformations and forces of its flexible length, linearized.
-func (s *small) memberResult(fe *domain.FrameElement, mr *MemberResult) error {
+// deformations and forces of its flexible length, linearized. A member
+// with an axial law (law not nil) has the law's axial force in place of
+// the linear one, in its end actions and its geometric end forces; a
+// broken brittle fuse has no end actions.
+func (s *small) memberResult(fe *domain.FrameElement, law *axialLaw, mr *MemberResult) error {
 	mr.Member = fe.ID
 	mr.Axes, mr.Length = fe.Rot, fe.Props.L
 	var ug, qc, q0, qg [12]float64
@@ -89,8 +97,23 @@ func (s *small) memberResult(fe *domain.FrameElement, mr *MemberResult) error {
 	if err := fe.End(&ug, &qc, &q0, &st); err != nil {
 		return err
 	}
-	if err := fe.GeometricEndForces(ug[:], s.cl, qg[:]); err != nil {
-		return fmt.Errorf("member %s: %w", fe.ID, err)
+	nState := (st.Q[6] - st.Q[0]) / 2 // the mean axial force GeometricStiffness uses
+	s.geometricEndForces(fe, ug[:], nState, qg[:])
+	if law != nil {
+		nel := (st.Q[6] - st.Q[0]) / 2
+		n, _, gone := law.eval(nel/law.ka, false)
+		switch {
+		case gone: // the fixed-end actions of its loads alone
+			ug = [12]float64{}
+			if err := fe.End(&ug, &qc, &q0, &st); err != nil {
+				return err
+			}
+			qg = [12]float64{}
+		default:
+			st.Q[0] -= n - nel
+			st.Q[6] += n - nel
+			s.geometricEndForces(fe, ug[:], n, qg[:])
+		}
 	}
 	for k := range 6 {
 		mr.EndA[k] = st.Q[k] + qg[k]
@@ -124,6 +147,9 @@ func (s *small) plateResult(pe *domain.ShellElement, pr *PlateResult) error {
 	domain.Gather(pe, s.u, ue)
 	pr.Plate = pe.ID
 	pr.PlateResult = pe.Result(ue, s.cl)
+	if s.opts.PDelta == PDeltaNone {
+		return nil
+	}
 	if err := pe.GeometricStiffness(ue, s.cl, kg); err != nil {
 		return fmt.Errorf("plate %s: %w", pe.ID, err)
 	}

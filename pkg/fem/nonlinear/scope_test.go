@@ -30,7 +30,7 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"offset member", func(m *domain.Model) { m.Members[1].OffsetB = geom.Vec3{0.1, 0, 0} }, []string{"member M2", "offsets"}},
 		{"released member", func(m *domain.Model) { m.Members[0].ReleaseB = "FFFFFR" }, []string{"member M1", "releases"}},
-		{"tension-only member", func(m *domain.Model) { m.Members[0].Type = domain.TensionOnly }, []string{"member M1", "one-way members"}},
+		{"pulley", func(m *domain.Model) { m.Members[0].Pulley = true }, []string{"member M1", "pulley members are not supported"}},
 		{"plate", func(m *domain.Model) {
 			m.Nodes = append(m.Nodes, domain.Node{ID: "P", X: 1.5, Y: 1})
 			m.Plates = []domain.Plate{{ID: "S1", Nodes: []string{"N0", "N1", "P"}, Material: "mat", Thickness: 0.01}}
@@ -49,8 +49,11 @@ func TestRefusals(t *testing.T) {
 		{"thermal load", func(m *domain.Model) {
 			m.LoadCases[0].Thermal = []domain.ThermalLoad{{Member: "M1", DT: 20}}
 		}, []string{"case L", "member M1", "thermal"}},
-		{"combination", func(m *domain.Model) {
-			m.Combinations = []domain.Combination{{Name: "C", Terms: []domain.Term{{Case: "L", Factor: 1}}}}
+		{"component of a combination", func(m *domain.Model) {
+			// What is refused of a primary case is refused of a
+			// combination bringing it in.
+			m.LoadCases[0].Prescribed = []domain.PrescribedDisplacement{{Node: "N0", Set: [6]bool{1: true}, Value: [6]float64{1: 1e-3}}}
+			m.Combinations = []domain.Combination{{Name: "C", Terms: []domain.Term{{Case: "L", Factor: 1.5}}}}
 		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,7 +62,7 @@ func TestRefusals(t *testing.T) {
 			name := "L"
 			want := tc.want
 			if want == nil {
-				name, want = "C", []string{"case C", "combination"}
+				name, want = "C", []string{"case L", "node N0", "prescribed"}
 			}
 			refuses(t, m, name, nonlinear.Options{}, want)
 		})

@@ -84,14 +84,36 @@ func TestSmallRefusals(t *testing.T) {
 		edit func(m *domain.Model)
 		want []string
 	}{
-		{"tension-only member", func(m *domain.Model) { m.Members[0].Type = domain.TensionOnly }, []string{"member M1", "one-way members", "P-Δ"}},
-		{"one-way support", func(m *domain.Model) { m.Supports[0].Active[1] = 'P' }, []string{"node N0", "one-way supports"}},
-		{"variable support", func(m *domain.Model) {
+		{"pulley", func(m *domain.Model) { m.Members[0].Pulley = true }, []string{"member M1", "pulley members are not supported"}},
+		{"fuse with an axial release", func(m *domain.Model) {
+			m.Members[1].Fuse, m.Members[1].ReleaseB = domain.PlasticFuse, "RFFFFF"
+		}, []string{"member M2", "fuse", "axial"}},
+		{"one-way fuse", func(m *domain.Model) {
+			m.Members[1].Fuse, m.Members[1].Type = domain.BrittleFuse, domain.TensionOnly
+		}, []string{"member M2", "fuse"}},
+		{"negative cable length", func(m *domain.Model) {
+			m.Members[1].Type, m.Members[1].CableLength = domain.Cable, -1
+		}, []string{"member M2", "cable length"}},
+		{"one-way plastic support", func(m *domain.Model) { m.Supports[0].Code, m.Supports[0].Active[1] = "FPFFFF", 'P' }, []string{"node N0", "one-way"}},
+		{"friction on a rotation", func(m *domain.Model) { m.Supports[0].Code = "FFFFFN" }, []string{"node N0", "rotation about Z", "translations only"}},
+		{"friction without a normal", func(m *domain.Model) { m.Supports[0].Code = "NFFFFF" }, []string{"node N0", "normal axis"}},
+		{"friction on a free normal", func(m *domain.Model) {
+			m.Supports[0].Code, m.Supports[0].Friction[0] = "NRFFFF", domain.Friction{Normal: geom.YAxis, Factor: 0.3}
+		}, []string{"node N0", "normal translation along Y", "supported"}},
+		{"variable support with decreasing limits", func(m *domain.Model) {
 			m.Supports = append(m.Supports, domain.Support{Node: "N2", Code: "RVRRRR",
-				Tables: [6][]domain.SpringSegment{1: {{Stiffness: 1e6, Limit: 1}}}})
-		}, []string{"node N2", "variable"}},
-		{"combination", func(m *domain.Model) {
-			m.Combinations = []domain.Combination{{Name: "C", Terms: []domain.Term{{Case: "L", Factor: 1}}}}
+				Tables: [6][]domain.SpringSegment{1: {{Stiffness: 1e6, Limit: 1}, {Stiffness: 1e5, Limit: 0.5}}}})
+		}, []string{"node N2", "variable spring segment 2"}},
+		{"prescribed plastic support", func(m *domain.Model) {
+			m.Supports[0].Code = "FPFFFF"
+			m.LoadCases[0].Prescribed = []domain.PrescribedDisplacement{{Node: "N0", Set: [6]bool{1: true}, Value: [6]float64{1: 1e-3}}}
+		}, []string{"case L", "node N0", "plastic or friction"}},
+		{"component of a combination", func(m *domain.Model) {
+			// What is refused of a primary case is refused of a
+			// combination bringing it in.
+			m.Supports[0].Code = "FPFFFF"
+			m.LoadCases[0].Prescribed = []domain.PrescribedDisplacement{{Node: "N0", Set: [6]bool{1: true}, Value: [6]float64{1: 1e-3}}}
+			m.Combinations = []domain.Combination{{Name: "C", Terms: []domain.Term{{Case: "L", Factor: 1.5}}}}
 		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -99,7 +121,7 @@ func TestSmallRefusals(t *testing.T) {
 			tc.edit(m)
 			name, want := "L", tc.want
 			if want == nil {
-				name, want = "C", []string{"case C", "combination"}
+				name, want = "C", []string{"case L", "node N0", "plastic or friction"}
 			}
 			refuses(t, m, name, nonlinear.Options{Theory: nonlinear.Small}, want)
 		})
