@@ -35,7 +35,16 @@ type CaseMeta struct {
 	Solver      string    `json:"solver"`
 	IsNonLinear bool      `json:"isNonLinear"`
 	AnalysedAt  time.Time `json:"analysedAt"`
+	// SecondOrder is how station moments follow from the end state
+	// (static.SecondOrder): "" first order, "chord" or "curve".
+	SecondOrder string `json:"secondOrder,omitempty"`
 }
+
+// Kinematics of CaseMeta.SecondOrder.
+const (
+	secondOrderChord = "chord"
+	secondOrderCurve = "curve"
+)
 
 // Has reports whether the results hold load case lc.
 func (m *StaticMeta) Has(lc int64) bool {

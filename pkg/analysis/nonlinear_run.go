@@ -266,7 +266,7 @@ func (r *Runner) solveCase(ctx context.Context, t Task, job model.Job) (caseOutc
 		return r.stageFailure(ctx, t, err.Error())
 	}
 	meta, err := json.Marshal(stagedCase{Meta: CaseMeta{LoadCase: t.LoadCase, RunID: t.RunID, Solver: string(s.SolverType),
-		IsNonLinear: true, AnalysedAt: r.Now().UTC()}})
+		IsNonLinear: true, AnalysedAt: r.Now().UTC(), SecondOrder: secondOrderOf(opts)}})
 	if err != nil {
 		return caseOutcome{}, err
 	}
@@ -493,4 +493,21 @@ func gatherStaged(staged map[int64]store.ResultSet) (*staticSet, []string, error
 		set.cases = append(set.cases, sc.Meta)
 	}
 	return set, warnings, nil
+}
+
+// secondOrderOf returns the CaseMeta.SecondOrder of results found with
+// opts: the Small theory's end actions hold the geometric forces of the
+// initial geometry; those of the large-displacement theories are in each
+// member's current chord frame, first order there.
+func secondOrderOf(opts nonlinear.Options) string {
+	if opts.Theory != nonlinear.Small {
+		return ""
+	}
+	switch opts.PDelta {
+	case nonlinear.PDeltaBoth:
+		return secondOrderCurve
+	case nonlinear.PDeltaChord:
+		return secondOrderChord
+	}
+	return ""
 }

@@ -73,7 +73,7 @@ func (q *Query) stationPage(ctx context.Context, ws string, f Filter, d *staticD
 			copy(e.DispA[:], v[12:18])
 			in = append(in, e)
 		}
-		res, err := static.Stations(ctx, m, static.Options{}, strconv.FormatInt(d.cases[c], 10), in)
+		res, err := static.Stations(ctx, m, d.meta.stationOptions(d.cases[c]), strconv.FormatInt(d.cases[c], 10), in)
 		if err != nil {
 			return "", 0, err
 		}
@@ -86,6 +86,23 @@ func (q *Query) stationPage(ctx context.Context, ws string, f Filter, d *staticD
 		lo = hi
 	}
 	return d.notAnalysed, total, nil
+}
+
+// stationOptions returns the options that rebuild the stations of case
+// lc's stored end states.
+func (m *StaticMeta) stationOptions(lc int64) static.Options {
+	for _, c := range m.Cases {
+		if c.LoadCase != lc {
+			continue
+		}
+		switch c.SecondOrder {
+		case secondOrderChord:
+			return static.Options{SecondOrder: static.ChordSecondOrder}
+		case secondOrderCurve:
+			return static.Options{SecondOrder: static.CurveSecondOrder}
+		}
+	}
+	return static.Options{}
 }
 
 func sortedCopy(ids []int64) []int64 {

@@ -132,6 +132,45 @@ func TestNonLinearAISCBenchmark(t *testing.T) {
 	if len(ends.Results) != 1 || !near(math.Abs(ends.Results[0].Mz[0]), moment, 0.005) {
 		t.Errorf("base member end forces %+v, want |Mz(A)| %.3f kip·in", ends.Results, moment)
 	}
+	// Member stations hold the moments of the deformed column.
+	// Equilibrium of the column above a station at height y:
+	// M(y) = H·(L − y) + P·(Δ − u(y)), u the sway there (the station's
+	// own tx), checked at every station to 1e-6 of the base moment: the
+	// stations follow the deformed statics, not the straight column's
+	// H·(L − y) (off by P·Δ = 1601 kip·in at the base). The stations'
+	// displacements integrate each member's first-order curvature from
+	// its end A, so at the tip they reach 0.78626 in against the node's
+	// 0.78601 in, and the top station's moment is −0.5 kip·in, not 0:
+	// within 2e-4 of the base moment, the 10-member discretisation's
+	// share.
+	type station struct {
+		LoadCase int64     `json:"loadCase"`
+		Member   int64     `json:"member"`
+		Location []float64 `json:"location"`
+		Mz       []float64 `json:"mz"`
+	}
+	forces := query[station](s, "member-intermediate-forces?loadCases=1")
+	disps := query[model.MemberDisplacementsRow](s, "member-intermediate-displacements?loadCases=1")
+	if len(forces.Results) != n || len(disps.Results) != n {
+		t.Fatalf("%d force rows and %d displacement rows, want %d", len(forces.Results), len(disps.Results), n)
+	}
+	tip := disp.Results[0].Tx
+	worst := 0.0
+	for i, r := range forces.Results {
+		y0 := aiscL * float64(r.Member-1) / n
+		for k, x := range r.Location {
+			u := disps.Results[i].TxGlobal[k]
+			want := aiscH*(aiscL-y0-x) + P*(tip-u)
+			worst = math.Max(worst, math.Abs(r.Mz[k]-want))
+		}
+	}
+	if !(worst <= 1e-6*moment) {
+		t.Errorf("station moments off the deformed column's statics by up to %.3g kip·in", worst)
+	}
+	last := forces.Results[n-1].Mz
+	if top := last[len(last)-1]; !(math.Abs(top) <= 2e-4*moment) {
+		t.Errorf("moment at the free top %.3f kip·in, want about 0", top)
+	}
 	// Case 2 has no results; case 1 is marked non-linear.
 	var info model.ResultsInfo
 	s.must(200, "GET", "/job/analysis/static/info", nil).decode(t, &info)

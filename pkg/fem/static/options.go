@@ -13,6 +13,9 @@ type Options struct {
 	// Divisions is the number of equal member divisions for stations;
 	// 0 means 10.
 	Divisions int
+	// SecondOrder tells Stations how the end states it is given were
+	// found; Analyze ignores it.
+	SecondOrder SecondOrder
 	// TensionCompressionOnly activates one-way members and supports.
 	TensionCompressionOnly bool
 	// ReversalIterations bounds the reversal loop; 0 means 20.
@@ -36,6 +39,28 @@ type Options struct {
 	// quickly; it may cancel the analysis's context. Stations ignores it.
 	Progress func(Progress)
 }
+
+// SecondOrder is the kinematics of a member's end state, which decides
+// how its station moments follow from it.
+type SecondOrder int
+
+// Kinematics of end states. In a second-order state the end actions hold
+// the geometric (P-Δ) forces, and a station's moments hold the member's
+// mean axial force N acting on the transverse displacements relative to
+// end A: along the chord for ChordSecondOrder (P-Δ alone: the string
+// forces of the chord's rotation), along the displaced member for
+// CurveSecondOrder (P-Δ and P-δ). Either way the stations reach end B's
+// stored moments, as they do in a first-order state.
+const (
+	// FirstOrder: equilibrium on the initial geometry (a linear
+	// analysis, or a non-linear one whose end actions are in the
+	// member's current chord frame).
+	FirstOrder SecondOrder = iota
+	// ChordSecondOrder: P-Δ alone.
+	ChordSecondOrder
+	// CurveSecondOrder: P-Δ and P-δ.
+	CurveSecondOrder
+)
 
 // Orderings returns the candidate orderings of the default sparse
 // factorizer for o's solver settings (see linsys.Orderings).

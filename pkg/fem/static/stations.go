@@ -27,7 +27,9 @@ type MemberEnd struct {
 // both sides of every point load), from the same member loads, with the
 // same evaluator and stress factors. Given Analyze's end states they equal
 // Analyze's stations up to the order of floating-point sums. Only
-// Options.Divisions is read.
+// Options.Divisions and Options.SecondOrder are read: the end states of a
+// second-order analysis get the moments of their axial force on the
+// displaced member (SecondOrder).
 //
 // m may be the analysed model or a sub-model of it: the members of
 // interest, their end and direction nodes, their sections and materials,
@@ -94,10 +96,46 @@ func Stations(ctx context.Context, m *domain.Model, opts Options, name string, e
 			sc := newStressCoef(mb)
 			pts = stationPoints(pts[:0], mb.Props.L, div, l)
 			slab, r.Stations = appendStations(slab, &ev, mb.Props, &sc, l, &r.EndA, &r.DispA, pts)
+			if opts.SecondOrder != FirstOrder {
+				addSecondOrder(r.Stations, &ev, &sc, mb.Props.L, opts.SecondOrder, &r.EndA, &r.EndB, &r.DispA)
+			}
 		}
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("stations: %w", err)
 	}
 	return out, nil
+}
+
+// addSecondOrder adds to the moments of stations (evaluated by ev from
+// the end state qA, uA on the initial geometry) the moments of the
+// member's mean axial force n = (qB[0] − qA[0])/2 on the transverse
+// displacements relative to end A: those of the displaced member
+// (CurveSecondOrder) or of its chord (ChordSecondOrder). This is the
+// free body from A to the station in its displaced position, with the
+// end-A actions that already hold the geometric forces; with the axial
+// force the geometric stiffness used (its mean), the stations close on
+// end B's moments. The stresses follow the moments. Tension straightens (a compressed member's moments
+// grow with its deflection).
+func addSecondOrder(sts []Station, ev *element.StationEvaluator, sc *stressCoef, L float64, so SecondOrder, qA, qB, uA *[6]float64) {
+	n := (qB[0] - qA[0]) / 2
+	var uB [6]float64
+	if so == ChordSecondOrder {
+		var f [6]float64
+		ev.At(L, false, &f, &uB)
+	}
+	for i := range sts {
+		st := &sts[i]
+		dv, dw := st.Disp[1]-uA[1], st.Disp[2]-uA[2]
+		if so == ChordSecondOrder {
+			t := st.X / L
+			dv, dw = t*(uB[1]-uA[1]), t*(uB[2]-uA[2])
+		}
+		// Mz is positive for tension at −y and My for tension at +z
+		// (Station): a tension n displaced by +v about the section
+		// adds −n·v to Mz and +n·w to My.
+		st.Forces[5] += n * dv
+		st.Forces[4] -= n * dw
+		sc.stress(&st.Forces, &st.Stress)
+	}
 }
