@@ -107,7 +107,12 @@ func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live)
 			return nil, modelError("%s", engineMessage(err))
 		}
 	}
-	lv.set(func(l *live) { l.warnings = append(l.warnings, d.Warnings...) })
+	lv.set(func(l *live) {
+		l.warnings = append(l.warnings, d.Warnings...)
+		if w := rotateWarning(s, in.Model, names); w != "" {
+			l.warnings = append(l.warnings, w)
+		}
+	})
 	set := newStaticSet(in.Model)
 	if err := r.FanOut.Stage(ctx, t.Workspace, t.RunID, modelEntry, store.ResultSet{Meta: json.RawMessage("{}"), Columns: set.columns}); err != nil {
 		return nil, err
@@ -508,6 +513,35 @@ func secondOrderOf(opts nonlinear.Options) string {
 		return secondOrderCurve
 	case nonlinear.PDeltaChord:
 		return secondOrderChord
+	}
+	return ""
+}
+
+// rotateWarning returns the warning of a large-displacement run whose
+// cases have member loads while rotateLocalLoads is on: those loads keep
+// their initial directions (loads following the members' rotation are not
+// built yet). The Small theory never moves the geometry, so the setting
+// has nothing to act on there.
+func rotateWarning(s model.StaticSettings, m *domain.Model, names []string) string {
+	if !s.RotateLocalLoads || s.Theory == model.TheorySmall {
+		return ""
+	}
+	run := map[string]bool{}
+	for _, n := range names {
+		run[n] = true
+	}
+	for _, c := range m.Combinations {
+		if run[c.Name] {
+			for _, t := range c.Terms {
+				run[t.Case] = true
+			}
+		}
+	}
+	for _, lc := range m.LoadCases {
+		if run[lc.Name] && len(lc.Members) > 0 {
+			return fmt.Sprintf("rotateLocalLoads is on, but member loads keep their initial directions in the %s theory "+
+				"(load case %s has member loads): loads that turn with their members are not built yet", s.Theory, lc.Name)
+		}
 	}
 	return ""
 }
