@@ -100,8 +100,8 @@ func (r *Runner) runBuckling(ctx context.Context, t Task) error {
 			return nil, err
 		}
 		if s.AxialForceDistribution == model.AxialForceNonLinear {
-			return nil, modelError("axialForceDistribution NonLinear takes the axial forces from a non-linear static " +
-				"analysis, which is not available yet; set it to Linear")
+			return nil, modelError("axialForceDistribution NonLinear (buckling from the axial forces of a non-linear " +
+				"static analysis) is not joined to buckling yet; set it to Linear")
 		}
 		list, some := s.LoadCaseList()
 		er := eigenRun{kind: model.KindBuckling, what: "buckling",

@@ -60,13 +60,16 @@ func (a *API) registerResultRoutes() {
 			"reactions) and Residual (their sum, the out-of-balance; ideally zero).",
 		filters: []string{"loadCases"}, run: q.ReactionSummary})
 	addResultQuery(a, resultQuery[model.MemberEndForcesRow]{name: "member-end-forces", summary: "Member end forces",
-		desc: "Member local axes: the forces the nodes exert on the member ends, arrays over ends A and B. finalCableLength " +
-			"is empty: cable lengths come with non-linear analysis.",
+		desc: "Member local axes: the forces the nodes exert on the member ends, arrays over ends A and B. Cases of a " +
+			"non-linear run: Small theory with the geometric (P-Δ) forces; Finite and Large in each member's current chord " +
+			"frame. finalCableLength is empty: non-linear runs do not report cable lengths yet.",
 		filters: []string{"loadCases", "members"}, run: q.MemberEndForces})
 	addResultQuery(a, resultQuery[model.MemberForcesRow]{name: "member-intermediate-forces", summary: "Member intermediate forces",
 		desc: "Member local axes, at the stations of each member (10 equal divisions plus both sides of every point load): " +
 			"the actions of the part beyond the station on the part before it; fx (N) is tension positive, mz positive for " +
-			"tension at local −y. Derived at query time from the stored end forces and the member loads: exact.",
+			"tension at local −y. Derived at query time from the stored end forces and the member loads: exact. Cases of a " +
+			"Small-theory non-linear run add the member's axial force acting on its displacement relative to end A " +
+			"(along the displaced member with P-δ, along the chord with P-Δ alone), so they follow the deformed statics.",
 		filters: []string{"loadCases", "members"}, run: q.MemberForces})
 	addResultQuery(a, resultQuery[model.MemberDisplacementsRow]{name: "member-intermediate-displacements",
 		summary: "Member intermediate displacements",

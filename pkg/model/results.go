@@ -69,7 +69,7 @@ type MemberEndForcesRow struct {
 	Mx               []float64 `json:"mx" unit:"moment"`
 	My               []float64 `json:"my" unit:"moment"`
 	Mz               []float64 `json:"mz" unit:"moment"`
-	FinalCableLength []float64 `json:"finalCableLength" unit:"length" doc:"empty: cable lengths come with non-linear analysis"`
+	FinalCableLength []float64 `json:"finalCableLength" unit:"length" doc:"empty: non-linear runs do not report cable lengths yet"`
 }
 
 // MemberForcesRow is one row of member-intermediate-forces: arrays over
