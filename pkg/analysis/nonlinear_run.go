@@ -124,10 +124,40 @@ func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live)
 // repeated attempt starts the count afresh and re-queues them all: a case
 // solved twice stages the same results.
 func (r *Runner) dispatch(ctx context.Context, t Task, ids []int64, lv *live) error {
-	if err := r.FanOut.Begin(ctx, t.Workspace, t.RunID, ids); err != nil {
+	prev, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
+	if err != nil {
 		return err
 	}
-	for _, lc := range ids {
+	if !prev.FanOut {
+		// Only the first attempt that gets this far records the cases: a
+		// later one must not count again a case whose sub-task already
+		// counted itself done (and may be finishing, its queue id taken).
+		if err := r.FanOut.Begin(ctx, t.Workspace, t.RunID, ids); err != nil {
+			return err
+		}
+	}
+	lv.stage(nlStepSolve, 0)
+	_, err = r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+		lv.apply(run, nonlinearSteps)
+		run.FanOut = true
+		now := r.Now().UTC()
+		run.HeartbeatAt = &now // the sub-tasks are not queued yet: not lost
+		run.Progress.StatusText = fmt.Sprintf("Solving load cases: 0 of %d done", len(ids))
+		return nil
+	})
+	if errors.Is(err, store.ErrRunFinished) {
+		return nil // ended meanwhile
+	}
+	if err != nil {
+		return err
+	}
+	// Queue the cases not done yet; a sub-task still queued or under way
+	// stays as it is (Enqueue ignores its id).
+	todo, err := r.FanOut.Pending(ctx, t.Workspace, t.RunID)
+	if err != nil {
+		return err
+	}
+	for _, lc := range todo {
 		sub := t
 		sub.LoadCase = lc
 		payload, err := json.Marshal(sub)
@@ -138,17 +168,7 @@ func (r *Runner) dispatch(ctx context.Context, t Task, ids []int64, lv *live) er
 			return err
 		}
 	}
-	lv.stage(nlStepSolve, 0)
-	_, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
-		lv.apply(run, nonlinearSteps)
-		run.FanOut = true
-		run.Progress.StatusText = fmt.Sprintf("Solving load cases: 0 of %d done", len(ids))
-		return nil
-	})
-	if errors.Is(err, store.ErrRunFinished) {
-		return nil // cancelled and counted down meanwhile
-	}
-	return err
+	return nil
 }
 
 // caseProgress is what a sub-task's solver goroutine reports and its
@@ -194,8 +214,13 @@ func appendHistory(run *model.Run, pts []model.ConvergencePoint) {
 // runCase runs the sub-task of one load case.
 func (r *Runner) runCase(ctx context.Context, t Task) error {
 	run, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
-	if model.KindOf(err) == model.KindNotFound || err == nil && run.Status.Finished() {
+	if model.KindOf(err) == model.KindNotFound {
 		return nil
+	}
+	if err == nil && run.Status.Finished() {
+		// Ended without this sub-task (reaped as lost, cancelled): its
+		// fan-out state is of no more use.
+		return r.FanOut.Discard(ctx, t.Workspace, t.RunID)
 	}
 	if err != nil {
 		return err
@@ -330,8 +355,15 @@ func (r *Runner) superviseCase(ctx context.Context, t Task, prog *caseProgress, 
 				run.Progress.LoadCaseCount.ID = t.LoadCase
 				return nil
 			})
+			if errors.Is(err, store.ErrRunFinished) && !cancelled {
+				// The run ended without this case (reaped as lost): its
+				// answer has nowhere to go.
+				cancelled = true
+				cancel()
+				continue
+			}
 			if err != nil {
-				if ctx.Err() == nil && !errors.Is(err, store.ErrRunFinished) {
+				if ctx.Err() == nil {
 					r.Log.Warn("refresh run record", "run", t.RunID, "case", t.LoadCase, "err", err)
 				}
 				continue
@@ -490,6 +522,7 @@ func gatherStaged(staged map[int64]store.ResultSet) (*staticSet, []string, error
 		}
 		if sc.Failed != "" {
 			warnings = append(warnings, sc.Failed)
+			set.failed = append(set.failed, lc)
 			continue
 		}
 		for name, col := range e.Columns {

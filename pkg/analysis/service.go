@@ -216,6 +216,9 @@ func (s *Service) reap(ctx context.Context, ws string, run model.Run) (model.Run
 	if errors.Is(err, store.ErrRunFinished) {
 		return s.Runs.Run(ctx, ws, run.RunID)
 	}
+	if err == nil && run.FanOut {
+		err = s.FanOut.Discard(ctx, ws, run.RunID)
+	}
 	return out, err
 }
 

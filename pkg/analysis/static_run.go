@@ -50,6 +50,10 @@ type staticSet struct {
 	members []int64 // id, nodeA, nodeB
 	plates  []int64 // id, nodeA … nodeD
 	cases   []CaseMeta
+	// failed are the cases a run analysed that have no results (a
+	// non-linear case that did not converge): their stored results go,
+	// even with retainLoadCases.
+	failed  []int64
 	columns map[string][]byte
 }
 
@@ -319,7 +323,20 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 		prev = old.Cases
 	}
 	var drop []string
+	var gone []CaseMeta
+	prev = slices.DeleteFunc(slices.Clone(prev), func(c CaseMeta) bool {
+		if slices.Contains(set.failed, c.LoadCase) {
+			gone = append(gone, c)
+			return true
+		}
+		return false
+	})
 	meta.Cases, drop = mergeCases(prev, set.cases, s.RetainLoadCases, caseColumns, func(c CaseMeta) int64 { return c.LoadCase })
+	for _, c := range gone {
+		for _, col := range caseColumns {
+			drop = append(drop, caseColumn(c.LoadCase, col))
+		}
+	}
 	raw, err := json.Marshal(meta)
 	if err != nil {
 		return err

@@ -134,7 +134,10 @@ func (c *Client) Dequeue(_ context.Context, id string) (bool, error) {
 		return false, nil
 	}
 	info, ierr := c.insp.GetTaskInfo(QueueAnalysis, id)
-	if ierr == nil && info.State == asynq.TaskStateActive {
+	switch {
+	case ierr == nil && info.State == asynq.TaskStateActive,
+		// Finished between the two calls.
+		errors.Is(ierr, asynq.ErrTaskNotFound), errors.Is(ierr, asynq.ErrQueueNotFound):
 		return false, nil
 	}
 	return false, model.Wrap("remove queued analysis", err)

@@ -228,23 +228,12 @@ func TestNonLinearFanOut(t *testing.T) {
 	if done.Status != model.RunCompleted || len(done.Warnings) != 0 {
 		t.Fatalf("run ended %s: %q %v", done.Status, done.ErrorMessage, done.Warnings)
 	}
-	workers := map[string]bool{}
-	solved := map[int]bool{}
-	for _, m := range done.Progress.Messages {
-		var lc int
-		if _, err := fmt.Sscanf(m.Text, "load case %d:", &lc); err != nil || m.Level != "Information" {
-			continue
-		}
-		solved[lc] = true
-		if i := strings.Index(m.Text, "by worker "); i >= 0 {
-			workers[m.Text[i+len("by worker "):]] = true
-		}
+	rep := reportOf(done)
+	if len(rep.cases) != cases {
+		t.Errorf("messages name %d solved cases, want %d: %+v", len(rep.cases), cases, done.Progress.Messages)
 	}
-	if len(solved) != cases {
-		t.Errorf("messages name %d solved cases, want %d: %+v", len(solved), cases, done.Progress.Messages)
-	}
-	if len(workers) < 2 {
-		t.Errorf("the cases were solved by %d worker(s) %v, want more than one", len(workers), workers)
+	if len(rep.workers) < 2 {
+		t.Errorf("the cases were solved by %d worker(s) %v, want more than one", len(rep.workers), rep.workers)
 	}
 	disp := query[model.NodeDisplacementRow](s, fmtPath("node-displacements?nodes=%d", n+1))
 	if len(disp.Results) != cases {

@@ -6,6 +6,9 @@
 // every node above the base, so the cases differ and each is in
 // equilibrium with a reaction summary that is easy to check:
 // ΣFx = −10 kN·k·(free nodes), ΣFz = +weight of all members.
+// SnapshotOf and FileOf vary it (Options): a floor gravity load at every
+// node above the base, for second-order (P-Δ) runs that need columns
+// under real axial load; ΣFz then gains −NodeFz·(free nodes).
 package gridjob
 
 import (
@@ -32,8 +35,20 @@ func Size(n int) Counts {
 		Members: 2*n*side*n + side*side*n}
 }
 
+// Options vary grid-n; the zero value is the grid of Snapshot and File.
+type Options struct {
+	// NodeFz is a vertical load (N, in +Z: negative is down) at every node
+	// above the base in every load case, on top of the members' own
+	// weight: the floors' gravity load.
+	NodeFz float64
+}
+
 // Snapshot returns grid-n with the given number of load cases.
-func Snapshot(n, cases int) store.Snapshot {
+func Snapshot(n, cases int) store.Snapshot { return SnapshotOf(n, cases, Options{}) }
+
+// SnapshotOf returns grid-n with the given number of load cases, varied
+// by o.
+func SnapshotOf(n, cases int, o Options) store.Snapshot {
 	side := n + 1
 	id := func(i, j, k int) int64 { return int64(i + side*(j+side*k) + 1) }
 	job := model.NewJob()
@@ -98,7 +113,7 @@ func Snapshot(n, cases int) store.Snapshot {
 			for j := 0; j < side; j++ {
 				for i := 0; i < side; i++ {
 					add(model.CollNodeLoads, []int64{lc, id(i, j, k)}, model.NodeLoad{LoadCase: lc, Node: id(i, j, k),
-						Fx: gridn.Lateral * float64(lc)})
+						Fx: gridn.Lateral * float64(lc), Fz: o.NodeFz})
 				}
 			}
 		}
@@ -107,9 +122,13 @@ func Snapshot(n, cases int) store.Snapshot {
 }
 
 // File returns grid-n with the given number of load cases as a job file.
-func File(n, cases int) []byte {
+func File(n, cases int) []byte { return FileOf(n, cases, Options{}) }
+
+// FileOf returns grid-n with the given number of load cases, varied by o,
+// as a job file.
+func FileOf(n, cases int, o Options) []byte {
 	var b bytes.Buffer
-	if err := jobfile.Encode(&b, Snapshot(n, cases), "gridjob", time.Unix(0, 0)); err != nil {
+	if err := jobfile.Encode(&b, SnapshotOf(n, cases, o), "gridjob", time.Unix(0, 0)); err != nil {
 		panic(err)
 	}
 	return b.Bytes()
