@@ -34,11 +34,11 @@ func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (ca
 			id, _ := EngineID(nr.Node)
 			rows.react = append(rows.react, float64(id))
 			rows.react = append(rows.react, nr.Reaction[:]...)
-			addMomentAt(&react, at, nr.Reaction)
+			geom.AddResultant(&react, at, nr.Reaction)
 		}
 		var f [6]float64
 		copy(f[:], res.Applied[6*n:6*n+6])
-		addMomentAt(&load, at, f)
+		geom.AddResultant(&load, at, f)
 		for _, v := range f {
 			sum[13] = math.Max(sum[13], math.Abs(v))
 		}
@@ -84,15 +84,5 @@ func fitShears(d *domain.Domain, plates []domain.PlateResult) {
 		if v, how := fit(i); how != shell.FitNone {
 			plates[i].Resultants.V = v
 		}
-	}
-}
-
-// addMomentAt adds force and moment f acting at p to acc, as resultants
-// about the origin.
-func addMomentAt(acc *[6]float64, p geom.Vec3, f [6]float64) {
-	m := p.Cross(geom.Vec3{f[0], f[1], f[2]})
-	for i := range 3 {
-		acc[i] += f[i]
-		acc[3+i] += f[3+i] + m[i]
 	}
 }

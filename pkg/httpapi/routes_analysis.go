@@ -58,7 +58,8 @@ func (a *API) registerAnalysisRoutes() {
 			"results: the run completes with the others, lists the failure in warnings (step, load factor and residual) and " +
 			"in progress.messages as it happens; the run fails only when no case converged. convergenceHistory lists every " +
 			"iteration of every case (the latest 2000), live while the run is under way; progress.loadCaseCount counts the cases " +
-			"done. Results replace the stored static results, or, with retainLoadCases, only those of the cases analysed; " +
+			"done, and progress.messages has one Information line per solved case (steps, iterations, solve time, worker). " +
+			"Results replace the stored static results, or, with retainLoadCases, only those of the cases analysed; " +
 			"results info marks them isNonLinear.",
 		body: model.StaticSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 		handler: func(c *fiber.Ctx) error { return a.startRun(c, model.NonLinearStatic) }})

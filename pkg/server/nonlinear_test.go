@@ -203,7 +203,9 @@ func TestNonLinearSettingsRefused(t *testing.T) {
 	if len(runs) != 0 {
 		t.Errorf("refused runs were recorded: %+v", runs)
 	}
-	s.wait(s.run(map[string]any{"steppingMethod": "File"}).RunID, time.Minute)
+	if lin := s.wait(s.run(map[string]any{"steppingMethod": "File"}).RunID, time.Minute); lin.Status != model.RunCompleted {
+		t.Errorf("linear run with steppingMethod File ended %s: %q; a linear run ignores it", lin.Status, lin.ErrorMessage)
+	}
 }
 
 // TestNonLinearFanOut runs 12 load cases on 3 workers: each case is a

@@ -63,3 +63,14 @@ func (v Vec3) IsFinite() bool {
 	}
 	return true
 }
+
+// AddResultant adds the force and moment f = [Fx Fy Fz Mx My Mz] acting at
+// p to acc, the resultant about the origin: the force adds, and the
+// moment gains p × F.
+func AddResultant(acc *[6]float64, p Vec3, f [6]float64) {
+	m := p.Cross(Vec3{f[0], f[1], f[2]})
+	for i := range 3 {
+		acc[i] += f[i]
+		acc[3+i] += f[3+i] + m[i]
+	}
+}

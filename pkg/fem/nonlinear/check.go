@@ -55,11 +55,7 @@ func checkScope(d *domain.Domain, name string, th Theory) error {
 	if err != nil {
 		return err
 	}
-	for i := range m.LoadCases {
-		lc := &m.LoadCases[i]
-		if !cases[lc.Name] {
-			continue
-		}
+	for _, lc := range cases {
 		name := lc.Name
 		if len(lc.Prescribed) > 0 {
 			return fmt.Errorf("load case %s: prescribed displacements (node %s) are not supported yet by the large-displacement analysis", name, lc.Prescribed[0].Node)
@@ -93,11 +89,7 @@ func checkSmall(d *domain.Domain, name string) error {
 	if err != nil {
 		return err
 	}
-	for i := range m.LoadCases {
-		lc := &m.LoadCases[i]
-		if !cases[lc.Name] {
-			continue
-		}
+	for _, lc := range cases {
 		name := lc.Name
 		for _, pd := range lc.Prescribed {
 			for _, s := range m.Supports {
@@ -154,22 +146,20 @@ func linearSupports(m *domain.Model, what string) error {
 	return nil
 }
 
-// primaries returns the primary load cases whose loads case name applies:
-// name itself, or the components of a combination with a non-zero factor
-// (domain.Domain.Factors), so that what is checked of a primary case is
-// checked of every case a combination brings in.
-func primaries(d *domain.Domain, name string) (map[string]bool, error) {
-	if !d.IsCombination(name) {
-		return map[string]bool{name: true}, nil
-	}
+// primaries returns the primary load cases whose loads case name applies,
+// model order: name itself, or the components of a combination (nested
+// too) with a non-zero factor (domain.Domain.Factors), so that what is
+// checked of a primary case is checked of every case a combination brings
+// in.
+func primaries(d *domain.Domain, name string) ([]*domain.LoadCase, error) {
 	f, err := d.Factors(name)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]bool, len(f))
-	for c, v := range f {
-		if v != 0 {
-			out[c] = true
+	var out []*domain.LoadCase
+	for i := range d.Model.LoadCases {
+		if lc := &d.Model.LoadCases[i]; f[lc.Name] != 0 {
+			out = append(out, lc)
 		}
 	}
 	return out, nil

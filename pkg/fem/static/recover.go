@@ -169,8 +169,8 @@ func (a *analysis) caseTotals(cr *CaseResult, s *system, cl *caseLoads, u, fNode
 		var f, r [6]float64
 		copy(f[:], pTot[6*n:6*n+6])
 		r = nr.Reaction
-		addMoment(&sum.Load, a.d.Pos[n], f)
-		addMoment(&sum.Reaction, a.d.Pos[n], r)
+		geom.AddResultant(&sum.Load, a.d.Pos[n], f)
+		geom.AddResultant(&sum.Reaction, a.d.Pos[n], r)
 		for _, v := range f {
 			sum.MaxLoad = math.Max(sum.MaxLoad, math.Abs(v))
 		}
@@ -290,16 +290,6 @@ func stationPoints(pts []stationPoint, L float64, div int, l *element.MemberLoad
 		return 1
 	})
 	return slices.Compact(pts) // a load at a division point: keep one of each side
-}
-
-// addMoment adds the force-moment f acting at p to the resultant about
-// the origin.
-func addMoment(acc *[6]float64, p geom.Vec3, f [6]float64) {
-	m := p.Cross(geom.Vec3{f[0], f[1], f[2]})
-	for i := range 3 {
-		acc[i] += f[i]
-		acc[3+i] += f[3+i] + m[i]
-	}
 }
 
 // appendStations evaluates the internal forces, displacements and
