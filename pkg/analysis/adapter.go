@@ -33,6 +33,13 @@ type Input struct {
 	// are carried to the load cases (domain.LoadCase.Masses): eigen
 	// analyses use them, static ones do not need them.
 	Warnings []string
+	// StepCases are the Step load cases of the job (load steps an earlier
+	// non-linear run kept), by id, with the case each is a step of. They
+	// are results, not loads: the engine model leaves them out.
+	StepCases map[int64]int64
+	// LastCase is the largest id of the other load cases and combinations
+	// (0 when there are none).
+	LastCase int64
 }
 
 func id(n int64) string { return strconv.FormatInt(n, 10) }
@@ -72,7 +79,7 @@ func Build(ctx context.Context, src Source, ws string, settings model.Settings) 
 		}
 	}
 	sort.Strings(b.warnings)
-	return Input{Model: b.m, Warnings: b.warnings}, nil
+	return Input{Model: b.m, Warnings: b.warnings, StepCases: b.steps, LastCase: b.lastCase}, nil
 }
 
 // BuildMembers converts the part of the model that the results along
@@ -115,6 +122,9 @@ type builder struct {
 	ws       string
 	m        *domain.Model
 	warnings []string
+	// steps and lastCase are Input.StepCases and Input.LastCase.
+	steps    map[int64]int64
+	lastCase int64
 	// yGrad counts the plate thermal loads with a yThermalGradient, which
 	// is left out; yGradAt names the first.
 	yGrad   int
@@ -359,6 +369,17 @@ func (b *builder) cases() error {
 	if err != nil {
 		return err
 	}
+	// Step load cases hold results of load steps and carry no loads (the
+	// editor refuses them any): the engine does not see them.
+	b.steps = map[int64]int64{}
+	cases = slices.DeleteFunc(cases, func(c model.LoadCase) bool {
+		if c.StepOf != 0 {
+			b.steps[c.ID] = c.StepOf
+			return true
+		}
+		b.lastCase = max(b.lastCase, c.ID)
+		return false
+	})
 	need := b.neededCases(cases)
 	// Every non-combination case exists in the engine, loaded or not, so
 	// that combinations and results can name it.

@@ -260,5 +260,5 @@ func (r *Runner) storeEigen(ctx context.Context, t Task, kind model.AnalysisKind
 	if raw, err = json.Marshal(meta); err != nil {
 		return err
 	}
-	return r.publish(ctx, t, kind, store.ResultSet{Meta: raw, Columns: set.columns}, drop, complete)
+	return r.publish(ctx, t, kind, store.ResultSet{Meta: raw, Columns: set.columns}, drop, nil, complete)
 }

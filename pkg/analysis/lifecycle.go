@@ -151,8 +151,9 @@ func settingsOf[T any](t Task, base T) (T, error) {
 
 // publish stores set as the results of kind, deletes the columns drop
 // names and completes the run (store.Results.Publish).
-func (r *Runner) publish(ctx context.Context, t Task, kind model.AnalysisKind, set store.ResultSet, drop []string, complete func(*model.Run)) error {
-	err := r.Results.Publish(ctx, t.Workspace, t.RunID, kind, set, drop, complete)
+func (r *Runner) publish(ctx context.Context, t Task, kind model.AnalysisKind, set store.ResultSet, drop []string, rows []store.Op,
+	complete func(*model.Run)) error {
+	err := r.Results.Publish(ctx, t.Workspace, t.RunID, kind, set, drop, rows, complete)
 	if model.KindOf(err) == model.KindConflict && !errors.Is(err, store.ErrRunCancelled) {
 		// The run no longer holds the workspace (reaped as lost): nothing
 		// is written, and nothing more to do.

@@ -38,6 +38,13 @@ type CaseMeta struct {
 	// SecondOrder is how station moments follow from the end state
 	// (static.SecondOrder): "" first order, "chord" or "curve".
 	SecondOrder string `json:"secondOrder,omitempty"`
+	// StepOf, Step and LoadFactor describe a Step load case (a load step
+	// a non-linear run kept): the case or combination it is a step of,
+	// the step's number (1 …) and its load factor. StepOf is 0 for the
+	// other cases.
+	StepOf     int64   `json:"stepOf,omitempty"`
+	Step       int     `json:"step,omitempty"`
+	LoadFactor float64 `json:"loadFactor,omitempty"`
 }
 
 // Kinematics of CaseMeta.SecondOrder.
@@ -46,18 +53,22 @@ const (
 	secondOrderCurve = "curve"
 )
 
-// Has reports whether the results hold load case lc.
-func (m *StaticMeta) Has(lc int64) bool {
+// Case returns the record of load case lc; nil when the results do not
+// hold it.
+func (m *StaticMeta) Case(lc int64) *CaseMeta {
 	if m == nil {
-		return false
+		return nil
 	}
-	for _, c := range m.Cases {
-		if c.LoadCase == lc {
-			return true
+	for i := range m.Cases {
+		if m.Cases[i].LoadCase == lc {
+			return &m.Cases[i]
 		}
 	}
-	return false
+	return nil
 }
+
+// Has reports whether the results hold load case lc.
+func (m *StaticMeta) Has(lc int64) bool { return m.Case(lc) != nil }
 
 // ReadStaticMeta reads the meta record of the static results; nil when the
 // job has none.

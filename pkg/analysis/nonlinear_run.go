@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -69,41 +70,70 @@ func (r *Runner) runNonLinear(ctx context.Context, t Task) error {
 	if !ok || err != nil {
 		return err
 	}
-	ids, err := r.planCases(ctx, t, job, lv)
+	plan, err := r.planCases(ctx, t, job, lv)
 	if err == nil {
-		err = r.dispatch(ctx, t, ids, lv)
+		err = r.dispatch(ctx, t, plan, lv)
 	}
 	return r.settle(ctx, t, err, false, func(run *model.Run) { lv.apply(run, nonlinearSteps) })
 }
 
+// MaxStepLoadCases bounds the Step load cases one non-linear run keeps
+// (keepLoadSteps): load cases analysed times loadSteps.
+const MaxStepLoadCases = 1000
+
+// casePlan is what a run's own task decides for its sub-tasks: the load
+// cases, ascending, and with keepLoadSteps the numbering of their Step
+// load cases: the steps of ids[i] are stepBase+i·steps+1 … +steps.
+type casePlan struct {
+	ids      []int64
+	steps    int
+	stepBase int64
+}
+
 // planCases reads the model, picks the run's load cases and checks that
 // the engine takes each of them, so that a model it cannot analyse fails
-// the run before any case is queued. It stages the model-wide columns.
-func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live) ([]int64, error) {
+// the run before any case is queued; with keepLoadSteps it numbers the
+// Step load cases above every load case that stays. It stages the
+// model-wide columns.
+func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live) (casePlan, error) {
 	s, err := settingsOf(t, job.Analysis.Static)
 	if err != nil {
-		return nil, err
+		return casePlan{}, err
 	}
 	if err := CheckNonLinear(s); err != nil {
-		return nil, modelError("%s", err.Error())
+		return casePlan{}, modelError("%s", err.Error())
 	}
 	list, some := s.LoadCaseList()
 	in, names, ids, err := r.readModel(ctx, t, job, caseChoice{list: list, some: some, raw: s.LoadCases,
 		check: s.CheckNonExistentLoadCases}, s.SolverType, s.DrillingStiffness, lv)
 	if err != nil {
-		return nil, err
+		return casePlan{}, err
+	}
+	plan := casePlan{ids: ids}
+	if s.KeepLoadSteps {
+		if n := len(ids) * s.LoadSteps; n > MaxStepLoadCases {
+			return casePlan{}, modelError("keepLoadSteps would keep %d load steps (%d load cases × loadSteps %d); a run keeps at most %d: "+
+				"analyse fewer load cases at a time (loadCases) or take fewer steps", n, len(ids), s.LoadSteps, MaxStepLoadCases)
+		}
+		plan.steps, plan.stepBase = s.LoadSteps, in.LastCase
+		if s.RetainLoadCases {
+			// Steps kept by earlier runs may stay: number above them.
+			for id := range in.StepCases {
+				plan.stepBase = max(plan.stepBase, id)
+			}
+		}
 	}
 	d, err := domain.Build(ctx, in.Model, domain.BuildOptions{})
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, err
+			return casePlan{}, err
 		}
-		return nil, modelError("%s", engineMessage(err))
+		return casePlan{}, modelError("%s", engineMessage(err))
 	}
 	opts := nonlinearOptions(s)
 	for _, name := range names {
 		if err := nonlinear.Check(d, name, opts); err != nil {
-			return nil, modelError("%s", engineMessage(err))
+			return casePlan{}, modelError("%s", engineMessage(err))
 		}
 	}
 	lv.set(func(l *live) {
@@ -114,15 +144,16 @@ func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live)
 	})
 	set := newStaticSet(in.Model)
 	if err := r.FanOut.Stage(ctx, t.Workspace, t.RunID, modelEntry, store.ResultSet{Meta: json.RawMessage("{}"), Columns: set.columns}); err != nil {
-		return nil, err
+		return casePlan{}, err
 	}
-	return ids, nil
+	return plan, nil
 }
 
 // dispatch records the cases as pending and queues their sub-tasks. A
 // repeated attempt starts the count afresh and re-queues them all: a case
 // solved twice stages the same results.
-func (r *Runner) dispatch(ctx context.Context, t Task, ids []int64, lv *live) error {
+func (r *Runner) dispatch(ctx context.Context, t Task, plan casePlan, lv *live) error {
+	ids := plan.ids
 	prev, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
 	if err != nil {
 		return err
@@ -159,6 +190,10 @@ func (r *Runner) dispatch(ctx context.Context, t Task, ids []int64, lv *live) er
 	for _, lc := range todo {
 		sub := t
 		sub.LoadCase = lc
+		if plan.steps > 0 {
+			i, _ := slices.BinarySearch(ids, lc)
+			sub.Steps, sub.StepBase = plan.steps, plan.stepBase+int64(i*plan.steps)
+		}
 		payload, err := json.Marshal(sub)
 		if err != nil {
 			return err
@@ -271,6 +306,22 @@ func (r *Runner) solveCase(ctx context.Context, t Task, job model.Job) (caseOutc
 		prog.add(model.ConvergencePoint{Percentage: 100 * it.Measure, LoadCase: t.LoadCase, Step: it.Step,
 			LoadFactor: it.LoadFactor, Converged: it.Converged})
 	}
+	kept := 0          // steps staged as Step load cases
+	var stageErr error // the store failing to stage one: for another attempt
+	if t.Steps > 0 {
+		opts.Steps = t.Steps
+		opts.Step = func(k int, res *nonlinear.Result) error {
+			rows, err := nonlinearRows(in.Model, d, res)
+			if err != nil {
+				return fmt.Errorf("step %d: %w", k, err)
+			}
+			if stageErr = r.stageStep(ctx, t, rows, k, res.LoadFactor, secondOrderOf(opts), string(s.SolverType)); stageErr != nil {
+				return stageErr
+			}
+			kept = k
+			return nil
+		}
+	}
 	solveCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := make(chan struct{})
@@ -285,8 +336,14 @@ func (r *Runner) solveCase(ctx context.Context, t Task, job model.Job) (caseOutc
 		return caseOutcome{}, nil
 	case err != nil && ctx.Err() != nil:
 		return caseOutcome{}, fmt.Errorf("run %s, load case %d interrupted: %w", t.RunID, t.LoadCase, ctx.Err())
+	case stageErr != nil:
+		return caseOutcome{}, fmt.Errorf("run %s, load case %d: stage a load step: %w", t.RunID, t.LoadCase, stageErr)
 	case err != nil:
-		out, serr := r.stageFailure(ctx, t, engineMessage(err))
+		msg := engineMessage(err)
+		if kept > 0 {
+			msg += fmt.Sprintf(" (its converged steps are kept as the Step load cases %s)", stepRange(t, kept))
+		}
+		out, serr := r.stageFailure(ctx, t, msg)
 		out.points = prog.take()
 		return out, serr
 	}
@@ -307,7 +364,31 @@ func (r *Runner) solveCase(ctx context.Context, t Task, job model.Job) (caseOutc
 	}
 	info := fmt.Sprintf("load case %d: converged in %d step(s), %d iteration(s), solved in %.3f s by worker %s",
 		t.LoadCase, steps, len(res.History), took.Seconds(), r.name())
+	if kept > 0 {
+		info += "; its steps are the Step load cases " + stepRange(t, kept)
+	}
 	return caseOutcome{info: info, points: prog.take()}, r.FanOut.Stage(ctx, t.Workspace, t.RunID, t.LoadCase, store.ResultSet{Meta: meta, Columns: set.columns})
+}
+
+// stageStep stages the state of step k of t's case as its Step load case.
+func (r *Runner) stageStep(ctx context.Context, t Task, rows caseRows, k int, lambda float64, secondOrder, solver string) error {
+	lc := t.StepBase + int64(k)
+	meta, err := json.Marshal(stagedCase{Meta: CaseMeta{LoadCase: lc, RunID: t.RunID, Solver: solver, IsNonLinear: true,
+		AnalysedAt: r.Now().UTC(), SecondOrder: secondOrder, StepOf: t.LoadCase, Step: k, LoadFactor: lambda}})
+	if err != nil {
+		return err
+	}
+	set := &staticSet{columns: map[string][]byte{}}
+	set.addCase(lc, rows, CaseMeta{})
+	return r.FanOut.Stage(ctx, t.Workspace, t.RunID, lc, store.ResultSet{Meta: meta, Columns: set.columns})
+}
+
+// stepRange names the Step load cases of the first n steps of t's case.
+func stepRange(t Task, n int) string {
+	if n == 1 {
+		return strconv.FormatInt(t.StepBase+1, 10)
+	}
+	return fmt.Sprintf("%d–%d", t.StepBase+1, t.StepBase+int64(n))
 }
 
 // caseError stages the failure of a case whose model could not be read

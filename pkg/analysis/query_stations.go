@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/static"
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -44,7 +45,7 @@ func (q *Query) stationPage(ctx context.Context, ws string, f Filter, d *staticD
 	if err != nil {
 		return "", 0, err
 	}
-	m, err := BuildMembers(ctx, q.Source, ws, job.Settings, sortedCopy(want), cs)
+	m, err := q.stationModel(ctx, ws, job.Settings, d.meta, sortedCopy(want), cs)
 	if err != nil {
 		return "", 0, err
 	}
@@ -88,13 +89,37 @@ func (q *Query) stationPage(ctx context.Context, ws string, f Filter, d *staticD
 	return d.notAnalysed, total, nil
 }
 
+// stationModel builds the members the stations of cases need
+// (BuildMembers) with their loads. A Step load case has no loads of its
+// own: it is the case it is a step of at the step's load factor, so it
+// joins the model as a combination of that case alone, by that factor.
+func (q *Query) stationModel(ctx context.Context, ws string, settings model.Settings, meta *StaticMeta, members, cases []int64) (*domain.Model, error) {
+	build := make([]int64, 0, len(cases))
+	var steps []*CaseMeta
+	for _, lc := range cases {
+		c := meta.Case(lc)
+		if c == nil || c.StepOf == 0 {
+			build = append(build, lc)
+			continue
+		}
+		build = append(build, c.StepOf)
+		steps = append(steps, c)
+	}
+	m, err := BuildMembers(ctx, q.Source, ws, settings, members, build)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range steps {
+		m.Combinations = append(m.Combinations, domain.Combination{Name: id(c.LoadCase),
+			Terms: []domain.Term{{Case: id(c.StepOf), Factor: c.LoadFactor}}})
+	}
+	return m, nil
+}
+
 // stationOptions returns the options that rebuild the stations of case
 // lc's stored end states.
 func (m *StaticMeta) stationOptions(lc int64) static.Options {
-	for _, c := range m.Cases {
-		if c.LoadCase != lc {
-			continue
-		}
+	if c := m.Case(lc); c != nil {
 		switch c.SecondOrder {
 		case secondOrderChord:
 			return static.Options{SecondOrder: static.ChordSecondOrder}

@@ -31,6 +31,12 @@ type Task struct {
 	// LoadCase, on the sub-task of a run that fans out (non-linear),
 	// is the load case it solves; 0 on a run's own task.
 	LoadCase int64 `json:"loadCase,omitempty"`
+	// Steps, on such a sub-task when keepLoadSteps is on, is the number
+	// of load steps to keep, as the Step load cases StepBase+1 …
+	// StepBase+Steps (planned by the run's own task, so that every
+	// attempt numbers them alike).
+	Steps    int   `json:"steps,omitempty"`
+	StepBase int64 `json:"stepBase,omitempty"`
 }
 
 // Runner runs analyses for a worker: it reads the model of the

@@ -3,6 +3,8 @@ package analysis
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -103,6 +105,7 @@ func (r *Runner) readModel(ctx context.Context, t Task, job model.Job, ch caseCh
 		return in, nil, nil, err
 	}
 	in.Model.DrillingStiffness = drilling
+	ch.steps = in.StepCases
 	if names, ids, err = selectCases(in.Model, ch); err != nil {
 		return in, nil, nil, err
 	}
@@ -130,6 +133,9 @@ type caseChoice struct {
 	// cases only: "all" leaves the combinations out, and a list naming one
 	// is an error.
 	primaryOnly string
+	// steps are the job's Step load cases (Input.StepCases): never
+	// analysed, but not missing either.
+	steps map[int64]int64
 }
 
 // selectCases picks the load cases and combinations the settings ask for:
@@ -169,7 +175,7 @@ func selectCases(m *domain.Model, ch caseChoice) ([]string, []int64, error) {
 			}
 			if s.check {
 				for id := rg.Lo; id <= rg.Hi && len(missing) < 20; id++ {
-					if _, ok := exists[id]; !ok {
+					if _, ok := exists[id]; !ok && ch.steps[id] == 0 {
 						missing = append(missing, id)
 					}
 				}
@@ -188,6 +194,16 @@ func selectCases(m *domain.Model, ch caseChoice) ([]string, []int64, error) {
 	ids = slices.Compact(ids)
 	if len(ids) == 0 {
 		if some {
+			var step int64 // the first Step case listed, for the message
+			for id := range ch.steps {
+				if list.Contains(id) && (step == 0 || id < step) {
+					step = id
+				}
+			}
+			if step != 0 {
+				return nil, nil, modelError("loadCases %q names only Step load cases (such as %d, a load step of case %d): "+
+					"they hold the results of a non-linear run's load steps and are not analysed themselves", s.raw, step, ch.steps[step])
+			}
 			return nil, nil, modelError("none of the load cases in loadCases %q exists", s.raw)
 		}
 		if ch.primaryOnly != "" {
@@ -324,8 +340,17 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 	}
 	var drop []string
 	var gone []CaseMeta
+	// A case analysed again, failed or not, takes the load steps an
+	// earlier run kept of it along with its own results.
+	again := map[int64]bool{}
+	for _, lc := range set.failed {
+		again[lc] = true
+	}
+	for _, c := range set.cases {
+		again[c.LoadCase] = again[c.LoadCase] || c.StepOf == 0
+	}
 	prev = slices.DeleteFunc(slices.Clone(prev), func(c CaseMeta) bool {
-		if slices.Contains(set.failed, c.LoadCase) {
+		if slices.Contains(set.failed, c.LoadCase) || (c.StepOf != 0 && again[c.StepOf]) {
 			gone = append(gone, c)
 			return true
 		}
@@ -337,11 +362,60 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 			drop = append(drop, caseColumn(c.LoadCase, col))
 		}
 	}
+	rows, err := r.stepRows(ctx, t, meta.Cases)
+	if err != nil {
+		return err
+	}
+	if len(rows) > 0 {
+		meta.Rev++ // the rows are a model change the results belong to
+	}
 	raw, err := json.Marshal(meta)
 	if err != nil {
 		return err
 	}
-	return r.publish(ctx, t, model.KindStatic, store.ResultSet{Meta: raw, Columns: set.columns}, drop, complete)
+	return r.publish(ctx, t, model.KindStatic, store.ResultSet{Meta: raw, Columns: set.columns}, drop, rows, complete)
+}
+
+// stepRows returns the load-case rows a static run publishes with its
+// results cases: a row for each Step load case this run made (replacing
+// any row of that id), and the removal of each Step load case of the model whose results go
+// (not retained, or of a case analysed again), so that the Step cases
+// listed are exactly those with results.
+func (r *Runner) stepRows(ctx context.Context, t Task, cases []CaseMeta) ([]store.Op, error) {
+	stored, err := r.Source.Loads.Cases.All(ctx, t.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	have := map[int64]bool{}
+	for _, c := range stored {
+		if c.StepOf != 0 {
+			have[c.ID] = true
+		}
+	}
+	var rows []store.Op
+	for _, c := range cases {
+		if c.StepOf == 0 {
+			continue
+		}
+		kept := have[c.LoadCase]
+		delete(have, c.LoadCase)
+		if kept && c.RunID != t.RunID {
+			continue // retained from an earlier run, row and all
+		}
+		raw, err := json.Marshal(model.LoadCase{ID: c.LoadCase, StepOf: c.StepOf,
+			Title: fmt.Sprintf("Step %d of case %d, load factor %.6g", c.Step, c.StepOf, c.LoadFactor),
+			Notes: fmt.Sprintf("Load step kept by non-linear run %s: the state of load case %d at load factor %.6g "+
+				"(step %d). It goes when that case is analysed again or a static run does not retain it.",
+				c.RunID, c.StepOf, c.LoadFactor, c.Step)})
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, store.Op{Kind: store.OpPut, Coll: model.CollLoadCases, Key: store.Key(c.LoadCase), Value: raw})
+	}
+	for _, id := range slices.Sorted(maps.Keys(have)) {
+		rows = append(rows, store.Op{Kind: store.OpDeleteIfAny, Coll: model.CollLoadCases, Key: store.Key(id)})
+	}
+	return rows, nil
 }
 
 // finiteResults refuses results that are not finite numbers, or beyond

@@ -248,7 +248,10 @@ func TestAnalysisSettingsMetadata(t *testing.T) {
 		fields   int
 		check    func(t *testing.T, md httpapi.Metadata)
 	}{
-		{settingsPaths[0], "StaticSettings", 29, func(t *testing.T, md httpapi.Metadata) {
+		{settingsPaths[0], "StaticSettings", 30, func(t *testing.T, md httpapi.Metadata) {
+			if f := field(md, "keepLoadSteps"); f.DataType != "Boolean" || f.Default != false || !strings.Contains(f.Description, "Step load case") {
+				t.Errorf("keepLoadSteps %+v", f)
+			}
 			if f := field(md, "optimizationX"); unit(f) != "ft" || f.DataType != "Double" {
 				t.Errorf("optimizationX %+v", f)
 			}

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 
@@ -60,7 +61,14 @@ func (a *API) registerAnalysisRoutes() {
 			"iteration of every case (the latest 2000), live while the run is under way; progress.loadCaseCount counts the cases " +
 			"done, and progress.messages has one Information line per solved case (steps, iterations, solve time, worker). " +
 			"Results replace the stored static results, or, with retainLoadCases, only those of the cases analysed; " +
-			"results info marks them isNonLinear.",
+			"results info marks them isNonLinear. keepLoadSteps (an extension) keeps every converged load step as a Step " +
+			"load case with its own results, queryable like any case: the steps of the analysed cases, ascending, then of " +
+			"their steps, are numbered on from the largest load case id of the model (with retainLoadCases, from the largest " +
+			"id of any case, earlier Step cases included), so with cases 1, 2 and 4 and loadSteps 4 the steps of case 1 are " +
+			fmt.Sprintf("5–8, of case 2 9–12 and of case 4 13–16. A run keeps at most %d steps (cases × loadSteps); more fail ", analysis.MaxStepLoadCases) +
+			"the run naming the limit. The last step is the case's own state; a case that fails keeps the steps it converged. " +
+			"Step cases are listed by the load-case list (type Step, stepOf the case) and go with their results: a static " +
+			"run that does not retain them, or analyses their case again, removes them.",
 		body: model.StaticSettings{}, responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 		handler: func(c *fiber.Ctx) error { return a.startRun(c, model.NonLinearStatic) }})
 	a.add(route{method: "POST", path: analysisPath + "/buckling/run", tag: tag, summary: "Start a buckling analysis",

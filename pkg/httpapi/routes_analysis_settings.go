@@ -63,7 +63,7 @@ func (a *API) registerAnalysisSettingsRoutes() {
 		rules: settingsReversalDoc + fmt.Sprintf(" loadStepIterations and loadSteps are 1 to %d, dampingSteps 0 to %d; dampingFactor "+
 			"is a percentage from 0 to less than 100, convergenceAccuracy one greater than 0 and less than 100. theory, dampingFactor, "+
 			"dampingSteps, loadSteps, convergenceAccuracy, rotateLocalLoads, deflectionsConvergence, residualsConvergence, pDeltaBig, "+
-			"pDeltaSmall, matrixType, loading and steppingMethod apply to non-linear analyses only: linear runs keep and ignore them.",
+			"pDeltaSmall, matrixType, loading, steppingMethod and keepLoadSteps (an extension) apply to non-linear analyses only: linear runs keep and ignore them.",
 			model.MaxIterations, model.MaxIterations),
 		labels: map[string]string{"dampingFactor": "%", "convergenceAccuracy": "%"},
 		pick:   func(s model.AnalysisSettings) model.StaticSettings { return s.Static }, patch: a.sess.PatchStaticSettings})

@@ -24,7 +24,8 @@ func (a *API) registerLoadRoutes() {
 	cases := &collection[model.LoadCase]{a: a, c: l.Cases, path: loadsPath + "/load-cases", tag: tag, idFilter: "loadCases",
 		expandable: []string{"combinationItems"}, removeBody: editor.CaseDeleteResult{},
 		desc: "Filters: loadCases (id list), titleSearch (case-insensitive contains), type (Primary, Combination, Step, Unused). " +
-			"type is computed: Combination with items, Primary with loads, Unused otherwise; Step only for non-linear load steps.",
+			"type is computed: Combination with items, Primary with loads, Unused otherwise; Step for the load steps a non-linear " +
+			"run kept (keepLoadSteps), with stepOf naming their case: they carry results, never loads, and go with those results.",
 		filters: []filter[model.LoadCase]{
 			{name: "titleSearch", typ: "string", desc: "case-insensitive substring of the title",
 				build: func(_ context.Context, _, v string, _ model.Units) (func(*model.LoadCase) bool, error) {

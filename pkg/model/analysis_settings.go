@@ -145,6 +145,7 @@ type StaticSettings struct {
 	MatrixType                 string     `json:"matrixType" enum:"Secant|Tangent" doc:"stiffness matrix of the iterations (non-linear only)"`
 	Loading                    string     `json:"loading" enum:"Full|Residual" doc:"load applied at each iteration (non-linear only)"`
 	SteppingMethod             string     `json:"steppingMethod" enum:"Linear|Parabolic|File" doc:"how the load steps grow (non-linear only)"`
+	KeepLoadSteps              bool       `json:"keepLoadSteps" doc:"keep every converged load step as a Step load case with its own results, numbered above the model's load cases (non-linear only; an extension of the interface)"`
 	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver"`
 	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation"`
 	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit"`

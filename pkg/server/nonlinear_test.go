@@ -52,6 +52,26 @@ func aiscColumn(s *stack, n int, axial map[int]float64) {
 	}
 }
 
+// stationMz is a member-intermediate-forces row, bending about z only.
+type stationMz struct {
+	LoadCase int64     `json:"loadCase"`
+	Member   int64     `json:"member"`
+	Location []float64 `json:"location"`
+	Mz       []float64 `json:"mz"`
+}
+
+// stations reads the member-intermediate-forces and -displacements rows
+// of the cases of loadCases, which must be rows of each.
+func (s *stack) stations(loadCases string, rows int) ([]stationMz, []model.MemberDisplacementsRow) {
+	s.t.Helper()
+	forces := query[stationMz](s, "member-intermediate-forces?loadCases="+loadCases)
+	disps := query[model.MemberDisplacementsRow](s, "member-intermediate-displacements?loadCases="+loadCases)
+	if len(forces.Results) != rows || len(disps.Results) != rows {
+		s.t.Fatalf("%d force rows and %d displacement rows, want %d", len(forces.Results), len(disps.Results), rows)
+	}
+	return forces.Results, disps.Results
+}
+
 // runNonLinear starts a non-linear run with body.
 func (s *stack) runNonLinear(body any) model.Run {
 	s.t.Helper()
@@ -143,23 +163,13 @@ func TestNonLinearAISCBenchmark(t *testing.T) {
 	// 0.78601 in, and the top station's moment is −0.5 kip·in, not 0:
 	// within 2e-4 of the base moment, the 10-member discretisation's
 	// share.
-	type station struct {
-		LoadCase int64     `json:"loadCase"`
-		Member   int64     `json:"member"`
-		Location []float64 `json:"location"`
-		Mz       []float64 `json:"mz"`
-	}
-	forces := query[station](s, "member-intermediate-forces?loadCases=1")
-	disps := query[model.MemberDisplacementsRow](s, "member-intermediate-displacements?loadCases=1")
-	if len(forces.Results) != n || len(disps.Results) != n {
-		t.Fatalf("%d force rows and %d displacement rows, want %d", len(forces.Results), len(disps.Results), n)
-	}
+	forces, disps := s.stations("1", n)
 	tip := disp.Results[0].Tx
 	worst := 0.0
-	for i, r := range forces.Results {
+	for i, r := range forces {
 		y0 := aiscL * float64(r.Member-1) / n
 		for k, x := range r.Location {
-			u := disps.Results[i].TxGlobal[k]
+			u := disps[i].TxGlobal[k]
 			want := aiscH*(aiscL-y0-x) + P*(tip-u)
 			worst = math.Max(worst, math.Abs(r.Mz[k]-want))
 		}
@@ -167,7 +177,7 @@ func TestNonLinearAISCBenchmark(t *testing.T) {
 	if !(worst <= 1e-6*moment) {
 		t.Errorf("station moments off the deformed column's statics by up to %.3g kip·in", worst)
 	}
-	last := forces.Results[n-1].Mz
+	last := forces[n-1].Mz
 	if top := last[len(last)-1]; !(math.Abs(top) <= 2e-4*moment) {
 		t.Errorf("moment at the free top %.3f kip·in, want about 0", top)
 	}
@@ -254,7 +264,8 @@ func TestNonLinearFanOut(t *testing.T) {
 
 // TestBracedTowerNonLinear runs the braced-tower sample through the
 // non-linear analysis with its default settings (Small theory, ten
-// steps): every case and combination converges; no tension-only brace
+// steps) and keepLoadSteps: every case and combination converges, and
+// its steps are queryable; no tension-only brace
 // ends in compression (the law drops them out, where the linear analysis
 // needs its reversal loop); each case's applied loads and reactions
 // balance (reaction summary: the drag of case 2 is 2.8 kN/m over 22 m,
@@ -271,9 +282,29 @@ func TestBracedTowerNonLinear(t *testing.T) {
 		t.Fatalf("linear run %s: %q", linear.Status, linear.ErrorMessage)
 	}
 	lin := query[model.NodeDisplacementRow](s, "node-displacements?loadCases=2&nodes=25")
-	done := s.wait(s.runNonLinear(nil).RunID, 2*time.Minute)
+	done := s.wait(s.runNonLinear(map[string]any{"keepLoadSteps": true}).RunID, 2*time.Minute)
 	if done.Status != model.RunCompleted {
 		t.Fatalf("run %s: %q %v", done.Status, done.ErrorMessage, done.Warnings)
+	}
+	// Its ten steps per case are kept: step 5 of the drag case is the
+	// state under half the drag, which its reaction summary applies.
+	var drag []int64
+	for _, c := range s.stepCases() {
+		if c.StepOf == 2 {
+			drag = append(drag, c.ID)
+		}
+	}
+	if len(drag) != 10 {
+		t.Fatalf("Step cases of case 2: %v, want ten", drag)
+	}
+	half := query[model.ReactionSummaryRow](s, fmtPath("reaction-summary?loadCases=%d", drag[4]))
+	for _, r := range half.Results {
+		if r.SummaryType == "Load" && !near(r.Fx, 0.5*2.8*22, 1e-9) {
+			t.Errorf("step 5 of case 2 applies %.6f kN, want half the drag, %.1f", r.Fx, 0.5*2.8*22)
+		}
+	}
+	if len(half.Results) == 0 {
+		t.Error("no reaction summary of step 5 of case 2")
 	}
 	for _, w := range done.Warnings {
 		if strings.Contains(w, "no results") {

@@ -59,7 +59,15 @@ type Results interface {
 	// one that a cancel reached first (Cancelling) gets ErrRunCancelled,
 	// one that lost the workspace KindConflict, and nothing is written.
 	// So a run whose cancel was accepted never ends with new results.
-	Publish(ctx context.Context, ws, runID string, kind model.AnalysisKind, set ResultSet, drop []string, complete func(*model.Run)) error
+	//
+	// rows are model rows that belong to these results (the Step load
+	// cases of a non-linear run), written (OpPut) or removed
+	// (OpDeleteIfAny) in the same transaction; rows of other kinds, or
+	// whose keys have more than one part, are refused. When there are any,
+	// the model revision moves on and the job counts as modified, but the
+	// results stay: they are of the model these rows complete.
+	Publish(ctx context.Context, ws, runID string, kind model.AnalysisKind, set ResultSet, drop []string, rows []Op,
+		complete func(*model.Run)) error
 	// Meta reads the meta record of kind; nil when there are no results.
 	Meta(ctx context.Context, ws string, kind model.AnalysisKind) (json.RawMessage, error)
 	// View calls fn with the meta record of kind (nil when there are no

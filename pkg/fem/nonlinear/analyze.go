@@ -41,30 +41,54 @@ func Analyze(ctx context.Context, d *domain.Domain, name string, opts Options) (
 		if err != nil {
 			return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
 		}
+		final := func(lambda float64) (*Result, error) {
+			res, err := s.result(lambda)
+			if err != nil {
+				return nil, err
+			}
+			if err := s.applied(res, lambda); err != nil {
+				return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+			}
+			return res, nil
+		}
+		s.stepped = stepper(opts.Step, final)
 		lambda, err := s.run(s)
 		if err != nil {
 			return nil, runError(name, err)
 		}
-		res, err := s.result(lambda)
-		if err != nil {
-			return nil, err
-		}
-		if err := s.applied(res, lambda); err != nil {
-			return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
-		}
-		return res, nil
+		return final(lambda)
 	}
 	a, err := newAnalysis(ctx, d, name, opts)
 	if err != nil {
 		return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
 	}
+	final := func(lambda float64) (*Result, error) {
+		res := a.result(lambda)
+		a.applied(res, lambda)
+		return res, nil
+	}
+	a.stepped = stepper(opts.Step, final)
 	lambda, err := a.run(a)
 	if err != nil {
 		return nil, runError(name, err)
 	}
-	res := a.result(lambda)
-	a.applied(res, lambda)
-	return res, nil
+	return final(lambda)
+}
+
+// stepper returns the driver's per-step hook for Options.Step (nil when
+// the caller keeps no steps): the state of the step, from final, handed
+// to step.
+func stepper(step func(int, *Result) error, final func(lambda float64) (*Result, error)) func(int, float64) error {
+	if step == nil {
+		return nil
+	}
+	return func(k int, lambda float64) error {
+		res, err := final(lambda)
+		if err != nil {
+			return err
+		}
+		return step(k, res)
+	}
 }
 
 // runError returns the error of a failed run: typed failures as they are,
@@ -129,6 +153,9 @@ type driver struct {
 	// factorizer counts them): the small-displacement theory past its
 	// critical load.
 	stable bool
+	// stepped, when set, is called with each converged step and its load
+	// factor (Options.Step).
+	stepped func(step int, lambda float64) error
 }
 
 // analysis is the state of one large-displacement Analyze call.
@@ -216,6 +243,13 @@ func (a *driver) run(p problem) (float64, error) {
 	if pNorm == 0 {
 		// No load on a free DOF: the initial state is the solution (loads
 		// on restrained DOFs go straight into the reactions).
+		if a.stepped != nil {
+			for step := 1; step <= a.opts.Steps; step++ {
+				if err := a.stepped(step, a.opts.loadFactor(step)); err != nil {
+					return 0, err
+				}
+			}
+		}
 		return a.opts.loadFactor(a.opts.Steps), nil
 	}
 	sw, _ := p.(switcher)
@@ -320,6 +354,11 @@ func (a *driver) run(p problem) (float64, error) {
 			c.commit()
 		}
 		reached = lambda
+		if a.stepped != nil {
+			if err := a.stepped(step, lambda); err != nil {
+				return reached, err
+			}
+		}
 	}
 	return reached, nil
 }

@@ -165,6 +165,14 @@ type Options struct {
 	// record (the same as Result.History), from the analysing goroutine;
 	// it must return quickly and may cancel the context.
 	Progress func(Iteration)
+	// Step, when not nil, is called after every converged step with the
+	// state of that step (Result.LoadFactor is the step's load factor and
+	// Result.History the iterations so far), from the analysing
+	// goroutine, so that a caller can keep the intermediate states; an
+	// error it returns stops the analysis with that error. A case with no
+	// load on a free DOF calls it once per step with the initial state.
+	// The last call is the state Analyze returns.
+	Step func(step int, r *Result) error
 }
 
 // resolve fills in defaults and checks the options.

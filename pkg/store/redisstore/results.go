@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/redis/go-redis/v9"
 
@@ -27,11 +28,16 @@ func NewResults(rdb redis.UniversalClient) *Results { return &Results{jobs: &Job
 
 // Publish implements store.Results.
 func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.AnalysisKind, set store.ResultSet, drop []string,
-	complete func(*model.Run)) error {
+	rows []store.Op, complete func(*model.Run)) error {
 	const op = "publish results"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
 		return model.Wrap(op, err)
+	}
+	for _, o := range rows {
+		if (o.Kind != store.OpPut && o.Kind != store.OpDeleteIfAny) || strings.Contains(o.Key, ":") {
+			return model.Wrap(op, fmt.Errorf("model row %s/%s: only puts and deletes of single-part keys go with results", o.Coll, o.Key))
+		}
 	}
 	err = s.jobs.watch(ctx, func(tx *redis.Tx) error {
 		holder, err := tx.Get(ctx, k.lock()).Result()
@@ -63,6 +69,7 @@ func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.Anal
 				p.SRem(ctx, k.resultKeys(), ck)
 			}
 			writeResults(ctx, p, k, map[model.AnalysisKind]store.ResultSet{kind: set})
+			writeRows(ctx, p, k, rows)
 			p.Set(ctx, k.run(runID), encodeRun(run), 0)
 			p.Del(ctx, k.lock())
 			return nil
@@ -70,6 +77,26 @@ func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.Anal
 		return err
 	}, k.lock(), k.run(runID))
 	return model.Wrap(op, err)
+}
+
+// writeRows applies the model rows of a publish (Results.Publish has
+// checked their kinds) and, when there are any, moves the revision on and
+// marks the job modified, as a model change does, without deleting the
+// results being written.
+func writeRows(ctx context.Context, p redis.Pipeliner, k keys, rows []store.Op) {
+	for _, o := range rows {
+		if o.Kind == store.OpPut {
+			p.HSet(ctx, k.coll(o.Coll), o.Key, o.Value)
+			p.ZAdd(ctx, k.collIDs(o.Coll), redis.Z{Member: o.Key})
+			continue
+		}
+		p.HDel(ctx, k.coll(o.Coll), o.Key)
+		p.ZRem(ctx, k.collIDs(o.Coll), o.Key)
+	}
+	if len(rows) > 0 {
+		p.HSet(ctx, k.job(), fModified, "1")
+		p.Incr(ctx, k.rev())
+	}
 }
 
 // Meta implements store.Results.
