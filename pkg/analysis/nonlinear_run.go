@@ -138,9 +138,6 @@ func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live)
 	}
 	lv.set(func(l *live) {
 		l.warnings = append(l.warnings, d.Warnings...)
-		if w := rotateWarning(s, d, names); w != "" {
-			l.warnings = append(l.warnings, w)
-		}
 	})
 	set := newStaticSet(in.Model)
 	if err := r.FanOut.Stage(ctx, t.Workspace, t.RunID, modelEntry, store.ResultSet{Meta: json.RawMessage("{}"), Columns: set.columns}); err != nil {
@@ -511,33 +508,6 @@ func secondOrderOf(opts nonlinear.Options) string {
 		return secondOrderCurve
 	case nonlinear.PDeltaChord:
 		return secondOrderChord
-	}
-	return ""
-}
-
-// rotateWarning returns the warning of a large-displacement run whose
-// cases have member loads while rotateLocalLoads is on: those loads keep
-// their initial directions (loads following the members' rotation are not
-// built yet). The Small theory never moves the geometry, so the setting
-// has nothing to act on there.
-func rotateWarning(s model.StaticSettings, d *domain.Domain, names []string) string {
-	if !s.RotateLocalLoads || s.Theory == model.TheorySmall {
-		return ""
-	}
-	run := map[string]bool{}
-	for _, n := range names {
-		// The primary cases a case or combination (nested too) applies.
-		if f, err := d.Factors(n); err == nil {
-			for c, v := range f {
-				run[c] = run[c] || v != 0
-			}
-		}
-	}
-	for _, lc := range d.Model.LoadCases {
-		if run[lc.Name] && len(lc.Members) > 0 {
-			return fmt.Sprintf("rotateLocalLoads is on, but member loads keep their initial directions in the %s theory "+
-				"(load case %s has member loads): loads that turn with their members are not built yet", s.Theory, lc.Name)
-		}
 	}
 	return ""
 }

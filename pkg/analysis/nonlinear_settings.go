@@ -39,6 +39,11 @@ func CheckNonLinear(s model.StaticSettings) error {
 //     members and supports); the large-displacement theories include
 //     both by their kinematics and ignore them (pDeltaSmall alone is
 //     refused);
+//   - rotateLocalLoads: member loads in member local axes turn with their
+//     members in the Finite and Large theories
+//     (nonlinear.Options.FollowLocalLoads); loads in global axes and node
+//     loads keep their directions. The Small theory never moves the
+//     geometry, so the setting has nothing to act on there;
 //   - loading Full and Residual reach the same converged state: the
 //     engine iterates on the out-of-balance forces (Residual); in the
 //     Small theory, where the internal forces are linear in the
@@ -51,6 +56,8 @@ func nonlinearOptions(s model.StaticSettings) nonlinear.Options {
 		Tolerance:     s.ConvergenceAccuracy / 100,
 		Damping:       s.DampingFactor / 100,
 		DampingSteps:  s.DampingSteps,
+		// Only the large-displacement theories read it.
+		FollowLocalLoads: s.RotateLocalLoads,
 	}
 	switch s.Theory {
 	case model.TheoryFinite:

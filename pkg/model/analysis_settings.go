@@ -137,7 +137,7 @@ type StaticSettings struct {
 	ConvergenceAccuracy        float64    `json:"convergenceAccuracy" min:"0" max:"100" exclusive:"true" doc:"percent, greater than 0 and less than 100 (non-linear only)"`
 	LoadStepIterations         int        `json:"loadStepIterations" min:"1" max:"1000" doc:"iterations allowed per load step"`
 	FrameBucklingCheck         bool       `json:"frameBucklingCheck" doc:"stop when the frame buckles"`
-	RotateLocalLoads           bool       `json:"rotateLocalLoads" doc:"local loads follow the members' rotation (non-linear only)"`
+	RotateLocalLoads           bool       `json:"rotateLocalLoads" doc:"Finite and Large theories: member loads in member local axes turn with their members (loads in global axes, self-weight and node loads keep their directions); off: every member load keeps its initial direction; no effect in the Small theory (non-linear only)"`
 	DeflectionsConvergence     bool       `json:"deflectionsConvergence" doc:"converge on deflections (non-linear only)"`
 	ResidualsConvergence       bool       `json:"residualsConvergence" doc:"converge on residual forces (non-linear only)"`
 	PDeltaBig                  bool       `json:"pDeltaBig" doc:"P-Δ effects of joint displacements (non-linear only)"`

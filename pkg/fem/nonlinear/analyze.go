@@ -164,11 +164,14 @@ type analysis struct {
 	d       *domain.Domain
 	as      *sparse.Assembler
 	members []member
-	// p is the reference load per global DOF; fix the local fixed-end
-	// actions of each member's loads (zero when unloaded), for member end
-	// forces.
+	// p is the reference load per global DOF, of the current
+	// configuration when loads follow their members (fol, nil when none
+	// do: follow.go); fix the local fixed-end actions of each member's
+	// other loads, initial local axes (zero when unloaded), for member
+	// end forces.
 	p   []float64
 	fix [][12]float64
+	fol *followers
 	// The state: node translations and turning matrices, and per global
 	// DOF the element forces (springs excluded).
 	u    []geom.Vec3
@@ -200,27 +203,8 @@ func newAnalysis(ctx context.Context, d *domain.Domain, name string, opts Option
 	if len(loads.Presc) > 0 {
 		return nil, errors.New("prescribed displacements are not supported yet by the large-displacement analysis")
 	}
-	a.p = append([]float64(nil), loads.NodeF...)
-	a.fix = make([][12]float64, len(d.Frames))
-	var pe [12]float64
-	var q0 [12]float64
-	for i, fe := range d.Frames {
-		l := loads.MemberLoads(i)
-		if l.Empty() {
-			continue
-		}
-		if err := fe.FixedEnd(l, a.fix[i][:], q0[:]); err != nil {
-			return nil, err
-		}
-		pe = [12]float64{}
-		if err := fe.LoadVector(loads, pe[:]); err != nil {
-			return nil, fmt.Errorf("member %s: %w", fe.ID, err)
-		}
-		for e, nd := range fe.Nodes() {
-			for k := range 6 {
-				a.p[6*nd+k] += pe[6*e+k]
-			}
-		}
+	if err := a.setLoads(name, loads); err != nil {
+		return nil, err
 	}
 	n := len(d.Pos)
 	a.u, a.rot, a.fint = make([]geom.Vec3, n), make([]geom.Rotation, n), make([]float64, 6*n)

@@ -30,11 +30,41 @@
 //
 // The load of a case is the reference vector P: its node loads
 // (domain.Loads.NodeF) plus the equivalent node loads of its member loads
-// (domain.Element.LoadVector) computed once, in the initial configuration.
-// Step k applies λ_k·P. Loads are conservative: their directions stay
-// fixed in space and member loads do not follow the member as it turns
-// (loads in member axes rotating with the member — rotateLocalLoads — are
-// not supported yet).
+// (domain.Element.LoadVector). Step k applies λ_k·P. Node loads, member
+// loads in global axes and self-weight are conservative: their
+// directions stay fixed in space, and their equivalent node loads are
+// computed once, in the initial configuration (a projected load keeps
+// its initial intensity too). Without Options.FollowLocalLoads, member
+// loads in member local axes are treated so as well, with the
+// directions of the initial axes.
+//
+// With Options.FollowLocalLoads (the service's rotateLocalLoads; Finite
+// and Large only — the Small theory never updates the geometry and
+// ignores it), member loads in member local axes (domain.Local: forces,
+// moments, concentrated or distributed) follow their member: their local
+// fixed-end actions qc are computed once, and every assembly turns them
+// into the member's current element frame e (transform.CorotConfig.
+// Axes, rows e1 e2 e3), p_b = −eᵀ·qc_b for each end force and moment b.
+// P then depends on the configuration. Its derivative is the load
+// stiffness −∂(λ·p_b)/∂d = λ·[p_b]ₓ·eᵀ·Ω̄, Ω̄ the spin of the element
+// frame per unit DOF increment; it is not symmetric. The tangent takes its
+// symmetric part, and each solve adds the skew part by GMRES
+// preconditioned with the factored symmetric tangent (follow_solve.go),
+// so Newton's iterations keep their rate: the symmetric part alone stalls
+// on the tests' cantilever under a tip follower force beyond PL²/EI ≈ 8.
+// Positions along the member and the load's distribution stay those of
+// the flexible length: the element frame, not the bent member, carries
+// the loads, an error that falls with the members' size as the chord
+// approaches the arc.
+//
+// The residual criterion's reference ‖P‖ is that of the initial
+// configuration (followers in the initial local axes), taken once per
+// Analyze call. Result.Applied and the reactions use P of the converged
+// configuration. Member end forces stay in equilibrium with the node
+// forces of P: the fixed-end actions of followers are added as they are
+// in the current frame; those of the other member loads, computed on the
+// initial local axes, are turned with them into the current frame
+// (e·r0ᵀ, r0 the initial axes).
 //
 // # Solution
 //
@@ -84,7 +114,8 @@
 // axial forces depend little on the displacements (two when they do not
 // at all: the first iteration, from u = 0 where N = 0 unless element
 // loads or strains make it, is the linear solution). Loads stay fixed in
-// direction, as the geometry does. The consistent (cubic) geometric
+// direction, as the geometry does (Options.FollowLocalLoads has no
+// effect). The consistent (cubic) geometric
 // stiffness catches the P-δ effect within each member, with an error
 // falling as about 1/n⁴ with n members per span in the tests.
 //
@@ -127,7 +158,9 @@
 //   - Cable: N = EA/L0·(L + e − L0) when positive, else 0, L0 the
 //     unstressed length CableLength (0: L). A cable shorter than its
 //     chord starts pretensioned, which gives a straight cable its
-//     transverse stiffness.
+//     transverse stiffness. The large-displacement results report its
+//     stretched length L0·(1 + N/EA) (MemberResult.CableLength): the
+//     chord when taut, L0 when slack.
 //   - Gap: nothing while −GapCompression ≤ e ≤ GapTension, elastic on the
 //     excess beyond: N = EA/L·(e − GapTension) above, EA/L·(e +
 //     GapCompression) below. GapTension 0 means the gap never acts in

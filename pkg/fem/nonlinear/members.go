@@ -95,10 +95,11 @@ func (m *member) configureLaw(u []geom.Vec3, rot []geom.Rotation, cfg *transform
 // assemble computes the element forces of the current state into a.fint
 // and, when wantK is set, returns the assembled tangent: the symmetric
 // part (K + Kᵀ)/2 of each element's co-rotational tangent (package doc)
-// plus the support springs. The load factor does not enter: the loads are
-// all in P.
-func (a *analysis) assemble(_ float64, wantK bool) (*sparse.SymMatrix, error) {
+// plus the support springs. The load factor enters only through the
+// loads that follow their members, which it also moves into P (follow).
+func (a *analysis) assemble(lambda float64, wantK bool) (*sparse.SymMatrix, error) {
 	clear(a.fint)
+	a.followStart(wantK)
 	var k *sparse.SymMatrix
 	if wantK {
 		k = a.as.NewMatrix()
@@ -117,6 +118,7 @@ func (a *analysis) assemble(_ float64, wantK bool) (*sparse.SymMatrix, error) {
 		if err != nil {
 			return nil, err
 		}
+		a.follow(e, &cfg, lambda, k)
 		if m.law != nil && m.law.differs(kax, wantK) {
 			a.lawsMoved = true
 		}

@@ -152,6 +152,14 @@ type Options struct {
 	// PDelta selects the geometric stiffness of frames in the Small
 	// theory.
 	PDelta PDelta
+	// FollowLocalLoads makes member loads given in member local axes
+	// (domain.Local) turn with their members in the Finite and Large
+	// theories (the service's rotateLocalLoads; package doc, "Loads"):
+	// they stay fixed to the member's current element frame, so P depends
+	// on the configuration. Loads in global axes and node loads keep
+	// their directions either way. The Small theory never updates the
+	// geometry, so it ignores the option.
+	FollowLocalLoads bool
 	// Damping, in [0, 1), scales the corrections of the iterations of the
 	// first DampingSteps steps by 1 − Damping: smaller moves where a
 	// structure with slack members or a snap in its supports would

@@ -81,10 +81,19 @@ type MemberResult struct {
 	// member ends, Fx Fy Fz Mx My Mz along the current element axes
 	// (Axes), as static's end actions in member local axes: −EndA[0] and
 	// EndB[0] are the axial force, tension positive. For a loaded member
-	// they include its local fixed-end actions, computed on the initial
-	// configuration and added in the current frame — exact in the linear
-	// limit, an approximation under large rotations.
+	// they include the fixed-end actions of its loads, in equilibrium with
+	// the node forces of P (package doc, "Loads"): those of loads that
+	// follow the member as they are, in its frame; those of loads that keep
+	// their directions, computed on the initial local axes, turned with
+	// them into the current frame.
 	EndA, EndB [6]float64
+	// CableLength is, for a Cable member in the large-displacement
+	// theories, its current stretched length L0·(1 + N/EA), m: L0 the
+	// unstressed length (domain.Member.CableLength, 0: the initial chord
+	// length) and N = Forces[BasicAxial] the law's tension. Taut, it is
+	// the current chord length Length; slack (N = 0), L0. Zero for other
+	// members and in the Small theory.
+	CableLength float64
 	// DispA are the displacements [ux uy uz rx ry rz] of the member's own
 	// end A in its initial local axes (static.MemberResult.DispA): in the
 	// Small theory those of its flexible end, past offsets and releases;
@@ -137,12 +146,13 @@ func (a *analysis) result(lambda float64) *Result {
 			q = [transform.BasicDOF]float64{}
 			mr.Forces = q
 		}
+		if m.law != nil && m.law.kind == lawCable {
+			mr.CableLength = m.law.stretched(q[transform.BasicAxial], m.fe.Props.L)
+		}
 		cfg.Forces(q, f[:])
+		fixed := a.endLoadActions(i, mr.Axes, lambda)
 		for b := range 4 {
-			v := mr.Axes.Apply(geom.Vec3{f[3*b], f[3*b+1], f[3*b+2]})
-			for k := range 3 {
-				v[k] += lambda * a.fix[i][3*b+k]
-			}
+			v := mr.Axes.Apply(geom.Vec3{f[3*b], f[3*b+1], f[3*b+2]}).Add(fixed[b])
 			end := &mr.EndA
 			if b >= 2 {
 				end = &mr.EndB
@@ -151,4 +161,12 @@ func (a *analysis) result(lambda float64) *Result {
 		}
 	}
 	return res
+}
+
+// stretched returns the length of a cable under tension n ≥ 0 whose
+// initial chord (flexible length) is length: its unstressed length
+// L0 = length + slack stretched by n/kc, kc = EA/L0, that is
+// L0·(1 + n/EA). A slack cable (n = 0) keeps L0.
+func (l *axialLaw) stretched(n, length float64) float64 {
+	return length + l.slack + n/l.kc
 }

@@ -1,0 +1,243 @@
+package nonlinear
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/fem/sparse"
+	"github.com/gusset/gusset/pkg/fem/transform"
+)
+
+// Member loads that turn with their members (Options.FollowLocalLoads;
+// package doc, "Loads").
+
+// followers are the member loads of a case given in member local axes,
+// when they turn with their members.
+type followers struct {
+	// p0 is the part of P that keeps its direction, per global DOF: the
+	// node loads and the equivalent node loads of the other member loads.
+	p0 []float64
+	// qc are each member's local fixed-end actions of its following loads
+	// at λ = 1, in its element frame (so they hold in every
+	// configuration); has marks the members that have any.
+	qc  [][12]float64
+	has []bool
+	// skew is the skew part of their load stiffness in the last assembled
+	// tangent (follow_solve.go).
+	skew []skewTerm
+}
+
+// setLoads resolves the loads of case name into the reference load a.p
+// (initial configuration), the local fixed-end actions a.fix of the
+// member loads that keep their directions and, with
+// Options.FollowLocalLoads, the followers a.fol. loads are the case's
+// loads, all of which keep their directions without the option.
+func (a *analysis) setLoads(name string, loads *domain.Loads) error {
+	d := a.d
+	fixed, follow := loads, (*domain.Loads)(nil)
+	if a.opts.FollowLocalLoads {
+		var err error
+		if fixed, err = loadsWhere(d, name, false); err != nil {
+			return err
+		}
+		if follow, err = loadsWhere(d, name, true); err != nil {
+			return err
+		}
+	}
+	a.p = append([]float64(nil), fixed.NodeF...)
+	a.fix = make([][12]float64, len(d.Frames))
+	if _, err := addMemberLoads(d, fixed, a.p, a.fix); err != nil {
+		return err
+	}
+	if follow == nil || len(follow.Member) == 0 {
+		return nil
+	}
+	f := &followers{p0: slices.Clone(a.p), qc: make([][12]float64, len(d.Frames))}
+	var err error
+	if f.has, err = addMemberLoads(d, follow, a.p, f.qc); err != nil {
+		return err
+	}
+	if slices.Contains(f.has, true) {
+		a.fol = f
+		a.opts.Factorizer = &followFactorizer{inner: a.opts.Factorizer, fol: f}
+	}
+	return nil
+}
+
+// loadsWhere resolves the part of case name (a primary case or a
+// combination) whose member loads are in member local axes (local set)
+// or the rest of it: node loads, member loads in global axes and
+// self-weight (local unset).
+func loadsWhere(d *domain.Domain, name string, local bool) (*domain.Loads, error) {
+	part := func(primary string) (*domain.Loads, error) {
+		i := slices.IndexFunc(d.Model.LoadCases, func(lc domain.LoadCase) bool { return lc.Name == primary })
+		if i < 0 {
+			return nil, fmt.Errorf("load case %q does not exist", primary)
+		}
+		lc := d.Model.LoadCases[i]
+		keep := lc.Members[:0:0]
+		for _, ml := range lc.Members {
+			if (ml.Axes == domain.Local) == local {
+				keep = append(keep, ml)
+			}
+		}
+		if local {
+			lc = domain.LoadCase{Name: lc.Name}
+		}
+		lc.Members = keep
+		return d.Resolve(&lc)
+	}
+	if !d.IsCombination(name) {
+		return part(name)
+	}
+	l, _, err := d.Combined(name, part)
+	return l, err
+}
+
+// addMemberLoads adds the equivalent node loads of the member loads of
+// loads, in the initial configuration, to p (per global DOF) and writes
+// their local fixed-end actions into fix (per member); it reports which
+// members are loaded.
+func addMemberLoads(d *domain.Domain, loads *domain.Loads, p []float64, fix [][12]float64) ([]bool, error) {
+	loaded := make([]bool, len(d.Frames))
+	var pe, q0 [12]float64
+	for i, fe := range d.Frames {
+		l := loads.MemberLoads(i)
+		if l.Empty() {
+			continue
+		}
+		loaded[i] = true
+		if err := fe.FixedEnd(l, fix[i][:], q0[:]); err != nil {
+			return nil, err
+		}
+		pe = [12]float64{}
+		if err := fe.LoadVector(loads, pe[:]); err != nil {
+			return nil, fmt.Errorf("member %s: %w", fe.ID, err)
+		}
+		for e, nd := range fe.Nodes() {
+			for k := range 6 {
+				p[6*nd+k] += pe[6*e+k]
+			}
+		}
+	}
+	return loaded, nil
+}
+
+// followStart resets P to the part that keeps its direction, before an
+// assembly adds the followers of the configuration it computes (follow),
+// and, when it assembles a tangent (wantK), the skew part of their load
+// stiffness.
+func (a *analysis) followStart(wantK bool) {
+	if a.fol == nil {
+		return
+	}
+	copy(a.p, a.fol.p0)
+	if wantK {
+		a.fol.skew = a.fol.skew[:0]
+	}
+}
+
+// follow adds to P the equivalent node loads of member e's followers in
+// its current element frame, cfg: p_b = −eᵀ·qc_b per end force and
+// moment b, e the frame's axes (rows). When k is not nil it adds the
+// symmetric part of their load stiffness at load factor lambda to it and
+// records the skew part for the solves (package doc, "Loads").
+func (a *analysis) follow(e int, cfg *transform.CorotConfig, lambda float64, k *sparse.SymMatrix) {
+	if a.fol == nil || !a.fol.has[e] {
+		return
+	}
+	ax := cfg.Axes()
+	m := &a.members[e]
+	qc := &a.fol.qc[e]
+	var p [4]geom.Vec3
+	for b := range 4 {
+		p[b] = ax.ApplyT(geom.Vec3{qc[3*b], qc[3*b+1], qc[3*b+2]}).Scale(-1)
+		at := 6*m.a + 3*(b%2)
+		if b >= 2 {
+			at = 6*m.b + 3*(b%2)
+		}
+		for k := range 3 {
+			a.p[at+k] += p[b][k]
+		}
+	}
+	if k == nil {
+		return
+	}
+	y0 := m.fe.Rot.Y()
+	var kl, ks [144]float64
+	loadStiffness(ax, cfg.Length(), a.rot[m.a].Apply(y0), a.rot[m.b].Apply(y0), p, lambda, &kl)
+	for i := range 12 {
+		for j := range 12 {
+			ks[i*12+j] = (kl[i*12+j] + kl[j*12+i]) / 2
+		}
+	}
+	a.as.Add(k, e, ks[:])
+	a.addSkew(e, &kl)
+}
+
+// loadStiffness writes into kl (row-major 12×12) the load stiffness
+// −∂(λ·p)/∂d of loads p (global, per end force and moment) fixed to an
+// element frame e: p_b turns with the frame's spin ω, δp_b = ω × p_b, so
+// −∂(λ·p_b)/∂d = λ·[p_b]ₓ·eᵀ·Ω̄, Ω̄ = ∂ω̄/∂d the frame's spin in its own
+// components per unit DOF increment (translations, then spins, end A then
+// B). Ω̄ is transform.Corot's: ω̄z = e2·(δu_B − δu_A)/Ln, ω̄y = −e3·(δu_B −
+// δu_A)/Ln and ω̄x = η·ω̄y + e3·δp/ν, δp = ½(δw_A × p_A + δw_B × p_B), with
+// p_A, p_B the turned initial y axes of the end nodes, p their mean,
+// ν = |e1 × p| and η = p·e1/ν.
+func loadStiffness(e geom.Rotation, ln float64, pa, pb geom.Vec3, p [4]geom.Vec3, lambda float64, kl *[144]float64) {
+	e1, e2, e3 := e.X(), e.Y(), e.Z()
+	pm := pa.Add(pb).Scale(0.5)
+	nu := e1.Cross(pm).Norm()
+	eta := pm.Dot(e1) / nu
+	var ob [3][12]float64
+	for k := range 3 {
+		ob[1][k], ob[1][6+k] = e3[k]/ln, -e3[k]/ln
+		ob[2][k], ob[2][6+k] = -e2[k]/ln, e2[k]/ln
+	}
+	ha, hb := pa.Cross(e3), pb.Cross(e3)
+	for j := range 12 {
+		ob[0][j] = eta * ob[1][j]
+	}
+	for k := range 3 {
+		ob[0][3+k] += ha[k] / (2 * nu)
+		ob[0][9+k] += hb[k] / (2 * nu)
+	}
+	// w = eᵀ·Ω̄: the global spin of the frame per unit d.
+	var w [3][12]float64
+	for i := range 3 {
+		for j := range 12 {
+			w[i][j] = e[0][i]*ob[0][j] + e[1][i]*ob[1][j] + e[2][i]*ob[2][j]
+		}
+	}
+	for b := range 4 {
+		s := geom.Skew(p[b])
+		for r := range 3 {
+			for j := range 12 {
+				kl[(3*b+r)*12+j] = lambda * (s[r][0]*w[0][j] + s[r][1]*w[1][j] + s[r][2]*w[2][j])
+			}
+		}
+	}
+}
+
+// endLoadActions returns the actions of member i's loads on its end
+// blocks (force A, moment A, force B, moment B) at load factor lambda,
+// in its current element frame ax: followers' local fixed-end actions as
+// they are; those of loads that keep their directions turned from the
+// initial local axes through global axes, e·r0ᵀ, so that the end actions
+// stay in equilibrium with the node forces of P.
+func (a *analysis) endLoadActions(i int, ax geom.Rotation, lambda float64) [4]geom.Vec3 {
+	var out [4]geom.Vec3
+	r0 := a.members[i].fe.Rot
+	for b := range 4 {
+		f := &a.fix[i]
+		v := ax.Apply(r0.ApplyT(geom.Vec3{f[3*b], f[3*b+1], f[3*b+2]}))
+		if a.fol != nil && a.fol.has[i] {
+			q := &a.fol.qc[i]
+			v = v.Add(geom.Vec3{q[3*b], q[3*b+1], q[3*b+2]})
+		}
+		out[b] = v.Scale(lambda)
+	}
+	return out
+}
