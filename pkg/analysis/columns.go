@@ -46,6 +46,10 @@ const (
 	colSummary = "summary"
 	colPlates  = "plates"
 	colPlate   = "plate"
+	// colCable, per non-linear case of a model with cables
+	// (CaseMeta.Cables): each member's stretched cable length, 0 for the
+	// members that are not cables.
+	colCable = "cable"
 )
 
 // Widths of the rows of each column, in values.
@@ -69,7 +73,7 @@ func storable(v float64) bool { return math.Abs(v) <= maxStored }
 
 // caseColumns lists the columns stored per load case (colPlate only when
 // the model has plates).
-var caseColumns = []string{colDisp, colReact, colEnd, colSummary, colPlate}
+var caseColumns = []string{colDisp, colReact, colEnd, colSummary, colPlate, colCable}
 
 // caseColumn names the column col of load case lc.
 func caseColumn(lc int64, col string) string { return strconv.FormatInt(lc, 10) + ":" + col }

@@ -45,6 +45,8 @@ type CaseMeta struct {
 	StepOf     int64   `json:"stepOf,omitempty"`
 	Step       int     `json:"step,omitempty"`
 	LoadFactor float64 `json:"loadFactor,omitempty"`
+	// Cables is set when the case has the cable column (colCable).
+	Cables bool `json:"cables,omitempty"`
 }
 
 // Kinematics of CaseMeta.SecondOrder.
@@ -274,6 +276,9 @@ func checkStatic(set store.ResultSet, colls map[string][]store.Row) error {
 		want[caseColumn(c.LoadCase, colEnd)] = 8 * widthEnd * m.Members
 		want[caseColumn(c.LoadCase, colSummary)] = 8 * widthSummary
 		want[caseColumn(c.LoadCase, colReact)] = -1 // rows of 7, any number
+		if c.Cables {
+			want[caseColumn(c.LoadCase, colCable)] = 8 * m.Members
+		}
 	}
 	for name, col := range set.Columns {
 		n, ok := want[name]

@@ -13,8 +13,9 @@ import (
 // a static case (columns.go), so that every static query reads it:
 // displacements are the total translations and rotation vectors, the
 // member end actions those of the theory (nonlinear.MemberResult), and
-// the summary takes the moments of the loads and reactions about the
-// origin at the displaced nodes, where the non-linear equilibrium holds.
+// the cable column holds each Cable member's stretched length (0 for the
+// other members; none without cables), the summary takes the moments of
+// the loads and reactions about the origin at the displaced nodes, where the non-linear equilibrium holds.
 // Kirchhoff plates get their shears from the patch fit, as in a linear
 // analysis. Values that are not finite are refused with a message naming
 // where to look.
@@ -50,6 +51,15 @@ func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (ca
 			return rows, modelError("the results of member %s are not finite numbers; check its section and material properties", mr.Member)
 		}
 		rows.end = appendEnd(rows.end, &mr.EndA, &mr.EndB, &mr.DispA, false)
+		if m.Members[i].Type == domain.Cable {
+			if rows.cable == nil {
+				rows.cable = make([]float64, len(res.Members))
+			}
+			if !storable(mr.CableLength) {
+				return rows, modelError("the length of cable %s is not a finite number; check its section and material properties", mr.Member)
+			}
+			rows.cable[i] = mr.CableLength
+		}
 	}
 	copy(sum[0:6], load[:])
 	copy(sum[6:12], react[:])

@@ -349,7 +349,7 @@ func (r *Runner) solveCase(ctx context.Context, t Task, job model.Job) (caseOutc
 		return r.stageFailure(ctx, t, err.Error())
 	}
 	meta, err := json.Marshal(stagedCase{Meta: CaseMeta{LoadCase: t.LoadCase, RunID: t.RunID, Solver: string(s.SolverType),
-		IsNonLinear: true, AnalysedAt: r.Now().UTC(), SecondOrder: secondOrderOf(opts)}})
+		IsNonLinear: true, AnalysedAt: r.Now().UTC(), SecondOrder: secondOrderOf(opts), Cables: rows.cable != nil}})
 	if err != nil {
 		return caseOutcome{}, err
 	}
@@ -371,7 +371,7 @@ func (r *Runner) solveCase(ctx context.Context, t Task, job model.Job) (caseOutc
 func (r *Runner) stageStep(ctx context.Context, t Task, rows caseRows, k int, lambda float64, secondOrder, solver string) error {
 	lc := t.StepBase + int64(k)
 	meta, err := json.Marshal(stagedCase{Meta: CaseMeta{LoadCase: lc, RunID: t.RunID, Solver: solver, IsNonLinear: true,
-		AnalysedAt: r.Now().UTC(), SecondOrder: secondOrder, StepOf: t.LoadCase, Step: k, LoadFactor: lambda}})
+		AnalysedAt: r.Now().UTC(), SecondOrder: secondOrder, StepOf: t.LoadCase, Step: k, LoadFactor: lambda, Cables: rows.cable != nil}})
 	if err != nil {
 		return err
 	}

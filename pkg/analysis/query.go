@@ -362,15 +362,34 @@ func (q *Query) MemberEndForces(ctx context.Context, ws string, f Filter) (Page[
 		if err != nil {
 			return p, err
 		}
+		// Cable lengths, of the cases that have them.
+		var withCables []int64
+		for _, lc := range cs {
+			if c := d.meta.Case(lc); c != nil && c.Cables {
+				withCables = append(withCables, lc)
+			}
+		}
+		cables, err := d.caseColumns(withCables, colCable, 1)
+		if err != nil {
+			return p, err
+		}
+		cableOf := map[int64][]float64{}
+		for i, lc := range withCables {
+			cableOf[lc] = cables[i]
+		}
 		first := slices.Index(d.cases, firstOr(cs))
 		p.Total = gridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
 			m := idx[i]
 			v := cols[c-first][widthEnd*m:]
+			length := []float64{}
+			if l := cableOf[d.cases[c]]; l != nil && l[m] > 0 {
+				length = []float64{l[m]}
+			}
 			p.Rows = append(p.Rows, model.MemberEndForcesRow{LoadCase: d.cases[c], Member: d.members[widthMember*m],
 				Node: []int64{d.members[widthMember*m+1], d.members[widthMember*m+2]},
 				Fx:   []float64{v[0], v[6]}, Fy: []float64{v[1], v[7]}, Fz: []float64{v[2], v[8]},
 				Mx: []float64{v[3], v[9]}, My: []float64{v[4], v[10]}, Mz: []float64{v[5], v[11]},
-				FinalCableLength: []float64{}})
+				FinalCableLength: length})
 		})
 		return p, nil
 	})

@@ -279,11 +279,12 @@ func packStatic(m *domain.Model, res *static.Results, ids []int64, runID, solver
 
 // caseRows are the packed values of one case's columns (columns.go).
 type caseRows struct {
-	disp, react, end, sum, plate []float64
+	disp, react, end, sum, plate, cable []float64
 }
 
 // addCase adds the columns and the record of case lc; rows.plate is nil
-// when the model has no plates.
+// when the model has no plates, rows.cable when the case reports no cable
+// lengths (a linear case, a model without cables).
 func (set *staticSet) addCase(lc int64, rows caseRows, meta CaseMeta) {
 	set.columns[caseColumn(lc, colDisp)] = packFloats(rows.disp)
 	set.columns[caseColumn(lc, colReact)] = packFloats(rows.react)
@@ -291,6 +292,9 @@ func (set *staticSet) addCase(lc int64, rows caseRows, meta CaseMeta) {
 	set.columns[caseColumn(lc, colSummary)] = packFloats(rows.sum)
 	if rows.plate != nil {
 		set.columns[caseColumn(lc, colPlate)] = packFloats(rows.plate)
+	}
+	if rows.cable != nil {
+		set.columns[caseColumn(lc, colCable)] = packFloats(rows.cable)
 	}
 	set.cases = append(set.cases, meta)
 }

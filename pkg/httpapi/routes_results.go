@@ -62,7 +62,8 @@ func (a *API) registerResultRoutes() {
 	addResultQuery(a, resultQuery[model.MemberEndForcesRow]{name: "member-end-forces", summary: "Member end forces",
 		desc: "Member local axes: the forces the nodes exert on the member ends, arrays over ends A and B. Cases of a " +
 			"non-linear run: Small theory with the geometric (P-Δ) forces; Finite and Large in each member's current chord " +
-			"frame. finalCableLength is empty: non-linear runs do not report cable lengths yet.",
+			"frame. finalCableLength holds, for a Cable member of a non-linear case, one value: its stretched length " +
+			"L0·(1 + N/EA), the chord when taut, the unstressed length when slack; empty for other members and linear cases.",
 		filters: []string{"loadCases", "members"}, run: q.MemberEndForces})
 	addResultQuery(a, resultQuery[model.MemberForcesRow]{name: "member-intermediate-forces", summary: "Member intermediate forces",
 		desc: "Member local axes, at the stations of each member (10 equal divisions plus both sides of every point load): " +

@@ -69,7 +69,7 @@ type MemberEndForcesRow struct {
 	Mx               []float64 `json:"mx" unit:"moment"`
 	My               []float64 `json:"my" unit:"moment"`
 	Mz               []float64 `json:"mz" unit:"moment"`
-	FinalCableLength []float64 `json:"finalCableLength" unit:"length" doc:"empty: non-linear runs do not report cable lengths yet"`
+	FinalCableLength []float64 `json:"finalCableLength" unit:"length" doc:"Cable members of non-linear results: one value, the stretched length L0·(1 + N/EA) (the chord when taut; L0, the unstressed cableLength or the initial length when it is 0, when slack); empty for other members and linear results"`
 }
 
 // MemberForcesRow is one row of member-intermediate-forces: arrays over

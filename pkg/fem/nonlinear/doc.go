@@ -158,9 +158,9 @@
 //   - Cable: N = EA/L0·(L + e − L0) when positive, else 0, L0 the
 //     unstressed length CableLength (0: L). A cable shorter than its
 //     chord starts pretensioned, which gives a straight cable its
-//     transverse stiffness. The large-displacement results report its
-//     stretched length L0·(1 + N/EA) (MemberResult.CableLength): the
-//     chord when taut, L0 when slack.
+//     transverse stiffness. The results report its stretched length
+//     L0·(1 + N/EA) (MemberResult.CableLength): the chord when taut, L0
+//     when slack.
 //   - Gap: nothing while −GapCompression ≤ e ≤ GapTension, elastic on the
 //     excess beyond: N = EA/L·(e − GapTension) above, EA/L·(e +
 //     GapCompression) below. GapTension 0 means the gap never acts in

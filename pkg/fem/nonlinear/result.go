@@ -87,12 +87,12 @@ type MemberResult struct {
 	// their directions, computed on the initial local axes, turned with
 	// them into the current frame.
 	EndA, EndB [6]float64
-	// CableLength is, for a Cable member in the large-displacement
-	// theories, its current stretched length L0·(1 + N/EA), m: L0 the
-	// unstressed length (domain.Member.CableLength, 0: the initial chord
-	// length) and N = Forces[BasicAxial] the law's tension. Taut, it is
-	// the current chord length Length; slack (N = 0), L0. Zero for other
-	// members and in the Small theory.
+	// CableLength is, for a Cable member, its current stretched length
+	// L0·(1 + N/EA), m: L0 the unstressed length (domain.Member.CableLength,
+	// 0: the initial chord length) and N the law's tension. Taut, it is
+	// the current chord length in the large-displacement theories (the
+	// chord length the small displacements give, to first order, in the
+	// Small theory); slack (N = 0), L0. Zero for other members.
 	CableLength float64
 	// DispA are the displacements [ux uy uz rx ry rz] of the member's own
 	// end A in its initial local axes (static.MemberResult.DispA): in the

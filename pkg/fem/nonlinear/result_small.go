@@ -114,6 +114,9 @@ func (s *small) memberResult(fe *domain.FrameElement, law *axialLaw, mr *MemberR
 			st.Q[6] += n - nel
 			s.geometricEndForces(fe, ug[:], n, qg[:])
 		}
+		if law.kind == lawCable {
+			mr.CableLength = law.stretched(n, fe.Props.L)
+		}
 	}
 	for k := range 6 {
 		mr.EndA[k] = st.Q[k] + qg[k]
