@@ -48,7 +48,8 @@ func (a *API) registerAnalysisRoutes() {
 			"Each load case or combination is analysed on its own (a combination as its combined loads, not superposed), " +
 			"as a sub-task that any idle worker takes, so more workers finish a run of many cases sooner. " +
 			"theory Small is second-order analysis on the initial geometry (P-Δ with pDeltaBig, P-δ with pDeltaSmall too; " +
-			"pDeltaSmall alone is a 400); Finite and Large are large-displacement analyses (co-rotational members). " +
+			"pDeltaSmall alone is a 400); Finite and Large are large-displacement analyses (co-rotational members and plates; " +
+			"member loads in member axes turn with their members when rotateLocalLoads is on). " +
 			"The load is applied in loadSteps steps (steppingMethod Linear or Parabolic; File is a 400), each iterated up to " +
 			"loadStepIterations times until the convergence measure is at most convergenceAccuracy percent: the out-of-balance " +
 			"forces over the applied load (residualsConvergence), the last correction over the displacements " +

@@ -446,9 +446,12 @@ func TestNonLinearLargeTheoryRefusals(t *testing.T) {
 			s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 21, "x": 50, "y": 50, "z": 0})
 			s.must(201, "POST", "/job/structure/plates", map[string]any{"id": 9, "nodeA": 1, "nodeB": 20, "nodeC": 21,
 				"material": 1, "actualThickness": 0.5})
+			// Plates take part; a thermal load on one does not yet.
+			s.must(201, "POST", "/job/loads/thermal-loads", map[string]any{"loadCase": 1, "elementType": "Plate", "elementId": 9,
+				"thermalLoad": 10})
 			done := s.ended(s.runNonLinear(map[string]any{"theory": theory}).RunID, 20*time.Second, model.RunFailed)
-			if !strings.Contains(done.ErrorMessage, "plate 9") {
-				t.Errorf("message %q does not name plate 9", done.ErrorMessage)
+			if !strings.Contains(done.ErrorMessage, "plate 9") || !strings.Contains(done.ErrorMessage, "thermal") {
+				t.Errorf("message %q does not name plate 9 and its thermal load", done.ErrorMessage)
 			}
 			s.must(200, "POST", "/job/close", nil)
 		})

@@ -164,6 +164,7 @@ type analysis struct {
 	d       *domain.Domain
 	as      *sparse.Assembler
 	members []member
+	plates  []plate
 	// p is the reference load per global DOF, of the current
 	// configuration when loads follow their members (fol, nil when none
 	// do: follow.go); fix the local fixed-end actions of each member's
@@ -204,6 +205,13 @@ func newAnalysis(ctx context.Context, d *domain.Domain, name string, opts Option
 		return nil, errors.New("prescribed displacements are not supported yet by the large-displacement analysis")
 	}
 	if err := a.setLoads(name, loads); err != nil {
+		return nil, err
+	}
+	refs := [][]float64{a.p}
+	if a.fol != nil {
+		refs = append(refs, a.fol.p0) // plate loads keep their directions
+	}
+	if a.plates, err = newPlates(d, loads, refs...); err != nil {
 		return nil, err
 	}
 	n := len(d.Pos)

@@ -20,12 +20,9 @@ func checkScope(d *domain.Domain, name string, th Theory) error {
 		return checkSmall(d, name)
 	}
 	m := d.Model
-	if len(m.Plates) > 0 {
-		return fmt.Errorf("plate %s: plates are not supported yet by the large-displacement analysis", m.Plates[0].ID)
-	}
-	if len(d.Elements) != len(d.Frames) {
-		el := d.Elements[len(d.Frames)]
-		return fmt.Errorf("element %s: only frame members are supported yet by the large-displacement analysis", el.Name())
+	if len(d.Elements) != len(d.Frames)+len(d.Plates) {
+		el := d.Elements[len(d.Frames)+len(d.Plates)]
+		return fmt.Errorf("element %s: only frame members and plates are supported yet by the large-displacement analysis", el.Name())
 	}
 	for i := range m.Members {
 		mm := &m.Members[i]
@@ -65,6 +62,9 @@ func checkScope(d *domain.Domain, name string, th Theory) error {
 		}
 		if len(lc.Prestress) > 0 {
 			return fmt.Errorf("load case %s: prestress loads (member %s) are not supported yet by the large-displacement analysis", name, lc.Prestress[0].Member)
+		}
+		if len(lc.PlateThermal) > 0 {
+			return fmt.Errorf("load case %s: thermal loads on plates (plate %s) are not supported yet by the large-displacement analysis", name, lc.PlateThermal[0].Plate)
 		}
 	}
 	return nil

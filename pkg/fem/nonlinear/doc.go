@@ -2,12 +2,15 @@
 // under one load case, traced by load steps with Newton iterations, in
 // one of the service's theories (Options.Theory):
 //
-//   - Finite and Large: large displacements of frame models on the
+//   - Finite and Large (the same analysis): large displacements and
+//     rotations of frames and plates, each element linear elastic in a
+//     frame that follows its rigid-body motion: members on the
 //     co-rotational 3-D frame of package transform (transform.Corot with
-//     element.FrameBasicStiffness: the element stays linear elastic in a
-//     frame that follows its rigid-body motion; Crisfield, Non-linear
-//     Finite Element Analysis of Solids and Structures vol. 2, 1997,
-//     ch. 17). Most of this doc is about them.
+//     element.FrameBasicStiffness; Crisfield, Non-linear Finite Element
+//     Analysis of Solids and Structures vol. 2, 1997, ch. 17), plates on
+//     its element-independent co-rotational shell (transform.CorotShell
+//     around the linear shell element; see "Plates"). Most of this doc
+//     is about them.
 //   - Small, the service's default: second-order (P-Δ and P-δ) analysis
 //     with small-displacement kinematics, through the generic
 //     domain.Element interface (see "Small theory" below).
@@ -29,12 +32,15 @@
 // # Loads
 //
 // The load of a case is the reference vector P: its node loads
-// (domain.Loads.NodeF) plus the equivalent node loads of its member loads
-// (domain.Element.LoadVector). Step k applies λ_k·P. Node loads, member
-// loads in global axes and self-weight are conservative: their
+// (domain.Loads.NodeF) plus the equivalent node loads of its member and
+// plate loads (domain.Element.LoadVector: plate pressures and
+// self-weight). Step k applies λ_k·P. Node loads, member loads in global
+// axes, plate pressures and self-weight are conservative: their
 // directions stay fixed in space, and their equivalent node loads are
 // computed once, in the initial configuration (a projected load keeps
-// its initial intensity too). Without Options.FollowLocalLoads, member
+// its initial intensity too, and a pressure normal to a plate keeps the
+// direction and total of the initial normal and area: no follower
+// pressure). Without Options.FollowLocalLoads, member
 // loads in member local axes are treated so as well, with the
 // directions of the initial axes.
 //
@@ -75,21 +81,70 @@
 // its start). Damping of the increments is not implemented.
 //
 // The tangent of each element is K = Bᵀ·kb·B + Kσ (transform.CorotConfig.
-// Tangent), which is not symmetric: K − Kᵀ is −[m]ₓ on the spin block of
-// each end. The engine's sparse factorizer is symmetric (LDLᵀ), so each
+// Tangent; for plates B̄ᵀ·K̄·B̄ + Kσ, transform.CorotShellConfig.Tangent),
+// which is not symmetric: K − Kᵀ is −[m]ₓ on the spin block of each end
+// or corner. The engine's sparse factorizer is symmetric (LDLᵀ), so each
 // element contributes the symmetric part (K + Kᵀ)/2. This keeps Newton's
 // iterations convergent: assembled at a node, the skew parts sum to
 // −[M]ₓ/2 with M the moment the elements take from the node, which at
 // equilibrium is the applied moment. At nodes without applied moments the
 // neglected part vanishes at the solution, so convergence stays
-// quadratic; where moments are applied it is linear, with a rate of about
-// |M| over the rotational stiffness of the node (a few per cent in the
-// tests, where a cantilever rolls up into a full circle).
+// quadratic; where moments are applied it is linear, with the rate
+// ρ(K_s⁻¹·½[M]ₓ), K_s the symmetric tangent: about |M| over the
+// rotational stiffness the node has about the axes normal to M. In planar
+// problems that rate does not show (the neglected part couples only
+// out-of-plane modes, which stay at zero), and a cantilever rolls up into
+// a full circle at a few iterations per step. Where the out-of-plane
+// modes are excited — a mesh of triangles, not symmetric about the
+// strip's axis — it does: measured 0.25 at half the end moment that
+// rolls a plate strip into a circle, 0.9 at 0.8 of it and above 1 at the
+// full moment, where the iterations stall. Large applied moments about a
+// fixed axis are thus the one load the symmetric tangent serves badly;
+// an unsymmetric solve, or a low-rank (Sherman–Morrison–Woodbury)
+// correction of the factored symmetric tangent by the known skew part
+// −½[λ·M_applied]ₓ at the loaded nodes, would restore quadratic
+// convergence.
 //
 // Support springs act on the translations and on the components of the
 // rotation vector geom.LogMap(Q), with their linear stiffness on the
 // diagonal of the tangent: exact for translations and for rotations about
 // one axis, an approximation for large rotations about several axes.
+//
+// # Plates
+//
+// In the large-displacement theories each plate is an element-independent
+// co-rotational (EICR) shell, transform.CorotShell (Rankin & Brogan, J.
+// Pressure Vessel Technol. 108, 1986; Felippa & Haugen, Comput. Methods
+// Appl. Mech. Eng. 194, 2005): the linear flat shell of the linear
+// analysis (membrane with drilling, DKQ/DKT or MITC4/MITC3 bending,
+// domain.ShellElement) keeps its stiffness K̄ — taken in the plate's
+// initial local axes with the rigid links of its offset and of a warped
+// quad's projection — and acts on the deformational displacements d̄ of
+// the corners in a frame that follows the plate: the frame of the
+// diagonals for a quad, of side 1→2 for a triangle (Battini & Pacoste,
+// Commun. Numer. Methods Eng. 20, 2004), turned to be the plate's own
+// axes initially; d̄ are the corners' translations about their mean in
+// that frame and the rotation vectors log(R·Q·R₀ᵀ) of their turning
+// relative to it. The global forces are B̄ᵀ·K̄·d̄ with B̄ = ∂d̄/∂d (the
+// projector and the rotation-vector transformation J⁻ᵀ together), and
+// the tangent is their exact derivative, symmetrized as above. The
+// strains stay small within each element (the linear element), so a mesh
+// must be fine enough that each element turns nearly as a rigid body;
+// the rotations between elements and of the whole plate are unlimited.
+//
+// Plate results (PlateResult) are in the plate's current local axes, its
+// initial axes carried by the frame: the resultants of its linear
+// recovery (domain.ShellElement.Result; a Kirchhoff plate's shears are
+// the in-element ones, not fitted over the patch) from d̄, and node
+// forces that balance the nodes exactly — the global forces less the
+// plate's share λ·p of the applied loads, turned to those axes. In the
+// small-load limit all of them are the linear analysis's. Membrane forces
+// carry an absolute round-off of about ε·E·t (the frame is known to ε, a
+// strain of 1e-16), immaterial but visible next to tiny membrane forces.
+// The tests run the strip benchmarks of Sze, Liu & Lo (Finite Elem. Anal.
+// Des. 40, 2004): the end moment rolling a strip into a circle, exact to
+// round-off on the quads, and the end shear, within 5e-4 of the length of
+// the elastica on 16 elements.
 //
 // # Small theory
 //
@@ -235,10 +290,14 @@
 // but only frames and plates have results.
 //
 // The large-displacement theories refuse, naming the member, plate, node
-// or case: plates and other element families; pulleys; end releases;
-// rigid end offsets; one-way supports and variable, plastic or friction
-// supports; constraints (rigid links); prescribed displacements; thermal
-// and prestress loads. Truss members (one-way members included) are axial bars
+// or case: element families other than frames and plates; pulleys; end
+// releases; rigid end offsets of members; one-way supports and variable,
+// plastic or friction supports; constraints (rigid links); prescribed
+// displacements; thermal loads on members and on plates (a plate's
+// initial strains would put the load factor into its local forces); and
+// prestress loads. Plates take part whole otherwise: quads and triangles,
+// Kirchhoff and Mindlin, offsets, modified rigidities, drilling
+// stiffness, pressures and self-weight. Truss members (one-way members included) are axial bars
 // (co-rotational, no bending or torsion), so a node joined by trusses only
 // has no rotational stiffness and is reported as a mechanism, as in the
 // linear analysis.

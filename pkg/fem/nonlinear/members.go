@@ -142,6 +142,9 @@ func (a *analysis) assemble(lambda float64, wantK bool) (*sparse.SymMatrix, erro
 		// Frames come first in d.Elements: frame e is element e.
 		a.as.Add(k, e, ks[:])
 	}
+	if err := a.assemblePlates(k); err != nil {
+		return nil, err
+	}
 	if wantK {
 		domain.AddSprings(a.as, k, a.num, a.num.Spring)
 	}

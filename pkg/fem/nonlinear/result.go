@@ -15,8 +15,10 @@ type Result struct {
 	Nodes []NodeResult
 	// Members are the member results, model member order.
 	Members []MemberResult
-	// Plates are the plate results, model plate order (Small theory; the
-	// large-displacement theories refuse plates).
+	// Plates are the plate results, model plate order. In the
+	// large-displacement theories they are in the plate's current local
+	// axes: its initial axes carried along by its rigid-body motion
+	// (package doc, "Plates").
 	Plates []PlateResult
 	// History is every iteration of every step, in order (the records
 	// Options.Progress was given).
@@ -160,6 +162,7 @@ func (a *analysis) result(lambda float64) *Result {
 			copy(end[3*(b%2):3*(b%2)+3], v[:])
 		}
 	}
+	res.Plates = a.plateResults(lambda)
 	return res
 }
 

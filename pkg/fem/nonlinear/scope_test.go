@@ -31,10 +31,11 @@ func TestRefusals(t *testing.T) {
 		{"offset member", func(m *domain.Model) { m.Members[1].OffsetB = geom.Vec3{0.1, 0, 0} }, []string{"member M2", "offsets"}},
 		{"released member", func(m *domain.Model) { m.Members[0].ReleaseB = "FFFFFR" }, []string{"member M1", "releases"}},
 		{"pulley", func(m *domain.Model) { m.Members[0].Pulley = true }, []string{"member M1", "pulley members are not supported"}},
-		{"plate", func(m *domain.Model) {
+		{"thermal load on a plate", func(m *domain.Model) {
 			m.Nodes = append(m.Nodes, domain.Node{ID: "P", X: 1.5, Y: 1})
 			m.Plates = []domain.Plate{{ID: "S1", Nodes: []string{"N0", "N1", "P"}, Material: "mat", Thickness: 0.01}}
-		}, []string{"plate S1", "plates"}},
+			m.LoadCases[0].PlateThermal = []domain.PlateThermalLoad{{Plate: "S1", DT: 20}}
+		}, []string{"case L", "plate S1", "thermal"}},
 		{"one-way support", func(m *domain.Model) { m.Supports[0].Active[1] = 'P' }, []string{"node N0", "one-way supports"}},
 		{"variable support", func(m *domain.Model) {
 			m.Supports = append(m.Supports, domain.Support{Node: "N2", Code: "RVRRRR",
