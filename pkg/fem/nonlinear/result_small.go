@@ -8,7 +8,7 @@ import (
 	"github.com/gusset/gusset/pkg/fem/transform"
 )
 
-// PlateResult is the state of one plate (Small theory only).
+// PlateResult is the state of one plate.
 type PlateResult struct {
 	Plate string
 	// Resultants are the stress resultants at the centroid, as the linear
@@ -16,8 +16,11 @@ type PlateResult struct {
 	// (domain.ShellElement.Result: a Kirchhoff plate's shears are the
 	// in-element ones, not fitted over the patch). NodeForces are the
 	// forces the nodes exert on the plate, six per corner, plate local
-	// axes: the linear ones plus the geometric term K_G·u, so they balance
-	// the node loads and reactions.
+	// axes: in the Small theory the linear ones plus the geometric term
+	// K_G·u, so they balance the node loads and reactions; in the
+	// large-displacement theories those of the co-rotational plate, in its
+	// current axes, from its deformational displacements (package doc,
+	// "Plates").
 	domain.PlateResult
 }
 
