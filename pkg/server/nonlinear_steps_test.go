@@ -43,10 +43,10 @@ func (s *stack) stepCases() []stepCase {
 //     theory are within 2e-6 of it (the engine's TestSmallAISCBenchmark);
 //     1e-4 leaves room for the convergence tolerance and no room for a
 //     step carrying another step's load.
-//   - The stations of each step of case 2 follow the deformed statics of
-//     the column above them under the step's own load:
-//     M(y) = λ·w·(L − y)²/2 + λ·P·(Δ − u(y)), Δ and u the step's tip and
-//     station sways. The stations integrate the same state they are
+//   - The stations of each step of case 2 and of combination 4 follow the
+//     deformed statics of the column above them under the step's own
+//     load: M(y) = λ·w·(L − y)²/2 + λ·H·(L − y) + λ·P·(Δ − u(y)), Δ and u
+//     the step's tip and station sways. The stations integrate the same state they are
 //     checked against, so this holds to round-off (measured 1.2e-10
 //     kip·in; bound 1e-9 of the base moment). Stations built from the full
 //     load instead would be off by (1 − λ)·w·(L − y)²/2, up to 720 kip·in
@@ -134,21 +134,31 @@ func TestNonLinearStepCases(t *testing.T) {
 		t.Errorf("last steps %v, %v, %v differ from their cases %v, %v, %v", tip[8], tip[12], tip[16], tip[1], tip[2], tip[4])
 	}
 
-	// Stations of the steps of case 2: the deformed statics under λ·w.
-	forces, disps := s.stations("9-12", 4*n)
-	base := w*aiscL*aiscL/2 + 0.3*pcr*tip[2]
-	for i, r := range forces {
-		lambda := float64(r.LoadCase-8) / 4
-		y0 := aiscL * float64(r.Member-1) / n
-		worst := 0.0
-		for k, x := range r.Location {
-			u := disps[i].TxGlobal[k]
-			y := y0 + x
-			want := lambda*w*(aiscL-y)*(aiscL-y)/2 + lambda*0.3*pcr*(tip[r.LoadCase]-u)
-			worst = math.Max(worst, math.Abs(r.Mz[k]-want))
-		}
-		if !(worst <= 1e-9*base) {
-			t.Errorf("Step case %d member %d: station moments off the deformed statics by %.3g kip·in", r.LoadCase, r.Member, worst)
+	// Stations of the steps of case 2 (λ·w and λ·0.3·P_cr) and of
+	// combination 4 (0.5·λ·H at the tip and 0.5·λ·0.5·P_cr): the deformed
+	// statics of the column above each station under the step's own load.
+	for _, c := range []struct {
+		cases           string
+		first           int64   // the first step's id
+		w, h, p, moment float64 // the loads at λ = 1 and the scale of the moments
+	}{
+		{"9-12", 9, w, 0, 0.3 * pcr, w*aiscL*aiscL/2 + 0.3*pcr*tip[2]},
+		{"13-16", 13, 0, 0.5 * aiscH, 0.25 * pcr, 0.5*aiscH*aiscL + 0.25*pcr*tip[4]},
+	} {
+		forces, disps := s.stations(c.cases, 4*n)
+		for i, r := range forces {
+			lambda := float64(r.LoadCase-c.first+1) / 4
+			y0 := aiscL * float64(r.Member-1) / n
+			worst := 0.0
+			for k, x := range r.Location {
+				u := disps[i].TxGlobal[k]
+				y := y0 + x
+				want := lambda*c.w*(aiscL-y)*(aiscL-y)/2 + lambda*c.h*(aiscL-y) + lambda*c.p*(tip[r.LoadCase]-u)
+				worst = math.Max(worst, math.Abs(r.Mz[k]-want))
+			}
+			if !(worst <= 1e-9*c.moment) {
+				t.Errorf("Step case %d member %d: station moments off the deformed statics by %.3g kip·in", r.LoadCase, r.Member, worst)
+			}
 		}
 	}
 
