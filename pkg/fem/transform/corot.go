@@ -64,7 +64,20 @@ func NewCorot(xa, xb geom.Vec3, r0 geom.Rotation) (Corot, error) {
 	if !(l0 > 0) || math.IsInf(l0, 0) || !xa.IsFinite() || !xb.IsFinite() {
 		return Corot{}, fmt.Errorf("%w: ends %v and %v", ErrCorotGeometry, xa, xb)
 	}
-	g := r0.Mul(r0.Transpose())
+	if err := checkAxes(r0); err != nil {
+		return Corot{}, err
+	}
+	if !(r0.X().Sub(d.Scale(1/l0)).Norm() <= axesTol) {
+		return Corot{}, fmt.Errorf("%w: local x %v is not along A→B %v", ErrCorotGeometry, r0.X(), d)
+	}
+	return Corot{xa: xa, xb: xb, r0: r0, l0: l0}, nil
+}
+
+// checkAxes returns an error wrapping ErrCorotGeometry unless r is
+// orthonormal and right-handed within axesTol: the initial axes of a
+// co-rotational frame or shell.
+func checkAxes(r geom.Rotation) error {
+	g := r.Mul(r.Transpose())
 	for i := range 3 {
 		for j := range 3 {
 			want := 0.0
@@ -72,17 +85,14 @@ func NewCorot(xa, xb geom.Vec3, r0 geom.Rotation) (Corot, error) {
 				want = 1
 			}
 			if !(math.Abs(g[i][j]-want) <= axesTol) {
-				return Corot{}, fmt.Errorf("%w: axes %v are not orthonormal", ErrCorotGeometry, r0)
+				return fmt.Errorf("%w: axes %v are not orthonormal", ErrCorotGeometry, r)
 			}
 		}
 	}
-	if !(r0.X().Cross(r0.Y()).Sub(r0.Z()).Norm() <= axesTol) {
-		return Corot{}, fmt.Errorf("%w: axes %v are not right-handed", ErrCorotGeometry, r0)
+	if !(r.X().Cross(r.Y()).Sub(r.Z()).Norm() <= axesTol) {
+		return fmt.Errorf("%w: axes %v are not right-handed", ErrCorotGeometry, r)
 	}
-	if !(r0.X().Sub(d.Scale(1/l0)).Norm() <= axesTol) {
-		return Corot{}, fmt.Errorf("%w: local x %v is not along A→B %v", ErrCorotGeometry, r0.X(), d)
-	}
-	return Corot{xa: xa, xb: xb, r0: r0, l0: l0}, nil
+	return nil
 }
 
 // L0 returns the initial length, m, the length FrameProps.L of the element

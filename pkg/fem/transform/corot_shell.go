@@ -162,27 +162,6 @@ func NewCorotShell(x0 []geom.Vec3, r0 geom.Rotation) (CorotShell, error) {
 	return c, nil
 }
 
-// checkAxes returns an error wrapping ErrCorotGeometry unless r is
-// orthonormal and right-handed within axesTol.
-func checkAxes(r geom.Rotation) error {
-	g := r.Mul(r.Transpose())
-	for i := range 3 {
-		for j := range 3 {
-			want := 0.0
-			if i == j {
-				want = 1
-			}
-			if !(math.Abs(g[i][j]-want) <= axesTol) {
-				return fmt.Errorf("%w: axes %v are not orthonormal", ErrCorotGeometry, r)
-			}
-		}
-	}
-	if !(r.X().Cross(r.Y()).Sub(r.Z()).Norm() <= axesTol) {
-		return fmt.Errorf("%w: axes %v are not right-handed", ErrCorotGeometry, r)
-	}
-	return nil
-}
-
 // Corners returns the number of corners, 3 or 4.
 func (c *CorotShell) Corners() int { return c.n }
 
