@@ -268,6 +268,9 @@ func checkStatic(set store.ResultSet, colls map[string][]store.Row) error {
 	if err := ref.readPlates(colls, m.Plates, want); err != nil {
 		return err
 	}
+	if err := checkSteps(m.Cases, colls[model.CollLoadCases]); err != nil {
+		return err
+	}
 	for _, c := range m.Cases {
 		if m.Plates > 0 {
 			want[caseColumn(c.LoadCase, colPlate)] = 8 * widthPlate * m.Plates
@@ -345,4 +348,41 @@ func memberRows(rows []store.Row) ([]int64, error) {
 		out = append(out, e.ID, e.NodeA, e.NodeB)
 	}
 	return out, nil
+}
+
+// checkSteps checks the Step load cases of static results against the
+// file's load-case rows: a case is a step in the results exactly when its
+// row says so, of the same case, which must be a case that is not itself
+// a step, with a step number and a load factor a run can give.
+func checkSteps(cases []CaseMeta, rows []store.Row) error {
+	bad := func(format string, args ...any) error { return model.E(model.KindValidation, format, args...) }
+	stepOf := make(map[int64]int64, len(rows))
+	for _, r := range rows {
+		var c struct {
+			StepOf int64 `json:"stepOf"`
+		}
+		k, err := store.ParseKey(r.Key)
+		if err != nil || len(k) != 1 || json.Unmarshal(r.Value, &c) != nil {
+			return bad("malformed load case row %q", r.Key)
+		}
+		stepOf[k[0]] = c.StepOf
+	}
+	for _, c := range cases {
+		of, ok := stepOf[c.LoadCase]
+		switch {
+		case !ok:
+			continue // readModelRefs refuses cases the model lacks
+		case of != c.StepOf:
+			return bad("load case %d is a load step of case %d in the model but of case %d in its results", c.LoadCase, of, c.StepOf)
+		case c.StepOf == 0:
+			continue
+		}
+		if parent, ok := stepOf[c.StepOf]; !ok || parent != 0 {
+			return bad("load case %d is a load step of case %d, which is not a load case of the model that is not itself a step", c.LoadCase, c.StepOf)
+		}
+		if c.Step < 1 || !(c.LoadFactor > 0 && c.LoadFactor <= 1) {
+			return bad("load case %d has step %d at load factor %v: a step is numbered from 1, at a load factor in (0, 1]", c.LoadCase, c.Step, c.LoadFactor)
+		}
+	}
+	return nil
 }

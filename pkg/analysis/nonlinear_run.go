@@ -122,6 +122,10 @@ func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live)
 				plan.stepBase = max(plan.stepBase, id)
 			}
 		}
+		if last := plan.stepBase + int64(len(ids)*s.LoadSteps); last > model.MaxID {
+			return casePlan{}, modelError("keepLoadSteps would number load steps up to %d, past the largest load case id %d: "+
+				"renumber the load cases lower (the steps follow the largest id in use) or keep fewer steps", last, int64(model.MaxID))
+		}
 	}
 	d, err := domain.Build(ctx, in.Model, domain.BuildOptions{})
 	if err != nil {

@@ -81,6 +81,10 @@ type Kind[T any] struct {
 	Defaults func(*T)
 	// Validate checks the rules a record must meet on its own.
 	Validate func(*T) error
+	// ValidateStored, when set, replaces Validate for a job file's rows:
+	// the states the service itself stores (a deleted load case kept with
+	// an empty title) must open again.
+	ValidateStored func(*T) error
 	// Refs lists the rows a record refers to; each must exist, and the
 	// commit requires them, so it fails if one vanished meanwhile.
 	Refs func(*T) []Ref

@@ -65,13 +65,16 @@ func elementRefs(lc int64, coll, noun, field string, id, cat int64) []Ref {
 func NewLoads(e *Editor, s *Structure) *Loads {
 	l := &Loads{e: e, s: s}
 	l.Cases = NewCollection(e, idKind(Kind[model.LoadCase]{Coll: model.CollLoadCases, Noun: "load case", AutoKey: true,
-		Validate: func(c *model.LoadCase) error { return validateCaseText(c.Title, c.Notes) },
-		Strip:    func(c *model.LoadCase) { c.Type, c.HasCombinationItems = "", false }},
+		Validate: func(c *model.LoadCase) error { return validateCaseText(c.Title, c.Notes, false) },
+		// A deleted case with loads or items left keeps its row with an
+		// empty title (DeleteCases), and a job saved so must open again.
+		ValidateStored: func(c *model.LoadCase) error { return validateCaseText(c.Title, c.Notes, true) },
+		Strip:          func(c *model.LoadCase) { c.Type, c.HasCombinationItems = "", false }},
 		"id", func(c *model.LoadCase) *int64 { return &c.ID }))
 	l.Combinations = NewCollection(e, idKind(Kind[model.CombinationLoadCase]{Coll: model.CollLoadCases, Noun: "combination load case", AutoKey: true,
 		Defaults: func(c *model.CombinationLoadCase) {},
 		Validate: func(c *model.CombinationLoadCase) error {
-			if err := validateCaseText(c.Title, c.Notes); err != nil {
+			if err := validateCaseText(c.Title, c.Notes, false); err != nil {
 				return err
 			}
 			return validateItems(c.ID, c.CombinationItems)
@@ -186,9 +189,11 @@ func ThermalTypeName(code int64) string {
 	return "Member"
 }
 
-func validateCaseText(title, notes string) error {
+// validateCaseText checks a load case's title and notes; blank allows
+// the empty title of a deleted case that stays listed.
+func validateCaseText(title, notes string, blank bool) error {
 	switch {
-	case strings.TrimSpace(title) == "":
+	case strings.TrimSpace(title) == "" && !(blank && title == ""):
 		return model.Invalid("title", "title is required and must not be blank")
 	case utf8.RuneCountInString(title) > model.MaxCaseTitle:
 		return model.Invalid("title", "title has %d characters; at most %d are allowed", utf8.RuneCountInString(title), model.MaxCaseTitle)

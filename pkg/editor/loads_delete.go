@@ -69,7 +69,10 @@ func (l *Loads) deleteCasesOnce(ctx context.Context, ws string, ids []int64, con
 	res := CaseDeleteResult{LoadCases: []int64{}, KeptLoadCases: []int64{}}
 	b := store.Batch{ExpectRev: slot.Rev}
 	for i, c := range found {
-		if types[i] == model.CaseUnused && !used[c.ID] {
+		// A Step case carries neither loads nor items (the editor refuses
+		// them) and nothing may include it: its row goes, as an unused
+		// one's does.
+		if (types[i] == model.CaseUnused || types[i] == model.CaseStep) && !used[c.ID] {
 			b.Delete(model.CollLoadCases, store.Key(c.ID))
 			res.LoadCases = append(res.LoadCases, c.ID)
 			continue

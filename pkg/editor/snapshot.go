@@ -58,8 +58,12 @@ func (c *Collection[T]) checkRow(key string, raw []byte) ([]Ref, error) {
 	if err := model.FieldsError(model.CheckFields(&rec)); err != nil {
 		return nil, err
 	}
-	if c.k.Validate != nil {
-		if err := c.k.Validate(&rec); err != nil {
+	validate := c.k.Validate
+	if c.k.ValidateStored != nil {
+		validate = c.k.ValidateStored
+	}
+	if validate != nil {
+		if err := validate(&rec); err != nil {
 			return nil, err
 		}
 	}

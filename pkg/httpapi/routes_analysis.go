@@ -58,7 +58,7 @@ func (a *API) registerAnalysisRoutes() {
 			"dampingSteps steps. loading Full and Residual reach the same converged state (the iterations work on the " +
 			"out-of-balance forces). A case that does not converge, or is past its buckling load in the Small theory, has no " +
 			"results: the run completes with the others, lists the failure in warnings (step, load factor and residual) and " +
-			"in progress.messages as it happens; the run fails only when no case converged. convergenceHistory lists every " +
+			"in progress.messages as it happens; the run fails only when no case converged and no load step was kept. convergenceHistory lists every " +
 			"iteration of every case (the latest 2000), live while the run is under way; progress.loadCaseCount counts the cases " +
 			"done, and progress.messages has one Information line per solved case (steps, iterations, solve time, worker). " +
 			"Results replace the stored static results, or, with retainLoadCases, only those of the cases analysed; " +
