@@ -165,52 +165,21 @@ func (a *analysis) follow(e int, cfg *transform.CorotConfig, lambda float64, k *
 	if k == nil {
 		return
 	}
-	y0 := m.fe.Rot.Y()
 	var kl, ks [144]float64
-	loadStiffness(ax, cfg.Length(), a.rot[m.a].Apply(y0), a.rot[m.b].Apply(y0), p, lambda, &kl)
-	for i := range 12 {
-		for j := range 12 {
-			ks[i*12+j] = (kl[i*12+j] + kl[j*12+i]) / 2
-		}
-	}
+	loadStiffness(cfg, p, lambda, &kl)
+	symmetricPart(kl[:], ks[:], 12)
 	a.as.Add(k, e, ks[:])
 	a.addSkew(e, &kl)
 }
 
 // loadStiffness writes into kl (row-major 12×12) the load stiffness
-// −∂(λ·p)/∂d of loads p (global, per end force and moment) fixed to an
-// element frame e: p_b turns with the frame's spin ω, δp_b = ω × p_b, so
-// −∂(λ·p_b)/∂d = λ·[p_b]ₓ·eᵀ·Ω̄, Ω̄ = ∂ω̄/∂d the frame's spin in its own
-// components per unit DOF increment (translations, then spins, end A then
-// B). Ω̄ is transform.Corot's: ω̄z = e2·(δu_B − δu_A)/Ln, ω̄y = −e3·(δu_B −
-// δu_A)/Ln and ω̄x = η·ω̄y + e3·δp/ν, δp = ½(δw_A × p_A + δw_B × p_B), with
-// p_A, p_B the turned initial y axes of the end nodes, p their mean,
-// ν = |e1 × p| and η = p·e1/ν.
-func loadStiffness(e geom.Rotation, ln float64, pa, pb geom.Vec3, p [4]geom.Vec3, lambda float64, kl *[144]float64) {
-	e1, e2, e3 := e.X(), e.Y(), e.Z()
-	pm := pa.Add(pb).Scale(0.5)
-	nu := e1.Cross(pm).Norm()
-	eta := pm.Dot(e1) / nu
-	var ob [3][12]float64
-	for k := range 3 {
-		ob[1][k], ob[1][6+k] = e3[k]/ln, -e3[k]/ln
-		ob[2][k], ob[2][6+k] = -e2[k]/ln, e2[k]/ln
-	}
-	ha, hb := pa.Cross(e3), pb.Cross(e3)
-	for j := range 12 {
-		ob[0][j] = eta * ob[1][j]
-	}
-	for k := range 3 {
-		ob[0][3+k] += ha[k] / (2 * nu)
-		ob[0][9+k] += hb[k] / (2 * nu)
-	}
-	// w = eᵀ·Ω̄: the global spin of the frame per unit d.
+// −∂(λ·p)/∂d of loads p (global, per end force and moment) fixed to the
+// element frame of cfg: p_b turns with the frame's spin, δp_b = (w·δd) ×
+// p_b with w = eᵀ·Ω̄ (transform.CorotConfig.FrameSpin), so
+// −∂(λ·p_b)/∂d = λ·[p_b]ₓ·w.
+func loadStiffness(cfg *transform.CorotConfig, p [4]geom.Vec3, lambda float64, kl *[144]float64) {
 	var w [3][12]float64
-	for i := range 3 {
-		for j := range 12 {
-			w[i][j] = e[0][i]*ob[0][j] + e[1][i]*ob[1][j] + e[2][i]*ob[2][j]
-		}
-	}
+	cfg.FrameSpin(&w)
 	for b := range 4 {
 		s := geom.Skew(p[b])
 		for r := range 3 {

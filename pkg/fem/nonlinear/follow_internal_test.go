@@ -41,10 +41,9 @@ func TestLoadStiffness(t *testing.T) {
 	u := [2]geom.Vec3{{0.1, -0.2, 0.3}, {-0.3, 0.5, 0.2}}
 	rot := [2]geom.Rotation{geom.ExpMap(geom.Vec3{0.3, -0.2, 0.5}), geom.ExpMap(geom.Vec3{-0.4, 0.6, 0.1})}
 	p, cfg := followerLoads(t, &c, u, rot, &qc)
-	y0 := r0.Y()
 	var kl [144]float64
 	const lambda = 1.7
-	loadStiffness(cfg.Axes(), cfg.Length(), rot[0].Apply(y0), rot[1].Apply(y0), p, lambda, &kl)
+	loadStiffness(&cfg, p, lambda, &kl)
 	const h = 1e-6
 	big := 0.0
 	for _, v := range kl {

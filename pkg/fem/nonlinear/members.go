@@ -134,11 +134,7 @@ func (a *analysis) assemble(lambda float64, wantK bool) (*sparse.SymMatrix, erro
 			continue
 		}
 		cfg.Tangent(q, kb[:], ke[:])
-		for i := range 12 {
-			for j := range 12 {
-				ks[i*12+j] = (ke[i*12+j] + ke[j*12+i]) / 2
-			}
-		}
+		symmetricPart(ke[:], ks[:], 12)
 		// Frames come first in d.Elements: frame e is element e.
 		a.as.Add(k, e, ks[:])
 	}
@@ -166,4 +162,15 @@ func (a *analysis) stale() bool {
 	c := a.lawsMoved
 	a.lawsMoved = false
 	return c
+}
+
+// symmetricPart writes (k + kᵀ)/2 of the n×n row-major k into ks: the
+// part of a co-rotational or load tangent the symmetric factorizer takes
+// (package doc, "Solution").
+func symmetricPart(k, ks []float64, n int) {
+	for i := range n {
+		for j := range n {
+			ks[i*n+j] = (k[i*n+j] + k[j*n+i]) / 2
+		}
+	}
 }

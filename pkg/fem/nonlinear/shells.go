@@ -128,11 +128,7 @@ func (a *analysis) assemblePlates(k *sparse.SymMatrix) error {
 			continue
 		}
 		w.cfg.Tangent(w.fl[:n], pl.kl, w.k[:n*n])
-		for r := range n {
-			for c := range n {
-				w.ks[r*n+c] = (w.k[r*n+c] + w.k[c*n+r]) / 2
-			}
-		}
+		symmetricPart(w.k[:n*n], w.ks[:n*n], n)
 		// Plates follow the frames in d.Elements.
 		a.as.Add(k, len(a.d.Frames)+i, w.ks[:n*n])
 	}

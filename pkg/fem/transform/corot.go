@@ -258,6 +258,20 @@ func (cfg *CorotConfig) mustBeConfigured() {
 	}
 }
 
+// FrameSpin writes into w the spin of the element frame per unit DOF
+// increment, in global components: eᵀ·Ω̄ (3×12; translations, then spins,
+// end A then B). A vector v fixed to the frame turns by δv = (w·δd) × v,
+// which is what loads attached to the member need.
+func (cfg *CorotConfig) FrameSpin(w *[3][12]float64) {
+	cfg.mustBeConfigured()
+	e, ob := &cfg.e, &cfg.omegaBar
+	for i := range 3 {
+		for j := range 12 {
+			w[i][j] = e[0][i]*ob[0][j] + e[1][i]*ob[1][j] + e[2][i]*ob[2][j]
+		}
+	}
+}
+
 // Basic returns the basic deformations v, indexed by BasicAxial …
 // BasicRyB: the chord elongation (m) and the end rotations relative to the
 // element frame (rad, right-hand rule about the current local axes).
