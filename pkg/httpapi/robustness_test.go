@@ -8,6 +8,7 @@ import (
 
 	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store/redisstore"
 )
 
 // While an analysis holds the workspace, model changes are refused with
@@ -15,7 +16,7 @@ import (
 func TestModelIsReadOnlyDuringAnalysis(t *testing.T) {
 	e := structureEnv(t)
 	rdb := e.rdb.Client(t)
-	if err := rdb.Set(t.Context(), "ws:default:lock", "run-1", 0).Err(); err != nil {
+	if err := rdb.Set(t.Context(), redisstore.WorkspaceKey("default", "lock"), "run-1", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
 	var st httpapi.Status
@@ -28,7 +29,7 @@ func TestModelIsReadOnlyDuringAnalysis(t *testing.T) {
 	e.wantError(409, "ANALYSIS_IN_PROGRESS", "DELETE", sp+"/nodes/1", nil)
 	e.wantError(409, "ANALYSIS_IN_PROGRESS", "PATCH", "/job/units", map[string]any{"force": "N"})
 	e.must(200, "GET", sp+"/nodes", nil)
-	rdb.Del(t.Context(), "ws:default:lock")
+	rdb.Del(t.Context(), redisstore.WorkspaceKey("default", "lock"))
 	e.must(201, "POST", sp+"/nodes", map[string]any{"x": 0, "y": 0, "z": 0})
 	e.must(200, "GET", "/job/status", nil).decode(t, &st)
 	if st.AccessMode != httpapi.AccessReadWrite || !st.State.IsModified {

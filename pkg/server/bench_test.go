@@ -10,6 +10,7 @@ import (
 	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/fem/static"
 	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store/redisstore"
 	"github.com/gusset/gusset/pkg/testutil/gridjob"
 )
 
@@ -124,7 +125,7 @@ func BenchmarkQueryGrid30(b *testing.B) {
 	}
 	ctx := context.Background()
 	rdb := s.redis.Client(b)
-	keys, err := rdb.SMembers(ctx, "ws:default:res:keys").Result()
+	keys, err := rdb.SMembers(ctx, redisstore.WorkspaceKey("default", "res:keys")).Result()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/queue"
 	"github.com/gusset/gusset/pkg/store"
+	"github.com/gusset/gusset/pkg/store/redisstore"
 	"github.com/gusset/gusset/pkg/testutil/gridjob"
 )
 
@@ -71,7 +72,7 @@ func (s *stack) leftovers(runID string, cases int) []string {
 		}
 	}
 	for _, k := range []string{"pending", "stage"} {
-		key := "ws:" + store.DefaultWorkspace + ":run:" + runID + ":" + k
+		key := redisstore.WorkspaceKey(store.DefaultWorkspace, "run:"+runID+":"+k)
 		if n, err := rdb.Exists(ctx, key).Result(); err != nil || n > 0 {
 			out = append(out, fmt.Sprintf("key %s (%v)", key, err))
 		}

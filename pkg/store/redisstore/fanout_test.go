@@ -20,8 +20,8 @@ func newFanOut(t *testing.T) (*redisstore.FanOut, *redistest.Server) {
 }
 
 const (
-	foPending = "ws:w:run:r:pending"
-	foStage   = "ws:w:run:r:stage"
+	foPending = "{ws:w}:run:r:pending"
+	foStage   = "{ws:w}:run:r:stage"
 )
 
 // Done counts a case once: a second Done of the same case, or of a case

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sync"
 	"testing"
 	"time"
@@ -73,10 +74,10 @@ func TestOpenCloseAndWorkspaces(t *testing.T) {
 	if sl, _ := s.Slot(ctx, "gamma"); sl.State.IsOpen {
 		t.Error("a refused job file left a job open")
 	}
-	// Every key is under the workspace prefix.
+	// Every key is under its workspace's hash tag.
 	keys, _ := srv.Client(t).Keys(ctx, "*").Result()
 	for _, k := range keys {
-		if len(k) < 3 || k[:3] != "ws:" {
+		if !workspaceKey.MatchString(k) {
 			t.Errorf("key %q is not scoped by workspace", k)
 		}
 	}
@@ -84,7 +85,7 @@ func TestOpenCloseAndWorkspaces(t *testing.T) {
 	if err != nil || !before.State.IsOpen {
 		t.Fatalf("close: %+v %v", before, err)
 	}
-	if n, _ := srv.Client(t).Exists(ctx, "ws:alpha:m:nodes", "ws:alpha:m:nodes:ids", "ws:alpha:job").Result(); n != 0 {
+	if n, _ := srv.Client(t).Exists(ctx, "{ws:alpha}:m:nodes", "{ws:alpha}:m:nodes:ids", "{ws:alpha}:job").Result(); n != 0 {
 		t.Errorf("close left %d model keys", n)
 	}
 	if sl, err := s.Close(ctx, "alpha"); err != nil || sl.State.IsOpen {
@@ -165,7 +166,7 @@ func TestUpdateErrorsChangeNothing(t *testing.T) {
 		t.Errorf("a failed update changed the job: %+v %+v", job, after)
 	}
 	// While an analysis holds the lock, the model is read-only.
-	srv.Client(t).Set(ctx, "ws:w:lock", "run-1", 0)
+	srv.Client(t).Set(ctx, "{ws:w}:lock", "run-1", 0)
 	if _, _, err := s.Update(ctx, "w", func(*model.Job) error { return nil }); model.KindOf(err) != model.KindAnalysisInProgress {
 		t.Errorf("update under the analysis lock: %v", err)
 	}
@@ -272,3 +273,6 @@ func TestStoredZeroDrillingStiffnessReadsAsOne(t *testing.T) {
 		t.Errorf("the settings read back do not validate: %v", err)
 	}
 }
+
+// workspaceKey matches a key under a workspace's hash tag.
+var workspaceKey = regexp.MustCompile(`^\{ws:[^:{}]+\}:`)

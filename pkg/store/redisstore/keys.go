@@ -1,6 +1,9 @@
 // Package redisstore implements the store interfaces on Redis.
 //
-// Key layout, every key under ws:{workspace}:
+// Key layout: every key of workspace w starts {ws:w}: (written ws:{w}:
+// below). The braces are a Redis Cluster hash tag: all keys of a
+// workspace hash to one slot, so the MULTI/WATCH transactions and Lua
+// scripts that span them work on a cluster as on a single server.
 //
 //	ws:{w}:job                hash: state, headings, settings, units (JSON each)
 //	ws:{w}:rev                counter: model revision, never reset, so a
@@ -30,7 +33,12 @@ import "strings"
 // keys builds the key names of one workspace.
 type keys struct{ prefix string }
 
-func keysFor(ws string) keys { return keys{prefix: "ws:" + ws + ":"} }
+func keysFor(ws string) keys { return keys{prefix: WorkspaceKey(ws, "")} }
+
+// WorkspaceKey is the name of the key suffix of workspace ws, for tools
+// and tests that look at Redis directly: WorkspaceKey("default", "lock")
+// is "{ws:default}:lock".
+func WorkspaceKey(ws, suffix string) string { return "{ws:" + ws + "}:" + suffix }
 
 func (k keys) job() string    { return k.prefix + "job" }
 func (k keys) rev() string    { return k.prefix + "rev" }
