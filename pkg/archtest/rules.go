@@ -94,7 +94,7 @@ var Rules = []Rule{
 	// The server assembles the middle layer and the embedded Redis of the
 	// standalone.
 	{Package: "pkg/server", Why: "the server wires the middle layer; it talks to Fiber and asynq only through pkg/httpapi and pkg/queue",
-		Allow: []string{"pkg/analysis", "pkg/editor", "pkg/httpapi", "pkg/jobfile", "pkg/model", "pkg/queue",
+		Allow: []string{"pkg/admin", "pkg/analysis", "pkg/auth", "pkg/editor", "pkg/httpapi", "pkg/jobfile", "pkg/model", "pkg/queue",
 			"pkg/session", "pkg/store", "pkg/store/redisstore"},
 		External: []string{miniredis, prometheus, goRedis},
 		// Tests compare what the service stores with the engine's own
@@ -114,9 +114,16 @@ var Rules = []Rule{
 		TestAllow: []string{"pkg/editor", "pkg/store/redisstore", testutil}, TestExternal: []string{goRedis}},
 	{Package: "pkg/store", Why: "the storage interfaces are shared by every process, and know no web framework",
 		Allow: []string{"pkg/model"}, Deny: noFiber},
-	{Package: "pkg/store/redisstore", Why: "the Redis store implements pkg/store and knows no web framework",
-		Allow: []string{"pkg/model", "pkg/store"}, External: []string{goRedis}, Deny: noFiber,
+	{Package: "pkg/store/redisstore", Why: "the Redis store implements pkg/store and pkg/auth's key store, and knows no web framework",
+		Allow: []string{"pkg/auth", "pkg/model", "pkg/store"}, External: []string{goRedis}, Deny: noFiber,
 		TestAllow: []string{testutil}},
+	{Package: "pkg/auth", Why: "API keys and workspaces are rules over a key store, reached through an interface",
+		Allow: []string{"pkg/model"}, Deny: noService,
+		// The tests run the rules against the Redis key store.
+		TestAllow: []string{"pkg/store/redisstore", testutil}, TestExternal: []string{goRedis}},
+	{Package: "pkg/admin", Why: "the admin command parses arguments and prints; pkg/auth holds the rules",
+		Allow: []string{"pkg/auth", "pkg/model"}, Deny: noService,
+		TestAllow: []string{"pkg/store/redisstore", testutil}},
 	{Package: "pkg/queue", Why: "the queue is the only package besides the wiring that knows asynq",
 		Allow: []string{"pkg/model"}, External: []string{asynq, goRedis}, TestAllow: []string{testutil}},
 	{Package: "pkg/jobfile", Why: "job files are read by every process; they know the model and storage only",

@@ -74,6 +74,10 @@ type Config struct {
 	// ParseAllowedOrigins reads them) whose cross-origin mutating requests
 	// are accepted besides the request's own origin; empty allows none.
 	AllowedOrigins []string
+	// Auth maps API keys to workspaces (AUTH_MODE=keys): every request
+	// but the health probes and /metrics must carry a key. Nil is open
+	// mode: no credentials, one workspace (store.DefaultWorkspace).
+	Auth Authenticator
 	// AllowedHosts are the Host names accepted besides loopback ones
 	// (as ParseAllowedHosts reads them: a name matches any port, a
 	// name:port only that port, "*" any Host); empty allows loopback only.
@@ -97,12 +101,20 @@ type API struct {
 	known     map[string]bool // "METHOD path" of registered routes
 	timeout   time.Duration
 	gate      *bodyGate
+	auth      Authenticator
+}
+
+// Authenticator maps an API key to the workspace it opens.
+type Authenticator interface {
+	// Authenticate returns the workspace of key; a key that opens none is
+	// a model.KindUnauthorized error.
+	Authenticate(ctx context.Context, key string) (workspace string, err error)
 }
 
 // New builds the API and registers every route.
 func New(cfg Config) *API {
 	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
-		known: map[string]bool{}, timeout: cfg.RequestTimeout}
+		known: map[string]bool{}, timeout: cfg.RequestTimeout, auth: cfg.Auth}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -147,7 +159,9 @@ func New(cfg Config) *API {
 	// The body gate reads bodies before the guard, which may look at one.
 	a.gate = newBodyGate(a, cfg, limit)
 	a.app.Server().HeaderReceived = a.gate.headerReceived
-	a.app.Use(a.observe, a.recoverPanic, a.setWorkspace, a.gate.handle, newGuard(a, cfg).handle)
+	// Authentication comes before the body gate: a request without a key
+	// gets its 401 before a byte of its body is read.
+	a.app.Use(a.observe, a.recoverPanic, a.authenticate, a.gate.handle, newGuard(a, cfg).handle)
 	a.registerRoutes()
 	return a
 }
@@ -172,9 +186,11 @@ func (a *API) observe(c *fiber.Ctx) error {
 		routePath = "unmatched"
 	}
 	elapsed := time.Since(start)
-	a.metrics.observe(c.Method(), routePath, status, elapsed)
+	// The workspace, never the key, names who made the request.
+	ws, _ := c.Locals(localWorkspace).(string)
+	a.metrics.observe(c.Method(), routePath, status, ws, elapsed)
 	a.log.Info("request", "method", c.Method(), "path", c.Path(), "route", routePath,
-		"status", status, "ms", float64(elapsed.Microseconds())/1000)
+		"status", status, "workspace", ws, "ms", float64(elapsed.Microseconds())/1000)
 	return nil
 }
 
@@ -191,21 +207,8 @@ func (a *API) recoverPanic(c *fiber.Ctx) (err error) {
 	return c.Next()
 }
 
+// localWorkspace is the request local that holds the workspace.
 const localWorkspace = "workspace"
-
-// setWorkspace picks the workspace of the request. In open mode (no API
-// keys) every request works in the default workspace.
-func (a *API) setWorkspace(c *fiber.Ctx) error {
-	c.Locals(localWorkspace, store.DefaultWorkspace)
-	return c.Next()
-}
-
-func workspace(c *fiber.Ctx) string {
-	if ws, ok := c.Locals(localWorkspace).(string); ok {
-		return ws
-	}
-	return store.DefaultWorkspace
-}
 
 // httpMetrics are the Prometheus series of the HTTP edge.
 type httpMetrics struct {
@@ -216,8 +219,9 @@ type httpMetrics struct {
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 	m := &httpMetrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "gusset_http_requests_total", Help: "HTTP requests by method, route template and status.",
-		}, []string{"method", "route", "status"}),
+			Name: "gusset_http_requests_total",
+			Help: "HTTP requests by method, route template, status and workspace (empty before authentication).",
+		}, []string{"method", "route", "status", "workspace"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "gusset_http_request_duration_seconds", Help: "HTTP request duration by method, route template and status.",
 			Buckets: prometheus.ExponentialBuckets(0.0005, 2, 16),
@@ -227,8 +231,8 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 	return m
 }
 
-func (m *httpMetrics) observe(method, route string, status int, d time.Duration) {
+func (m *httpMetrics) observe(method, route string, status int, ws string, d time.Duration) {
 	s := strconv.Itoa(status)
-	m.requests.WithLabelValues(method, route, s).Inc()
+	m.requests.WithLabelValues(method, route, s, ws).Inc()
 	m.duration.WithLabelValues(method, route, s).Observe(d.Seconds())
 }

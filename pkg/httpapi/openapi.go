@@ -73,11 +73,20 @@ func (a *API) openAPI() map[string]any {
 			"version": Version,
 			"description": "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
 				"version 1 of the structural analysis job service interface, with the names of the desktop program whose REST API it copies. Decisions where that interface is silent " +
-				"are written into the descriptions of the operations concerned. " + guardDescription + " " + bodiesDescription + " " + writesDescription,
+				"are written into the descriptions of the operations concerned. " + authDescription + " " + guardDescription + " " +
+				bodiesDescription + " " + writesDescription,
 		},
-		"servers":    []any{map[string]any{"url": "/"}},
-		"paths":      paths,
-		"components": map[string]any{"schemas": sg.schemas},
+		"servers": []any{map[string]any{"url": "/"}},
+		"paths":   paths,
+		// Either scheme carries the key; the empty requirement is open
+		// mode, where none is needed.
+		"security": []any{map[string]any{"bearerKey": []any{}}, map[string]any{"headerKey": []any{}}, map[string]any{}},
+		"components": map[string]any{"schemas": sg.schemas, "securitySchemes": map[string]any{
+			"bearerKey": map[string]any{"type": "http", "scheme": "bearer",
+				"description": "An API key made by gusset-admin key create (AUTH_MODE=keys), as Authorization: Bearer <key>."},
+			"headerKey": map[string]any{"type": "apiKey", "in": "header", "name": "X-API-Key",
+				"description": "The same API key in the X-API-Key header."},
+		}},
 	}
 }
 
@@ -170,6 +179,12 @@ func (g *schemaGen) operation(r route) map[string]any {
 	for _, status := range r.errors {
 		resps[strconv.Itoa(status)] = map[string]any{"description": statusText(status), "content": map[string]any{
 			"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorResponse"}}}}
+	}
+	if r.root && authExempt[r.path] {
+		op["security"] = []any{}
+	} else {
+		resps["401"] = map[string]any{"description": statusText(401) + " (AUTH_MODE=keys: no key, or one that is not valid)",
+			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorResponse"}}}}
 	}
 	op["responses"] = resps
 	return op

@@ -91,7 +91,7 @@ func (a *API) registerFileRoutes() {
 	a.add(route{method: "GET", path: "/file/preview", tag: tag, summary: "Read a job file's headings, size and dates without opening it",
 		query: fp, responses: map[int]any{200: jobfile.Preview{}}, errors: []int{http.StatusBadRequest, http.StatusNotFound},
 		handler: func(c *fiber.Ctx) error {
-			pv, err := a.sess.Preview(c.Query("filePath"))
+			pv, err := a.sess.Preview(workspace(c), c.Query("filePath"))
 			if err != nil {
 				return err
 			}

@@ -51,6 +51,40 @@ func OpenDir(root string) (*Dir, error) {
 	return &Dir{root: real, given: abs, fsys: fsys}, nil
 }
 
+// Sub returns the directory name inside d as a jobs directory of its own,
+// creating it when missing: a workspace's jobs directory under JOBS_DIR.
+// name must be one path element. The directory is opened through d's
+// root, so a name that is a symbolic link (even one pointing inside d)
+// is refused rather than followed: nothing a workspace reaches can lie
+// outside its own directory, and no workspace can be made to share
+// another's.
+func (d *Dir) Sub(name string) (*Dir, error) {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || strings.ContainsRune(name, 0) {
+		return nil, fmt.Errorf("jobs directory %s: not a single folder name", shown(name))
+	}
+	if err := d.fsys.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("create jobs directory %s: %w", shown(name), err)
+	}
+	fi, err := d.fsys.Lstat(name)
+	if err != nil {
+		return nil, fmt.Errorf("jobs directory %s: %w", shown(name), err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("jobs directory %s is not a directory (a link or a file is in its place)", shown(name))
+	}
+	fsys, err := d.fsys.OpenRoot(name)
+	if err != nil {
+		return nil, fmt.Errorf("jobs directory %s: %w", shown(name), err)
+	}
+	// A link swapped in between the Lstat and the open would have been
+	// followed (within d): the opened directory must be the one checked.
+	if got, err := fsys.Stat("."); err != nil || !os.SameFile(fi, got) {
+		_ = fsys.Close()
+		return nil, fmt.Errorf("jobs directory %s changed while it was opened; retry", shown(name))
+	}
+	return &Dir{root: filepath.Join(d.root, name), given: filepath.Join(d.given, name), fsys: fsys}, nil
+}
+
 // Root is the absolute path of the jobs directory.
 func (d *Dir) Root() string { return d.root }
 

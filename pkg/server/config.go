@@ -26,8 +26,13 @@ type Config struct {
 	RedisURL string
 	// Port is the HTTP port; "0" picks a free one (tests).
 	Port string
-	// Host is the interface to listen on.
+	// Host is the interface to listen on; 127.0.0.1 unless HOST says
+	// otherwise, so that an open-mode service is not reachable from other
+	// machines by accident.
 	Host string
+	// AuthMode is AuthOpen (no credentials, one workspace) or AuthKeys
+	// (every request carries an API key that names its workspace).
+	AuthMode string
 	// JobsDir is where job files are saved.
 	JobsDir string
 	// BodyLimit is the request body limit in bytes.
@@ -60,8 +65,8 @@ type Config struct {
 	AllowedHosts []string
 }
 
-// FromEnv reads REDIS_URL, PORT (default 8080), HOST (default all
-// interfaces), JOBS_DIR (default ./data/jobs), MAX_BODY_BYTES,
+// FromEnv reads REDIS_URL, PORT (default 8080), HOST (default
+// 127.0.0.1), AUTH_MODE (open or keys; default open), JOBS_DIR (default ./data/jobs), MAX_BODY_BYTES,
 // BODY_MEMORY (default httpapi.DefaultBodyMemory, at least the body limit),
 // MAX_JOB_BYTES (default jobfile.DefaultMaxJobBytes), RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
 // METRICS_ADDR (worker metrics; default none), ANALYSIS_MAX_RETRY
@@ -73,7 +78,8 @@ func FromEnv() (Config, error) {
 	c := Config{
 		RedisURL:      os.Getenv("REDIS_URL"),
 		Port:          envOr("PORT", "8080"),
-		Host:          os.Getenv("HOST"),
+		Host:          envOr("HOST", "127.0.0.1"),
+		AuthMode:      envOr("AUTH_MODE", AuthOpen),
 		JobsDir:       envOr("JOBS_DIR", "./data/jobs"),
 		MetricsAddr:   os.Getenv("METRICS_ADDR"),
 		RecoveryDelay: 500 * time.Millisecond,
@@ -128,6 +134,9 @@ func FromEnv() (Config, error) {
 	if c.AllowedHosts, err = httpapi.ParseAllowedHosts(os.Getenv("ALLOWED_HOSTS")); err != nil {
 		return c, err
 	}
+	if c.AuthMode != AuthOpen && c.AuthMode != AuthKeys {
+		return c, fmt.Errorf("AUTH_MODE must be %s or %s, got %q", AuthOpen, AuthKeys, c.AuthMode)
+	}
 	if p, err := strconv.Atoi(c.Port); err != nil || p < 0 || p > 65535 {
 		return c, fmt.Errorf("PORT must be a port number, got %q", c.Port)
 	}
@@ -136,6 +145,17 @@ func FromEnv() (Config, error) {
 	}
 	return c, nil
 }
+
+// The authentication modes of AUTH_MODE.
+const (
+	// AuthOpen needs no credentials; every request works in the one
+	// workspace "default", whose jobs directory is JOBS_DIR itself.
+	AuthOpen = "open"
+	// AuthKeys needs an API key on every request but the probes and
+	// /metrics; each key opens its workspace, whose jobs directory is
+	// JOBS_DIR/<workspace>/.
+	AuthKeys = "keys"
+)
 
 func envOr(name, def string) string {
 	if v := os.Getenv(name); v != "" {

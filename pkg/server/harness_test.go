@@ -24,16 +24,28 @@ type stack struct {
 	t     testing.TB
 	base  string
 	redis *redistest.Server
+	// key, when set, goes with every request (Authorization: Bearer).
+	key string
 }
 
 // startStack starts the API and n workers.
 func startStack(t testing.TB, workers int) *stack {
 	t.Helper()
+	return startStackWith(t, workers, Config{}, io.Discard)
+}
+
+// startStackWith starts the API and n workers with cfg (its port, host
+// and, when empty, jobs directory are set here), logging to logs.
+func startStackWith(t testing.TB, workers int, cfg Config, logs io.Writer) *stack {
+	t.Helper()
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	log := slog.New(slog.NewJSONHandler(logs, nil))
 	ctx, cancel := context.WithCancel(context.Background())
-	cfg := Config{Port: "0", Host: "127.0.0.1", JobsDir: t.TempDir()}
+	cfg.Port, cfg.Host = "0", "127.0.0.1"
+	if cfg.JobsDir == "" {
+		cfg.JobsDir = t.TempDir()
+	}
 	baseURL := make(chan string, 1)
 	done := make(chan error, 1+workers)
 	// One registry, as in the standalone: the API serves the metrics the
@@ -117,6 +129,9 @@ func (s *stack) call(method, path string, body any) reply {
 
 func (s *stack) send(req *http.Request) reply {
 	s.t.Helper()
+	if s.key != "" && req.Header.Get("Authorization") == "" {
+		req.Header.Set("Authorization", "Bearer "+s.key)
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		s.t.Fatalf("%s %s: %v", req.Method, req.URL, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/auth"
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/jobfile"
@@ -105,8 +106,14 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		return err
 	}
 	m := newModel(rdb)
+	keys := cfg.AuthMode == AuthKeys
 	sess := session.New(m.jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
-		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot, MaxJobBytes: cfg.MaxJobBytes})
+		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot, MaxJobBytes: cfg.MaxJobBytes,
+		WorkspaceDirs: keys})
+	var authn httpapi.Authenticator
+	if keys {
+		authn = &auth.Service{Store: redisstore.NewAuth(rdb)}
+	}
 	m.editor.Touched = sess.Touched
 	if reg == nil {
 		reg = newRegistry()
@@ -119,7 +126,7 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb)},
 		Query:    &analysis.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
 		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
-		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts})
+		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts, Auth: authn})
 	reg.MustRegister(newQueueCollector(qc))
 
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, cfg.Port))
@@ -133,7 +140,7 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	base := fmt.Sprintf("http://%s/api/v1", net.JoinHostPort(host, fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)))
 	errc := make(chan error, 1)
 	go func() { errc <- api.App().Listener(ln) }()
-	log.Info("api listening", "baseURL", base, "jobsDir", dir.Root())
+	log.Info("api listening", "baseURL", base, "jobsDir", dir.Root(), "authMode", cfg.AuthMode)
 	if ready != nil {
 		ready(base)
 	}

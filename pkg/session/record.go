@@ -151,11 +151,15 @@ type FileStatus struct {
 // FileStatus inspects a job file path. "Locked" means the workspace has
 // this very file open.
 func (s *Service) FileStatus(ctx context.Context, ws, filePath string) (FileStatus, error) {
-	p, err := s.dir.Resolve(filePath)
+	dir, err := s.dirOf(ws)
 	if err != nil {
 		return FileStatus{}, fmt.Errorf("file status: %w", err)
 	}
-	st, err := s.dir.Stat(p)
+	p, err := dir.Resolve(filePath)
+	if err != nil {
+		return FileStatus{}, fmt.Errorf("file status: %w", err)
+	}
+	st, err := dir.Stat(p)
 	if err != nil {
 		return FileStatus{}, fmt.Errorf("file status: %w", err)
 	}
@@ -195,13 +199,17 @@ func (s *Service) FileStatus(ctx context.Context, ws, filePath string) (FileStat
 	return out, nil
 }
 
-// Preview describes a job file without opening it.
-func (s *Service) Preview(filePath string) (jobfile.Preview, error) {
-	p, err := s.dir.Resolve(filePath)
+// Preview describes a job file of workspace ws without opening it.
+func (s *Service) Preview(ws, filePath string) (jobfile.Preview, error) {
+	dir, err := s.dirOf(ws)
 	if err != nil {
 		return jobfile.Preview{}, fmt.Errorf("file preview: %w", err)
 	}
-	pv, err := s.dir.Preview(p)
+	p, err := dir.Resolve(filePath)
+	if err != nil {
+		return jobfile.Preview{}, fmt.Errorf("file preview: %w", err)
+	}
+	pv, err := dir.Preview(p)
 	if err != nil {
 		return pv, fmt.Errorf("file preview: %w", err)
 	}

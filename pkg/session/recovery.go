@@ -78,19 +78,24 @@ func (s *Service) writeRecovery(ctx context.Context, ws string) {
 		}
 		return
 	}
-	p, err := s.dir.Resolve(sl.State.File.Path)
+	dir, err := s.dirOf(ws)
+	if err != nil {
+		s.log.Warn("recovery directory unusable", "workspace", ws, "err", err)
+		return
+	}
+	p, err := dir.Resolve(sl.State.File.Path)
 	if err != nil {
 		s.log.Warn("recovery path rejected", "workspace", ws, "path", sl.State.File.Path, "err", err)
 		return
 	}
-	if err := s.dir.WriteRecovery(p, snap, s.generator, s.now()); err != nil {
+	if err := dir.WriteRecovery(p, snap, s.generator, s.now()); err != nil {
 		s.log.Warn("recovery write failed", "workspace", ws, "path", p.Rel, "err", err)
 		return
 	}
 	after, err := s.jobs.Slot(ctx, ws)
 	if err == nil && (!after.State.IsOpen || after.Session != sl.Session || !after.State.IsModified ||
 		after.State.File.Path != sl.State.File.Path) {
-		_ = s.dir.RemoveRecovery(p)
+		_ = dir.RemoveRecovery(p)
 	}
 }
 
@@ -99,11 +104,15 @@ func (s *Service) dropRecovery(ws, rel string) {
 	if rel == "" {
 		return
 	}
-	p, err := s.dir.Resolve(rel)
+	dir, err := s.dirOf(ws)
 	if err != nil {
 		return
 	}
-	if err := s.dir.RemoveRecovery(p); err != nil {
+	p, err := dir.Resolve(rel)
+	if err != nil {
+		return
+	}
+	if err := dir.RemoveRecovery(p); err != nil {
 		s.log.Warn("remove recovery file failed", "workspace", ws, "path", rel, "err", err)
 	}
 }

@@ -42,6 +42,11 @@ type Service struct {
 	recoveryDelay time.Duration
 	checkModel    func(context.Context, store.Snapshot) error
 	maxJobBytes   int64
+	// perWorkspace gives each workspace the folder of its name inside dir.
+	perWorkspace bool
+
+	dirMu sync.Mutex
+	dirs  map[string]*jobfile.Dir // workspace → its jobs directory
 
 	mu      sync.Mutex
 	pending map[string]*time.Timer // workspace → scheduled recovery write
@@ -67,12 +72,17 @@ type Options struct {
 	// and an uploaded template's size (MAX_JOB_BYTES); zero or less means
 	// jobfile.DefaultMaxJobBytes.
 	MaxJobBytes int64
+	// WorkspaceDirs gives each workspace a jobs directory of its own, the
+	// folder of its name inside the jobs directory (API keys on); false
+	// serves the one workspace of open mode from the jobs directory itself.
+	WorkspaceDirs bool
 }
 
 // New returns a Service over the job store and the jobs directory.
 func New(jobs store.Jobs, dir *jobfile.Dir, opt Options) *Service {
 	s := &Service{jobs: jobs, dir: dir, log: opt.Log, now: opt.Now, generator: opt.Generator,
-		recoveryDelay: opt.RecoveryDelay, checkModel: opt.CheckModel, maxJobBytes: opt.MaxJobBytes, pending: map[string]*time.Timer{}}
+		recoveryDelay: opt.RecoveryDelay, checkModel: opt.CheckModel, maxJobBytes: opt.MaxJobBytes, pending: map[string]*time.Timer{},
+		perWorkspace: opt.WorkspaceDirs, dirs: map[string]*jobfile.Dir{}}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -88,8 +98,26 @@ func New(jobs store.Jobs, dir *jobfile.Dir, opt Options) *Service {
 	return s
 }
 
-// Dir is the jobs directory the service saves into.
-func (s *Service) Dir() *jobfile.Dir { return s.dir }
+// dirOf is the jobs directory of workspace ws: every file path of the
+// workspace resolves inside it, so no request reaches another
+// workspace's files.
+func (s *Service) dirOf(ws string) (*jobfile.Dir, error) {
+	if !s.perWorkspace {
+		return s.dir, nil
+	}
+	s.dirMu.Lock()
+	defer s.dirMu.Unlock()
+	if d, ok := s.dirs[ws]; ok {
+		return d, nil
+	}
+	d, err := s.dir.Sub(ws)
+	if err != nil {
+		return nil, model.Wrap("workspace jobs directory", &model.Error{Kind: model.KindUnavailable,
+			Msg: "the workspace's jobs directory cannot be used; tell the operator", Err: err})
+	}
+	s.dirs[ws] = d
+	return d, nil
+}
 
 func (s *Service) openState(file model.FileInfo, isNew, modified bool) model.State {
 	now := s.now().UTC()
@@ -218,14 +246,18 @@ func (s *Service) Open(ctx context.Context, ws, filePath string, force ForceOpti
 	default:
 		return Opened{}, model.Invalid("forceOption", "forceOption must be None, OpenPreviousSaved or OpenUnsavedMostRecent, got %q", string(force))
 	}
-	p, err := s.dir.Resolve(filePath)
+	dir, err := s.dirOf(ws)
+	if err != nil {
+		return Opened{}, fmt.Errorf("%s: %w", op, err)
+	}
+	p, err := dir.Resolve(filePath)
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, err)
 	}
 	if err := s.refuseIfOpen(ctx, ws); err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, err)
 	}
-	st, err := s.dir.Stat(p)
+	st, err := dir.Stat(p)
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, err)
 	}
@@ -256,9 +288,9 @@ func (s *Service) Open(ctx context.Context, ws, filePath string, force ForceOpti
 	}
 	var dec jobfile.Decoded
 	if useRecovery {
-		dec, err = s.dir.ReadRecoveryContext(ctx, p, s.maxJobBytes)
+		dec, err = dir.ReadRecoveryContext(ctx, p, s.maxJobBytes)
 	} else {
-		dec, err = s.dir.ReadContext(ctx, p, s.maxJobBytes)
+		dec, err = dir.ReadContext(ctx, p, s.maxJobBytes)
 	}
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, err)
@@ -269,7 +301,7 @@ func (s *Service) Open(ctx context.Context, ws, filePath string, force ForceOpti
 		return Opened{}, fmt.Errorf("%s: %w", op, err)
 	}
 	if discard {
-		if err := s.dir.RemoveRecovery(p); err != nil {
+		if err := dir.RemoveRecovery(p); err != nil {
 			// The job is open and unmodified: a recovery file left behind
 			// is only noise for the next open, not lost work.
 			s.log.Warn("remove discarded recovery file", "file", p.Rel, "err", err)
@@ -306,26 +338,30 @@ func (s *Service) Save(ctx context.Context, ws, filePath string, overwrite bool)
 			Msg:    "this job has never been saved: give a filePath relative to the jobs directory, e.g. {\"filePath\": \"my-job.gsj\"}",
 			Fields: []model.FieldError{{Field: "filePath", Message: "required for the first save"}}}
 	}
-	p, err := s.dir.Resolve(target)
+	dir, err := s.dirOf(ws)
+	if err != nil {
+		return Saved{}, fmt.Errorf("%s: %w", op, err)
+	}
+	p, err := dir.Resolve(target)
 	if err != nil {
 		return Saved{}, fmt.Errorf("%s: %w", op, err)
 	}
 	// Stat refuses a folder standing where the file should go.
-	st, err := s.dir.Stat(p)
+	st, err := dir.Stat(p)
 	if err != nil {
 		return Saved{}, fmt.Errorf("%s: %w", op, err)
 	}
-	replace := overwrite || s.isOwnFile(sl.State.File.Path, p)
+	replace := overwrite || isOwnFile(dir, sl.State.File.Path, p)
 	if !replace {
 		if err := refuseOverwrite(p, st); err != nil {
 			return Saved{}, fmt.Errorf("%s: %w", op, err)
 		}
-		err = s.dir.Create(p, snap, s.generator, s.now())
+		err = dir.Create(p, snap, s.generator, s.now())
 		if errors.Is(err, jobfile.ErrExists) {
 			err = refuseOverwrite(p, jobfile.Stat{Exists: true})
 		}
 	} else {
-		err = s.dir.Write(p, snap, s.generator, s.now())
+		err = dir.Write(p, snap, s.generator, s.now())
 	}
 	if err != nil {
 		return Saved{}, fmt.Errorf("%s: %w", op, err)
@@ -348,14 +384,14 @@ func (s *Service) Save(ctx context.Context, ws, filePath string, overwrite bool)
 // isOwnFile reports whether p is the file the open job was opened from or
 // last saved to (own, as the slot records it), also when a link inside the
 // jobs directory leads one to the other.
-func (s *Service) isOwnFile(own string, p jobfile.Path) bool {
+func isOwnFile(dir *jobfile.Dir, own string, p jobfile.Path) bool {
 	if own == "" {
 		return false
 	}
 	if own == p.Rel {
 		return true
 	}
-	q, err := s.dir.Resolve(own)
+	q, err := dir.Resolve(own)
 	return err == nil && q.SameFile(p)
 }
 

@@ -477,7 +477,7 @@ func TestPreview(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	pv, err := e.svc.Preview("projects/depot")
+	pv, err := e.svc.Preview(e.ws, "projects/depot")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -497,7 +497,7 @@ func TestPreview(t *testing.T) {
 	// A change writes a recovery file; the preview says so and still shows
 	// the saved headings.
 	e.setHeading(t, "unsaved")
-	pv, err = e.svc.Preview("projects/depot.gsj")
+	pv, err = e.svc.Preview(e.ws, "projects/depot.gsj")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,8 +505,8 @@ func TestPreview(t *testing.T) {
 		t.Errorf("preview with a recovery file: hasRecovery %v headings %+v", pv.HasRecovery, pv.Headings)
 	}
 
-	_, err = e.svc.Preview("projects/none.gsj")
+	_, err = e.svc.Preview(e.ws, "projects/none.gsj")
 	wantErr(t, err, model.KindNotFound, "projects/none.gsj", "not found")
-	_, err = e.svc.Preview("../outside")
+	_, err = e.svc.Preview(e.ws, "../outside")
 	wantErr(t, err, model.KindValidation, "outside the jobs directory")
 }
