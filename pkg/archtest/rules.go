@@ -90,6 +90,10 @@ var Rules = []Rule{
 	{Package: "examples", Why: "the examples drive a whole service as a client would",
 		TestAllow: []string{"pkg/server", "pkg/model/library", testutil}},
 	{Package: "pkg/archtest", Why: "it reads source files and needs nothing else"},
+	// The deployment manifests are checked by test-only packages beside
+	// them; the Kubernetes and kustomize modules never reach a binary.
+	{Package: "k8s", Why: "the manifests' tests render and decode them, and read the service's own limits and queue name",
+		TestAllow: []string{"pkg/httpapi", "pkg/queue"}, TestExternal: []string{"k8s.io/...", "sigs.k8s.io/..."}},
 
 	// The server assembles the middle layer and the embedded Redis of the
 	// standalone.
