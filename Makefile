@@ -9,12 +9,13 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test test-fault test-load bench lint clean verify-ccx fuzz
+.PHONY: build run test test-fault test-load test-cluster bench lint clean verify-ccx fuzz
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
 	$(GO) build -o $(BIN)/gusset-api ./services/api
 	$(GO) build -o $(BIN)/gusset-worker ./services/worker
+	$(GO) build -o $(BIN)/gusset-admin ./services/admin
 
 # run builds only the standalone it runs.
 run:
@@ -31,6 +32,13 @@ test:
 test-fault:
 	$(GO) vet -tags fault ./services/worker/
 	$(GO) test -tags fault -count=1 -v -timeout 30m ./services/worker/
+
+# Two api replicas and three workers wired as docker-compose wires them,
+# with API keys (services/api/cluster_test.go, tag cluster): six workspaces
+# at once, SIGTERM to a busy worker, SIGKILL to one api. About 1 minute.
+test-cluster:
+	$(GO) vet -tags cluster ./services/api/
+	$(GO) test -tags cluster -count=1 -v -timeout 15m -run TestCluster ./services/api/
 
 # Load test (services/api/load_test.go, tag load): 48 clients on two api replicas and a worker for 60 s; about 2 minutes.
 test-load:
