@@ -9,7 +9,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test test-fault test-load test-cluster bench lint clean verify-ccx fuzz
+.PHONY: build run test test-fault test-load test-cluster test-redis-cluster bench lint clean verify-ccx fuzz
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
@@ -39,6 +39,12 @@ test-fault:
 test-cluster:
 	$(GO) vet -tags cluster ./services/api/
 	$(GO) test -tags cluster -count=1 -v -timeout 15m -run TestCluster ./services/api/
+
+# The store, run-lifecycle and queue suites on a three-master Redis Cluster
+# of redis-server processes on loopback ports (GUSSET_TEST_REDIS=cluster,
+# pkg/testutil/redistest); about a minute.
+test-redis-cluster:
+	GUSSET_TEST_REDIS=cluster $(GO) test -count=1 -timeout 10m ./pkg/store/... ./pkg/analysis/... ./pkg/queue/... ./pkg/testutil/redistest/
 
 # Load test (services/api/load_test.go, tag load): 48 clients on two api replicas and a worker for 60 s; about 2 minutes.
 test-load:

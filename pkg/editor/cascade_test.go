@@ -83,7 +83,7 @@ func TestCascadeFailureLeavesModelUnchanged(t *testing.T) {
 // mustCreate fails the test when a create fails.
 // openWorkspace starts a redis-server with a new job open in workspace
 // "w".
-func openWorkspace(t *testing.T) (*redis.Client, store.Jobs) {
+func openWorkspace(t *testing.T) (redis.UniversalClient, store.Jobs) {
 	t.Helper()
 	rdb := redistest.Start(t).Client(t)
 	jobs := redisstore.NewJobs(rdb, editor.StructureCollections)

@@ -14,6 +14,7 @@ import (
 	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
+	"github.com/gusset/gusset/pkg/store/redisstore"
 )
 
 const ap = "/job/analysis"
@@ -210,14 +211,14 @@ func TestAnalysisSettingsPatchErrors(t *testing.T) {
 
 	t.Run("refused during an analysis", func(t *testing.T) {
 		rdb := e.rdb.Client(t)
-		if err := rdb.Set(t.Context(), "ws:default:lock", "run-1", 0).Err(); err != nil {
+		if err := rdb.Set(t.Context(), redisstore.WorkspaceKey("default", "lock"), "run-1", 0).Err(); err != nil {
 			t.Fatal(err)
 		}
 		for _, p := range settingsPaths {
 			e.wantError(409, "ANALYSIS_IN_PROGRESS", "PATCH", p, map[string]any{"solverType": "Wavefront"})
 			e.must(200, "GET", p, nil)
 		}
-		rdb.Del(t.Context(), "ws:default:lock")
+		rdb.Del(t.Context(), redisstore.WorkspaceKey("default", "lock"))
 		e.must(200, "PATCH", settingsPaths[0], map[string]any{"solverType": "Wavefront"})
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/session"
 	"github.com/gusset/gusset/pkg/store"
+	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
 
 // A job saved, closed and opened again comes back exactly as it was.
@@ -117,7 +118,7 @@ func TestRecoveryFile(t *testing.T) {
 		if !exists() {
 			t.Fatal("no recovery file")
 		}
-		if err := e.rdb.Client(t).FlushAll(context.Background()).Err(); err != nil {
+		if err := redistest.FlushAll(context.Background(), e.rdb.Client(t)); err != nil {
 			t.Fatal(err)
 		}
 	}

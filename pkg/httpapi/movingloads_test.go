@@ -10,6 +10,7 @@ import (
 
 	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store/redisstore"
 )
 
 const mp = "/job/loads/moving-loads"
@@ -482,7 +483,7 @@ func TestMovingLoadGenerate(t *testing.T) {
 	// While an analysis holds the workspace: generation and every change
 	// of the moving-load data are 409s; reads still work.
 	rdb := e.rdb.Client(t)
-	if err := rdb.Set(t.Context(), "ws:default:lock", "run-1", 0).Err(); err != nil {
+	if err := rdb.Set(t.Context(), redisstore.WorkspaceKey("default", "lock"), "run-1", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
 	e.wantError(409, "ANALYSIS_IN_PROGRESS", "POST", gp, nil)
@@ -490,7 +491,7 @@ func TestMovingLoadGenerate(t *testing.T) {
 	e.wantError(409, "ANALYSIS_IN_PROGRESS", "PATCH", mp+"/elements-to-load", map[string]any{"members": "1"})
 	e.wantError(409, "ANALYSIS_IN_PROGRESS", "POST", mp+"/pressures", map[string]any{"name": "p", "width": 1, "length": 1, "loadSpacing": 1})
 	e.must(200, "GET", mp+"/settings", nil)
-	rdb.Del(t.Context(), "ws:default:lock")
+	rdb.Del(t.Context(), redisstore.WorkspaceKey("default", "lock"))
 	e.must(200, "PATCH", mp+"/settings", map[string]any{"retainLoads": true})
 
 	e.must(200, "POST", "/job/close", nil)

@@ -27,33 +27,10 @@ import (
 	"github.com/gusset/gusset/pkg/store/redisstore"
 )
 
-// Connect opens a Redis client for url and checks that it answers.
-func Connect(ctx context.Context, url string) (*redis.Client, error) {
-	opt, err := redis.ParseURL(url)
-	if err != nil {
-		return nil, fmt.Errorf("REDIS_URL: %w", err)
-	}
-	// The largest write is bounded by the item caps (10,000 rows per bulk
-	// request, 100,000 ids per delete): measured on a 2-core machine, a
-	// 10,000-row commit takes 20-50 ms and a 30,000-row delete 90 ms. The
-	// client's default 3 s is close enough to that to fire on a busy
-	// Redis; 10 s leaves two orders of magnitude, and a reply lost anyway
-	// is settled by the store rather than reported as a failure. A URL's
-	// read_timeout/write_timeout still win.
-	if opt.ReadTimeout == 0 {
-		opt.ReadTimeout = redisTimeout
-	}
-	if opt.WriteTimeout == 0 {
-		opt.WriteTimeout = redisTimeout
-	}
-	rdb := redis.NewClient(opt)
-	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := rdb.Ping(pctx).Err(); err != nil {
-		_ = rdb.Close()
-		return nil, fmt.Errorf("connect to redis at %s: %w", opt.Addr, err)
-	}
-	return rdb, nil
+// Connect opens the Redis client url names and checks that it answers:
+// OpenRedis, which lists the URL forms.
+func Connect(ctx context.Context, url string) (redis.UniversalClient, error) {
+	return OpenRedis(ctx, url)
 }
 
 // redisTimeout is the Redis client's read and write timeout unless the

@@ -76,13 +76,13 @@ type env struct {
 var wsSeq atomic.Int64
 
 // server starts one redis-server for a test and its subtests.
-func server(t *testing.T) *redis.Client {
+func server(t *testing.T) redis.UniversalClient {
 	t.Helper()
 	return redistest.Start(t).Client(t)
 }
 
 // newEnv builds a service on rdb with the given recovery delay.
-func newEnv(t *testing.T, rdb *redis.Client, delay time.Duration) *env {
+func newEnv(t *testing.T, rdb redis.UniversalClient, delay time.Duration) *env {
 	t.Helper()
 	jobs := redisstore.NewJobs(rdb, editor.Collections())
 	root := t.TempDir()

@@ -75,7 +75,7 @@ func TestOpenCloseAndWorkspaces(t *testing.T) {
 		t.Error("a refused job file left a job open")
 	}
 	// Every key is under its workspace's hash tag.
-	keys, _ := srv.Client(t).Keys(ctx, "*").Result()
+	keys, _ := redistest.Keys(ctx, srv.Client(t), "*")
 	for _, k := range keys {
 		if !workspaceKey.MatchString(k) {
 			t.Errorf("key %q is not scoped by workspace", k)

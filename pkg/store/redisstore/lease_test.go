@@ -87,8 +87,20 @@ func hookedModel(t *testing.T, srv *redistest.Server, h redis.Hook) *redisstore.
 	t.Helper()
 	c := srv.Client(t)
 	c.AddHook(h)
+	if cc, ok := c.(*redis.ClusterClient); ok {
+		// A cluster client runs WATCH transactions on its node clients,
+		// past its own hooks: their MULTI/EXEC goes through h on the nodes.
+		cc.OnNewNode(func(n *redis.Client) { n.AddHook(pipelinesOnly{h}) })
+	}
 	return redisstore.NewModel(c)
 }
+
+// pipelinesOnly passes the pipelines of a cluster's node client through a
+// hook, and its single commands straight on: those went through the hook
+// on the cluster client already.
+type pipelinesOnly struct{ redis.Hook }
+
+func (pipelinesOnly) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
 
 // openHooked opens a job and returns a plain and a hooked model store.
 func openHooked(t *testing.T, h redis.Hook) (plain, hooked *redisstore.Model, jobs *redisstore.Jobs, ctx context.Context) {

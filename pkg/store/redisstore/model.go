@@ -545,6 +545,15 @@ var errCommitted = errors.New("committed by an earlier try")
 // revision (0: any), the caller's lease token, the receipt's TTL in
 // seconds, then per op: kind, collection, key, value, expected old value
 // ("-" for none, else "=" and the value).
+//
+// The script also touches keys it does not declare: the collections it
+// builds from the prefix, and the results keys listed in KEYS[4]. On a
+// Redis Cluster that relies on the workspace hash tag: every one of them
+// is in the slot of the declared keys, which the node serves (Redis 7.0
+// refuses only an undeclared key of a slot another node owns; checked on
+// a real cluster by the store tests under GUSSET_TEST_REDIS=cluster). While that slot is
+// being migrated to another node, an undeclared key already moved would
+// read as missing; reshard while the service is stopped.
 var applyScript = redis.NewScript(`
 -- A receipt first: the client resends a script whose reply it lost, and the
 -- copy must answer what the first did, whatever happened since.

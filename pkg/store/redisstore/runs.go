@@ -50,7 +50,9 @@ func decodeRun(s string) (model.Run, error) {
 
 // startScript takes the lock and records the run. KEYS: job hash, lock,
 // run list, the new run's key. ARGV: run id, record, the run key prefix,
-// the history length to keep.
+// the history length to keep. The old runs it deletes are named from the
+// prefix, not declared: on a Redis Cluster they share the declared keys'
+// slot through the workspace hash tag (see applyScript).
 var startScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return {'nojob'} end
 if not redis.call('SET', KEYS[2], ARGV[1], 'NX') then return {'locked', redis.call('GET', KEYS[2])} end
