@@ -109,8 +109,12 @@ func (r *Runner) settle(ctx context.Context, t Task, err error, cancelled bool, 
 // job's header, then applies fn. It reports false when the run ended
 // instead (cancelled before a worker took it, or finished meanwhile).
 func (r *Runner) begin(ctx context.Context, t Task, job model.Job, fn func(*model.Run)) (bool, error) {
+	// resumed is set by the update function, which may run more than once
+	// (optimistic transactions): only the attempt that was stored counts.
+	var resumed bool
 	started, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
 		now := r.Now().UTC()
+		resumed = false
 		if run.Status == model.RunCancelling {
 			// Cancelled while this worker took the task: end it here, in
 			// the same transaction that would have started it.
@@ -124,15 +128,25 @@ func (r *Runner) begin(ctx context.Context, t Task, job model.Job, fn func(*mode
 		}
 		run.Attempt++
 		run.Header = header(t.Kind, job.Headings)
-		if run.Attempt > 1 {
+		resumed = run.Attempt > 1
+		if resumed {
 			run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Warning",
-				Text: fmt.Sprintf("attempt %d: the worker of the previous attempt was lost", run.Attempt), Timestamp: now})
+				Text: fmt.Sprintf("attempt %d on %s: the previous attempt did not finish (its worker was stopped or lost)",
+					run.Attempt, r.name()), Timestamp: now})
 		}
 		fn(run)
 		return nil
 	})
 	if errors.Is(err, store.ErrRunFinished) || started.Status == model.RunCancelled {
 		return false, nil
+	}
+	if err == nil && resumed && r.Resumed != nil {
+		r.Resumed(t.Kind)
+	}
+	if err == nil {
+		// Which worker solves which run, for operators reading the logs.
+		r.Log.Info("run started", "workspace", t.Workspace, "run", t.RunID, "kind", string(t.Kind),
+			"attempt", started.Attempt, "worker", r.name())
 	}
 	return err == nil, err
 }

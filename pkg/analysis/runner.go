@@ -65,11 +65,15 @@ type Runner struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Observe, when set, is told the outcome of every analysis that ran
-	// to an end (metrics).
-	Observe func(kind model.AnalysisType, status model.RunStatus, dofs int, elapsed time.Duration)
+	// to an end, with the workspace it ran in (metrics).
+	Observe func(workspace string, kind model.AnalysisType, status model.RunStatus, dofs int, elapsed time.Duration)
 	// Running, when set, is told +1 when a solve starts and −1 when it
 	// has returned (metrics: runs in flight).
 	Running func(delta int)
+	// Resumed, when set, is told when this worker begins a later attempt
+	// of a run: the worker of the attempt before was lost or stopped
+	// (metrics).
+	Resumed func(kind model.AnalysisType)
 
 	once sync.Once
 	sem  chan struct{}
@@ -188,8 +192,10 @@ func (r *Runner) end(run *model.Run, status model.RunStatus, msg string, fn func
 
 // observe reports a finished run to the metrics.
 func (r *Runner) observe(t Task, run model.Run) {
+	r.Log.Info("run ended", "workspace", t.Workspace, "run", t.RunID, "kind", string(t.Kind),
+		"status", string(run.Status), "attempt", run.Attempt, "worker", r.name())
 	if r.Observe != nil && run.StartedAt != nil && run.CompletedAt != nil {
-		r.Observe(t.Kind, run.Status, paramInt(run.Parameters, paramDOFs), run.CompletedAt.Sub(*run.StartedAt))
+		r.Observe(t.Workspace, t.Kind, run.Status, paramInt(run.Parameters, paramDOFs), run.CompletedAt.Sub(*run.StartedAt))
 	}
 }
 

@@ -39,6 +39,10 @@ type Service struct {
 	// counts as lost: the run is recorded just before its task is queued.
 	// Zero means 30 s.
 	LostAfter time.Duration
+	// Lost, when set, is told of every run this service gives up as
+	// "worker lost" (metrics); a run is reported once, by the replica
+	// whose update ended it.
+	Lost func(kind model.AnalysisType)
 }
 
 func (s *Service) now() time.Time {
@@ -215,6 +219,9 @@ func (s *Service) reap(ctx context.Context, ws string, run model.Run) (model.Run
 	out, err := s.fail(ctx, ws, run.RunID, fmt.Sprintf("worker lost: the analysis was interrupted %d time(s) and given up; run it again", max(run.Attempt, 1)))
 	if errors.Is(err, store.ErrRunFinished) {
 		return s.Runs.Run(ctx, ws, run.RunID)
+	}
+	if err == nil && s.Lost != nil {
+		s.Lost(run.AnalysisType)
 	}
 	if err == nil && run.FanOut {
 		err = s.FanOut.Discard(ctx, ws, run.RunID)

@@ -76,7 +76,9 @@ var Rules = []Rule{
 		Allow: []string{"pkg/server"},
 		// TODO(architecture): restart_test.go decodes responses into
 		// pkg/model types; a main's tests should need pkg/testutil only.
-		TestAllow: []string{testutil, "pkg/model"}},
+		// cluster_test.go (tag cluster) counts the grid job's free nodes
+		// with pkg/fem/gridn to check each workspace's reactions.
+		TestAllow: []string{testutil, "pkg/model", "pkg/fem/gridn"}},
 	{Package: "services/worker", Why: "a main only wires the service together through pkg/server",
 		Allow: []string{"pkg/server"},
 		// TODO(architecture): fault_test.go (tag fault) builds jobs from
@@ -90,6 +92,8 @@ var Rules = []Rule{
 	{Package: "examples", Why: "the examples drive a whole service as a client would",
 		TestAllow: []string{"pkg/server", "pkg/model/library", testutil}},
 	{Package: "pkg/archtest", Why: "it reads source files and needs nothing else"},
+	{Package: "deploy", Why: "only tests: they load the compose, Prometheus and Grafana files and run the real api and worker to check the metrics the dashboards and alerts read",
+		TestAllow: []string{"pkg/server", testutil}, TestExternal: []string{"github.com/compose-spec/compose-go/...", "go.yaml.in/yaml/..."}},
 	// The deployment manifests are checked by test-only packages beside
 	// them; the Kubernetes and kustomize modules never reach a binary.
 	{Package: "k8s", Why: "the manifests' tests render and decode them, and read the service's own limits and queue name",

@@ -47,7 +47,7 @@ func (a *API) registerServiceRoutes() {
 	a.add(route{method: "GET", path: "/readyz", root: true, tag: tag, summary: "Readiness: Redis answers",
 		responses: map[int]any{200: Health{}, 503: Health{}}, handler: a.readyz})
 	a.add(route{method: "GET", path: "/metrics", root: true, tag: tag, summary: "Prometheus metrics",
-		desc:      "gusset_http_requests_total and gusset_http_request_duration_seconds by method, route template and status, plus Go runtime metrics.",
+		desc:      "gusset_http_requests_total by method, route template, status and workspace; gusset_http_request_duration_seconds by method, route template and status; the queue, worker and Redis gauges; Go runtime metrics. Needs no API key (AUTH_MODE=keys): keep it off public networks, it names workspaces.",
 		responses: map[int]any{200: nil}, rawResponse: "text/plain",
 		handler: adaptor.HTTPHandler(promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}))})
 }

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -157,16 +158,58 @@ func (c *Client) Lost(_ context.Context, id string) (bool, error) {
 	return info.State == asynq.TaskStateArchived, nil
 }
 
-// Depth returns the number of analysis tasks waiting for a worker.
-func (c *Client) Depth(_ context.Context) (int, error) {
+// Stats is a snapshot of the analysis queue.
+type Stats struct {
+	// Depth is the number of tasks waiting for a worker: pending,
+	// scheduled and retrying.
+	Depth int
+	// Active is the number of tasks a worker holds.
+	Active int
+	// Oldest is the age of the oldest pending task (ready to run, not yet
+	// taken); zero when none is pending.
+	Oldest time.Duration
+}
+
+// Stats reads the analysis queue. A queue that was never used is empty.
+func (c *Client) Stats(_ context.Context) (Stats, error) {
+	// GetQueueInfo reports a queue asynq has not seen yet (no task was
+	// ever queued) with an error that is not ErrQueueNotFound, so look
+	// the queue up first.
+	names, err := c.insp.Queues()
+	if err != nil {
+		return Stats{}, model.Wrap("list queues", err)
+	}
+	if !slices.Contains(names, QueueAnalysis) {
+		return Stats{}, nil
+	}
 	qi, err := c.insp.GetQueueInfo(QueueAnalysis)
 	if errors.Is(err, asynq.ErrQueueNotFound) {
-		return 0, nil
+		return Stats{}, nil
 	}
 	if err != nil {
-		return 0, model.Wrap("inspect analysis queue", err)
+		return Stats{}, model.Wrap("inspect analysis queue", err)
 	}
-	return qi.Pending + qi.Scheduled + qi.Retry, nil
+	return Stats{Depth: qi.Pending + qi.Scheduled + qi.Retry, Active: qi.Active, Oldest: max(qi.Latency, 0)}, nil
+}
+
+// Workers counts the live worker servers that serve the analysis queue
+// (asynq drops a server whose heartbeat stopped) and how many of them hold
+// a task now.
+func (c *Client) Workers(_ context.Context) (total, busy int, err error) {
+	servers, err := c.insp.Servers()
+	if err != nil {
+		return 0, 0, model.Wrap("list analysis workers", err)
+	}
+	for _, s := range servers {
+		if _, ok := s.Queues[QueueAnalysis]; !ok {
+			continue
+		}
+		total++
+		if len(s.ActiveWorkers) > 0 {
+			busy++
+		}
+	}
+	return total, busy, nil
 }
 
 // slogAdapter lets asynq log through slog.

@@ -163,7 +163,7 @@ func TestLinearStaticRunLifecycle(t *testing.T) {
 	}
 	// The run was counted by outcome, with its size; nothing waits or runs.
 	metrics := string(s.must(200, "GET", strings.TrimSuffix(s.base, "/api/v1")+"/metrics", nil).body)
-	for _, want := range []string{`gusset_analysis_duration_seconds_count{kind="LinearStaticAnalysis",outcome="Completed"} 1`,
+	for _, want := range []string{`gusset_analysis_duration_seconds_count{kind="LinearStaticAnalysis",outcome="Completed",workspace="default"} 1`,
 		"gusset_analysis_dofs_count 1", "gusset_analysis_runs_in_flight 0", "gusset_analysis_queue_depth 0"} {
 		if !strings.Contains(metrics, want+"\n") {
 			t.Errorf("/metrics lacks %q", want)

@@ -24,19 +24,27 @@ func newRegistry() *prometheus.Registry {
 	return reg
 }
 
+// analysisKinds are the analysis types whose counters start at zero, so
+// that increase() sees the first event of each (a series that appears at
+// 1 has no earlier sample to rise from).
+var analysisKinds = []model.AnalysisType{model.LinearStatic, model.NonLinearStatic, model.BucklingAnalysis, model.DynamicFrequency}
+
 // analysisMetrics are the series a worker records.
 type analysisMetrics struct {
 	duration *prometheus.HistogramVec
 	dofs     prometheus.Histogram
 	inFlight prometheus.Gauge
+	resumed  *prometheus.CounterVec
 }
 
 func newAnalysisMetrics(reg prometheus.Registerer) *analysisMetrics {
 	m := &analysisMetrics{
+		// workspace names are created by the operator and few, so the
+		// label keeps the series count small; it never carries a key.
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "gusset_analysis_duration_seconds", Help: "Wall time of analyses that ended, by analysis type and outcome.",
+			Name: "gusset_analysis_duration_seconds", Help: "Wall time of analyses that ended, by analysis type, outcome and workspace.",
 			Buckets: prometheus.ExponentialBuckets(0.01, 2, 18),
-		}, []string{"kind", "outcome"}),
+		}, []string{"kind", "outcome", "workspace"}),
 		dofs: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "gusset_analysis_dofs", Help: "Degrees of freedom (equations) of the analyses solved.",
 			Buckets: prometheus.ExponentialBuckets(100, 4, 10),
@@ -44,15 +52,22 @@ func newAnalysisMetrics(reg prometheus.Registerer) *analysisMetrics {
 		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "gusset_analysis_runs_in_flight", Help: "Analyses this process is solving now.",
 		}),
+		resumed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gusset_analysis_attempts_resumed_total",
+			Help: "Attempts this worker began of runs whose previous attempt's worker was lost or stopped, by analysis type.",
+		}, []string{"kind"}),
+	}
+	for _, k := range analysisKinds {
+		m.resumed.WithLabelValues(string(k))
 	}
 	if reg != nil {
-		reg.MustRegister(m.duration, m.dofs, m.inFlight)
+		reg.MustRegister(m.duration, m.dofs, m.inFlight, m.resumed)
 	}
 	return m
 }
 
-func (m *analysisMetrics) observe(kind model.AnalysisType, status model.RunStatus, dofs int, d time.Duration) {
-	m.duration.WithLabelValues(string(kind), string(status)).Observe(d.Seconds())
+func (m *analysisMetrics) observe(ws string, kind model.AnalysisType, status model.RunStatus, dofs int, d time.Duration) {
+	m.duration.WithLabelValues(string(kind), string(status), ws).Observe(d.Seconds())
 	if dofs > 0 {
 		m.dofs.Observe(float64(dofs))
 	}
@@ -60,30 +75,101 @@ func (m *analysisMetrics) observe(kind model.AnalysisType, status model.RunStatu
 
 func (m *analysisMetrics) running(delta int) { m.inFlight.Add(float64(delta)) }
 
-// queueCollector reports the analysis queue depth when scraped.
+// resume counts an attempt that took over a run (Runner.Resumed).
+func (m *analysisMetrics) resume(kind model.AnalysisType) {
+	m.resumed.WithLabelValues(string(kind)).Inc()
+}
+
+// newRunsLost registers gusset_analysis_runs_lost_total in reg and
+// returns the function that counts a run the API gave up as "worker
+// lost" (analysis.Service.Lost).
+func newRunsLost(reg prometheus.Registerer) func(model.AnalysisType) {
+	c := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "gusset_analysis_runs_lost_total",
+		Help: "Runs given up as \"worker lost\" after their retries ran out, by analysis type.",
+	}, []string{"kind"})
+	for _, k := range analysisKinds {
+		c.WithLabelValues(string(k))
+	}
+	reg.MustRegister(c)
+	return func(kind model.AnalysisType) { c.WithLabelValues(string(kind)).Inc() }
+}
+
+// scrapeTimeout bounds what one collector waits for Redis during a
+// scrape.
+const scrapeTimeout = 2 * time.Second
+
+// queueCollector reports the analysis queue and its workers when scraped.
+// A value it cannot read is left out rather than reported as an error:
+// an error would fail the whole scrape, and with it the series that say
+// what is wrong (gusset_redis_up).
 type queueCollector struct {
-	qc   *queue.Client
-	desc *prometheus.Desc
+	qc                         *queue.Client
+	depth, oldest, total, busy *prometheus.Desc
 }
 
 func newQueueCollector(qc *queue.Client) prometheus.Collector {
-	return &queueCollector{qc: qc, desc: prometheus.NewDesc("gusset_analysis_queue_depth",
-		"Analysis tasks waiting for a worker (pending, scheduled and retrying).", nil, nil)}
+	return &queueCollector{qc: qc,
+		depth: prometheus.NewDesc("gusset_analysis_queue_depth",
+			"Analysis tasks waiting for a worker (pending, scheduled and retrying).", nil, nil),
+		oldest: prometheus.NewDesc("gusset_analysis_queue_oldest_seconds",
+			"Age of the oldest analysis task ready to run that no worker has taken; 0 when none waits.", nil, nil),
+		total: prometheus.NewDesc("gusset_analysis_workers",
+			"Live worker processes serving the analysis queue (seen by their heartbeat in Redis).", nil, nil),
+		busy: prometheus.NewDesc("gusset_analysis_workers_busy",
+			"Live worker processes solving an analysis task now.", nil, nil),
+	}
 }
 
 // Describe implements prometheus.Collector.
-func (c *queueCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+func (c *queueCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.depth
+	ch <- c.oldest
+	ch <- c.total
+	ch <- c.busy
+}
 
 // Collect implements prometheus.Collector.
 func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
 	defer cancel()
-	n, err := c.qc.Depth(ctx)
-	if err != nil {
-		ch <- prometheus.NewInvalidMetric(c.desc, err)
+	var (
+		st          queue.Stats
+		total, busy int
+		serr, werr  error
+	)
+	// The inspector takes no context: within bounds the wait instead.
+	if err := within(ctx, func() {
+		st, serr = c.qc.Stats(ctx)
+		total, busy, werr = c.qc.Workers(ctx)
+	}); err != nil {
 		return
 	}
-	ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(n))
+	if serr == nil {
+		ch <- prometheus.MustNewConstMetric(c.depth, prometheus.GaugeValue, float64(st.Depth))
+		ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, st.Oldest.Seconds())
+	}
+	if werr == nil {
+		ch <- prometheus.MustNewConstMetric(c.total, prometheus.GaugeValue, float64(total))
+		ch <- prometheus.MustNewConstMetric(c.busy, prometheus.GaugeValue, float64(busy))
+	}
+}
+
+// within runs fn and waits for it until ctx ends. fn keeps running after
+// a timeout, until its own Redis calls time out; it must only write
+// variables the caller no longer reads then.
+func within(ctx context.Context, fn func()) error {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fn()
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // serveMetrics serves /metrics and /healthz of a worker on addr until ctx

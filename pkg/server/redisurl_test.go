@@ -243,8 +243,8 @@ func queueRoundTrip(t *testing.T, rdb redis.UniversalClient) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the worker did not run the task within 20 s")
 	}
-	if n, err := c.Depth(ctx); err != nil || n != 0 {
-		t.Errorf("depth after the run: %d, %v", n, err)
+	if st, err := c.Stats(ctx); err != nil || st.Depth != 0 {
+		t.Errorf("depth after the run: %d, %v", st.Depth, err)
 	}
 }
 

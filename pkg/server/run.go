@@ -100,11 +100,11 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		qc.MaxRetry = *cfg.AnalysisMaxRetry
 	}
 	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
-		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb)},
+		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb), Lost: newRunsLost(reg)},
 		Query:    &analysis.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
 		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
 		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts, Auth: authn})
-	reg.MustRegister(newQueueCollector(qc))
+	reg.MustRegister(newQueueCollector(qc), newRedisCollector(rdb))
 
 	ln, err := net.Listen("tcp", net.JoinHostPort(cfg.Host, cfg.Port))
 	if err != nil {
@@ -150,7 +150,7 @@ func RunWorker(ctx context.Context, rdb redis.UniversalClient, log *slog.Logger,
 	m := newModel(rdb)
 	met := newAnalysisMetrics(reg)
 	runner := &analysis.Runner{Source: m.source, Jobs: m.jobs, Runs: redisstore.NewRuns(rdb), Results: redisstore.NewResults(rdb),
-		FanOut: redisstore.NewFanOut(rdb), Queue: queue.NewClient(rdb), Name: workerName(), Log: log, Observe: met.observe, Running: met.running}
+		FanOut: redisstore.NewFanOut(rdb), Queue: queue.NewClient(rdb), Name: workerName(), Log: log, Observe: met.observe, Running: met.running, Resumed: met.resume}
 	log.Info("worker started", "queue", queue.QueueAnalysis)
 	return queue.NewWorker(rdb, log, queue.Handler{TaskType: queue.TypeAnalysisRun, Handle: func(ctx context.Context, payload []byte) error {
 		var t analysis.Task

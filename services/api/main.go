@@ -6,11 +6,17 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 
 	"github.com/gusset/gusset/pkg/server"
 )
 
 func main() {
+	// The container image has no shell or curl: its HEALTHCHECK runs the
+	// binary itself.
+	if len(os.Args) > 1 && os.Args[1] == "healthcheck" {
+		os.Exit(server.RunHealthcheck(false))
+	}
 	server.Main("gusset-api", true, func(ctx context.Context, cfg server.Config, log *slog.Logger) error {
 		rdb, err := server.Connect(ctx, cfg.RedisURL)
 		if err != nil {

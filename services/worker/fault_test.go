@@ -488,7 +488,7 @@ func TestWorkerKilledMidFactorization(t *testing.T) {
 			}
 			second := false
 			for _, m := range end.Progress.Messages {
-				second = second || strings.HasPrefix(m.Text, "attempt 2: the worker of the previous attempt was lost")
+				second = second || strings.HasPrefix(m.Text, "attempt 2 on ")
 			}
 			if !second {
 				t.Errorf("no message of the second attempt: %+v", end.Progress.Messages)
