@@ -160,10 +160,10 @@ func TestMetricsAndHealth(t *testing.T) {
 		t.Fatalf("/metrics: %d", m.status)
 	}
 	for _, want := range []string{
-		`gusset_http_requests_total{method="GET",route="/api/v1/job/status",status="409"} 1`,
-		`gusset_http_requests_total{method="GET",route="/api/v1/job/status",status="200"} 1`,
-		`gusset_http_requests_total{method="POST",route="/api/v1/job/new",status="200"} 1`,
-		`gusset_http_requests_total{method="GET",route="unmatched",status="404"} 1`,
+		`gusset_http_requests_total{method="GET",route="/api/v1/job/status",status="409",workspace="default"} 1`,
+		`gusset_http_requests_total{method="GET",route="/api/v1/job/status",status="200",workspace="default"} 1`,
+		`gusset_http_requests_total{method="POST",route="/api/v1/job/new",status="200",workspace="default"} 1`,
+		`gusset_http_requests_total{method="GET",route="unmatched",status="404",workspace="default"} 1`,
 		`gusset_http_request_duration_seconds_bucket{method="GET",route="/api/v1/job/status",status="200",le="+Inf"} 1`,
 	} {
 		if !strings.Contains(string(m.body), want) {
