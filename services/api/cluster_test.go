@@ -761,7 +761,7 @@ func TestClusterWorkerSIGTERM(t *testing.T) {
 		texts = append(texts, m.Level+": "+m.Text)
 	}
 	t.Logf("run messages: %q", texts)
-	if !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, "attempt 2:") }) {
+	if !slices.ContainsFunc(texts, func(s string) bool { return strings.Contains(s, "attempt 2 on ") }) {
 		t.Errorf("no message of the second attempt")
 	}
 	// The stopped worker said it gave the task (whose id is the run's)
