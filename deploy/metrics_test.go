@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gusset/gusset/pkg/server"
+	"github.com/gusset/gusset/pkg/testutil/logtest"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
 
@@ -340,11 +341,13 @@ func startServices(t *testing.T) (string, server.Config, string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	apiCfg := server.Config{Port: "0", Host: "127.0.0.1", JobsDir: t.TempDir()}
 	base := make(chan string, 1)
-	addr := make(chan string, 1)
+	// The worker logs its metrics address when it listens: the only way
+	// to learn the port of "127.0.0.1:0".
+	workerLog, addr := logtest.Attr("worker metrics listening", "addr")
 	done := make(chan error, 2)
 	go func() { done <- server.ServeAPI(ctx, apiCfg, rdb, quiet, nil, func(b string) { base <- b }) }()
 	go func() {
-		done <- server.ServeWorker(ctx, server.Config{MetricsAddr: "127.0.0.1:0"}, rdb, slog.New(addrHandler{ch: addr}))
+		done <- server.ServeWorker(ctx, server.Config{MetricsAddr: "127.0.0.1:0"}, rdb, workerLog)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -367,25 +370,6 @@ func startServices(t *testing.T) (string, server.Config, string) {
 	}
 	return b, apiCfg, a
 }
-
-// addrHandler passes on the address the worker logs when its metrics
-// listener is up: the only way to learn the port of "127.0.0.1:0".
-type addrHandler struct{ ch chan<- string }
-
-func (addrHandler) Enabled(context.Context, slog.Level) bool { return true }
-func (h addrHandler) Handle(_ context.Context, r slog.Record) error {
-	if r.Message == "worker metrics listening" {
-		r.Attrs(func(a slog.Attr) bool {
-			if a.Key == "addr" {
-				h.ch <- a.Value.String()
-			}
-			return true
-		})
-	}
-	return nil
-}
-func (h addrHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
-func (h addrHandler) WithGroup(string) slog.Handler      { return h }
 
 // runOneAnalysis opens a bundled sample and runs a linear static analysis
 // to its end through the API.

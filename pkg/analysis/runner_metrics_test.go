@@ -45,18 +45,10 @@ func (e *events) lose(kind model.AnalysisType) {
 // not. Either way the outcome is observed with the run's workspace.
 func TestRunnerReportsResumedAttempts(t *testing.T) {
 	ctx := context.Background()
-	rdb := redistest.Start(t).Client(t)
-	jobs := redisstore.NewJobs(rdb, editor.Collections())
+	r, runs := emptyJobRunner(t, "team-a")
 	now := time.Now()
-	if _, err := jobs.Open(ctx, "team-a", store.Snapshot{Job: model.NewJob()}, model.State{OpenedAt: &now}); err != nil {
-		t.Fatal(err)
-	}
-	ed := editor.New(redisstore.NewModel(rdb), jobs)
-	st := editor.NewStructure(ed)
-	runs := redisstore.NewRuns(rdb)
 	var ev events
-	r := &analysis.Runner{Source: analysis.Source{Structure: st, Loads: editor.NewLoads(ed, st)}, Jobs: jobs, Runs: runs,
-		Results: redisstore.NewResults(rdb), Observe: ev.observe, Resumed: ev.resume}
+	r.Observe, r.Resumed = ev.observe, ev.resume
 
 	for _, tc := range []struct {
 		id          string

@@ -19,17 +19,8 @@ import (
 // nothing.
 func TestRunnerHonoursCancelBeforeStart(t *testing.T) {
 	ctx := context.Background()
-	rdb := redistest.Start(t).Client(t)
-	jobs := redisstore.NewJobs(rdb, editor.Collections())
+	r, runs := emptyJobRunner(t, "w")
 	now := time.Now()
-	if _, err := jobs.Open(ctx, "w", store.Snapshot{Job: model.NewJob()}, model.State{OpenedAt: &now}); err != nil {
-		t.Fatal(err)
-	}
-	ed := editor.New(redisstore.NewModel(rdb), jobs)
-	st := editor.NewStructure(ed)
-	runs := redisstore.NewRuns(rdb)
-	r := &analysis.Runner{Source: analysis.Source{Structure: st, Loads: editor.NewLoads(ed, st)}, Jobs: jobs, Runs: runs,
-		Results: redisstore.NewResults(rdb)}
 
 	if err := runs.Start(ctx, "w", model.Run{RunID: "r1", AnalysisType: model.LinearStatic, Status: model.RunQueued, QueuedAt: now}); err != nil {
 		t.Fatal(err)
@@ -55,4 +46,21 @@ func TestRunnerHonoursCancelBeforeStart(t *testing.T) {
 	if run2, _ := runs.Run(ctx, "w", "r1"); run2.Status != model.RunCancelled {
 		t.Errorf("a second task changed a finished run: %s", run2.Status)
 	}
+}
+
+// emptyJobRunner opens an empty job in workspace ws of a fresh
+// redis-server and returns a Runner over it with the run store.
+func emptyJobRunner(t *testing.T, ws string) (*analysis.Runner, *redisstore.Runs) {
+	t.Helper()
+	rdb := redistest.Start(t).Client(t)
+	jobs := redisstore.NewJobs(rdb, editor.Collections())
+	now := time.Now()
+	if _, err := jobs.Open(context.Background(), ws, store.Snapshot{Job: model.NewJob()}, model.State{OpenedAt: &now}); err != nil {
+		t.Fatal(err)
+	}
+	ed := editor.New(redisstore.NewModel(rdb), jobs)
+	st := editor.NewStructure(ed)
+	runs := redisstore.NewRuns(rdb)
+	return &analysis.Runner{Source: analysis.Source{Structure: st, Loads: editor.NewLoads(ed, st)}, Jobs: jobs, Runs: runs,
+		Results: redisstore.NewResults(rdb)}, runs
 }

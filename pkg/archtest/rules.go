@@ -157,6 +157,7 @@ var Rules = []Rule{
 	// outside this subtree).
 	{Package: "pkg/testutil/gridjob", Why: "builds the grid-n job as a job file",
 		Allow: []string{"pkg/fem/gridn", "pkg/jobfile", "pkg/model", "pkg/store"}},
+	{Package: "pkg/testutil/logtest", Why: "log buffers and listeners' addresses for tests, over the standard library only"},
 	{Package: "pkg/testutil/proctest", Why: "starts and probes service processes through the standard library only"},
 	{Package: "pkg/testutil/redistest", Why: "starts a redis-server for tests",
 		External: []string{goRedis}},

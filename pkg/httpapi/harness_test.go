@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/gusset/gusset/pkg/jobfile"
 	"github.com/gusset/gusset/pkg/session"
 	"github.com/gusset/gusset/pkg/store/redisstore"
+	"github.com/gusset/gusset/pkg/testutil/logtest"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
 
@@ -30,25 +30,7 @@ type env struct {
 	jobs *redisstore.Jobs
 	sess *session.Service
 	rdb  *redistest.Server
-	logs *syncBuffer
-}
-
-// syncBuffer collects the API's log lines for tests to inspect.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
+	logs *logtest.Buffer
 }
 
 type envOptions struct {
@@ -84,7 +66,7 @@ func newEnv(t testing.TB, opt envOptions) *env {
 	ed := editor.New(mod, jobs)
 	sess := session.New(jobs, dir, session.Options{RecoveryDelay: opt.recoveryDelay, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		CheckModel: ed.CheckSnapshot, MaxJobBytes: opt.maxJobBytes})
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	ed.Touched = sess.Touched
 	st := editor.NewStructure(ed)

@@ -32,6 +32,10 @@ const (
 	DynamicFrequency AnalysisType = "DynamicFrequencyAnalysis"
 )
 
+// AnalysisTypes lists every analysis type (read only): add a new type
+// here too.
+var AnalysisTypes = []AnalysisType{LinearStatic, NonLinearStatic, BucklingAnalysis, DynamicFrequency}
+
 // Kind returns the results family of an analysis type.
 func (t AnalysisType) Kind() AnalysisKind {
 	switch t {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/gusset/gusset/pkg/testutil/redistest"
-	"github.com/prometheus/client_golang/prometheus"
 )
 
 // A stopping api (SIGTERM ends ServeAPI's context) finishes the requests
@@ -58,7 +57,7 @@ func TestAPIDrainsInFlightRequests(t *testing.T) {
 		addr, len(body), body[:half])
 	// Wait until the server holds the request (the gate counts its body
 	// memory), then stop the api.
-	waitFor(t, "the request to be in flight", func() bool { return gauge(reg, "gusset_http_body_memory_bytes") > 0 })
+	waitFor(t, "the request to be in flight", func() bool { return gauges(t, reg)["gusset_http_body_memory_bytes"] > 0 })
 	cancel()
 	// The listener closes at once: new connections are refused while the
 	// held one is served.
@@ -99,18 +98,6 @@ func TestAPIDrainsInFlightRequests(t *testing.T) {
 	if err != nil || !strings.Contains(h, "in flight") {
 		t.Errorf("stored headings = %q, %v; want the drained request's", h, err)
 	}
-}
-
-// gauge reads a gauge from reg (0 when it is not there).
-func gauge(reg *prometheus.Registry, name string) float64 {
-	// Gather returns what it collected even when one collector fails.
-	mfs, _ := reg.Gather()
-	for _, mf := range mfs {
-		if mf.GetName() == name && len(mf.Metric) == 1 {
-			return mf.Metric[0].GetGauge().GetValue()
-		}
-	}
-	return 0
 }
 
 // waitFor polls cond every 10 ms for up to 20 s.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gusset/gusset/pkg/testutil/logtest"
 )
 
 // HealthURL must point where the process really listens from inside its
@@ -99,9 +101,9 @@ func TestHealthcheck(t *testing.T) {
 // for it, so that the container health check and the server agree.
 func TestHealthcheckOfWorkerMetricsListener(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	addr := make(chan string, 1)
+	log, addr := logtest.Attr("worker metrics listening", "addr")
 	done := make(chan error, 1)
-	go func() { done <- serveMetrics(ctx, "127.0.0.1:0", newRegistry(), captureAddr(addr)) }()
+	go func() { done <- serveMetrics(ctx, "127.0.0.1:0", newRegistry(), log) }()
 	t.Cleanup(func() {
 		cancel()
 		<-done

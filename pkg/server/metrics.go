@@ -24,11 +24,6 @@ func newRegistry() *prometheus.Registry {
 	return reg
 }
 
-// analysisKinds are the analysis types whose counters start at zero, so
-// that increase() sees the first event of each (a series that appears at
-// 1 has no earlier sample to rise from).
-var analysisKinds = []model.AnalysisType{model.LinearStatic, model.NonLinearStatic, model.BucklingAnalysis, model.DynamicFrequency}
-
 // analysisMetrics are the series a worker records.
 type analysisMetrics struct {
 	duration *prometheus.HistogramVec
@@ -57,7 +52,10 @@ func newAnalysisMetrics(reg prometheus.Registerer) *analysisMetrics {
 			Help: "Attempts this worker began of runs whose previous attempt's worker was lost or stopped, by analysis type.",
 		}, []string{"kind"}),
 	}
-	for _, k := range analysisKinds {
+	// Every series starts at zero, so that increase() sees the first event
+	// of each (a series that appears at 1 has no earlier sample to rise
+	// from).
+	for _, k := range model.AnalysisTypes {
 		m.resumed.WithLabelValues(string(k))
 	}
 	if reg != nil {
@@ -88,7 +86,7 @@ func newRunsLost(reg prometheus.Registerer) func(model.AnalysisType) {
 		Name: "gusset_analysis_runs_lost_total",
 		Help: "Runs given up as \"worker lost\" after their retries ran out, by analysis type.",
 	}, []string{"kind"})
-	for _, k := range analysisKinds {
+	for _, k := range model.AnalysisTypes {
 		c.WithLabelValues(string(k))
 	}
 	reg.MustRegister(c)

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -10,39 +9,21 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gusset/gusset/pkg/auth"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store/redisstore"
+	"github.com/gusset/gusset/pkg/testutil/logtest"
 )
-
-// syncBuffer collects the service's log lines from several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // keyedStack is a service in AUTH_MODE=keys with the workspaces alpha
 // and beta, one key each.
 type keyedStack struct {
 	*stack
 	jobsDir      string
-	logs         *syncBuffer
+	logs         *logtest.Buffer
 	alpha, beta  *stack // the same service, as each workspace's client
 	keyA, keyB   string
 	keyRecordIDA string
@@ -51,7 +32,7 @@ type keyedStack struct {
 func startKeyed(t *testing.T) *keyedStack {
 	t.Helper()
 	jobs := t.TempDir()
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	s := startStackWith(t, 2, Config{AuthMode: AuthKeys, JobsDir: jobs}, logs)
 	svc := &auth.Service{Store: redisstore.NewAuth(s.redis.Client(t))}
 	ctx := context.Background()
