@@ -145,7 +145,7 @@ var Rules = []Rule{
 		External: []string{uuid}, Deny: []string{"net/http/...", fiber, fasthttp, asynq},
 		TestAllow: []string{"pkg/jobfile", "pkg/samples", "pkg/store/redisstore", testutil}},
 	{Package: "pkg/editor", Why: "editing is domain logic; storage is reached through pkg/store interfaces",
-		Allow: []string{"pkg/fem/geom", "pkg/model", "pkg/model/geom", "pkg/store"},
+		Allow: []string{"pkg/fem/geom", "pkg/model", "pkg/model/geom", "pkg/model/movingload", "pkg/store"},
 		Deny:  noService,
 		// TODO(architecture): list_test, users_test and cascade_test run the
 		// editor against the Redis store (pkg/store/redisstore, redistest),

@@ -170,6 +170,7 @@ func NewLoads(e *Editor, s *Structure) *Loads {
 		Check: checkCases(l, func(x *model.ThermalLoad) int64 { return x.LoadCase })})
 	s.AddDependent(l.cascade)
 	l.Moving = NewMovingLoads(e, s)
+	l.Moving.loads = l
 	return l
 }
 

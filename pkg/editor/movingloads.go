@@ -21,12 +21,19 @@ type MovingLoads struct {
 	Pressures   *Collection[model.MovingPressure]
 	TravelPaths *Collection[model.TravelPath]
 	Scenarios   *Collection[model.Scenario]
+	// Generated records what the last generation made of each scenario.
+	Generated *Collection[model.GeneratedScenario]
+	// loads are the load collections a generation writes; set by NewLoads.
+	loads *Loads
+	// fault, when set (tests only), is called with the planned batch just
+	// before a generation applies it.
+	fault func(*store.Batch)
 }
 
 // MovingLoadCollections names the store collections of the moving-load data.
 var MovingLoadCollections = []string{model.CollMovingLoadSettings, model.CollMovingLoadElements,
 	model.CollMovingLoadVehicles, model.CollMovingLoadPressures, model.CollMovingLoadTravelPaths,
-	model.CollMovingLoadScenarios}
+	model.CollMovingLoadScenarios, model.CollMovingLoadGenerated}
 
 // singletonKind describes a one-row collection.
 func singletonKind[T any](coll, noun string) Kind[T] {
@@ -70,6 +77,9 @@ func NewMovingLoads(e *Editor, s *Structure) *MovingLoads {
 		Validate: (*model.Scenario).Validate, Refs: scenarioRefs,
 		Strip: func(x *model.Scenario) { x.HasLoads, x.HasCombinations = false, false }},
 		"id", func(x *model.Scenario) *int64 { return &x.ID }))
+	m.Generated = NewCollection(e, idKind(Kind[model.GeneratedScenario]{Coll: model.CollMovingLoadGenerated,
+		Noun: "generated scenario record", Validate: (*model.GeneratedScenario).Validate},
+		"scenario", func(g *model.GeneratedScenario) *int64 { return &g.Scenario }))
 	s.AddDependent(m.cascade)
 	return m
 }
@@ -263,37 +273,4 @@ func (m *MovingLoads) cascade(ctx context.Context, e *Editor, ws string, p *Plan
 		p.Batch.Update(model.CollMovingLoadTravelPaths, store.Key(tp.ID), m.TravelPaths.encode(tp))
 	}
 	return nil
-}
-
-// Generate runs the moving-load generator. The generator itself arrives
-// with its own issue; until then a valid request is a KindNotImplemented
-// error, after the checks the spec puts first: 409 while an analysis holds
-// the workspace, 400 for a loadCategory that does not exist.
-func (m *MovingLoads) Generate(ctx context.Context, ws string, loadCategory int64, given bool) error {
-	slot, err := m.e.jobs.Slot(ctx, ws)
-	if err != nil {
-		return err
-	}
-	if !slot.State.IsOpen {
-		return model.ErrNoJobOpen
-	}
-	if slot.Analysing {
-		return model.E(model.KindAnalysisInProgress,
-			"moving loads cannot be generated while an analysis is in progress; wait for it or cancel it")
-	}
-	if given {
-		if loadCategory < 1 || loadCategory > model.MaxID {
-			return model.Invalid("loadCategory", "loadCategory must be a load category id from 1 to %d, got %d", model.MaxID, loadCategory)
-		}
-		found, err := m.e.model.Exists(ctx, ws, model.CollLoadCategories, store.Key(loadCategory))
-		if err != nil {
-			return err
-		}
-		if !found[0] {
-			return model.Invalid("loadCategory", "load category %d does not exist; create it first", loadCategory)
-		}
-	}
-	return model.E(model.KindNotImplemented,
-		"moving-load generation is not available yet: the generator arrives with the moving-load generator issue; "+
-			"the moving-load data can be edited and saved meanwhile")
 }

@@ -153,10 +153,7 @@ func (a *API) registerMovingLoadRoutes() {
 	sc.register()
 
 	a.add(route{method: "POST", path: movingPath + "/generate", tag: tag, summary: "Generate the moving-load cases",
-		desc: "Not available yet: the generator arrives with the moving-load generator issue. Until then the request is checked " +
-			"(409 ANALYSIS_IN_PROGRESS while an analysis runs, 400 for a loadCategory that does not exist) and then answered " +
-			"501 NOT_IMPLEMENTED. The 200 body is the shape the generator will answer.",
-		body: GenerateRequest{}, responses: map[int]any{200: GenerateResponse{}}, errors: []int{400, 409, 501},
+		desc: generateDoc, body: GenerateRequest{}, responses: map[int]any{200: GenerateResponse{}}, errors: []int{400, 409},
 		handler: func(c *fiber.Ctx) error {
 			var req GenerateRequest
 			if err := decodeJSON(c, &req, false); err != nil {
@@ -166,7 +163,11 @@ func (a *API) registerMovingLoadRoutes() {
 			if req.LoadCategory != nil {
 				cat = *req.LoadCategory
 			}
-			return m.Generate(c.UserContext(), workspace(c), cat, req.LoadCategory != nil)
+			out, err := m.Generate(c.UserContext(), workspace(c), cat, req.LoadCategory != nil)
+			if err != nil {
+				return err
+			}
+			return c.JSON(GenerateResponse{GeneratedLoadCaseIDs: out.LoadCases, GeneratedGroups: out.Groups})
 		}})
 }
 
@@ -511,3 +512,37 @@ func (a *API) registerMovingSettings(tag string) {
 			return c.JSON(Metadata{ResourceType: "MovingLoadElements", Fields: fieldMetadata(reflect.TypeOf(model.MovingLoadElements{}), u, "")})
 		}})
 }
+
+// generateDoc describes POST moving-loads/generate in the OpenAPI document.
+const generateDoc = "Runs the generator synchronously and answers the ids of every moving-load case present afterwards " +
+	"(generatedLoadCaseIds: the load and combination cases of every scenario's last generation) and the titles of the " +
+	"load-case groups it wrote (generatedGroups). The whole generation is one change: on any error nothing is written.\n\n" +
+	"Stepping: for each included scenario time runs t = k·timeInterval from 0. A load's leading point (a vehicle's x = 0, " +
+	"a pressure's front edge) waits at startPosition along its travel path until its delay has passed, then moves at speed. " +
+	"A load case is made for each step at which any load lies at least partly on its path, numbered from startingLoadCase " +
+	"(0: after the greatest case in use); stepping ends once every moving load has passed the end of its path. A load " +
+	"with speed 0 is stationary: in the scenario's first case only (generateStationaryLc StartingLoadCase) or in every " +
+	"case (AllLoadCases). Each scenario combination makes one combination case per generated case: the case × " +
+	"scenarioFactor, plus combineWithLoadCase × loadCaseFactor when that is not 0, numbered from " +
+	"startingCombinationCase (0: after the greatest in use). Each scenario gets a group of its cases (titled with the " +
+	"scenario's name) and, with combinations, a group of those (\"<name> combinations\").\n\n" +
+	"Geometry: travel paths are polylines through their stations, rounded by circular arcs of the station's radius; " +
+	"stations at nodes follow the nodes. A wheel at vehicle (x, y) stands at distance s + x along the path, y to the left " +
+	"of the path's tangent there; vehicle forces map x along the direction of travel, y to its left, z up (the job's " +
+	"vertical axis). Pressures are per plan area, width wide centred on the path and length long.\n\n" +
+	"Applying: keepLoadsWithinTravelPath drops loads beyond the ends of their path; ignoreOutsideLoadedArea drops loads " +
+	"outside the loadedArea polygon (plan coordinates: X, Z when Y is up; X, Y when Z is up); checkVerticalProximity " +
+	"ignores elements more than verticalProximity above or below a load. A point load inside a selected plate becomes " +
+	"the plate's consistent nodal loads (node loads). Otherwise it goes to the selected members: with applyToClosestMember " +
+	"whole to the nearest member (a member concentrated load, GlobalInclined, at the nearest point); otherwise shared by " +
+	"the lever rule between the nearest member and the nearest member on its other side; a load with a member on one " +
+	"side only goes to it, or is dropped when ignoreLoadsOnOneMember is set. Pressures on plates are clipped to each plate " +
+	"(a plate pressure load, GlobalInclined, where a plate is covered whole; consistent nodal loads of the covered part " +
+	"otherwise); on members they are split into point loads at loadSpacing. Every load is scaled by loadFactor × " +
+	"laneFactor × dynamicFactor and goes to loadCategory (default: a category titled Moving loads, reused or created).\n\n" +
+	"Earlier results: an included scenario's earlier cases, loads, combinations and groups are replaced; an excluded (or " +
+	"deleted) scenario keeps its cases, and keeps their loads only when the setting retainLoads is on.\n\n" +
+	"Limits (400 naming them): at most 10,000 cases and 1,000,000 load rows per generation, and 10,000 cells per " +
+	"pressure. 400 also for a loadCategory that does not exist, a scenario without loads, a travel path without stations " +
+	"or with a radius that does not fit, no elements to load, or a case id already in use. 409 while an analysis or " +
+	"another generation runs."

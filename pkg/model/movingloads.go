@@ -22,7 +22,36 @@ const (
 	CollMovingLoadPressures   = "movingLoadPressures"
 	CollMovingLoadTravelPaths = "movingLoadTravelPaths"
 	CollMovingLoadScenarios   = "movingLoadScenarios"
+	// CollMovingLoadGenerated records what the last generation of each
+	// scenario made (GeneratedScenario), so that the next one can replace
+	// it. It is saved with the job and has no route of its own.
+	CollMovingLoadGenerated = "movingLoadGenerated"
 )
+
+// DefaultMovingLoadCategory is the title of the load category generated
+// loads go to when a generation names none.
+const DefaultMovingLoadCategory = "Moving loads"
+
+// GeneratedScenario is what a generation made of one scenario, as id
+// lists: its load cases, its combination cases and its load-case groups,
+// and the category its loads went to.
+type GeneratedScenario struct {
+	Scenario     int64  `json:"scenario"`
+	LoadCases    string `json:"loadCases"`
+	Combinations string `json:"combinations"`
+	Groups       string `json:"groups"`
+	LoadCategory int64  `json:"loadCategory"`
+}
+
+// Validate checks the id lists.
+func (g *GeneratedScenario) Validate() error {
+	for _, f := range []struct{ name, v string }{{"loadCases", g.LoadCases}, {"combinations", g.Combinations}, {"groups", g.Groups}} {
+		if _, _, err := ParseIDList(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // SingletonKey is the key of the one row of a singleton collection.
 const SingletonKey int64 = 1

@@ -270,6 +270,14 @@ type Model interface {
 	Lease(ctx context.Context, ws, token string) (string, error)
 	// Release gives the lease up if token still holds it.
 	Release(ctx context.Context, ws, token string) error
+	// Hold takes the workspace's named mark (say, "a moving-load
+	// generation runs") for at most ttl, without waiting: ok is false
+	// when another caller holds it. Unlike the write lease it does not
+	// stop other writes; it only tells a second caller of the same kind
+	// to come back later.
+	Hold(ctx context.Context, ws, name string, ttl time.Duration) (token string, ok bool, err error)
+	// Unhold gives a mark up if token still holds it.
+	Unhold(ctx context.Context, ws, name, token string) error
 }
 
 // LeaseTTL is how long a write lease lasts unless renewed. It bounds how

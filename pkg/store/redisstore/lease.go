@@ -42,6 +42,7 @@ const leaseWait = 2 * store.LeaseTTL
 const receiptTTL = 2 * time.Minute
 
 func (k keys) lease() string            { return k.prefix + "lease" }
+func (k keys) hold(name string) string  { return k.prefix + "hold:" + name }
 func (k keys) receipt(id string) string { return k.prefix + "w:" + id }
 
 // newToken returns a random lease token or write id.
@@ -175,4 +176,27 @@ func ambiguous(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, net.ErrClosed) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+}
+
+// Hold implements store.Model.
+func (m *Model) Hold(ctx context.Context, ws, name string, ttl time.Duration) (string, bool, error) {
+	k, err := m.keys(ws)
+	if err != nil {
+		return "", false, model.Wrap("take the "+name+" mark", err)
+	}
+	token := newToken()
+	ok, err := m.rdb.SetNX(ctx, k.hold(name), token, ttl).Result()
+	if err != nil {
+		return "", false, model.Wrap("take the "+name+" mark", err)
+	}
+	return token, ok, nil
+}
+
+// Unhold implements store.Model.
+func (m *Model) Unhold(ctx context.Context, ws, name, token string) error {
+	k, err := m.keys(ws)
+	if err != nil {
+		return model.Wrap("release the "+name+" mark", err)
+	}
+	return model.Wrap("release the "+name+" mark", dropLease.Run(ctx, m.rdb, []string{k.hold(name)}, token).Err())
 }
