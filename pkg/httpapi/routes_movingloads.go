@@ -29,8 +29,8 @@ type GenerateRequest struct {
 
 // GenerateResponse is what a generation answers (spec "Moving-load settings").
 type GenerateResponse struct {
-	GeneratedLoadCaseIDs []int64  `json:"generatedLoadCaseIds"`
-	GeneratedGroups      []string `json:"generatedGroups"`
+	GeneratedLoadCaseIDs []int64  `json:"generatedLoadCaseIds" doc:"ids of every moving-load case present after the generation: the load and combination cases of each scenario's last generation, kept cases of excluded scenarios included"`
+	GeneratedGroups      []string `json:"generatedGroups" doc:"titles of the load-case groups this generation wrote: one per included scenario, and one more for its combinations"`
 }
 
 // VehicleLibraryRequest is the body of POST moving-loads/vehicles/library.

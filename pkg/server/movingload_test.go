@@ -102,3 +102,54 @@ func TestMovingLoadSingleAxleInfluenceLines(t *testing.T) {
 		}
 	}
 }
+
+// A two-axle vehicle on the simple span: front axle 60 kN, rear axle
+// 140 kN, 3 m behind. By the midspan moment's influence line (η = x/2 up to
+// L/2, (L − x)/2 beyond), the largest moment has the heavier axle at
+// midspan: M = 140·2.5 + 60·(10 − 8)/2 = 410 kNm, with the front axle at
+// x = 8 m. The vehicle moves 0.7 m per step, so the nearest step is at most
+// 0.35 m from that position; the moment's slope there is at most
+// 140/2 + 60/2 = 100 kN, so the largest stepped moment is within
+// 100 × 0.35 = 35 kNm below 410 kNm (and never above it). Every step's
+// moment must also equal the influence-line sum at its own position, to
+// round-off (1e-9 relative).
+func TestMovingLoadTwoAxleMaximumMoment(t *testing.T) {
+	s := startStack(t, 1)
+	simpleSpan(s)
+	const (
+		front, rear, gap = 60.0, 140.0, 3.0
+		step             = 0.7 // m per case
+		mMax             = 410.0
+		stepError        = 100 * step / 2
+	)
+	s.must(201, "POST", "/job/loads/moving-loads/vehicles", map[string]any{"name": "two axles",
+		"loads": []map[string]any{{"x": 0, "fz": -front}, {"x": -gap, "fz": -rear}}})
+	s.must(201, "POST", "/job/loads/moving-loads/scenarios", map[string]any{"name": "two axles", "timeInterval": 1,
+		"loads": []map[string]any{{"vehicleId": 1, "travelPathId": 1, "speed": step}}})
+	ids, _ := generate(s, nil)
+	// The front axle from 0 until the rear one leaves: 0 ≤ s ≤ 13 m.
+	if len(ids) != 19 {
+		t.Fatalf("generated %d cases %v, want 19", len(ids), ids)
+	}
+	if done := s.wait(s.run(nil).RunID, time.Minute); done.Status != model.RunCompleted {
+		t.Fatalf("run %+v", done)
+	}
+	eta := func(x float64) float64 {
+		if x < 0 || x > mlL {
+			return 0 // off the span: the path ends with the beam, and so do the loads on it
+		}
+		return math.Min(x, mlL-x) / 2
+	}
+	best := 0.0
+	for lc, m := range midspanMoment(s, fmt.Sprintf("%d-%d", ids[0], ids[len(ids)-1])) {
+		x := step * float64(lc-ids[0])
+		want := front*eta(x) + rear*eta(x-gap)
+		if math.Abs(m-want) > 1e-9*mMax {
+			t.Errorf("case %d (front axle at %g m): M(L/2) = %.12g, want %.12g", lc, x, m, want)
+		}
+		best = math.Max(best, m)
+	}
+	if best > mMax*(1+1e-9) || best < mMax-stepError {
+		t.Errorf("largest midspan moment %.6g kNm, want within %g kNm below %g kNm", best, stepError, mMax)
+	}
+}

@@ -149,8 +149,8 @@ func (g *Generator) pressure(acc *accumulator, m *mover, s float64) {
 	nl := int(math.Ceil((hi - lo) / pr.LoadSpacing))
 	dl := (hi - lo) / float64(nl)
 	if len(g.plates) > 0 {
-		for i := 0; i < nl; i++ {
-			g.pressureStrip(acc, m, lo+float64(i)*dl, lo+float64(i+1)*dl)
+		for _, sp := range m.path.spans(lo, hi, pr.LoadSpacing) {
+			g.pressureStrip(acc, m, sp[0], sp[1])
 		}
 		return
 	}

@@ -34,10 +34,11 @@
 // horizontal part of the tangent, y along the left normal, z along up, so a
 // wheel load with fz < 0 pushes down whatever the vertical axis. A pressure
 // is a patch width wide (centred on the path) and length long, its leading
-// edge at s, discretised along the path into strips no longer than its
-// loadSpacing; on members each strip is further split across into cells no
-// wider than loadSpacing, and each cell becomes a point load p·area at its
-// centre. Pressures are per plan area.
+// edge at s. On plates it is drawn as straight-sided strips that follow the
+// path (one per straight piece, pieces no longer than loadSpacing round a
+// bend). On members it is split into cells no longer and no wider than
+// loadSpacing, and each cell becomes a point load p·area at its centre.
+// Pressures are per plan area.
 //
 // # Stepping
 //
@@ -45,9 +46,8 @@
 // at startPosition until its delay has passed, then moves at speed:
 // s(t) = startPosition + speed·max(0, t − delay). A load with speed 0 is
 // stationary: generateStationaryLc StartingLoadCase puts it in the
-// scenario's first case only, AllLoadCases in every case. Stepping ends at
-// the first step after every moving load has passed the end of its path; a
-// case is made for each step at which at least one of the step's loads lies
+// scenario's first case only, AllLoadCases in every case. Stepping stops
+// once every moving load has passed the end of its path; a case is made for each step at which at least one of the step's loads lies
 // (at least partly) on its path. A scenario of stationary loads alone makes
 // one case.
 //

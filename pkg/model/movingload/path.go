@@ -153,3 +153,34 @@ func (p *Path) eval(pc *piece, s float64) (geom.Vec3, geom.Vec3) {
 	t := pc.t.Scale(cs).Sub(pc.a.Scale(sn))
 	return pt, t
 }
+
+// spans splits [lo, hi] where the path's pieces meet, and each arc part
+// further into pieces no longer than step, so that a band along the path
+// is drawn by straight-sided strips that follow it: one strip per straight
+// piece, short ones round a bend. (At a sharp corner, radius 0, the strips
+// of the two pieces overlap on the inside of the corner and leave a gap on
+// the outside, as the band itself is not defined there.)
+func (p *Path) spans(lo, hi, step float64) [][2]float64 {
+	var out [][2]float64
+	for i := range p.pieces {
+		pc := &p.pieces[i]
+		a, b := math.Max(lo, pc.s0), math.Min(hi, pc.s0+pc.len)
+		if i == 0 {
+			a = lo // the path runs on straight before its start
+		}
+		if i == len(p.pieces)-1 {
+			b = hi // and after its end
+		}
+		if b <= a {
+			continue
+		}
+		n := 1
+		if pc.radius > 0 {
+			n = int(math.Ceil((b - a) / step))
+		}
+		for k := 0; k < n; k++ {
+			out = append(out, [2]float64{a + (b-a)*float64(k)/float64(n), a + (b-a)*float64(k+1)/float64(n)})
+		}
+	}
+	return out
+}

@@ -85,7 +85,9 @@ func (g *Generator) Scenario(sc model.Scenario) ([]Step, error) {
 		}
 		movers[i] = m
 	}
-	last := math.Floor(horizon/sc.TimeInterval) + 1
+	// The last step is the last at or before the horizon (a hair of
+	// round-off allowed, so that a load exactly at the end counts).
+	last := math.Floor(horizon/sc.TimeInterval + 1e-9)
 	if last+1 > float64(MaxSteps-g.steps) {
 		return nil, inputErr(fmt.Sprintf("scenario %d timeInterval", sc.ID),
 			"scenario %d (%s) would step %.0f times (until t = %.6g s at timeInterval %g s); one generation makes at most %d load cases: "+
@@ -131,19 +133,36 @@ func (g *Generator) Scenario(sc model.Scenario) ([]Step, error) {
 // place puts one scenario load at its position at time t.
 func (g *Generator) place(m *mover, t float64, acc *accumulator) {
 	s := m.pos(t)
-	if m.veh != nil {
-		for _, w := range m.veh.Loads {
-			sw := s + w.X
-			pt, tan := m.path.At(sw)
-			x, y, z := g.f.vehicleAxes(tan)
-			at := pt.Add(y.Scale(w.Y))
-			f := toGlobal(x, y, z, [3]float64{w.Fx, w.Fy, w.Fz}).Scale(m.factor)
-			mo := toGlobal(x, y, z, [3]float64{w.Mx, w.My, w.Mz}).Scale(m.factor)
-			g.point(acc, m.path, sw, at, f, mo)
-		}
+	if m.veh == nil {
+		g.pressure(acc, m, s)
 		return
 	}
-	g.pressure(acc, m, s)
+	for _, w := range g.wheels(m.path, m.veh, s, m.factor) {
+		g.point(acc, m.path, w.s, w.at, w.f, w.m)
+	}
+}
+
+// wheel is one vehicle load placed on the structure: s along its path,
+// at 3-D point at, with global force f and moment m.
+type wheel struct {
+	s    float64
+	at   geom.Vec3
+	f, m geom.Vec3
+}
+
+// wheels places a vehicle with its leading axle s along path p, each load
+// scaled by factor.
+func (g *Generator) wheels(p *Path, v *model.Vehicle, s, factor float64) []wheel {
+	out := make([]wheel, len(v.Loads))
+	for i, w := range v.Loads {
+		sw := s + w.X
+		pt, tan := p.At(sw)
+		x, y, z := g.f.vehicleAxes(tan)
+		out[i] = wheel{s: sw, at: pt.Add(y.Scale(w.Y)),
+			f: toGlobal(x, y, z, [3]float64{w.Fx, w.Fy, w.Fz}).Scale(factor),
+			m: toGlobal(x, y, z, [3]float64{w.Mx, w.My, w.Mz}).Scale(factor)}
+	}
+	return out
 }
 
 // point applies one point load at 3-D position at, sw along its path.
