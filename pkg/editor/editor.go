@@ -99,6 +99,10 @@ type Kind[T any] struct {
 	// such rows cannot be deleted. Deletes of the kind are then planned at
 	// one model revision, so a row that gains a user meanwhile stays.
 	Users func(ctx context.Context, ws string, ids map[int64]bool) (map[int64]error, error)
+	// Deleting, when set, adds to a delete's batch what goes with the rows
+	// it removes (ids: their first key parts). Deletes of the kind are then
+	// planned at one model revision.
+	Deleting func(ctx context.Context, ws string, ids []int64, b *store.Batch) error
 }
 
 // idKind fills the key of a resource with a single integer id field.

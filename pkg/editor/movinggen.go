@@ -96,6 +96,7 @@ type genState struct {
 	taken     map[int64]bool            // ids this generation writes
 	greatest  int64                     // greatest case id in use or handed out
 	nextGroup int64
+	groups    map[int64]model.LoadCaseGroup // every group row
 	category  int64
 	out       Generation
 }
@@ -148,12 +149,14 @@ func (m *MovingLoads) generateOnce(ctx context.Context, ws string, category int6
 		return Generation{}, inputError(err)
 	}
 	// What the included scenarios made before goes; what the others made
-	// stays, without its loads unless retainLoads.
+	// stays, without its loads unless retainLoads. Only the cases still
+	// the generator's count: a case the engineer deleted and made again
+	// under the same id is theirs.
 	prev := map[int64]model.GeneratedScenario{}
 	var replaced, cleared []int64
 	for _, r := range records {
 		prev[r.Scenario] = r
-		lcs, combos := idsOf(r.LoadCases), idsOf(r.Combinations)
+		lcs, combos := st.owned(r.Scenario, idsOf(r.LoadCases)), st.owned(r.Scenario, idsOf(r.Combinations))
 		switch {
 		case regen[r.Scenario]:
 			replaced = append(append(replaced, lcs...), combos...)
@@ -170,15 +173,19 @@ func (m *MovingLoads) generateOnce(ctx context.Context, ws string, category int6
 	if err := m.deleteCaseLoads(ctx, st, append(append([]int64{}, replaced...), cleared...)); err != nil {
 		return Generation{}, err
 	}
-	if st.category, err = m.category(ctx, st, category, given); err != nil {
-		return Generation{}, err
+	if len(included) > 0 {
+		if st.category, err = m.category(ctx, st, category, given); err != nil {
+			return Generation{}, err
+		}
 	}
 	groups, err := m.loads.Groups.All(ctx, ws)
 	if err != nil {
 		return Generation{}, err
 	}
+	st.groups = map[int64]model.LoadCaseGroup{}
 	for _, g := range groups {
 		st.nextGroup = max(st.nextGroup, g.ID)
+		st.groups[g.ID] = g
 	}
 	st.nextGroup++
 	sort.Slice(included, func(i, j int) bool { return included[i].ID < included[j].ID })
@@ -201,10 +208,8 @@ func (m *MovingLoads) generateOnce(ctx context.Context, ws string, category int6
 		if _, ok := made[r.Scenario]; ok {
 			continue
 		}
-		for _, id := range append(idsOf(r.LoadCases), idsOf(r.Combinations)...) {
-			if st.remaining[id] {
-				present[id] = true
-			}
+		for _, id := range st.owned(r.Scenario, append(idsOf(r.LoadCases), idsOf(r.Combinations)...)) {
+			present[id] = true
 		}
 	}
 	for _, r := range made {
@@ -226,6 +231,26 @@ func (m *MovingLoads) generateOnce(ctx context.Context, ws string, category int6
 		return Generation{}, fmt.Errorf("generate moving loads: %w", err)
 	}
 	return st.out, nil
+}
+
+// generatedNote starts the notes of every case generated for a scenario;
+// ownedCase looks for it.
+func generatedNote(scenario int64) string {
+	return fmt.Sprintf("Generated from moving-load scenario %d ", scenario)
+}
+
+// owned keeps the ids whose case rows are still the generator's work for
+// the scenario: present, and either with the generator's notes or emptied
+// by a delete (a deleted case that kept its row).
+func (st *genState) owned(scenario int64, ids []int64) []int64 {
+	var out []int64
+	for _, id := range ids {
+		c := st.cases[id]
+		if c != nil && (strings.HasPrefix(c.Notes, generatedNote(scenario)) || c.Title == "" && c.Notes == "") {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // inputError turns the generator's complaint into a validation error.
@@ -407,7 +432,7 @@ func (m *MovingLoads) writeScenario(st *genState, sc model.Scenario, steps []mov
 	}
 	for i, step := range steps {
 		lc := model.LoadCase{ID: ids[i], Title: caseTitle(sc.Name, fmt.Sprintf(": step %d, t = %.6g s", step.Index+1, step.Time)),
-			Notes: fmt.Sprintf("Generated from moving-load scenario %d at t = %.6g s.", sc.ID, step.Time)}
+			Notes: generatedNote(sc.ID) + fmt.Sprintf("at t = %.6g s.", step.Time)}
 		st.b.Put(model.CollLoadCases, store.Key(lc.ID), m.loads.Cases.encode(lc))
 		if err := m.writeLoads(st, lc.ID, &step); err != nil {
 			return model.GeneratedScenario{}, fmt.Errorf("%s, t = %g s: %w", what, step.Time, err)
@@ -423,6 +448,11 @@ func (m *MovingLoads) writeScenario(st *genState, sc model.Scenario, steps []mov
 				"%s combinations[%d]: combineWithLoadCase %d is not a load case that stays after the generation (it does not exist or the generation replaces it)",
 				what, j, c.CombineWithLoadCase)
 		}
+		if st.out.Cases+len(ids) > movingload.MaxCases {
+			return model.GeneratedScenario{}, model.Invalid(field,
+				"%s: its combinations would take the generation past %d load and combination cases; "+
+					"raise timeInterval, or generate fewer scenarios or combinations at a time", what, movingload.MaxCases)
+		}
 		cids, err := st.allocate(c.StartingCombinationCase, len(ids), field+".startingCombinationCase", what+" combinations")
 		if err != nil {
 			return model.GeneratedScenario{}, err
@@ -435,7 +465,7 @@ func (m *MovingLoads) writeScenario(st *genState, sc model.Scenario, steps []mov
 				suffix = fmt.Sprintf(" ×%g + case %d ×%g: step %d", c.ScenarioFactor, c.CombineWithLoadCase, c.LoadCaseFactor, steps[i].Index+1)
 			}
 			cc := model.CombinationLoadCase{ID: id, Title: caseTitle(sc.Name, suffix), CombinationItems: items,
-				Notes: fmt.Sprintf("Generated from moving-load scenario %d, combination %d.", sc.ID, j+1)}
+				Notes: generatedNote(sc.ID) + fmt.Sprintf("(combination %d).", j+1)}
 			st.b.Put(model.CollLoadCases, store.Key(id), m.loads.Combinations.encode(cc))
 		}
 		combos = append(combos, cids...)
@@ -443,10 +473,15 @@ func (m *MovingLoads) writeScenario(st *genState, sc model.Scenario, steps []mov
 	}
 	// Groups: the cases, and the combination cases when there are any;
 	// the ids of the scenario's earlier groups are used again.
+	// An earlier group is used again only while it is still the
+	// generator's: present and listing what the record says it listed.
 	old := idsOf(prev.Groups)
+	lists := []string{prev.LoadCases, prev.Combinations}
 	groupID := func(i int) int64 {
-		if i < len(old) {
-			return old[i]
+		if i < len(old) && i < len(lists) {
+			if g, ok := st.groups[old[i]]; ok && normalList(g.LoadCaseList) == normalList(lists[i]) {
+				return old[i]
+			}
 		}
 		id := st.nextGroup
 		st.nextGroup++
@@ -463,13 +498,26 @@ func (m *MovingLoads) writeScenario(st *genState, sc model.Scenario, steps []mov
 		gids = append(gids, g.ID)
 		st.out.Groups = append(st.out.Groups, g.Title)
 	}
-	for _, id := range old[min(len(old), len(gids)):] {
-		st.b.DeleteIfAny(model.CollLoadCaseGroups, store.Key(id))
+	for i, id := range old {
+		if i >= len(gids) && i < len(lists) {
+			if g, ok := st.groups[id]; ok && normalList(g.LoadCaseList) == normalList(lists[i]) {
+				st.b.Delete(model.CollLoadCaseGroups, store.Key(id))
+			}
+		}
 	}
 	rec := model.GeneratedScenario{Scenario: sc.ID, LoadCases: model.FormatIDs(ids, nil), Combinations: model.FormatIDs(combos, nil),
 		Groups: model.FormatIDs(gids, nil), LoadCategory: st.category}
 	st.b.Put(model.CollMovingLoadGenerated, store.Key(sc.ID), m.Generated.encode(rec))
 	return rec, nil
+}
+
+// normalList is an id list in its normal form ("" when blank or bad).
+func normalList(s string) string {
+	l, ok, err := model.ParseIDList("ids", s)
+	if err != nil || !ok {
+		return ""
+	}
+	return l.String()
 }
 
 // caseTitle is name followed by suffix, the name shortened so that the

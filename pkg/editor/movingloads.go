@@ -74,7 +74,7 @@ func NewMovingLoads(e *Editor, s *Structure) *MovingLoads {
 		Strip: stripTravelPath}, "id", func(p *model.TravelPath) *int64 { return &p.ID }))
 	m.Scenarios = NewCollection(e, idKind(Kind[model.Scenario]{Coll: model.CollMovingLoadScenarios, Noun: "scenario", AutoKey: true,
 		Defaults: func(x *model.Scenario) { x.Include, x.TimeInterval = true, model.DefaultTimeInterval },
-		Validate: (*model.Scenario).Validate, Refs: scenarioRefs,
+		Validate: (*model.Scenario).Validate, Refs: scenarioRefs, Deleting: m.forgetGenerated,
 		Strip: func(x *model.Scenario) { x.HasLoads, x.HasCombinations = false, false }},
 		"id", func(x *model.Scenario) *int64 { return &x.ID }))
 	m.Generated = NewCollection(e, idKind(Kind[model.GeneratedScenario]{Coll: model.CollMovingLoadGenerated,
@@ -271,6 +271,16 @@ func (m *MovingLoads) cascade(ctx context.Context, e *Editor, ws string, p *Plan
 			}
 		}
 		p.Batch.Update(model.CollMovingLoadTravelPaths, store.Key(tp.ID), m.TravelPaths.encode(tp))
+	}
+	return nil
+}
+
+// forgetGenerated drops the generation records of deleted scenarios: their
+// cases, loads and groups stay as the engineer's own, and a later scenario
+// given the same id does not take them over.
+func (m *MovingLoads) forgetGenerated(_ context.Context, _ string, ids []int64, b *store.Batch) error {
+	for _, id := range ids {
+		b.DeleteIfAny(model.CollMovingLoadGenerated, store.Key(id))
 	}
 	return nil
 }

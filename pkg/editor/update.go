@@ -207,7 +207,7 @@ func (c *Collection[T]) deleteRowsOnce(ctx context.Context, ws string, keys [][]
 	r := newResults()
 	var b store.Batch
 	var users map[int64]error
-	if c.k.Users != nil {
+	if c.k.Users != nil || c.k.Deleting != nil {
 		// Planned at this revision: a user that appears later makes the
 		// delete stale, and it is planned again.
 		slot, err := c.e.jobs.Slot(ctx, ws)
@@ -219,8 +219,10 @@ func (c *Collection[T]) deleteRowsOnce(ctx context.Context, ws string, keys [][]
 		for _, key := range keys {
 			ids[key[0]] = true
 		}
-		if users, err = c.k.Users(ctx, ws, ids); err != nil {
-			return BulkResult{}, err
+		if c.k.Users != nil {
+			if users, err = c.k.Users(ctx, ws, ids); err != nil {
+				return BulkResult{}, err
+			}
 		}
 	}
 	found, err := c.GetKeys(ctx, ws, keys)
@@ -245,6 +247,15 @@ func (c *Collection[T]) deleteRowsOnce(ctx context.Context, ws string, keys [][]
 	}
 	if r.anyFailed() && !continueOnError {
 		return BulkResult{}, r.rejection(op)
+	}
+	if c.k.Deleting != nil && len(r.res.Succeeded) > 0 {
+		ids := make([]int64, 0, len(r.res.Succeeded))
+		for _, ok := range r.res.Succeeded {
+			ids = append(ids, keys[ok.Index][0])
+		}
+		if err := c.k.Deleting(ctx, ws, ids, &b); err != nil {
+			return BulkResult{}, err
+		}
 	}
 	if _, err := c.e.apply(ctx, ws, &b, func(ce *store.ConflictError) error {
 		return model.E(model.KindConflict, "%s %s was deleted by another request meanwhile", c.k.Noun, ce.Op.Key)

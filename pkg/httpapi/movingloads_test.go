@@ -467,23 +467,61 @@ func TestMovingLoadScenarios(t *testing.T) {
 	e.must(204, "DELETE", mp+"/travel-paths/1", nil)
 }
 
+// The generate endpoint's edges: an empty job answers empty lists; a
+// bad body or category is a 400; an analysis, another generation or a
+// closed job is a 409. The generation rules are in movinggen_test.go.
 func TestMovingLoadGenerate(t *testing.T) {
 	e := structureEnv(t)
 	gp := mp + "/generate"
-	e.must(201, "POST", "/job/loads/load-categories", map[string]any{"title": "traffic"})
-	er := e.wantError(501, "NOT_IMPLEMENTED", "POST", gp, nil)
-	if !strings.Contains(er.Detail, "not available yet") {
+	// No scenarios: 200 with empty lists (not null), with or without a body.
+	const empty = `{"generatedLoadCaseIds":[],"generatedGroups":[]}`
+	if r := e.must(200, "POST", gp, nil); string(r.body) != empty {
+		t.Errorf("no scenarios, no body: %s, want %s", r.body, empty)
+	}
+	if r := e.must(200, "POST", gp, map[string]any{}); string(r.body) != empty {
+		t.Errorf("no scenarios, {}: %s, want %s", r.body, empty)
+	}
+	var cat model.LoadCategory
+	e.must(201, "POST", "/job/loads/load-categories", map[string]any{"title": "traffic"}).decode(t, &cat)
+	if r := e.must(200, "POST", gp, map[string]any{"loadCategory": cat.ID}); string(r.body) != empty {
+		t.Errorf("no scenarios, loadCategory %d: %s", cat.ID, r.body)
+	}
+	bad := []struct {
+		name string
+		body any
+		want string // a fragment of the detail
+	}{
+		{"missing category", map[string]any{"loadCategory": cat.ID + 1}, fmt.Sprintf("load category %d does not exist", cat.ID+1)},
+		{"category 0", map[string]any{"loadCategory": 0}, "loadCategory must be a load category id"},
+		{"negative category", map[string]any{"loadCategory": -1}, "loadCategory must be a load category id"},
+		{"category as text", map[string]any{"loadCategory": "1"}, "loadCategory"},
+		{"unknown property", map[string]any{"category": 1}, "category"},
+		{"not an object", []int{1}, ""},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			er := e.in(t).wantError(400, "VALIDATION_FAILED", "POST", gp, tc.body)
+			if !strings.Contains(er.Detail, tc.want) {
+				t.Errorf("detail %q lacks %q", er.Detail, tc.want)
+			}
+		})
+	}
+	// An included scenario needs elements to load (the job has no
+	// members); an excluded one is not generated.
+	e.must(201, "POST", mp+"/scenarios", map[string]any{"name": "idle"})
+	if er := e.wantError(400, "VALIDATION_FAILED", "POST", gp, nil); !strings.Contains(er.Detail, "no members or plates are selected") {
 		t.Errorf("detail %q", er.Detail)
 	}
-	e.wantError(501, "NOT_IMPLEMENTED", "POST", gp, map[string]any{"loadCategory": 1})
-	e.wantError(400, "VALIDATION_FAILED", "POST", gp, map[string]any{"loadCategory": 2})
-	e.wantError(400, "VALIDATION_FAILED", "POST", gp, map[string]any{"loadCategory": 0})
-	e.wantError(400, "VALIDATION_FAILED", "POST", gp, map[string]any{"category": 1})
+	e.must(200, "PATCH", mp+"/scenarios/1", map[string]any{"include": false})
+	if r := e.must(200, "POST", gp, nil); string(r.body) != empty {
+		t.Errorf("only an excluded scenario: %s", r.body)
+	}
 
 	// While an analysis holds the workspace: generation and every change
 	// of the moving-load data are 409s; reads still work.
 	rdb := e.rdb.Client(t)
-	if err := rdb.Set(t.Context(), redisstore.WorkspaceKey("default", "lock"), "run-1", 0).Err(); err != nil {
+	lock := redisstore.WorkspaceKey("default", "lock")
+	if err := rdb.Set(t.Context(), lock, "run-1", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
 	e.wantError(409, "ANALYSIS_IN_PROGRESS", "POST", gp, nil)
@@ -491,8 +529,31 @@ func TestMovingLoadGenerate(t *testing.T) {
 	e.wantError(409, "ANALYSIS_IN_PROGRESS", "PATCH", mp+"/elements-to-load", map[string]any{"members": "1"})
 	e.wantError(409, "ANALYSIS_IN_PROGRESS", "POST", mp+"/pressures", map[string]any{"name": "p", "width": 1, "length": 1, "loadSpacing": 1})
 	e.must(200, "GET", mp+"/settings", nil)
-	rdb.Del(t.Context(), redisstore.WorkspaceKey("default", "lock"))
+	if err := rdb.Del(t.Context(), lock).Err(); err != nil {
+		t.Fatal(err)
+	}
 	e.must(200, "PATCH", mp+"/settings", map[string]any{"retainLoads": true})
+	e.must(200, "POST", gp, nil)
+
+	// While another generation holds its mark: 409 CONFLICT, the mark
+	// left alone; once it goes, generation works again.
+	hold := redisstore.WorkspaceKey("default", "hold:moving-load-generation")
+	if err := rdb.Set(t.Context(), hold, "other", 0).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if er := e.wantError(409, "CONFLICT", "POST", gp, nil); !strings.Contains(er.Detail, "another moving-load generation") {
+		t.Errorf("detail %q", er.Detail)
+	}
+	if v, err := rdb.Get(t.Context(), hold).Result(); err != nil || v != "other" {
+		t.Errorf("the refused generation changed the mark: %q, %v", v, err)
+	}
+	if err := rdb.Del(t.Context(), hold).Err(); err != nil {
+		t.Fatal(err)
+	}
+	e.must(200, "POST", gp, nil)
+	if n, err := rdb.Exists(t.Context(), hold).Result(); err != nil || n != 0 {
+		t.Errorf("a finished generation left its mark: %d, %v", n, err)
+	}
 
 	e.must(200, "POST", "/job/close", nil)
 	e.wantError(409, "NO_JOB_OPEN", "POST", gp, nil)

@@ -540,9 +540,11 @@ const generateDoc = "Runs the generator synchronously and answers the ids of eve
 	"(a plate pressure load, GlobalInclined, where a plate is covered whole; consistent nodal loads of the covered part " +
 	"otherwise); on members they are split into point loads at loadSpacing. Every load is scaled by loadFactor × " +
 	"laneFactor × dynamicFactor and goes to loadCategory (default: a category titled Moving loads, reused or created).\n\n" +
-	"Earlier results: an included scenario's earlier cases, loads, combinations and groups are replaced; an excluded (or " +
-	"deleted) scenario keeps its cases, and keeps their loads only when the setting retainLoads is on.\n\n" +
-	"Limits (400 naming them): at most 10,000 cases and 1,000,000 load rows per generation, and 10,000 cells per " +
+	"Earlier results: an included scenario's earlier cases, loads, combinations and groups are replaced; an excluded " +
+	"scenario keeps its cases, and keeps their loads only when the setting retainLoads is on. A deleted scenario's cases, " +
+	"loads and groups stay as ordinary ones, no longer listed or touched by generations. A generated case or group the " +
+	"engineer deleted, or changed (a case's notes, a group's list), is theirs from then on.\n\n" +
+	"Limits (400 naming them): at most 10,000 load and combination cases and 1,000,000 load rows per generation, and 10,000 cells per " +
 	"pressure. 400 also for a loadCategory that does not exist, a scenario without loads, a travel path without stations " +
 	"or with a radius that does not fit, no elements to load, or a case id already in use. 409 while an analysis or " +
 	"another generation runs."

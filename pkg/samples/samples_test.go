@@ -147,6 +147,7 @@ func definitions() map[string]store.Snapshot {
 		"Multi-storey frame.gsj":    multiStoreyFrame(),
 		"Braced tower.gsj":          bracedTower(),
 		"Flat slab on columns.gsj":  flatSlab(),
+		"Bridge deck.gsj":           bridgeDeck(),
 	}
 }
 

@@ -62,13 +62,18 @@ type foot struct {
 	across pt2 // plan vector from the load to the foot
 }
 
-// footOf finds the foot of q on m.
-func footOf(m *member, q pt2) foot {
+// footOf finds the foot of q on m; ok is false when q lies beyond the
+// member's ends (its projection outside the member, by more than
+// round-off), where the member cannot carry it.
+func footOf(m *member, q pt2) (foot, bool) {
 	t := dot2(sub2(q, m.pa), m.dir) / m.plen
+	if t < -1e-9 || t > 1+1e-9 {
+		return foot{}, false
+	}
 	t = math.Max(0, math.Min(1, t))
 	c := lerp2(m.pa, m.pb, t)
 	d := sub2(c, q)
-	return foot{m: m, t: t, dist: math.Hypot(d[0], d[1]), across: d}
+	return foot{m: m, t: t, dist: math.Hypot(d[0], d[1]), across: d}, true
 }
 
 // height of a member at parameter t.
@@ -83,8 +88,8 @@ func (g *Generator) onMembers(acc *accumulator, q pt2, z float64, f, mo geom.Vec
 	var first foot
 	found := false
 	for i := range g.members {
-		ft := footOf(&g.members[i], q)
-		if (!found || ft.dist < first.dist) && g.near(z, g.memberHeight(ft.m, ft.t)) {
+		ft, ok := footOf(&g.members[i], q)
+		if ok && (!found || ft.dist < first.dist) && g.near(z, g.memberHeight(ft.m, ft.t)) {
 			first, found = ft, true
 		}
 	}
@@ -107,9 +112,9 @@ func (g *Generator) onMembers(acc *accumulator, q pt2, z float64, f, mo geom.Vec
 		if m == first.m {
 			continue
 		}
-		ft := footOf(m, q)
+		ft, ok := footOf(m, q)
 		d2 := dot2(ft.across, n)
-		if d2*d1 >= 0 || math.Abs(d2) <= 1e-9*scale || !g.near(z, g.memberHeight(m, ft.t)) {
+		if !ok || d2*d1 >= 0 || math.Abs(d2) <= 1e-9*scale || !g.near(z, g.memberHeight(m, ft.t)) {
 			continue
 		}
 		if !found2 || ft.dist < second.dist {

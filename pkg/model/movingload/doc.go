@@ -47,9 +47,10 @@
 // s(t) = startPosition + speed·max(0, t − delay). A load with speed 0 is
 // stationary: generateStationaryLc StartingLoadCase puts it in the
 // scenario's first case only, AllLoadCases in every case. Stepping stops
-// once every moving load has passed the end of its path; a case is made for each step at which at least one of the step's loads lies
-// (at least partly) on its path. A scenario of stationary loads alone makes
-// one case.
+// once every moving load has passed the end of its path. A case is made for
+// each step at which at least one of the step's loads lies (at least
+// partly) on its path; a load off its path at a step is not placed. A
+// scenario of stationary loads alone makes one case.
 //
 // # Applying loads to the elements to load
 //
@@ -73,7 +74,8 @@
 //     one side only goes to that member, unless ignoreLoadsOnOneMember is
 //     set, when it is dropped. Either way the load is moved sideways onto
 //     the members without the moment of that shift.
-//   - A load that finds no element is dropped.
+//   - A member takes only loads beside it (their plan projection on its
+//     line within its ends); a load that finds no element is dropped.
 //
 // A pressure on plates is not discretised into points: each strip is
 // clipped by the loaded area (when ignoreOutsideLoadedArea) and by every

@@ -1,9 +1,9 @@
 package movingload
 
 import (
+	"errors"
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/model"
@@ -12,9 +12,10 @@ import (
 // Limits of one generation. They bound the time and memory a request can
 // ask for; a generation past one is refused before anything is written.
 const (
-	// MaxSteps is the most load cases one generation makes, over all its
-	// scenarios.
-	MaxSteps = 10_000
+	// MaxCases is the most load and combination cases one generation
+	// makes, over all its scenarios. The generator counts the steps; the
+	// caller adds the combination cases it makes of them.
+	MaxCases = 10_000
 	// MaxRows is the most load rows (node, member and plate loads) one
 	// generation writes.
 	MaxRows = 1_000_000
@@ -137,31 +138,11 @@ type plate struct {
 	true_   float64
 }
 
-// New prepares a generator: it builds the travel paths and the plan
-// geometry of the elements to load. A travel path that cannot be built is
-// an *InputError.
+// New prepares a generator: the plan geometry of the elements to load and
+// of the loaded area. Travel paths are built when a scenario first uses
+// them, so that a path no scenario uses cannot stop a generation.
 func New(in *Input) (*Generator, error) {
 	g := &Generator{in: in, f: newFrame(in.ZUp), paths: map[int64]*Path{}}
-	ids := make([]int64, 0, len(in.Paths))
-	for id := range in.Paths {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	for _, id := range ids {
-		st := in.Paths[id]
-		if len(st) == 0 {
-			continue // an unused path without stations; a scenario naming it is refused
-		}
-		p, err := NewPath(st)
-		if err != nil {
-			field := fmt.Sprintf("travel path %d stations", id)
-			if pe, ok := err.(*PathError); ok && pe.Station > 0 {
-				field = fmt.Sprintf("travel path %d stations[%d]", id, pe.Station-1)
-			}
-			return nil, inputErr(field, "travel path %d: %v", id, err)
-		}
-		g.paths[id] = p
-	}
 	if in.Settings.IgnoreOutsideLoadedArea && len(in.Settings.LoadedArea) >= 3 {
 		ring := make([]pt2, len(in.Settings.LoadedArea))
 		for i, r := range in.Settings.LoadedArea {
@@ -214,4 +195,27 @@ func trueArea(c []geom.Vec3) float64 {
 		a += c[2].Sub(c[0]).Cross(c[3].Sub(c[0])).Norm() / 2
 	}
 	return a
+}
+
+// path builds (once) the travel path a scenario load names; field names
+// the load's travelPathId in errors.
+func (g *Generator) path(id int64, field string) (*Path, error) {
+	if p, ok := g.paths[id]; ok {
+		return p, nil
+	}
+	st := g.in.Paths[id]
+	if len(st) == 0 {
+		return nil, inputErr(field, "%s: travel path %d has no stations; give it at least 2", field, id)
+	}
+	p, err := NewPath(st)
+	if err != nil {
+		f := fmt.Sprintf("travel path %d stations", id)
+		var pe *PathError
+		if errors.As(err, &pe) && pe.Station > 0 {
+			f = fmt.Sprintf("travel path %d stations[%d]", id, pe.Station-1)
+		}
+		return nil, inputErr(f, "travel path %d (used by %s): %v", id, field, err)
+	}
+	g.paths[id] = p
+	return p, nil
 }

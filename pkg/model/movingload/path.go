@@ -79,7 +79,11 @@ func NewPath(st []Station) (*Path, error) {
 	}
 	for i := 0; i+1 < n; i++ {
 		if need := tan[i] + tan[i+1]; need > lens[i]*(1+1e-12) {
-			return nil, &PathError{Station: i + 1, Msg: fmt.Sprintf(
+			at := i + 2 // the station whose radius asks more of the segment
+			if tan[i] > tan[i+1] {
+				at = i + 1
+			}
+			return nil, &PathError{Station: at, Msg: fmt.Sprintf(
 				"the rounded corners at stations %d and %d need %.6g m of the %.6g m segment between them; reduce a radius",
 				i+1, i+2, need, lens[i])}
 		}

@@ -61,7 +61,7 @@ func TestVehicleStaysOnCurvedPath(t *testing.T) {
 	v := &model.Vehicle{Loads: []model.VehicleLoad{{X: 0, Y: 1, Fz: -1}, {X: 0, Y: -1, Fz: -1}, {X: -1.2, Y: 1, Fz: -1}, {X: -1.2, Y: -1, Fz: -1}}}
 	centre := geom.Vec3{12, 0, 8}
 	for s := 12 + 1.2; s <= 12+r*math.Pi/2; s += 0.37 {
-		ws := g.wheels(g.paths[1], v, s, 1)
+		ws := g.wheels(mustPath(t, g, 1), v, s, 1)
 		for i, w := range ws {
 			d := w.at.Sub(centre)
 			if math.Abs(d[1]) > 1e-12 || math.Abs(d.Norm()-(r+v.Loads[i].Y)) > 1e-9 {
@@ -90,7 +90,7 @@ func TestPathErrors(t *testing.T) {
 	}{
 		{"one station", []Station{{At: geom.Vec3{}}}, 0},
 		{"repeated station", []Station{{At: geom.Vec3{}}, {At: geom.Vec3{}}}, 2},
-		{"radius too large", []Station{{At: geom.Vec3{}}, {At: geom.Vec3{5, 0, 0}, Radius: 10}, {At: geom.Vec3{5, 0, 5}}}, 1},
+		{"radius too large", []Station{{At: geom.Vec3{}}, {At: geom.Vec3{5, 0, 0}, Radius: 10}, {At: geom.Vec3{5, 0, 5}}}, 2},
 		{"turning back", []Station{{At: geom.Vec3{}}, {At: geom.Vec3{5, 0, 0}, Radius: 1}, {At: geom.Vec3{1, 0, 0}}}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -101,4 +101,14 @@ func TestPathErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// mustPath builds a generator's travel path or fails the test.
+func mustPath(t *testing.T, g *Generator, id int64) *Path {
+	t.Helper()
+	p, err := g.path(id, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -70,7 +70,7 @@ func TestLanePressureClippedAndConserved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &mover{path: g.paths[1], factor: 1, pr: func() *model.MovingPressure { p := in.Pressures[1]; return &p }()}
+	m := &mover{path: mustPath(t, g, 1), factor: 1, pr: func() *model.MovingPressure { p := in.Pressures[1]; return &p }()}
 	acc := newAccumulator()
 	g.pressure(acc, m, 5)
 	st := acc.step(0, 0)

@@ -24,9 +24,13 @@ func (m *mover) pos(t float64) float64 {
 	return m.l.StartPosition + m.l.Speed*math.Max(0, t-m.l.Delay)
 }
 
-// onPath reports whether any part of the load lies on its path at t.
+// onPath reports whether any part of the load lies on its path at t: a
+// wheel anywhere on [0, length], or a pressure over some length of it.
 func (m *mover) onPath(t float64) bool {
 	s := m.pos(t)
+	if m.pr != nil {
+		return s+m.xmax > 0 && s+m.xmin < m.path.Length()
+	}
 	return s+m.xmax >= 0 && s+m.xmin <= m.path.Length()
 }
 
@@ -49,9 +53,9 @@ func (g *Generator) Scenario(sc model.Scenario) ([]Step, error) {
 	horizon := 0.0
 	for i, l := range sc.Loads {
 		m := mover{l: l, factor: l.LoadFactor * l.LaneFactor * l.DynamicFactor}
-		p, ok := g.paths[l.TravelPathID]
-		if !ok {
-			return nil, inputErr(field(i, "travelPathId"), "scenario %d loads[%d]: travel path %d has no stations; give it at least 2", sc.ID, i, l.TravelPathID)
+		p, err := g.path(l.TravelPathID, field(i, "travelPathId"))
+		if err != nil {
+			return nil, err
 		}
 		m.path = p
 		switch l.LoadType {
@@ -88,11 +92,11 @@ func (g *Generator) Scenario(sc model.Scenario) ([]Step, error) {
 	// The last step is the last at or before the horizon (a hair of
 	// round-off allowed, so that a load exactly at the end counts).
 	last := math.Floor(horizon/sc.TimeInterval + 1e-9)
-	if last+1 > float64(MaxSteps-g.steps) {
+	if last+1 > float64(MaxCases-g.steps) {
 		return nil, inputErr(fmt.Sprintf("scenario %d timeInterval", sc.ID),
 			"scenario %d (%s) would step %.0f times (until t = %.6g s at timeInterval %g s); one generation makes at most %d load cases: "+
 				"raise timeInterval, shorten the travel paths or bring startPosition and delay closer",
-			sc.ID, sc.Name, last+1, horizon, sc.TimeInterval, MaxSteps)
+			sc.ID, sc.Name, last+1, horizon, sc.TimeInterval, MaxCases)
 	}
 	var out []Step
 	for k := 0; k <= int(last); k++ {
@@ -112,7 +116,8 @@ func (g *Generator) Scenario(sc model.Scenario) ([]Step, error) {
 		acc := newAccumulator()
 		for i := range movers {
 			m := &movers[i]
-			if m.stationary() && !first && m.l.GenerateStationaryLc != model.StationaryAll {
+			// A load off its path (not yet arrived, or gone) is not placed.
+			if m.stationary() && !first && m.l.GenerateStationaryLc != model.StationaryAll || !m.onPath(t) {
 				continue
 			}
 			g.place(m, t, acc)
