@@ -24,11 +24,12 @@ type Generation struct {
 	LoadCases []int64
 	// Groups are the titles of the load-case groups this generation wrote.
 	Groups []string
-	// Cases counts the load and combination cases this generation wrote,
-	// Rows the load rows, Dropped the point loads (or pressure pieces)
-	// that found no element or were filtered out.
-	Cases, Rows, Dropped int
 }
+
+// errGenerateAnalysing refuses a generation while an analysis holds the
+// workspace.
+var errGenerateAnalysing = model.E(model.KindAnalysisInProgress,
+	"moving loads cannot be generated while an analysis is in progress; wait for it or cancel it")
 
 // generationMark names the store mark a generation holds, so that a
 // second one answers 409 instead of running twice.
@@ -51,8 +52,7 @@ func (m *MovingLoads) Generate(ctx context.Context, ws string, category int64, g
 		return Generation{}, model.ErrNoJobOpen
 	}
 	if slot.Analysing {
-		return Generation{}, model.E(model.KindAnalysisInProgress,
-			"moving loads cannot be generated while an analysis is in progress; wait for it or cancel it")
+		return Generation{}, errGenerateAnalysing
 	}
 	if given {
 		if category < 1 || category > model.MaxID {
@@ -98,6 +98,7 @@ type genState struct {
 	nextGroup int64
 	groups    map[int64]model.LoadCaseGroup // every group row
 	category  int64
+	made      int // load and combination cases written, against MaxGeneratedCases
 	out       Generation
 }
 
@@ -107,8 +108,7 @@ func (m *MovingLoads) generateOnce(ctx context.Context, ws string, category int6
 		return Generation{}, err
 	}
 	if slot.Analysing {
-		return Generation{}, model.E(model.KindAnalysisInProgress,
-			"moving loads cannot be generated while an analysis is in progress; wait for it or cancel it")
+		return Generation{}, errGenerateAnalysing
 	}
 	in, err := m.input(ctx, ws, job)
 	if err != nil {
@@ -437,9 +437,8 @@ func (m *MovingLoads) writeScenario(st *genState, sc model.Scenario, steps []mov
 		if err := m.writeLoads(st, lc.ID, &step); err != nil {
 			return model.GeneratedScenario{}, fmt.Errorf("%s, t = %g s: %w", what, step.Time, err)
 		}
-		st.out.Dropped += step.Dropped
 	}
-	st.out.Cases += len(ids)
+	st.made += len(ids)
 	var combos []int64
 	for j, c := range sc.Combinations {
 		field := fmt.Sprintf("scenario %d combinations[%d]", sc.ID, j)
@@ -448,10 +447,10 @@ func (m *MovingLoads) writeScenario(st *genState, sc model.Scenario, steps []mov
 				"%s combinations[%d]: combineWithLoadCase %d is not a load case that stays after the generation (it does not exist or the generation replaces it)",
 				what, j, c.CombineWithLoadCase)
 		}
-		if st.out.Cases+len(ids) > movingload.MaxCases {
+		if st.made+len(ids) > model.MaxGeneratedCases {
 			return model.GeneratedScenario{}, model.Invalid(field,
 				"%s: its combinations would take the generation past %d load and combination cases; "+
-					"raise timeInterval, or generate fewer scenarios or combinations at a time", what, movingload.MaxCases)
+					"raise timeInterval, or generate fewer scenarios or combinations at a time", what, model.MaxGeneratedCases)
 		}
 		cids, err := st.allocate(c.StartingCombinationCase, len(ids), field+".startingCombinationCase", what+" combinations")
 		if err != nil {
@@ -469,7 +468,7 @@ func (m *MovingLoads) writeScenario(st *genState, sc model.Scenario, steps []mov
 			st.b.Put(model.CollLoadCases, store.Key(id), m.loads.Combinations.encode(cc))
 		}
 		combos = append(combos, cids...)
-		st.out.Cases += len(cids)
+		st.made += len(cids)
 	}
 	// Groups: the cases, and the combination cases when there are any;
 	// the ids of the scenario's earlier groups are used again.
@@ -559,7 +558,6 @@ func (m *MovingLoads) writeLoads(st *genState, lc int64, step *movingload.Step) 
 		r := model.PlatePressureLoad{LoadCase: lc, Plate: p.Plate, LoadCategory: cat, Axes: "GlobalInclined", Px: p.P[0], Py: p.P[1], Pz: p.P[2]}
 		st.b.Put(model.CollPlateLoads, store.Key(lc, p.Plate), m.loads.Pressures.encode(r))
 	}
-	st.out.Rows += step.Rows()
 	return nil
 }
 

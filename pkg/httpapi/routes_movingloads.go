@@ -514,12 +514,13 @@ func (a *API) registerMovingSettings(tag string) {
 }
 
 // generateDoc describes POST moving-loads/generate in the OpenAPI document.
-const generateDoc = "Runs the generator synchronously and answers the ids of every moving-load case present afterwards " +
+var generateDoc = "Runs the generator synchronously and answers the ids of every moving-load case present afterwards " +
 	"(generatedLoadCaseIds: the load and combination cases of every scenario's last generation) and the titles of the " +
 	"load-case groups it wrote (generatedGroups). The whole generation is one change: on any error nothing is written.\n\n" +
 	"Stepping: for each included scenario time runs t = k·timeInterval from 0. A load's leading point (a vehicle's x = 0, " +
 	"a pressure's front edge) waits at startPosition along its travel path until its delay has passed, then moves at speed. " +
-	"A load case is made for each step at which any load lies at least partly on its path, numbered from startingLoadCase " +
+	"A load case is made for each step at which any load lies at least partly on its path (a load off its path is not " +
+	"placed at that step), numbered from startingLoadCase " +
 	"(0: after the greatest case in use); stepping ends once every moving load has passed the end of its path. A load " +
 	"with speed 0 is stationary: in the scenario's first case only (generateStationaryLc StartingLoadCase) or in every " +
 	"case (AllLoadCases). Each scenario combination makes one combination case per generated case: the case × " +
@@ -536,7 +537,8 @@ const generateDoc = "Runs the generator synchronously and answers the ids of eve
 	"the plate's consistent nodal loads (node loads). Otherwise it goes to the selected members: with applyToClosestMember " +
 	"whole to the nearest member (a member concentrated load, GlobalInclined, at the nearest point); otherwise shared by " +
 	"the lever rule between the nearest member and the nearest member on its other side; a load with a member on one " +
-	"side only goes to it, or is dropped when ignoreLoadsOnOneMember is set. Pressures on plates are clipped to each plate " +
+	"side only goes to it, or is dropped when ignoreLoadsOnOneMember is set. A member takes only loads beside it (within " +
+	"its ends in plan), so loads off the deck are dropped; the moment of moving a load sideways onto a member is not applied. Pressures on plates are clipped to each plate " +
 	"(a plate pressure load, GlobalInclined, where a plate is covered whole; consistent nodal loads of the covered part " +
 	"otherwise); on members they are split into point loads at loadSpacing. Every load is scaled by loadFactor × " +
 	"laneFactor × dynamicFactor and goes to loadCategory (default: a category titled Moving loads, reused or created).\n\n" +
@@ -544,7 +546,7 @@ const generateDoc = "Runs the generator synchronously and answers the ids of eve
 	"scenario keeps its cases, and keeps their loads only when the setting retainLoads is on. A deleted scenario's cases, " +
 	"loads and groups stay as ordinary ones, no longer listed or touched by generations. A generated case or group the " +
 	"engineer deleted, or changed (a case's notes, a group's list), is theirs from then on.\n\n" +
-	"Limits (400 naming them): at most 10,000 load and combination cases and 1,000,000 load rows per generation, and 10,000 cells per " +
-	"pressure. 400 also for a loadCategory that does not exist, a scenario without loads, a travel path without stations " +
+	fmt.Sprintf("Limits (400 naming them): at most %d load and combination cases and %d load rows per generation, and %d cells per "+
+		"pressure. ", model.MaxGeneratedCases, model.MaxGeneratedRows, model.MaxPressureCells) + "400 also for a loadCategory that does not exist, a scenario without loads, a travel path without stations " +
 	"or with a radius that does not fit, no elements to load, or a case id already in use. 409 while an analysis or " +
 	"another generation runs."

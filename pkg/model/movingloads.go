@@ -28,6 +28,21 @@ const (
 	CollMovingLoadGenerated = "movingLoadGenerated"
 )
 
+// Limits of one moving-load generation. They bound the time and memory a
+// request can ask for; a generation past one is refused (400) before
+// anything is written.
+const (
+	// MaxGeneratedCases is the most load and combination cases one
+	// generation makes, over all its scenarios.
+	MaxGeneratedCases = 10_000
+	// MaxGeneratedRows is the most load rows (node, member and plate loads)
+	// one generation writes.
+	MaxGeneratedRows = 1_000_000
+	// MaxPressureCells is the most pieces one moving pressure is split
+	// into: (length / loadSpacing) × (width / loadSpacing).
+	MaxPressureCells = 10_000
+)
+
 // DefaultMovingLoadCategory is the title of the load category generated
 // loads go to when a generation names none.
 const DefaultMovingLoadCategory = "Moving loads"
@@ -43,11 +58,20 @@ type GeneratedScenario struct {
 	LoadCategory int64  `json:"loadCategory"`
 }
 
-// Validate checks the id lists.
+// Validate checks the id lists, and that they name no more ids than one
+// generation makes (a job file's record is expanded id by id).
 func (g *GeneratedScenario) Validate() error {
 	for _, f := range []struct{ name, v string }{{"loadCases", g.LoadCases}, {"combinations", g.Combinations}, {"groups", g.Groups}} {
-		if _, _, err := ParseIDList(f.name, f.v); err != nil {
+		l, _, err := ParseIDList(f.name, f.v)
+		if err != nil {
 			return err
+		}
+		var n int64
+		for _, r := range l.Ranges {
+			n += r.Hi - r.Lo + 1
+		}
+		if n > MaxGeneratedCases {
+			return Invalid(f.name, "%s names %d ids; a generation makes at most %d", f.name, n, MaxGeneratedCases)
 		}
 	}
 	return nil

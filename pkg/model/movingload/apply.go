@@ -28,10 +28,7 @@ func (g *Generator) plateAt(q pt2, z float64) (pl *plate, n []float64, ok bool) 
 			continue
 		}
 		sh := shape(p.outline, q)
-		h := 0.0
-		for k, c := range p.corners {
-			h += sh[k] * g.f.height(c)
-		}
+		h := g.heightOf(p, sh)
 		if d := math.Abs(h - z); g.near(z, h) && d < best {
 			best, pl, n, ok = d, p, sh, true
 		}
@@ -197,7 +194,7 @@ func (g *Generator) pressureStrip(acc *accumulator, m *mover, s0, s1 float64) {
 	x, y, z := g.f.vehicleAxes(tm)
 	perArea := toGlobal(x, y, z, [3]float64{pr.Px, pr.Py, pr.Pz}).Scale(m.factor)
 	zMid := g.f.height(mid)
-	total := math.Abs(polyArea(strip))
+	total := math.Abs(mgeom.PolygonArea(strip))
 	applied := 0.0
 	lo, hi := bounds(strip)
 	for i := range g.plates {
@@ -215,7 +212,7 @@ func (g *Generator) pressureStrip(acc *accumulator, m *mover, s0, s1 float64) {
 				continue
 			}
 		}
-		a := polyArea(piece)
+		a := mgeom.PolygonArea(piece)
 		if a <= 1e-12*pl.plan {
 			continue
 		}
@@ -245,8 +242,13 @@ func (g *Generator) pressureStrip(acc *accumulator, m *mover, s0, s1 float64) {
 
 // plateHeight is the height of a plate at plan point q.
 func (g *Generator) plateHeight(pl *plate, q pt2) float64 {
+	return g.heightOf(pl, shape(pl.outline, q))
+}
+
+// heightOf is the height of a plate where its shape functions are sh.
+func (g *Generator) heightOf(pl *plate, sh []float64) float64 {
 	h := 0.0
-	for k, v := range shape(pl.outline, q) {
+	for k, v := range sh {
 		h += v * g.f.height(pl.corners[k])
 	}
 	return h
@@ -254,7 +256,7 @@ func (g *Generator) plateHeight(pl *plate, q pt2) float64 {
 
 // centroid of a plan ring (its vertex mean when it has no area).
 func centroid(r []pt2) pt2 {
-	a := polyArea(r)
+	a := mgeom.PolygonArea(r)
 	if a == 0 {
 		var c pt2
 		for _, p := range r {

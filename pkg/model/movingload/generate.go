@@ -7,22 +7,15 @@ import (
 
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/model"
+	mgeom "github.com/gusset/gusset/pkg/model/geom"
 )
 
-// Limits of one generation. They bound the time and memory a request can
-// ask for; a generation past one is refused before anything is written.
+// Limits of one generation (see pkg/model). The generator counts the steps
+// against MaxCases; the caller adds the combination cases it makes of them.
 const (
-	// MaxCases is the most load and combination cases one generation
-	// makes, over all its scenarios. The generator counts the steps; the
-	// caller adds the combination cases it makes of them.
-	MaxCases = 10_000
-	// MaxRows is the most load rows (node, member and plate loads) one
-	// generation writes.
-	MaxRows = 1_000_000
-	// MaxPressureCells is the most strips, or strip cells on members, one
-	// pressure is split into: (length / loadSpacing) × (width /
-	// loadSpacing) on members, length / loadSpacing on plates.
-	MaxPressureCells = 10_000
+	MaxCases         = model.MaxGeneratedCases
+	MaxRows          = model.MaxGeneratedRows
+	MaxPressureCells = model.MaxPressureCells
 )
 
 // Member is a member that may be loaded: its physical ends, m.
@@ -168,7 +161,7 @@ func New(in *Input) (*Generator, error) {
 		}
 		pl.lo, pl.hi = bounds(pl.outline)
 		pl.ring = ccw(pl.outline)
-		pl.plan = math.Abs(polyArea(pl.outline))
+		pl.plan = math.Abs(mgeom.PolygonArea(pl.outline))
 		if pl.plan <= 1e-12 || !isConvex(pl.ring) {
 			continue // vertical, or not convex in plan: not a deck plate
 		}
@@ -176,15 +169,6 @@ func New(in *Input) (*Generator, error) {
 		g.plates = append(g.plates, pl)
 	}
 	return g, nil
-}
-
-// polyArea is the signed area of a plan ring.
-func polyArea(r []pt2) float64 {
-	var s float64
-	for i := 1; i+1 < len(r); i++ {
-		s += cross2(sub2(r[i], r[0]), sub2(r[i+1], r[0]))
-	}
-	return s / 2
 }
 
 // trueArea is the area of a plate in 3-D (a quadrilateral as two

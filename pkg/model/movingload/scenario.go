@@ -37,6 +37,13 @@ func (m *mover) onPath(t float64) bool {
 // stationary reports a load that never moves.
 func (m *mover) stationary() bool { return m.l.Speed == 0 }
 
+// inStep reports whether the load belongs to a step at time t: it is on
+// its path, and, when stationary, either in every case or this is the
+// scenario's first.
+func (m *mover) inStep(t float64, first bool) bool {
+	return (!m.stationary() || first || m.l.GenerateStationaryLc == model.StationaryAll) && m.onPath(t)
+}
+
 // Scenario generates the steps of one scenario. Steps are in time order;
 // only those with a load on its path are returned. Data the scenario
 // cannot be generated from (a missing vehicle, a path without stations,
@@ -104,8 +111,7 @@ func (g *Generator) Scenario(sc model.Scenario) ([]Step, error) {
 		first := len(out) == 0
 		any := false
 		for i := range movers {
-			m := &movers[i]
-			if (!m.stationary() || first || m.l.GenerateStationaryLc == model.StationaryAll) && m.onPath(t) {
+			if movers[i].inStep(t, first) {
 				any = true
 				break
 			}
@@ -115,12 +121,10 @@ func (g *Generator) Scenario(sc model.Scenario) ([]Step, error) {
 		}
 		acc := newAccumulator()
 		for i := range movers {
-			m := &movers[i]
 			// A load off its path (not yet arrived, or gone) is not placed.
-			if m.stationary() && !first && m.l.GenerateStationaryLc != model.StationaryAll || !m.onPath(t) {
-				continue
+			if movers[i].inStep(t, first) {
+				g.place(&movers[i], t, acc)
 			}
-			g.place(m, t, acc)
 		}
 		st := acc.step(k, t)
 		g.rows += st.Rows()
