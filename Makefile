@@ -9,7 +9,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test test-fault test-load test-cluster test-redis-cluster bench lint clean verify-ccx fuzz
+.PHONY: build run test test-fault test-load test-cluster test-redis-cluster bench bench-cholmod lint clean verify-ccx fuzz
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
@@ -73,6 +73,16 @@ fuzz:
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 80m $(PKGS)
+
+# Race the sparse solver against CHOLMOD in one process (tag cholmod, cgo;
+# installs libsuitesparse-dev and libopenblas-dev through apt when missing).
+# RACE_CASES=grid-20,grid-30 and RACE_RUNS=5 narrow or widen it.
+bench-cholmod:
+	@dpkg -s libsuitesparse-dev libopenblas-dev >/dev/null 2>&1 || { \
+		echo "installing libsuitesparse-dev libopenblas-dev through apt"; \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsuitesparse-dev libopenblas-dev; }
+	CGO_ENABLED=1 $(GO) test -tags cholmod -run '^$$' -bench Race -benchtime 1x -timeout 80m ./pkg/fem/sparse/race/
 
 # Cross-check the frame engine against CalculiX (installs calculix-ccx via apt).
 verify-ccx:

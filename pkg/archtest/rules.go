@@ -223,4 +223,6 @@ var Rules = []Rule{
 		Allow: []string{femTree}, Deny: noHTTP},
 	{Package: "pkg/fem/gridn", Why: "the benchmark generator builds models from the engine only",
 		Allow: []string{femTree}, Deny: noHTTP},
+	{Package: "pkg/fem/sparse/race", Why: "the CHOLMOD race (tag cholmod, cgo) drives the solver on the benchmark models only",
+		Deny: noHTTP, TestAllow: []string{"pkg/fem/sparse", "pkg/fem/sparse/kernel", "pkg/fem/gridn"}},
 }

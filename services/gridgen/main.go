@@ -1,9 +1,11 @@
 // Command gridgen writes the assembled stiffness matrix and right-hand side
-// of the grid-n benchmark structure (see package gridn) as Matrix Market
-// files: the matrix as symmetric coordinate (lower triangle), the load case
-// as an n×1 array.
+// of the grid-n benchmark structure (see package gridn), or with -plate of
+// the n×n plate mesh, as Matrix Market files: the matrix as symmetric
+// coordinate (lower triangle, explicit zeros kept), the load case as an
+// n×1 array.
 //
 //	gridgen -n 20 -mtx grid20.mtx -rhs grid20_b.mtx
+//	gridgen -plate -n 200 -mtx plate200.mtx
 package main
 
 import (
@@ -19,14 +21,19 @@ import (
 
 func main() {
 	n := flag.Int("n", 10, "bays per direction")
+	plate := flag.Bool("plate", false, "write the n×n clamped plate mesh instead of grid-n")
 	mtx := flag.String("mtx", "", "output path of the stiffness matrix (Matrix Market)")
 	rhs := flag.String("rhs", "", "output path of the right-hand side (Matrix Market array)")
 	flag.Parse()
-	m, err := gridn.Generate(*n)
+	name, generate := "grid", gridn.Generate
+	if *plate {
+		name, generate = "plate", gridn.GeneratePlate
+	}
+	m, err := generate(*n)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Fprintf(os.Stderr, "grid-%d: %d free DOFs, %d stored entries\n", *n, m.NFree, m.K.Pat.Nnz())
+	fmt.Fprintf(os.Stderr, "%s-%d: %d free DOFs, %d stored entries\n", name, *n, m.NFree, m.K.Pat.Nnz())
 	if *mtx != "" {
 		if err := writeFile(*mtx, func(w io.Writer) error { return sparse.WriteMatrixMarket(w, m.K) }); err != nil {
 			log.Fatal(err)
