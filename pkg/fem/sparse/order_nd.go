@@ -32,17 +32,24 @@ import (
 // which wins on slender structures (towers, long frames), where
 // separators are as large as a minimum degree order's fronts.
 
+// The effort is spent where the flops are: the large parts near the top
+// of the dissection, whose separators become the largest fronts, get
+// ndTrials multilevel bisections; the many small parts below ndBigPart get
+// one, with ndInitial greedy starts on its coarsest graph. On grid-30 this
+// orders in a quarter of the time of three trials everywhere for 2 % more
+// flops, which two seeds run side by side win back.
 const (
-	ndLeaf           = 120  // parts up to this many vertices are leaves
+	ndLeaf           = 200  // parts up to this many vertices are leaves
 	ndCoarse         = 100  // stop coarsening at this many vertices
-	ndTrials         = 3    // multilevel bisections per separator
-	ndInitial        = 6    // greedy-growing starts on the coarsest graph
+	ndTrials         = 3    // multilevel bisections per separator of a large part
+	ndBigPart        = 2000 // parts from this many vertices are large
+	ndInitial        = 2    // greedy-growing starts on the coarsest graph
 	ndLevelRoots     = 4    // level-structure roots per separator
 	ndImbal          = 0.04 // edge FM: allowed deviation of a side from half the weight
 	ndMaxSide        = 0.6  // node FM: largest share of the weight on one side
 	ndNodePasses     = 8    // node FM passes per level
 	ndBalancePenalty = 1.0  // weight of the imbalance in the separator score
-	ndSeeds          = 3    // independent dissections ndOrder tries
+	ndSeeds          = 2    // independent dissections ndOrder tries, side by side
 )
 
 // wgraph is a graph with vertex and edge weights used during coarsening.
@@ -198,7 +205,11 @@ func (nd *ndState) separator(g *graph) []int8 {
 	}
 	var best []int8
 	bestScore := 0.0
-	for t := 0; t < ndTrials; t++ {
+	trials := 1
+	if g.n >= ndBigPart {
+		trials = ndTrials
+	}
+	for t := 0; t < trials; t++ {
 		sep := nd.nodeBisect(wg)
 		score := sepScore(wg, sep)
 		if best == nil || score < bestScore {
@@ -297,7 +308,9 @@ func coarsen(g *wgraph, rng *rand.Rand) (*wgraph, []int32) {
 			nc++
 		}
 	}
-	cg := &wgraph{n: int(nc), xadj: make([]int, nc+1), vw: make([]int32, nc)}
+	// The coarse graph has at most as many edges as g: size it once.
+	cg := &wgraph{n: int(nc), xadj: make([]int, nc+1), vw: make([]int32, nc),
+		adj: make([]int32, 0, len(g.adj)), ew: make([]int32, 0, len(g.adj))}
 	mark := make([]int32, nc)
 	for i := range mark {
 		mark[i] = -1
@@ -308,7 +321,7 @@ func coarsen(g *wgraph, rng *rand.Rand) (*wgraph, []int32) {
 			continue
 		}
 		c := cmap[v]
-		for _, x := range []int{v, int(match[v])} {
+		for _, x := range [2]int{v, int(match[v])} {
 			cg.vw[c] += g.vw[x]
 			for q := g.xadj[x]; q < g.xadj[x+1]; q++ {
 				cu := cmap[g.adj[q]]
