@@ -49,7 +49,15 @@
 // multifrontal LDLᵀ: each supernode's front collects A and its children's
 // update matrices, its pivot block is factored without pivoting (recursive
 // blocking, dense kernels of package kernel with AVX-512/AVX2 assembly), and
-// its update matrix −L21·D·L21ᵀ goes to the parent. The kernels are those of
+// its update matrix −L21·D·L21ᵀ goes to the parent. The update is written
+// over its buffer (kernel.OverwriteNT) and the children's columns that
+// belong to it are added afterwards, so no update matrix is cleared first;
+// each worker scatters A into its own supernodes' panels. The factor's
+// values are mapped from the system outside the Go heap, so their pages
+// are first touched by the workers in parallel rather than zeroed on one
+// core up front (on a virtual machine the first touch costs about a
+// second per GiB); they are unmapped when the Factor is collected. The
+// kernels are those of
 // FactorOptions.Kernels, by default kernel.Best() (the widest the CPU
 // supports, fixed at start-up); the Factor keeps them for its solves, so
 // implementations can be compared side by side in one process. Independent

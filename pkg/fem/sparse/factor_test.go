@@ -202,7 +202,7 @@ func TestSupernodalMatchesDense(t *testing.T) {
 				for S := 0; S < s.NSuper; S++ {
 					k, mm := s.supDims(S)
 					rows := s.Rows[s.RowPtr[S]:s.RowPtr[S+1]]
-					panel := f.Val[s.ValPtr[S]:]
+					panel := f.val[s.ValPtr[S]:]
 					for jj := 0; jj < k; jj++ {
 						j := s.SupPtr[S] + jj
 						if got := panel[jj+jj*mm]; math.Abs(got-d[j]) > tol*math.Abs(d[j]) {

@@ -38,11 +38,18 @@ func cancelled(ctx context.Context) error {
 // is M×K, C is M×N and the first N rows of A pair with C's columns: the
 // trailing update of a pivot block and the update matrix of a front. It
 // runs in chunks of bounded work and checks ctx between them.
-func (w *frontWorker) lowerUpdate(ctx context.Context, M, N, K int, a []float64, lda int, d []float64, c []float64, ldc int) error {
+//
+// With over, C is taken as zero and written without being read (the update
+// matrix of a front, which then needs no clearing beforehand).
+func (w *frontWorker) lowerUpdate(ctx context.Context, M, N, K int, a []float64, lda int, d []float64, c []float64, ldc int, over bool) error {
 	if K == 0 || N == 0 {
 		return nil
 	}
 	kern := w.f.kern
+	update := kern.UpdateNTPar
+	if over {
+		update = kern.OverwriteNTPar
+	}
 	kw := min(K, ctxChunkDepth)
 	for c0 := 0; c0 < N; {
 		rows := M - c0
@@ -55,7 +62,7 @@ func (w *frontWorker) lowerUpdate(ctx context.Context, M, N, K int, a []float64,
 			if err := cancelled(ctx); err != nil {
 				return err
 			}
-			kern.UpdateNTPar(rows, cw, K, a[c0:], lda, d, a[c0:], lda, c[c0+c0*ldc:], ldc, true, w.par)
+			update(rows, cw, K, a[c0:], lda, d, a[c0:], lda, c[c0+c0*ldc:], ldc, true, w.par)
 		} else {
 			for k0 := 0; k0 < K; k0 += kw {
 				if err := cancelled(ctx); err != nil {
@@ -63,7 +70,11 @@ func (w *frontWorker) lowerUpdate(ctx context.Context, M, N, K int, a []float64,
 				}
 				kk := min(kw, K-k0)
 				ak := a[c0+k0*lda:]
-				kern.UpdateNTPar(rows, cw, kk, ak, lda, d[k0:k0+kk], ak, lda, c[c0+c0*ldc:], ldc, true, w.par)
+				if k0 == 0 {
+					update(rows, cw, kk, ak, lda, d[k0:k0+kk], ak, lda, c[c0+c0*ldc:], ldc, true, w.par)
+				} else {
+					kern.UpdateNTPar(rows, cw, kk, ak, lda, d[k0:k0+kk], ak, lda, c[c0+c0*ldc:], ldc, true, w.par)
+				}
 			}
 		}
 		c0 += cw
@@ -122,7 +133,7 @@ func (w *frontWorker) ldlPanel(ctx context.Context, a []float64, lda, j0, k int,
 	}
 	// The trailing update of a large pivot block is the biggest dense
 	// operation of the factorization: it runs in checked chunks.
-	if err := w.lowerUpdate(ctx, m-k1, k-k1, k1, a[k1:], lda, d[:k1], a[k1+k1*lda:], lda); err != nil {
+	if err := w.lowerUpdate(ctx, m-k1, k-k1, k1, a[k1:], lda, d[:k1], a[k1+k1*lda:], lda, false); err != nil {
 		return err
 	}
 	return w.ldlPanel(ctx, a[k1+k1*lda:], lda, j0+k1, k-k1, d[k1:], col0+k1)

@@ -3,7 +3,10 @@ package sparse
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,11 +46,15 @@ type FactorOptions struct {
 }
 
 // Factor is a supernodal LDLᵀ factorization P·A·Pᵀ = L·D·Lᵀ with unit lower
-// L. Panel s of Val (see Symbolic) holds L below the diagonal of its first k
-// rows and D on the diagonal; the entries above the diagonal are scratch.
+// L. Panel s of its values (see Symbolic) holds L below the diagonal of its
+// first k rows and D on the diagonal; the entries above the diagonal are
+// scratch. The values live outside the Go heap (see newValues) and are
+// returned to the system when the Factor is collected, so nothing may keep
+// them beyond the Factor: they are not exported.
 type Factor struct {
 	Sym *Symbolic
-	Val []float64
+	val []float64
+	a   *SymMatrix // the matrix being factored, during Refactor
 
 	inertia Inertia
 	opt     FactorOptions
@@ -73,7 +80,7 @@ func (f *Factor) Inertia() Inertia { return f.inertia }
 
 // Bytes returns the memory held by the factor values and the update stacks
 // the numeric phase needs at its peak.
-func (f *Factor) Bytes() int64 { return 8*int64(len(f.Val)) + f.Sym.StackBytes() }
+func (f *Factor) Bytes() int64 { return 8*int64(len(f.val)) + f.Sym.StackBytes() }
 
 // Factorize computes the numeric factorization of a, whose pattern must be
 // the one sym was analysed from. It honours ctx throughout: between
@@ -107,14 +114,17 @@ func (f *Factor) Refactor(ctx context.Context, a *SymMatrix) error {
 	if err := cancelled(ctx); err != nil {
 		return err
 	}
-	if f.Val == nil {
-		v, err := allocFloats(ctx, sym.ValPtr[sym.NSuper])
+	if f.val == nil {
+		// Not zeroed nor touched here: each worker clears and fills its
+		// own supernodes' panels, so the first touch of the pages (the
+		// costliest part of a large factor's memory on a virtual
+		// machine) is spread over the workers instead of done up front.
+		v, release, err := newValues(sym.ValPtr[sym.NSuper])
 		if err != nil {
-			return err
+			return fmt.Errorf("sparse: factorize: %w", err)
 		}
-		f.Val = v
-	} else if err := clearFloats(ctx, f.Val); err != nil {
-		return err
+		f.val = v
+		runtime.AddCleanup(f, func(release func()) { release() }, release)
 	}
 	if f.ref == nil {
 		f.ref = make([]float64, sym.N)
@@ -123,23 +133,16 @@ func (f *Factor) Refactor(ctx context.Context, a *SymMatrix) error {
 	}
 	p := a.Pat
 	for j := 0; j < p.N; j++ {
-		// The first touch of a fresh factor's pages makes the scatter
-		// slow enough to need its own checks.
-		if j%4096 == 0 {
-			if err := cancelled(ctx); err != nil {
-				return err
-			}
-		}
 		pj := sym.IPerm[j]
 		for q := p.ColPtr[j]; q < p.ColPtr[j+1]; q++ {
-			v := a.Val[q]
-			f.Val[sym.amap[q]] += v
-			av := math.Abs(v)
+			av := math.Abs(a.Val[q])
 			pi := sym.IPerm[p.RowIdx[q]]
 			f.ref[pj] = math.Max(f.ref[pj], av)
 			f.ref[pi] = math.Max(f.ref[pi], av)
 		}
 	}
+	f.a = a
+	defer func() { f.a = nil }()
 	f.upd = make([][]float64, sym.NSuper)
 	sc := &sym.sched
 	prog := newProgress(f.opt.Progress, sym)
@@ -238,7 +241,7 @@ func (f *Factor) countInertia() {
 	s := f.Sym
 	for S := 0; S < s.NSuper; S++ {
 		k, m := s.supDims(S)
-		panel := f.Val[s.ValPtr[S]:]
+		panel := f.val[s.ValPtr[S]:]
 		for j := 0; j < k; j++ {
 			d := panel[j+j*m]
 			switch {
@@ -282,7 +285,14 @@ func (w *frontWorker) supernode(ctx context.Context, S int) error {
 	heap := s.sched.heapUpdate
 	k, m := s.supDims(S)
 	r := m - k
-	panel := f.Val[s.ValPtr[S]:s.ValPtr[S+1]]
+	panel := f.val[s.ValPtr[S]:s.ValPtr[S+1]]
+	if err := clearFloats(ctx, panel); err != nil {
+		return err
+	}
+	off := s.ValPtr[S]
+	for _, q := range s.aBySup[s.aSupPtr[S]:s.aSupPtr[S+1]] {
+		panel[s.amap[q]-off] += f.a.Val[q]
+	}
 	rows := s.Rows[s.RowPtr[S]:s.RowPtr[S+1]]
 	for t, row := range rows {
 		w.pos[row] = int32(t)
@@ -297,39 +307,48 @@ func (w *frontWorker) supernode(ctx context.Context, S int) error {
 	}
 	var u []float64
 	if r > 0 {
-		var err error
+		// Not cleared: the update below overwrites it.
 		if heap[S] {
-			u, err = allocFloats(ctx, r*r)
+			var err error
+			if u, err = allocFloats(ctx, r*r); err != nil {
+				return err
+			}
 		} else {
 			u = w.stack[w.top : w.top+r*r]
-			err = clearFloats(ctx, u)
 		}
-		if err != nil {
+	}
+	// The children's columns that are pivots of S go into the panel
+	// before it is factored; the rest into u once the update has
+	// written it, so u is never cleared.
+	for pass := range 2 {
+		for _, c := range kids {
+			kc, mc := s.supDims(int(c))
+			rc := mc - kc
+			if rc == 0 {
+				continue
+			}
+			crow := s.Rows[s.RowPtr[c]+kc : s.RowPtr[c+1]]
+			if err := w.extendAdd(ctx, panel, m, k, u, r, f.upd[c], rc, crow, pass == 1); err != nil {
+				return err
+			}
+			if pass == 1 {
+				f.upd[c] = nil
+			}
+		}
+		if pass == 1 {
+			break
+		}
+		if cap(w.d) < k {
+			w.d = make([]float64, k)
+		}
+		d := w.d[:k]
+		if err := w.ldlPanel(ctx, panel, m, 0, k, d, s.SupPtr[S]); err != nil {
 			return err
 		}
-	}
-	for _, c := range kids {
-		kc, mc := s.supDims(int(c))
-		rc := mc - kc
-		if rc == 0 {
-			continue
-		}
-		crow := s.Rows[s.RowPtr[c]+kc : s.RowPtr[c+1]]
-		if err := w.extendAdd(ctx, panel, m, k, u, r, f.upd[c], rc, crow); err != nil {
+		// The update matrix for the parent, in checked chunks.
+		if err := w.lowerUpdate(ctx, r, r, k, panel[k:], m, d, u, r, true); err != nil {
 			return err
 		}
-		f.upd[c] = nil
-	}
-	if cap(w.d) < k {
-		w.d = make([]float64, k)
-	}
-	d := w.d[:k]
-	if err := w.ldlPanel(ctx, panel, m, 0, k, d, s.SupPtr[S]); err != nil {
-		return err
-	}
-	// The update matrix for the parent, in checked chunks.
-	if err := w.lowerUpdate(ctx, r, r, k, panel[k:], m, d, u, r); err != nil {
-		return err
 	}
 	if heap[S] {
 		f.upd[S] = u
@@ -353,8 +372,10 @@ func (w *frontWorker) supernode(ctx context.Context, S int) error {
 }
 
 // extendAdd adds the child update uc (rc×rc, rows crow) into the front:
-// columns that are pivots of S go to the panel, the rest to u.
-func (w *frontWorker) extendAdd(ctx context.Context, panel []float64, m, k int, u []float64, r int, uc []float64, rc int, crow []int32) error {
+// the columns that are pivots of S to the panel, or with toU the rest to
+// u. The child's rows are ascending, so the first kind of columns comes
+// first.
+func (w *frontWorker) extendAdd(ctx context.Context, panel []float64, m, k int, u []float64, r int, uc []float64, rc int, crow []int32, toU bool) error {
 	if cap(w.rel) < rc {
 		w.rel = make([]int32, rc)
 	}
@@ -362,7 +383,12 @@ func (w *frontWorker) extendAdd(ctx context.Context, panel []float64, m, k int, 
 	for i, row := range crow {
 		rel[i] = w.pos[row]
 	}
-	for j := 0; j < rc; j++ {
+	split, _ := slices.BinarySearch(rel, int32(k))
+	j0, j1 := 0, split
+	if toU {
+		j0, j1 = split, rc
+	}
+	for j := j0; j < j1; j++ {
 		if j%256 == 255 {
 			if err := cancelled(ctx); err != nil {
 				return err

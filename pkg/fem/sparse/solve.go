@@ -36,7 +36,7 @@ func (f *Factor) solvePermuted(y []float64) {
 		k, m := s.supDims(S)
 		c0 := s.SupPtr[S]
 		rows := s.Rows[s.RowPtr[S]+k : s.RowPtr[S+1]]
-		panel := f.Val[s.ValPtr[S]:s.ValPtr[S+1]]
+		panel := f.val[s.ValPtr[S]:s.ValPtr[S+1]]
 		wv = gatherFront(wv, y, c0, k, rows)
 		for j := 0; j < k; j++ {
 			if yj := wv[j]; yj != 0 {
@@ -51,7 +51,7 @@ func (f *Factor) solvePermuted(y []float64) {
 	for S := 0; S < s.NSuper; S++ { // diagonal
 		k, m := s.supDims(S)
 		c0 := s.SupPtr[S]
-		panel := f.Val[s.ValPtr[S]:]
+		panel := f.val[s.ValPtr[S]:]
 		for j := 0; j < k; j++ {
 			y[c0+j] /= panel[j*m+j]
 		}
@@ -60,7 +60,7 @@ func (f *Factor) solvePermuted(y []float64) {
 		k, m := s.supDims(S)
 		c0 := s.SupPtr[S]
 		rows := s.Rows[s.RowPtr[S]+k : s.RowPtr[S+1]]
-		panel := f.Val[s.ValPtr[S]:s.ValPtr[S+1]]
+		panel := f.val[s.ValPtr[S]:s.ValPtr[S+1]]
 		wv = gatherFront(wv, y, c0, k, rows)
 		for j := k - 1; j >= 0; j-- {
 			wv[j] -= dot(panel[j*m+j+1:j*m+m], wv[j+1:m])

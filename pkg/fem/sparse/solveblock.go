@@ -234,13 +234,13 @@ func (f *Factor) solveBlock(y []float64, h int) {
 		c0 := s.SupPtr[S]
 		rows := s.Rows[s.RowPtr[S]+k : s.RowPtr[S+1]]
 		bs.gather(y, h, c0, k, rows, nil)
-		bs.forward(f.Val[s.ValPtr[S]:s.ValPtr[S+1]], m, k)
+		bs.forward(f.val[s.ValPtr[S]:s.ValPtr[S+1]], m, k)
 		bs.scatter(y, h, c0, k, rows, nil)
 	}
 	for S := 0; S < s.NSuper; S++ {
 		k, m := s.supDims(S)
 		c0 := s.SupPtr[S]
-		panel := f.Val[s.ValPtr[S]:]
+		panel := f.val[s.ValPtr[S]:]
 		for j := 0; j < k; j++ {
 			dj := panel[j*m+j]
 			row := y[(c0+j)*h : (c0+j+1)*h]
@@ -253,7 +253,7 @@ func (f *Factor) solveBlock(y []float64, h int) {
 		k, m := s.supDims(S)
 		c0 := s.SupPtr[S]
 		bs.gather(y, h, c0, k, s.Rows[s.RowPtr[S]+k:s.RowPtr[S+1]], nil)
-		bs.backward(f.Val[s.ValPtr[S]:s.ValPtr[S+1]], m, k)
+		bs.backward(f.val[s.ValPtr[S]:s.ValPtr[S+1]], m, k)
 		bs.scatter(y, h, c0, k, nil, nil)
 	}
 }

@@ -163,7 +163,7 @@ func (bs *blockSolver) forwardNode(f *Factor, y []float64, h, S int, top *topBuf
 	k, m := s.supDims(S)
 	c0 := s.SupPtr[S]
 	rows := s.Rows[s.RowPtr[S]+k : s.RowPtr[S+1]]
-	panel := f.Val[s.ValPtr[S]:s.ValPtr[S+1]]
+	panel := f.val[s.ValPtr[S]:s.ValPtr[S+1]]
 	bs.gather(y, h, c0, k, rows, top)
 	bs.forwardPanels(panel, m, k)
 	for j := 0; j < k; j++ {
@@ -183,6 +183,6 @@ func (bs *blockSolver) backwardNode(f *Factor, y []float64, h, S int) {
 	k, m := s.supDims(S)
 	c0 := s.SupPtr[S]
 	bs.gather(y, h, c0, k, s.Rows[s.RowPtr[S]+k:s.RowPtr[S+1]], nil)
-	bs.backward(f.Val[s.ValPtr[S]:s.ValPtr[S+1]], m, k)
+	bs.backward(f.val[s.ValPtr[S]:s.ValPtr[S+1]], m, k)
 	bs.scatter(y, h, c0, k, nil, nil)
 }

@@ -57,8 +57,13 @@ type Symbolic struct {
 	childPtr []int
 	child    []int32
 	amap     []int // A value slot → index in Factor value array
-	aPat     *Pattern
-	sched    schedule
+	// aBySup lists the A value slots by the supernode whose panel they
+	// land in (those of S at aBySup[aSupPtr[S]:aSupPtr[S+1]]), so that
+	// each worker scatters its own supernodes' entries of A.
+	aBySup  []int
+	aSupPtr []int
+	aPat    *Pattern
+	sched   schedule
 	// solveSched is the plan of the parallel block solve (solvepar.go).
 	solveSched solveSchedule
 }
@@ -386,6 +391,28 @@ func (s *Symbolic) buildAMap(p *Pattern) {
 			lr, _ := slices.BinarySearch(rows, int32(r))
 			m := len(rows)
 			s.amap[q] = s.ValPtr[S] + (c-s.SupPtr[S])*m + lr
+		}
+	}
+	// Bucket the slots by supernode: a counting sort keyed on the panel
+	// each slot's amap entry falls in.
+	s.aSupPtr = make([]int, s.NSuper+1)
+	for j := 0; j < p.N; j++ {
+		pj := s.IPerm[j]
+		for q := p.ColPtr[j]; q < p.ColPtr[j+1]; q++ {
+			s.aSupPtr[supOf[min(pj, s.IPerm[p.RowIdx[q]])]+1]++
+		}
+	}
+	for S := 0; S < s.NSuper; S++ {
+		s.aSupPtr[S+1] += s.aSupPtr[S]
+	}
+	next := slices.Clone(s.aSupPtr[:s.NSuper])
+	s.aBySup = make([]int, p.Nnz())
+	for j := 0; j < p.N; j++ {
+		pj := s.IPerm[j]
+		for q := p.ColPtr[j]; q < p.ColPtr[j+1]; q++ {
+			S := supOf[min(pj, s.IPerm[p.RowIdx[q]])]
+			s.aBySup[next[S]] = q
+			next[S]++
 		}
 	}
 }

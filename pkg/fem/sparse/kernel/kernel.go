@@ -184,13 +184,26 @@ func (w *workspace) ensure(c *Kernels) {
 // and entries above it inside a tile that straddles it may be overwritten
 // with meaningless values, so callers must not keep data there.
 func (kn *Kernels) UpdateNT(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower bool) {
+	kn.updateNT(m, n, k, a, lda, d, b, ldb, c, ldc, lower, false)
+}
+
+// OverwriteNT is UpdateNT with C taken as zero: C = −A·diag(d)·Bᵀ, written
+// without reading what C held. Each tile of C is cleared just before its
+// micro-kernel runs, while it is in cache, which saves the separate pass
+// over memory that clearing all of C first would cost. With lower, tiles
+// strictly above the diagonal are left as they were.
+func (kn *Kernels) OverwriteNT(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower bool) {
+	kn.updateNT(m, n, k, a, lda, d, b, ldb, c, ldc, lower, true)
+}
+
+func (kn *Kernels) updateNT(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower, over bool) {
 	if m <= 0 || n <= 0 || k <= 0 {
 		return
 	}
 	conf := kn.conf()
 	ws := wsPool.Get().(*workspace)
 	ws.ensure(conf)
-	updateGen(conf, ws, m, n, k, a, lda, d, b, ldb, false, c, ldc, lower)
+	updateGen(conf, ws, m, n, k, a, lda, d, b, ldb, false, c, ldc, lower, over)
 	wsPool.Put(ws)
 }
 
@@ -198,8 +211,17 @@ func (kn *Kernels) UpdateNT(m, n, k int, a []float64, lda int, d []float64, b []
 // C (balanced by the area each computes). It serves the large fronts near
 // the root of the elimination tree, where tree parallelism has run out.
 func (kn *Kernels) UpdateNTPar(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower bool, workers int) {
+	kn.updateNTPar(m, n, k, a, lda, d, b, ldb, c, ldc, lower, false, workers)
+}
+
+// OverwriteNTPar is OverwriteNT split over workers as UpdateNTPar.
+func (kn *Kernels) OverwriteNTPar(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower bool, workers int) {
+	kn.updateNTPar(m, n, k, a, lda, d, b, ldb, c, ldc, lower, true, workers)
+}
+
+func (kn *Kernels) updateNTPar(m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, c []float64, ldc int, lower, over bool, workers int) {
 	if workers <= 1 || int64(m)*int64(n)*int64(k) < 1<<21 {
-		kn.UpdateNT(m, n, k, a, lda, d, b, ldb, c, ldc, lower)
+		kn.updateNT(m, n, k, a, lda, d, b, ldb, c, ldc, lower, over)
 		return
 	}
 	// Column split points: with lower, column j costs about m−j rows.
@@ -238,15 +260,16 @@ func (kn *Kernels) UpdateNTPar(m, n, k int, a []float64, lda int, d []float64, b
 			if r0 >= m {
 				return
 			}
-			kn.UpdateNT(m-r0, c1-c0, k, a[r0:], lda, d, b[c0:], ldb, c[r0+c0*ldc:], ldc, lower)
+			kn.updateNT(m-r0, c1-c0, k, a[r0:], lda, d, b[c0:], ldb, c[r0+c0*ldc:], ldc, lower, over)
 		}()
 	}
 	wg.Wait()
 }
 
 // updateGen is the blocked driver; bTrans selects B stored k×n (UpdateNN)
-// instead of n×k.
-func updateGen(conf *Kernels, ws *workspace, m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, bTrans bool, c []float64, ldc int, lower bool) {
+// instead of n×k, over that C is overwritten (each tile cleared before the
+// first depth block reaches it).
+func updateGen(conf *Kernels, ws *workspace, m, n, k int, a []float64, lda int, d []float64, b []float64, ldb int, bTrans bool, c []float64, ldc int, lower, over bool) {
 	mr, nr, mc, kc0, nc0 := conf.mr, conf.nr, conf.mc, conf.kc, conf.nc
 	for jc := 0; jc < n; jc += nc0 {
 		nc := min(nc0, n-jc)
@@ -278,7 +301,13 @@ func updateGen(conf *Kernels, ws *workspace, m, n, k int, a []float64, lda int, 
 						}
 						as := ws.ap[ir*kc:]
 						off := ic + ir + (jc+jr)*ldc
+						first := over && pc == 0
 						if mrc == mr && nrc == nr {
+							if first {
+								for j := 0; j < nr; j++ {
+									clear(c[off+j*ldc : off+j*ldc+mr])
+								}
+							}
 							conf.micro(kc, as, bs, c[off:], ldc)
 							continue
 						}
@@ -288,6 +317,10 @@ func updateGen(conf *Kernels, ws *workspace, m, n, k int, a []float64, lda int, 
 						for j := 0; j < nrc; j++ {
 							cc := c[off+j*ldc : off+j*ldc+mrc]
 							tt := t[j*mr : j*mr+mrc]
+							if first {
+								copy(cc, tt)
+								continue
+							}
 							for i := range cc {
 								cc[i] += tt[i]
 							}
@@ -349,7 +382,7 @@ func (kn *Kernels) UpdateNN(m, n, k int, a []float64, lda int, b []float64, ldb 
 	conf := kn.conf()
 	ws := wsPool.Get().(*workspace)
 	ws.ensure(conf)
-	updateGen(conf, ws, m, n, k, a, lda, nil, b, ldb, true, c, ldc, false)
+	updateGen(conf, ws, m, n, k, a, lda, nil, b, ldb, true, c, ldc, false, false)
 	wsPool.Put(ws)
 }
 

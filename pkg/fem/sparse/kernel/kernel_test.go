@@ -37,7 +37,9 @@ func randSlice(r *rand.Rand, n int) []float64 {
 
 // TestUpdateMatchesReference runs every implementation this CPU supports
 // (the pure-Go fallback always) on awkward shapes that exercise the edge
-// tiles and the cache blocking, and compares with the triple loop.
+// tiles and the cache blocking, and compares with the triple loop. The
+// overwrite form starts from a C full of NaN, which any read of it would
+// carry into the result.
 func TestUpdateMatchesReference(t *testing.T) {
 	shapes := []struct{ m, n, k int }{
 		{1, 1, 1}, {7, 5, 3}, {16, 14, 1}, {17, 15, 9}, {33, 29, 300}, {300, 257, 70}, {450, 30, 513},
@@ -46,8 +48,9 @@ func TestUpdateMatchesReference(t *testing.T) {
 	for _, kn := range supported(t) {
 		for _, sh := range shapes {
 			for _, lower := range []bool{false, true} {
-				for _, scaled := range []bool{false, true} {
-					name := fmt.Sprintf("%v/%dx%dx%d/lower=%v/d=%v", kn.Impl(), sh.m, sh.n, sh.k, lower, scaled)
+				for _, form := range []struct{ scaled, over bool }{{false, false}, {true, false}, {true, true}} {
+					scaled, over := form.scaled, form.over
+					name := fmt.Sprintf("%v/%dx%dx%d/lower=%v/d=%v/overwrite=%v", kn.Impl(), sh.m, sh.n, sh.k, lower, scaled, over)
 					t.Run(name, func(t *testing.T) {
 						lda, ldb, ldc := sh.m+3, sh.n+1, sh.m+2
 						a := randSlice(r, lda*sh.k)
@@ -58,8 +61,19 @@ func TestUpdateMatchesReference(t *testing.T) {
 							d = randSlice(r, sh.k)
 						}
 						want := append([]float64(nil), c...)
+						if over {
+							for j := 0; j < sh.n; j++ {
+								for i := 0; i < sh.m; i++ {
+									want[i+j*ldc], c[i+j*ldc] = 0, math.NaN()
+								}
+							}
+						}
 						refUpdate(sh.m, sh.n, sh.k, a, lda, d, b, ldb, want, ldc, lower)
-						kn.UpdateNTPar(sh.m, sh.n, sh.k, a, lda, d, b, ldb, c, ldc, lower, 2)
+						if over {
+							kn.OverwriteNTPar(sh.m, sh.n, sh.k, a, lda, d, b, ldb, c, ldc, lower, 2)
+						} else {
+							kn.UpdateNTPar(sh.m, sh.n, sh.k, a, lda, d, b, ldb, c, ldc, lower, 2)
+						}
 						for j := 0; j < sh.n; j++ {
 							for i := 0; i < sh.m; i++ {
 								if lower && i < j {
@@ -68,7 +82,7 @@ func TestUpdateMatchesReference(t *testing.T) {
 								// Sums of k products of O(1) terms: allow
 								// k·ε relative reassociation error.
 								tol := 1e-15 * float64(sh.k+1) * 4
-								if g, w := c[i+j*ldc], want[i+j*ldc]; math.Abs(g-w) > tol*(1+math.Abs(w)) {
+								if g, w := c[i+j*ldc], want[i+j*ldc]; !(math.Abs(g-w) <= tol*(1+math.Abs(w))) {
 									t.Fatalf("C(%d,%d) = %v, want %v", i, j, g, w)
 								}
 							}
