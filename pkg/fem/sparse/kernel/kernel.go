@@ -81,19 +81,22 @@ type Kernels struct {
 	mc, kc int // rows and depth of a packed block of A
 	nc     int // columns of a packed block of B
 	micro  func(k int, a, b, c []float64, ldc int)
-	axpy   func(alpha float64, x, y []float64)
-	dot    func(x, y []float64) float64
+	// pack packs one full MR-row sliver of A scaled by d (packA's
+	// common case), or is nil for the portable loop.
+	pack func(k int, a []float64, lda int, d, dst []float64)
+	axpy func(alpha float64, x, y []float64)
+	dot  func(x, y []float64) float64
 }
 
 // build returns the kernels of impl, which must be supported.
 func build(impl Impl) Kernels {
 	switch impl {
 	case ImplAVX512:
-		return Kernels{impl, 16, 14, 192, 256, 4200, microAVX512, axpyNegFast, dotFast}
+		return Kernels{impl, 16, 14, 192, 256, 4200, microAVX512, packAVX512, axpyNegFast, dotFast}
 	case ImplAVX2:
-		return Kernels{impl, 8, 6, 128, 256, 4200, microAVX2, axpyNegFast, dotFast}
+		return Kernels{impl, 8, 6, 128, 256, 4200, microAVX2, nil, axpyNegFast, dotFast}
 	}
-	return Kernels{ImplGeneric, 4, 4, 128, 256, 4096, microGeneric4x4, axpyNegGeneric, dotGeneric}
+	return Kernels{ImplGeneric, 4, 4, 128, 256, 4096, microGeneric4x4, nil, axpyNegGeneric, dotGeneric}
 }
 
 // conf returns kn, or the portable kernels when kn is the zero value.
@@ -290,7 +293,7 @@ func updateGen(conf *Kernels, ws *workspace, m, n, k int, a []float64, lda int, 
 				if d != nil {
 					dd = d[pc : pc+kc]
 				}
-				packA(mcur, kc, mr, a[ic+pc*lda:], lda, dd, ws.ap)
+				packA(conf, mcur, kc, a[ic+pc*lda:], lda, dd, ws.ap)
 				for jr := 0; jr < nc; jr += nr {
 					nrc := min(nr, nc-jr)
 					bs := ws.bp[jr*kc:]
@@ -334,10 +337,15 @@ func updateGen(conf *Kernels, ws *workspace, m, n, k int, a []float64, lda int, 
 
 // packA copies the m×k block of A, scaled column-wise by d, into MR-row
 // slivers: sliver s holds rows s·MR… as ap[s·MR·k + p·MR + i], zero padded.
-func packA(m, k, mr int, a []float64, lda int, d []float64, ap []float64) {
+func packA(conf *Kernels, m, k int, a []float64, lda int, d []float64, ap []float64) {
+	mr := conf.mr
 	for s := 0; s < m; s += mr {
 		rows := min(mr, m-s)
 		dst := ap[s*k : s*k+mr*k]
+		if rows == mr && d != nil && conf.pack != nil {
+			conf.pack(k, a[s:], lda, d, dst)
+			continue
+		}
 		for p := 0; p < k; p++ {
 			col := a[s+p*lda : s+p*lda+rows]
 			out := dst[p*mr : p*mr+mr]
@@ -352,6 +360,17 @@ func packA(m, k, mr int, a []float64, lda int, d []float64, ap []float64) {
 			for i := rows; i < mr; i++ {
 				out[i] = 0
 			}
+		}
+	}
+}
+
+// packScaledGeneric is the portable form of a Kernels' pack: one full
+// mr-row sliver of A scaled by d.
+func packScaledGeneric(mr, k int, a []float64, lda int, d, dst []float64) {
+	for p := 0; p < k; p++ {
+		out := dst[p*mr : p*mr+mr]
+		for i, v := range a[p*lda : p*lda+mr] {
+			out[i] = v * d[p]
 		}
 	}
 }

@@ -11,6 +11,9 @@ func kern16x14(k int, a, b, c *float64, ldc int)
 func kern8x6(k int, a, b, c *float64, ldc int)
 
 //go:noescape
+func packScaled16(k int, a *float64, lda int, d *float64, dst *float64)
+
+//go:noescape
 func axpyNegAVX2(n int, alpha float64, x, y *float64)
 
 //go:noescape
@@ -32,6 +35,17 @@ func detect() (avx2, avx512 bool) {
 
 func microAVX512(k int, a, b, c []float64, ldc int) { kern16x14(k, &a[0], &b[0], &c[0], ldc) }
 func microAVX2(k int, a, b, c []float64, ldc int)   { kern8x6(k, &a[0], &b[0], &c[0], ldc) }
+
+// packAVX512 packs one full 16-row sliver of A scaled by d.
+func packAVX512(k int, a []float64, lda int, d, dst []float64) {
+	if k == 0 {
+		return
+	}
+	_ = a[15+(k-1)*lda]
+	_ = d[k-1]
+	_ = dst[16*k-1]
+	packScaled16(k, &a[0], lda, &d[0], &dst[0])
+}
 
 func axpyNegFast(alpha float64, x, y []float64) {
 	if len(y) == 0 {

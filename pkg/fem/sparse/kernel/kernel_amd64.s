@@ -394,3 +394,29 @@ ddone:
 	VZEROUPPER
 	RET
 
+
+// func packScaled16(k int, a *float64, lda int, d *float64, dst *float64)
+// dst[16p+i] = a[i+p·lda]·d[p] for i < 16, p < k: one full sliver of packA.
+TEXT ·packScaled16(SB), NOSPLIT, $0-40
+	MOVQ k+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ lda+16(FP), R8
+	SHLQ $3, R8
+	MOVQ d+24(FP), DX
+	MOVQ dst+32(FP), DI
+	TESTQ CX, CX
+	JLE pdone
+ploop:
+	VBROADCASTSD (DX), Z2
+	VMULPD (SI), Z2, Z0
+	VMULPD 64(SI), Z2, Z1
+	VMOVUPD Z0, (DI)
+	VMOVUPD Z1, 64(DI)
+	ADDQ R8, SI
+	ADDQ $8, DX
+	ADDQ $128, DI
+	DECQ CX
+	JNZ ploop
+pdone:
+	VZEROUPPER
+	RET
