@@ -200,3 +200,26 @@ func BenchmarkSolveManyGrid20(b *testing.B) {
 	b.ReportMetric(single.Seconds()/float64(b.N)/h, "s-single")
 	b.ReportMetric(block.Seconds()/single.Seconds()*h, "singles/block")
 }
+
+// BenchmarkAnalyze times the analysis alone (nested dissection ordering
+// and symbolic factorization) of grid-20 and grid-30, reporting the flops
+// of the order it finds: the ordering's speed and quality side by side.
+func BenchmarkAnalyze(b *testing.B) {
+	for _, n := range []int{20, 30} {
+		b.Run(fmt.Sprintf("grid%d", n), func(b *testing.B) {
+			model, err := gridn.Generate(n)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				sym, err := sparse.Analyze(model.K.Pat, sparse.AnalyzeOptions{Method: sparse.NestedDissection, NodeOf: model.NodeOf})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(sym.Flops, "flops")
+				b.ReportMetric(sym.OrderTime.Seconds(), "s-order")
+			}
+		})
+	}
+}

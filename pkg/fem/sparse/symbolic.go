@@ -372,7 +372,10 @@ func childLists(parent []int32) ([]int, []int32) {
 }
 
 // buildAMap records where each stored entry of A lands in the factor
-// panels, so numeric factorization scatters A with one indexed add each.
+// panels, so numeric factorization scatters A with one indexed add each,
+// and lists the entries by supernode (aBySup) so that each worker scatters
+// its own. Entries are bucketed by supernode first; within a supernode a
+// row→position map then places each one without a search.
 func (s *Symbolic) buildAMap(p *Pattern) {
 	supOf := make([]int32, s.N)
 	for S := 0; S < s.NSuper; S++ {
@@ -380,21 +383,6 @@ func (s *Symbolic) buildAMap(p *Pattern) {
 			supOf[c] = int32(S)
 		}
 	}
-	s.amap = make([]int, p.Nnz())
-	for j := 0; j < p.N; j++ {
-		pj := s.IPerm[j]
-		for q := p.ColPtr[j]; q < p.ColPtr[j+1]; q++ {
-			pi := s.IPerm[p.RowIdx[q]]
-			c, r := min(pi, pj), max(pi, pj)
-			S := supOf[c]
-			rows := s.Rows[s.RowPtr[S]:s.RowPtr[S+1]]
-			lr, _ := slices.BinarySearch(rows, int32(r))
-			m := len(rows)
-			s.amap[q] = s.ValPtr[S] + (c-s.SupPtr[S])*m + lr
-		}
-	}
-	// Bucket the slots by supernode: a counting sort keyed on the panel
-	// each slot's amap entry falls in.
 	s.aSupPtr = make([]int, s.NSuper+1)
 	for j := 0; j < p.N; j++ {
 		pj := s.IPerm[j]
@@ -407,12 +395,29 @@ func (s *Symbolic) buildAMap(p *Pattern) {
 	}
 	next := slices.Clone(s.aSupPtr[:s.NSuper])
 	s.aBySup = make([]int, p.Nnz())
+	colOf := make([]int32, p.Nnz()) // permuted column of each bucketed entry
 	for j := 0; j < p.N; j++ {
 		pj := s.IPerm[j]
 		for q := p.ColPtr[j]; q < p.ColPtr[j+1]; q++ {
 			S := supOf[min(pj, s.IPerm[p.RowIdx[q]])]
 			s.aBySup[next[S]] = q
+			colOf[next[S]] = int32(pj)
 			next[S]++
+		}
+	}
+	s.amap = make([]int, p.Nnz())
+	pos := make([]int32, s.N)
+	for S := 0; S < s.NSuper; S++ {
+		rows := s.Rows[s.RowPtr[S]:s.RowPtr[S+1]]
+		for t, r := range rows {
+			pos[r] = int32(t)
+		}
+		m := len(rows)
+		for t := s.aSupPtr[S]; t < s.aSupPtr[S+1]; t++ {
+			q := s.aBySup[t]
+			pi, pj := s.IPerm[p.RowIdx[q]], int(colOf[t])
+			c, r := min(pi, pj), max(pi, pj)
+			s.amap[q] = s.ValPtr[S] + (c-s.SupPtr[S])*m + int(pos[r])
 		}
 	}
 }
