@@ -139,7 +139,10 @@ type Run struct {
 	Flops       float64 // Σ c_j²
 	FlopsStored float64 // on the stored, amalgamated structure
 	PeakRSS     float64 // growth of the resident set, bytes (set by the caller)
-	X           []float64
+	// Residual and Backward are the relative residual and the normwise
+	// backward error of X (set by the caller).
+	Residual, Backward float64
+	X                  []float64
 }
 
 // Total is the time from the matrix to the solution.

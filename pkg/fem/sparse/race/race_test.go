@@ -33,9 +33,21 @@ var (
 	rateTarget  = map[string]float64{"grid-30": 0.85}
 )
 
-// residualBound is the accuracy both solvers must reach on every run: a
+// residualBound is the accuracy both solvers must reach on the frames: a
 // relative residual ‖b − A·x‖/‖b‖ of 1e-10, as package sparse promises.
-const residualBound = 1e-10
+//
+// The plate mesh cannot meet it in double precision, with either solver:
+// its in-plane and drilling stiffnesses exceed the bending ones by the
+// square of span over thickness, the load is transverse, and rounding of
+// the stiff in-plane terms leaves ‖b − A·x‖ near 4e-10·‖b‖ (6e-9 on
+// plate-200) however the system is solved; iterative refinement does not
+// lower it. There the bound is on the normwise backward error
+// ‖b − A·x‖∞/(‖A‖∞‖x‖∞ + ‖b‖∞), which a backward-stable factorization keeps
+// near the unit roundoff: backwardBound allows a hundred times it.
+const (
+	residualBound = 1e-10
+	backwardBound = 1e-14
+)
 
 func generate(name string) (*gridn.Model, error) {
 	kind, size, ok := strings.Cut(name, "-")
@@ -145,14 +157,38 @@ func median(v []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// checkSolution fails b unless x solves m to residualBound.
-func checkSolution(b *testing.B, who string, m *gridn.Model, x []float64) float64 {
+// checkSolution fails b unless x solves m to residualBound (frames) or
+// backwardBound (plates), and returns the relative residual and the
+// normwise backward error.
+func checkSolution(b *testing.B, who string, m *gridn.Model, x []float64) (rel, backward float64) {
 	b.Helper()
-	r := sparse.RelResidual(m.K, x, m.RHS)
-	if !(r <= residualBound) {
-		b.Errorf("%s: relative residual %.2g > %.0g", who, r, residualBound)
+	rel = sparse.RelResidual(m.K, x, m.RHS)
+	r := make([]float64, len(x))
+	m.K.MulVec(r, x)
+	rowSum := make([]float64, len(x))
+	p := m.K.Pat
+	for j := 0; j < p.N; j++ {
+		for q := p.ColPtr[j]; q < p.ColPtr[j+1]; q++ {
+			i, v := int(p.RowIdx[q]), math.Abs(m.K.Val[q])
+			rowSum[i] += v
+			if i != j {
+				rowSum[j] += v
+			}
+		}
 	}
-	return r
+	var rInf, aInf, xInf, bInf float64
+	for i := range r {
+		rInf = max(rInf, math.Abs(m.RHS[i]-r[i]))
+		aInf, xInf, bInf = max(aInf, rowSum[i]), max(xInf, math.Abs(x[i])), max(bInf, math.Abs(m.RHS[i]))
+	}
+	backward = rInf / (aInf*xInf + bInf)
+	switch plate := strings.HasPrefix(who, "plate"); {
+	case !plate && !(rel <= residualBound):
+		b.Errorf("%s: relative residual %.2g > %.0g", who, rel, residualBound)
+	case plate && !(backward <= backwardBound):
+		b.Errorf("%s: normwise backward error %.2g > %.0g", who, backward, backwardBound)
+	}
+	return rel, backward
 }
 
 // BenchmarkRace races CHOLMOD and gusset on each case, RACE_RUNS times
@@ -194,8 +230,8 @@ func BenchmarkRace(b *testing.B) {
 			if err != nil {
 				b.Fatalf("%s: gusset: %v", name, err)
 			}
-			checkSolution(b, name+" CHOLMOD", m, rc.X)
-			checkSolution(b, name+" gusset", m, rg.X)
+			rc.Residual, rc.Backward = checkSolution(b, name+" CHOLMOD", m, rc.X)
+			rg.Residual, rg.Backward = checkSolution(b, name+" gusset", m, rg.X)
 			rc.X, rg.X = nil, nil
 			ch, gs = append(ch, rc), append(gs, rg)
 			fmt.Printf("%s run %d: CHOLMOD %.2f s, gusset %.2f s\n", name, i+1, rc.Total().Seconds(), rg.Total().Seconds())
@@ -241,6 +277,8 @@ func report(name string, m *gridn.Model, ch, gs []*Run, peak float64) summary {
 		{"GFLOP/s (flops / numeric)", func(r *Run) float64 { return r.Flops / r.Numeric.Seconds() / 1e9 }, "%.1f"},
 		{"GFLOP/s (stored)", func(r *Run) float64 { return r.FlopsStored / r.Numeric.Seconds() / 1e9 }, "%.1f"},
 		{"peak RSS growth", func(r *Run) float64 { return r.PeakRSS / (1 << 30) }, "%.2f GiB"},
+		{"‖b − A·x‖/‖b‖", func(r *Run) float64 { return r.Residual }, "%.1e"},
+		{"backward error", func(r *Run) float64 { return r.Backward }, "%.1e"},
 	}
 	fmt.Printf("\n%s: %d DOFs, %d stored entries of A; medians of %d runs each\n", name, m.NFree, m.K.Pat.Nnz(), len(ch))
 	fmt.Printf("  %-26s %-32s %-24s\n", "", "CHOLMOD ("+ch[0].Ordering+")", "gusset (ND)")
