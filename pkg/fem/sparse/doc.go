@@ -37,9 +37,9 @@
 // planes, a quarter lighter than axis planes. Constrained AMD then orders
 // the leaves and separators within the dissection. The better of two
 // dissections, run side by side, and plain AMD (which wins on slender
-// structures) is kept, by flops. On grid-30 it needs 131 M nnz(L) and
-// 3.9e11 flops against AMD's 223 M and 1.26e12 and METIS's (through
-// CHOLMOD) 148 M and 5.5e11; use it for large models.
+// structures) is kept, by flops. On grid-30 it needs 130 M nnz(L) and
+// 3.85e11 flops against AMD's 223 M and 1.26e12 and METIS's (through
+// CHOLMOD) 148 M and 5.46e11; use it for large models.
 //
 // # Factorization
 //
@@ -55,8 +55,8 @@
 // each worker scatters A into its own supernodes' panels. The factor's
 // values are mapped from the system outside the Go heap, so their pages
 // are first touched by the workers in parallel rather than zeroed on one
-// core up front (on a virtual machine the first touch costs about a
-// second per GiB); they are unmapped when the Factor is collected. The
+// core up front (on the 2-core virtual machine measured, the first touch
+// cost 0.4–1.3 s per GiB on one core, half that on two); they are unmapped when the Factor is collected. The
 // kernels are those of
 // FactorOptions.Kernels, by default kernel.Best() (the widest the CPU
 // supports, fixed at start-up); the Factor keeps them for its solves, so

@@ -289,9 +289,8 @@ func (w *frontWorker) supernode(ctx context.Context, S int) error {
 	if err := clearFloats(ctx, panel); err != nil {
 		return err
 	}
-	off := s.ValPtr[S]
-	for _, q := range s.aBySup[s.aSupPtr[S]:s.aSupPtr[S+1]] {
-		panel[s.amap[q]-off] += f.a.Val[q]
+	for t := s.aSupPtr[S]; t < s.aSupPtr[S+1]; t++ {
+		panel[s.aOff[t]] += f.a.Val[s.aBySup[t]]
 	}
 	rows := s.Rows[s.RowPtr[S]:s.RowPtr[S+1]]
 	for t, row := range rows {
@@ -320,35 +319,22 @@ func (w *frontWorker) supernode(ctx context.Context, S int) error {
 	// The children's columns that are pivots of S go into the panel
 	// before it is factored; the rest into u once the update has
 	// written it, so u is never cleared.
-	for pass := range 2 {
-		for _, c := range kids {
-			kc, mc := s.supDims(int(c))
-			rc := mc - kc
-			if rc == 0 {
-				continue
-			}
-			crow := s.Rows[s.RowPtr[c]+kc : s.RowPtr[c+1]]
-			if err := w.extendAdd(ctx, panel, m, k, u, r, f.upd[c], rc, crow, pass == 1); err != nil {
-				return err
-			}
-			if pass == 1 {
-				f.upd[c] = nil
-			}
-		}
-		if pass == 1 {
-			break
-		}
-		if cap(w.d) < k {
-			w.d = make([]float64, k)
-		}
-		d := w.d[:k]
-		if err := w.ldlPanel(ctx, panel, m, 0, k, d, s.SupPtr[S]); err != nil {
-			return err
-		}
-		// The update matrix for the parent, in checked chunks.
-		if err := w.lowerUpdate(ctx, r, r, k, panel[k:], m, d, u, r, true); err != nil {
-			return err
-		}
+	if err := w.extendAddKids(ctx, kids, panel, m, k, u, r, false); err != nil {
+		return err
+	}
+	if cap(w.d) < k {
+		w.d = make([]float64, k)
+	}
+	d := w.d[:k]
+	if err := w.ldlPanel(ctx, panel, m, 0, k, d, s.SupPtr[S]); err != nil {
+		return err
+	}
+	// The update matrix for the parent, in checked chunks.
+	if err := w.lowerUpdate(ctx, r, r, k, panel[k:], m, d, u, r, true); err != nil {
+		return err
+	}
+	if err := w.extendAddKids(ctx, kids, panel, m, k, u, r, true); err != nil {
+		return err
 	}
 	if heap[S] {
 		f.upd[S] = u
@@ -367,6 +353,27 @@ func (w *frontWorker) supernode(ctx context.Context, S int) error {
 		}
 		f.upd[S] = w.stack[base : base+r*r]
 		w.top = base + r*r
+	}
+	return nil
+}
+
+// extendAddKids extend-adds the update matrices of the children kids into
+// the front (see extendAdd); the pass toU is their last use.
+func (w *frontWorker) extendAddKids(ctx context.Context, kids []int32, panel []float64, m, k int, u []float64, r int, toU bool) error {
+	f, s := w.f, w.f.Sym
+	for _, c := range kids {
+		kc, mc := s.supDims(int(c))
+		rc := mc - kc
+		if rc == 0 {
+			continue
+		}
+		crow := s.Rows[s.RowPtr[c]+kc : s.RowPtr[c+1]]
+		if err := w.extendAdd(ctx, panel, m, k, u, r, f.upd[c], rc, crow, toU); err != nil {
+			return err
+		}
+		if toU {
+			f.upd[c] = nil
+		}
 	}
 	return nil
 }

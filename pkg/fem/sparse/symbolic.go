@@ -56,11 +56,12 @@ type Symbolic struct {
 
 	childPtr []int
 	child    []int32
-	amap     []int // A value slot → index in Factor value array
 	// aBySup lists the A value slots by the supernode whose panel they
 	// land in (those of S at aBySup[aSupPtr[S]:aSupPtr[S+1]]), so that
-	// each worker scatters its own supernodes' entries of A.
+	// each worker scatters its own supernodes' entries of A; aOff[t] is
+	// where slot aBySup[t] lands within that panel.
 	aBySup  []int
+	aOff    []int
 	aSupPtr []int
 	aPat    *Pattern
 	sched   schedule
@@ -371,10 +372,9 @@ func childLists(parent []int32) ([]int, []int32) {
 	return ptr, ch
 }
 
-// buildAMap records where each stored entry of A lands in the factor
-// panels, so numeric factorization scatters A with one indexed add each,
-// and lists the entries by supernode (aBySup) so that each worker scatters
-// its own. Entries are bucketed by supernode first; within a supernode a
+// buildAMap lists the stored entries of A by the supernode whose panel
+// they land in (aBySup) with their place in it (aOff), so that each worker
+// scatters its own supernodes' entries with one indexed add each. Entries are bucketed by supernode first; within a supernode a
 // row→position map then places each one without a search.
 func (s *Symbolic) buildAMap(p *Pattern) {
 	supOf := make([]int32, s.N)
@@ -405,7 +405,7 @@ func (s *Symbolic) buildAMap(p *Pattern) {
 			next[S]++
 		}
 	}
-	s.amap = make([]int, p.Nnz())
+	s.aOff = make([]int, p.Nnz())
 	pos := make([]int32, s.N)
 	for S := 0; S < s.NSuper; S++ {
 		rows := s.Rows[s.RowPtr[S]:s.RowPtr[S+1]]
@@ -417,7 +417,7 @@ func (s *Symbolic) buildAMap(p *Pattern) {
 			q := s.aBySup[t]
 			pi, pj := s.IPerm[p.RowIdx[q]], int(colOf[t])
 			c, r := min(pi, pj), max(pi, pj)
-			s.amap[q] = s.ValPtr[S] + (c-s.SupPtr[S])*m + int(pos[r])
+			s.aOff[t] = (c-s.SupPtr[S])*m + int(pos[r])
 		}
 	}
 }
