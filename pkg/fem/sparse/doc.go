@@ -30,7 +30,7 @@
 // Davis and Duff) with its default parameters, down to its tie-breaking:
 // on the benchmark grids it reproduces SuiteSparse AMD's nnz(L) exactly.
 //
-// NestedDissection splits every part above ~120 nodes by the lightest of
+// NestedDissection splits every part above 200 nodes by the lightest of
 // several vertex separators, from multilevel node bisection refined by
 // vertex Fiduccia–Mattheyses (as METIS) and from breadth-first level
 // structures (George–Liu); on 3-D frames and grids the latter are diagonal
@@ -56,8 +56,8 @@
 // values are mapped from the system outside the Go heap, so their pages
 // are first touched by the workers in parallel rather than zeroed on one
 // core up front (on the 2-core virtual machine measured, the first touch
-// cost 0.4–1.3 s per GiB on one core, half that on two); they are unmapped when the Factor is collected. The
-// kernels are those of
+// cost 0.4–1.3 s per GiB on one core, half that on two); they are
+// unmapped when the Factor is collected. The kernels are those of
 // FactorOptions.Kernels, by default kernel.Best() (the widest the CPU
 // supports, fixed at start-up); the Factor keeps them for its solves, so
 // implementations can be compared side by side in one process. Independent

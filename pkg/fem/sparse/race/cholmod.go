@@ -139,6 +139,7 @@ type Run struct {
 	Flops       float64 // Σ c_j²
 	FlopsStored float64 // on the stored, amalgamated structure
 	PeakRSS     float64 // growth of the resident set, bytes (set by the caller)
+	PeakProc    float64 // the whole process's resident high-water mark during the run, bytes (set by the caller)
 	// Residual and Backward are the relative residual and the normwise
 	// backward error of X (set by the caller).
 	Residual, Backward float64

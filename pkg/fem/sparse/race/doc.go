@@ -13,7 +13,9 @@
 // they are missing. CHOLMOD runs with its defaults (supernodal LLᵀ; AMD,
 // then METIS when AMD's fill is poor) over the system BLAS; gusset runs
 // with its nested dissection and its own kernels. The two alternate, run
-// by run, so that drift of the machine hits both alike.
+// by run, so that drift of the machine hits both alike. Speed targets are
+// reported, not asserted; accuracy and the memory limit of grid-40 (8 GiB
+// resident for the whole process) are asserted.
 //
 // Units: seconds, bytes, flops as Σ c_j² over the columns of L (the count
 // both libraries report), GFLOP/s of the numeric factorization.
