@@ -9,7 +9,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test test-fault test-load test-cluster test-redis-cluster bench bench-cholmod lint clean verify-ccx fuzz
+.PHONY: build run test test-fault test-load test-cluster test-redis-cluster bench bench-cholmod lint clean verify-ccx fuzz vendor-web
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
@@ -87,6 +87,25 @@ bench-cholmod:
 # Cross-check the frame engine against CalculiX (installs calculix-ccx via apt).
 verify-ccx:
 	$(GO) test -tags ccx -count=1 -v ./pkg/fem/static/ccx/
+
+# The browser pages' third-party code is vendored, built as published, in
+# pkg/webui/assets/vendor with its licences, so that building and testing
+# need no npm. vendor-web fetches the pinned versions again from the npm
+# registry (npm pack checks each tarball's integrity) and replaces them.
+THREE_VERSION := 0.187.0
+REDOC_VERSION := 2.5.0
+VENDOR_WEB    := pkg/webui/assets/vendor
+
+vendor-web:
+	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && cd $$tmp && \
+	npm pack --silent three@$(THREE_VERSION) redoc@$(REDOC_VERSION) >/dev/null && \
+	mkdir three redoc && tar xzf three-$(THREE_VERSION).tgz -C three && tar xzf redoc-$(REDOC_VERSION).tgz -C redoc && \
+	cd $(CURDIR) && rm -rf $(VENDOR_WEB) && mkdir -p $(VENDOR_WEB)/three/addons/controls $(VENDOR_WEB)/redoc && \
+	cp $$tmp/three/package/build/three.module.js $$tmp/three/package/build/three.core.js $$tmp/three/package/LICENSE $(VENDOR_WEB)/three/ && \
+	cp $$tmp/three/package/examples/jsm/controls/OrbitControls.js $(VENDOR_WEB)/three/addons/controls/ && \
+	cp $$tmp/redoc/package/bundles/redoc.standalone.js $$tmp/redoc/package/bundles/redoc.standalone.js.LICENSE.txt $$tmp/redoc/package/LICENSE $(VENDOR_WEB)/redoc/ && \
+	printf 'three %s\nredoc %s\n' $(THREE_VERSION) $(REDOC_VERSION) > $(VENDOR_WEB)/VERSIONS && \
+	echo "vendored three $(THREE_VERSION) and redoc $(REDOC_VERSION) into $(VENDOR_WEB)"
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

@@ -98,7 +98,6 @@ type API struct {
 	reg       *prometheus.Registry
 	metrics   *httpMetrics
 	routes    []route
-	known     map[string]bool // "METHOD path" of registered routes
 	timeout   time.Duration
 	gate      *bodyGate
 	auth      Authenticator
@@ -114,7 +113,7 @@ type Authenticator interface {
 // New builds the API and registers every route.
 func New(cfg Config) *API {
 	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
-		known: map[string]bool{}, timeout: cfg.RequestTimeout, auth: cfg.Auth}
+		timeout: cfg.RequestTimeout, auth: cfg.Auth}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -181,8 +180,8 @@ func (a *API) observe(c *fiber.Ctx) error {
 		a.writeError(c, err)
 	}
 	status := c.Response().StatusCode()
-	routePath := c.Route().Path
-	if !a.known[c.Method()+" "+routePath] {
+	routePath, _ := c.Locals(localRoute).(string)
+	if routePath == "" {
 		routePath = "unmatched"
 	}
 	elapsed := time.Since(start)
@@ -209,6 +208,9 @@ func (a *API) recoverPanic(c *fiber.Ctx) (err error) {
 
 // localWorkspace is the request local that holds the workspace.
 const localWorkspace = "workspace"
+
+// localRoute is the request local that holds the matched route's template.
+const localRoute = "route"
 
 // httpMetrics are the Prometheus series of the HTTP edge.
 type httpMetrics struct {

@@ -29,7 +29,7 @@ func (a *API) authenticate(c *fiber.Ctx) error {
 		c.Locals(localWorkspace, store.DefaultWorkspace)
 		return c.Next()
 	}
-	if authExempt[c.Path()] {
+	if noKeyNeeded(c.Path()) {
 		return c.Next()
 	}
 	key, err := presentedKey(c)

@@ -128,6 +128,9 @@ func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 			if strings.HasPrefix(seg, ":") {
 				p = strings.Replace(p, seg, "{"+seg[1:]+"}", 1)
 			}
+			if seg == "*" { // the rest of the path, as the document names it
+				p = strings.Replace(p, seg, "{file}", 1)
+			}
 		}
 		op, ok := doc.Paths[p][strings.ToLower(r.Method)]
 		if !ok {

@@ -45,12 +45,18 @@ func (r route) fullPath() string {
 // add registers a route with Fiber and keeps it for the document.
 func (a *API) add(r route) {
 	a.routes = append(a.routes, r)
-	a.known[r.method+" "+r.fullPath()] = true
-	a.app.Add(r.method, r.fullPath(), r.handler)
+	full, h := r.fullPath(), r.handler
+	// The handler names its route for the metrics: a request no route
+	// matched reaches no handler, whatever c.Route() says (Fiber reports
+	// the middleware's "/" then, which is also a route).
+	handler := func(c *fiber.Ctx) error {
+		c.Locals(localRoute, full)
+		return h(c)
+	}
+	a.app.Add(r.method, full, handler)
 	if r.method == fiber.MethodGet {
 		// Fiber answers HEAD for every GET route.
-		a.known[fiber.MethodHead+" "+r.fullPath()] = true
-		a.app.Add(fiber.MethodHead, r.fullPath(), r.handler)
+		a.app.Add(fiber.MethodHead, full, handler)
 	}
 }
 
@@ -59,7 +65,13 @@ func (a *API) openAPI() map[string]any {
 	sg := newSchemaGen()
 	sg.ref(reflect.TypeOf(ErrorResponse{}))
 	paths := map[string]map[string]any{}
+	var tags []any
+	seen := map[string]bool{}
 	for _, r := range a.routes {
+		if !seen[r.tag] {
+			seen[r.tag] = true
+			tags = append(tags, map[string]any{"name": r.tag})
+		}
 		p := openAPIPath(r.fullPath())
 		if paths[p] == nil {
 			paths[p] = map[string]any{}
@@ -74,9 +86,10 @@ func (a *API) openAPI() map[string]any {
 			"description": "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
 				"version 1 of the structural analysis job service interface, with the names of the desktop program whose REST API it copies. Decisions where that interface is silent " +
 				"are written into the descriptions of the operations concerned. " + authDescription + " " + guardDescription + " " +
-				bodiesDescription + " " + writesDescription,
+				bodiesDescription + " " + writesDescription + " " + pagesDescription,
 		},
 		"servers": []any{map[string]any{"url": "/"}},
+		"tags":    tags,
 		"paths":   paths,
 		// Either scheme carries the key; the empty requirement is open
 		// mode, where none is needed.
@@ -107,11 +120,18 @@ const writesDescription = "Concurrent writes: a change planned over many rows (a
 	"store unreachable, the 503 says the outcome is unknown and to read the rows before retrying. A write never answers 500 after it committed."
 
 // openAPIPath turns Fiber's ":id" parameters into OpenAPI's "{id}".
+// wildcardParam names a route's trailing * (the rest of the path) in the
+// document.
+const wildcardParam = "file"
+
 func openAPIPath(p string) string {
 	parts := strings.Split(p, "/")
 	for i, s := range parts {
 		if strings.HasPrefix(s, ":") {
 			parts[i] = "{" + strings.TrimSuffix(strings.TrimPrefix(s, ":"), "?") + "}"
+		}
+		if s == "*" {
+			parts[i] = "{" + wildcardParam + "}"
 		}
 	}
 	return strings.Join(parts, "/")
@@ -137,6 +157,10 @@ func (g *schemaGen) operation(r route) map[string]any {
 		if strings.HasPrefix(s, ":") {
 			params = append(params, map[string]any{"name": strings.TrimPrefix(s, ":"), "in": "path", "required": true,
 				"schema": map[string]any{"type": "string"}})
+		}
+		if s == "*" {
+			params = append(params, map[string]any{"name": wildcardParam, "in": "path", "required": true,
+				"description": "the rest of the path, slashes included", "schema": map[string]any{"type": "string"}})
 		}
 	}
 	for _, q := range r.query {
@@ -180,7 +204,7 @@ func (g *schemaGen) operation(r route) map[string]any {
 		resps[strconv.Itoa(status)] = map[string]any{"description": statusText(status), "content": map[string]any{
 			"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorResponse"}}}}
 	}
-	if r.root && authExempt[r.path] {
+	if noKeyNeeded(r.fullPath()) {
 		op["security"] = []any{}
 	} else {
 		resps["401"] = map[string]any{"description": statusText(401) + " (AUTH_MODE=keys: no key, or one that is not valid)",

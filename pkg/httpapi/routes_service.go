@@ -16,6 +16,7 @@ import (
 
 func (a *API) registerRoutes() {
 	a.registerServiceRoutes()
+	a.registerPageRoutes()
 	a.registerFileRoutes()
 	a.registerJobRoutes()
 	a.registerAnalysisSettingsRoutes()

@@ -1,0 +1,291 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/testutil/browser"
+)
+
+// viewerState is the part of window.gussetViewer.state the tests read.
+type viewerState struct {
+	Ready  bool     `json:"ready"`
+	Busy   bool     `json:"busy"`
+	Errors []string `json:"errors"`
+	Counts struct {
+		Nodes, Members, Plates, Supports int
+	} `json:"counts"`
+	Available struct {
+		Static, Buckling, Dynamic bool
+	} `json:"available"`
+	LoadCase  *int `json:"loadCase"`
+	Deflected *struct {
+		LoadCase        int     `json:"loadCase"`
+		HasResults      bool    `json:"hasResults"`
+		Checksum        float64 `json:"checksum"`
+		Segments        int     `json:"segments"`
+		MaxDisplacement float64 `json:"maxDisplacement"`
+	} `json:"deflected"`
+	LoadArrows int `json:"loadArrows"`
+	Picked     *struct {
+		Kind string `json:"kind"`
+		ID   int    `json:"id"`
+		Text string `json:"text"`
+	} `json:"picked"`
+}
+
+// artefactDir is where browser tests leave their screenshots:
+// GUSSET_ARTEFACTS, else a directory under the system's temporary one.
+func artefactDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("GUSSET_ARTEFACTS")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "gusset-artefacts")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// saveShot writes a screenshot as an artefact and returns it decoded.
+func saveShot(t *testing.T, ctx context.Context, p *browser.Page, name string) image.Image {
+	t.Helper()
+	raw, err := p.Screenshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(artefactDir(t), name)
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s", path)
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("decode %s: %v", name, err)
+	}
+	return img
+}
+
+// drawnPixels counts the pixels of rect in img that differ from the empty
+// canvas, which is filled with the background colour #f4f5f7 (the
+// viewer's colours.background) and nothing else.
+func drawnPixels(img image.Image, rect image.Rectangle) int {
+	bg := color.RGBA{0xf4, 0xf5, 0xf7, 0xff}
+	n := 0
+	for y := rect.Min.Y; y < rect.Max.Y; y++ {
+		for x := rect.Min.X; x < rect.Max.X; x++ {
+			r, g, b, _ := img.At(x, y).RGBA()
+			if absDiff(r>>8, uint32(bg.R)) > 8 || absDiff(g>>8, uint32(bg.G)) > 8 || absDiff(b>>8, uint32(bg.B)) > 8 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func absDiff(a, b uint32) uint32 {
+	if a > b {
+		return a - b
+	}
+	return b - a
+}
+
+// readState reads window.gussetViewer.state.
+func readState(t *testing.T, ctx context.Context, p *browser.Page) viewerState {
+	t.Helper()
+	var s viewerState
+	if err := p.Eval(ctx, "window.gussetViewer.state", &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestViewerDrawsPortalFrameInChromium opens the portal-frame sample, runs
+// it, and checks in a real headless Chromium that /viewer draws the model
+// and its deflections without errors, that choosing a case redraws the
+// deflected shape with the service's own numbers, and that a click picks
+// a member; then that /docs shows every tag of the API.
+func TestViewerDrawsPortalFrameInChromium(t *testing.T) {
+	const w, h = 1200, 800
+	br := browser.Start(t, w, h)
+	st := startStack(t, 1)
+	st.must(200, "POST", "/job/open-sample", map[string]string{"fileName": "Portal frame"})
+	if run := st.wait(st.run(nil).RunID, 2*time.Minute); run.Status != model.RunCompleted {
+		t.Fatalf("run: %s %s", run.Status, run.ErrorMessage)
+	}
+	root := strings.TrimSuffix(st.base, "/api/v1")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	page, err := br.NewPage(ctx, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Navigate(ctx, root+"/viewer"); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.WaitFor(ctx, "window.gussetViewer && window.gussetViewer.state.ready && !window.gussetViewer.state.busy && window.gussetViewer.state.deflected"); err != nil {
+		t.Fatalf("%v; page errors: %q", err, page.Errors())
+	}
+
+	// The scene against the sample: a fixed-base portal of two columns and
+	// a rafter (4 nodes, 3 members, both column bases fully fixed).
+	s := readState(t, ctx, page)
+	if s.Counts.Nodes != 4 || s.Counts.Members != 3 || s.Counts.Plates != 0 || s.Counts.Supports != 2 {
+		t.Errorf("scene counts %+v, want 4 nodes, 3 members, 0 plates, 2 supports", s.Counts)
+	}
+	if !s.Available.Static || s.Available.Buckling || s.Available.Dynamic {
+		t.Errorf("available results %+v, want static only", s.Available)
+	}
+
+	// Case 1 (dead load), then case 3 (wind), chosen through the page's
+	// own case selector.
+	choose := func(id int) viewerState {
+		t.Helper()
+		js := fmt.Sprintf(`(() => { const s = document.getElementById('case'); s.value = '%d'; s.dispatchEvent(new Event('change')); return true; })()`, id)
+		if err := page.Eval(ctx, js, nil); err != nil {
+			t.Fatal(err)
+		}
+		cond := fmt.Sprintf("window.gussetViewer.state.deflected && window.gussetViewer.state.deflected.loadCase === %d && !window.gussetViewer.state.busy", id)
+		if err := page.WaitFor(ctx, cond); err != nil {
+			t.Fatalf("case %d: %v; page errors: %q", id, err, page.Errors())
+		}
+		return readState(t, ctx, page)
+	}
+	dead := choose(1)
+	wind := choose(3)
+	for _, c := range []struct {
+		id int
+		s  viewerState
+	}{{1, dead}, {3, wind}} {
+		d := c.s.Deflected
+		if !d.HasResults {
+			t.Fatalf("case %d: no results drawn", c.id)
+		}
+		// Curved members: 11 stations per member, so 10 segments each.
+		if d.Segments != 3*10 {
+			t.Errorf("case %d: %d deflected segments, want 30 (3 members × 10)", c.id, d.Segments)
+		}
+		// The largest drawn displacement is the service's own: the largest
+		// |t| over every station of the member intermediate displacements
+		// (float32 drawing buffers: 1e-6 relative).
+		rows := query[model.MemberDisplacementsRow](st, fmtPath("member-intermediate-displacements?loadCases=%d", c.id)).Results
+		want := 0.0
+		for _, r := range rows {
+			for k := range r.TxGlobal {
+				want = math.Max(want, math.Hypot(r.TxGlobal[k], math.Hypot(r.TyGlobal[k], r.TzGlobal[k])))
+			}
+		}
+		if !(want > 0) || math.Abs(d.MaxDisplacement-want) > 1e-6*want {
+			t.Errorf("case %d: drawn largest displacement %g, service's %g", c.id, d.MaxDisplacement, want)
+		}
+		if c.id != 3 {
+			continue
+		}
+		// The shape drawn is the service's, station by station, in global
+		// axes (the page holds case 3 now).
+		for _, r := range rows {
+			for _, k := range []int{0, 5, len(r.TxGlobal) - 1} {
+				var got []float64
+				if err := page.Eval(ctx, fmt.Sprintf("window.gussetViewer.displacementAt(%d, %d)", r.Member, k+1), &got); err != nil {
+					t.Fatal(err)
+				}
+				exp := []float64{r.TxGlobal[k], r.TyGlobal[k], r.TzGlobal[k]}
+				for i := range exp {
+					if len(got) != 3 || math.Abs(got[i]-exp[i]) > 1e-6*want {
+						t.Errorf("case 3 member %d station %d: drawn displacement %v, service's %v", r.Member, k+1, got, exp)
+						break
+					}
+				}
+			}
+		}
+	}
+	if dead.Deflected.Checksum == wind.Deflected.Checksum {
+		t.Errorf("choosing case 3 after case 1 left the deflected geometry unchanged (checksum %g)", wind.Deflected.Checksum)
+	}
+	// The wind case's one node load, drawn as an arrow.
+	if wind.LoadArrows != 1 {
+		t.Errorf("case 3 draws %d load arrows, want 1 (its node load)", wind.LoadArrows)
+	}
+
+	// The screenshot differs from an empty canvas: the model and its
+	// deflections are drawn.
+	var canvasRect struct{ X, Y, W, H float64 }
+	if err := page.Eval(ctx, `(() => { const r = document.getElementById('scene').getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; })()`, &canvasRect); err != nil {
+		t.Fatal(err)
+	}
+	// The front view, as the README shows it, once a few frames have drawn it.
+	var frames int
+	if err := page.Eval(ctx, "(window.gussetViewer.view('front'), window.gussetViewer.state.timings.frames)", &frames); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.WaitFor(ctx, fmt.Sprintf("window.gussetViewer.state.timings.frames > %d", frames+2)); err != nil {
+		t.Fatal(err)
+	}
+	img := saveShot(t, ctx, page, "viewer-portal-frame.png")
+	rect := image.Rect(int(canvasRect.X), int(canvasRect.Y), int(canvasRect.X+canvasRect.W), int(canvasRect.Y+canvasRect.H))
+	if n := drawnPixels(img, rect); n < 500 {
+		t.Errorf("the canvas differs from an empty one in %d pixels, want at least 500", n)
+	}
+
+	// A click on the rafter's middle picks member 3 and shows its values.
+	var at struct{ X, Y float64 }
+	if err := page.Eval(ctx, "window.gussetViewer.screenOf('member', 3)", &at); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Click(ctx, at.X, at.Y); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.WaitFor(ctx, "window.gussetViewer.state.picked && window.gussetViewer.state.picked.text.includes('end B')"); err != nil {
+		t.Fatalf("pick: %v", err)
+	}
+	if p := readState(t, ctx, page).Picked; p.Kind != "member" || p.ID != 3 {
+		t.Errorf("picked %s %d, want member 3", p.Kind, p.ID)
+	}
+	if errs := page.Errors(); len(errs) > 0 {
+		t.Errorf("viewer page errors: %q", errs)
+	}
+	if s := readState(t, ctx, page); len(s.Errors) > 0 {
+		t.Errorf("viewer reported: %q", s.Errors)
+	}
+
+	// The API reference shows every tag of the document.
+	var doc struct {
+		Tags []struct{ Name string } `json:"tags"`
+	}
+	if err := json.Unmarshal(st.must(200, "GET", "/openapi.json", nil).body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Tags) < 5 {
+		t.Fatalf("openapi.json names %d tags", len(doc.Tags))
+	}
+	if err := page.Navigate(ctx, root+"/docs"); err != nil {
+		t.Fatal(err)
+	}
+	last := doc.Tags[len(doc.Tags)-1].Name
+	if err := page.WaitFor(ctx, fmt.Sprintf("document.body.innerText.includes(%q)", last)); err != nil {
+		t.Fatalf("docs: %v; page errors: %q", err, page.Errors())
+	}
+	var text string
+	if err := page.Eval(ctx, "document.body.innerText", &text); err != nil {
+		t.Fatal(err)
+	}
+	for _, tag := range doc.Tags {
+		if !strings.Contains(text, tag.Name) {
+			t.Errorf("/docs does not show the tag %q", tag.Name)
+		}
+	}
+	saveShot(t, ctx, page, "docs.png")
+}
