@@ -289,3 +289,144 @@ func TestViewerDrawsPortalFrameInChromium(t *testing.T) {
 	}
 	saveShot(t, ctx, page, "docs.png")
 }
+
+// openViewer opens /viewer in a new page of br and waits until it has
+// loaded the job and drawn the first case.
+func openViewer(t *testing.T, ctx context.Context, br *browser.Browser, root string) *browser.Page {
+	t.Helper()
+	page, err := br.NewPage(ctx, 1200, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Navigate(ctx, root+"/viewer"); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.WaitFor(ctx, "window.gussetViewer && window.gussetViewer.state.ready && !window.gussetViewer.state.busy && window.gussetViewer.state.deflected"); err != nil {
+		t.Fatalf("%v; page errors: %q", err, page.Errors())
+	}
+	return page
+}
+
+// TestViewerShowsPlatesAndModesInChromium draws the flat-slab sample with
+// its plates, then offers and animates the vibration modes once the
+// frequency analysis has run, and offers no buckling modes.
+func TestViewerShowsPlatesAndModesInChromium(t *testing.T) {
+	br := browser.Start(t, 1200, 800)
+	st := startStack(t, 1)
+	st.must(200, "POST", "/job/open-sample", map[string]string{"fileName": "Flat slab on columns"})
+	if run := st.wait(st.run(map[string]any{"loadCases": "1"}).RunID, 2*time.Minute); run.Status != model.RunCompleted {
+		t.Fatalf("static run: %s %s", run.Status, run.ErrorMessage)
+	}
+	var dyn model.Run
+	st.must(202, "POST", "/job/analysis/dynamic-frequency/run", map[string]any{"loadCases": "1"}).decode(t, &dyn)
+	if run := st.wait(dyn.RunID, 2*time.Minute); run.Status != model.RunCompleted {
+		t.Fatalf("frequency run: %s %s", run.Status, run.ErrorMessage)
+	}
+	var info struct {
+		LoadCases []struct {
+			LoadCase, Modes int
+			HasResults      bool
+		} `json:"loadCases"`
+	}
+	st.must(200, "GET", "/job/analysis/dynamic-frequency/info", nil).decode(t, &info)
+	modes := 0
+	for _, c := range info.LoadCases {
+		modes += c.Modes
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	page := openViewer(t, ctx, br, strings.TrimSuffix(st.base, "/api/v1"))
+
+	// The sample: a 24 × 24 mesh of plates on nine columns with fixed
+	// bases (the job's own counts, which the scene must match).
+	var status struct {
+		Structure struct{ Nodes, Members, Plates, NodeRestraints int } `json:"structure"`
+	}
+	st.must(200, "GET", "/job/status", nil).decode(t, &status)
+	var s struct {
+		viewerState
+		ModesOffered int `json:"modesOffered"`
+	}
+	if err := page.Eval(ctx, "window.gussetViewer.state", &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Counts.Plates != 576 || s.Counts.Plates != status.Structure.Plates || s.Counts.Members != status.Structure.Members ||
+		s.Counts.Nodes != status.Structure.Nodes || s.Counts.Supports != status.Structure.NodeRestraints {
+		t.Errorf("scene counts %+v, job %+v (576 plates expected)", s.Counts, status.Structure)
+	}
+	// Plates deflect too: their edges join the members' segments.
+	if d := s.Deflected; d == nil || !d.HasResults || d.Segments <= 9*10 {
+		t.Errorf("deflected shape %+v: want the members' 90 segments and the plates' edges", d)
+	}
+	if !s.Available.Dynamic || s.Available.Buckling || s.ModesOffered != modes || modes == 0 {
+		t.Errorf("available %+v, %d modes offered; want dynamic only, the %d modes the info lists", s.Available, s.ModesOffered, modes)
+	}
+	var hidden bool
+	if err := page.Eval(ctx, "document.getElementById('modes').hidden", &hidden); err != nil || hidden {
+		t.Errorf("the mode shapes control is hidden (%v) with %d modes to show", err, modes)
+	}
+
+	// Mode 1, chosen in the page, moves: the drawn shape changes between
+	// frames.
+	if err := page.Eval(ctx, `(() => { const s = document.getElementById('mode'); s.value = 'dynamic:1:1'; s.dispatchEvent(new Event('change')); return true; })()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.WaitFor(ctx, "window.gussetViewer.state.mode && window.gussetViewer.state.mode.mode === 1"); err != nil {
+		t.Fatalf("%v; page errors: %q", err, page.Errors())
+	}
+	var first float64
+	if err := page.Eval(ctx, "window.gussetViewer.shapeChecksum()", &first); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.WaitFor(ctx, fmt.Sprintf("Math.abs(window.gussetViewer.shapeChecksum() - %v) > 1e-6 * Math.abs(%v)", first, first)); err != nil {
+		t.Errorf("mode 1 is not animated: %v", err)
+	}
+	saveShot(t, ctx, page, "viewer-flat-slab-mode1.png")
+	if errs := page.Errors(); len(errs) > 0 {
+		t.Errorf("viewer page errors: %q", errs)
+	}
+}
+
+// TestViewerAsksForTheKeyOnce checks keys mode: the viewer asks for a
+// key, keeps it in the tab's session storage, and a reload needs no
+// second asking.
+func TestViewerAsksForTheKeyOnce(t *testing.T) {
+	br := browser.Start(t, 1200, 800)
+	k := startKeyed(t)
+	k.alpha.must(200, "POST", "/job/open-sample", map[string]string{"fileName": "Portal frame"})
+	root := strings.TrimSuffix(k.base, "/api/v1")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	page, err := br.NewPage(ctx, 1200, 800)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Navigate(ctx, root+"/viewer"); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.WaitFor(ctx, "!document.getElementById('keyform').hidden"); err != nil {
+		t.Fatalf("no key form: %v", err)
+	}
+	submit := fmt.Sprintf(`(() => { document.getElementById('key').value = %q; document.getElementById('keyform').requestSubmit(); return true; })()`, k.keyA)
+	if err := page.Eval(ctx, submit, nil); err != nil {
+		t.Fatal(err)
+	}
+	ready := "window.gussetViewer.state.ready && window.gussetViewer.state.counts.members === 3"
+	if err := page.WaitFor(ctx, ready); err != nil {
+		t.Fatalf("with alpha's key: %v; page errors: %q", err, page.Errors())
+	}
+	var stored string
+	if err := page.Eval(ctx, "sessionStorage.getItem('gusset.apiKey')", &stored); err != nil || stored != k.keyA {
+		t.Errorf("session storage holds %q (%v), want alpha's key", stored, err)
+	}
+	if err := page.Navigate(ctx, root+"/viewer"); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.WaitFor(ctx, ready); err != nil {
+		t.Fatalf("after a reload: %v", err)
+	}
+	var hidden bool
+	if err := page.Eval(ctx, "document.getElementById('keyform').hidden", &hidden); err != nil || !hidden {
+		t.Errorf("the key form shows again after a reload (%v)", err)
+	}
+}

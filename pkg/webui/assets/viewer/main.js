@@ -38,6 +38,9 @@ window.gussetViewer = {
   // displacementAt is the drawn displacement of a member's station (1 is
   // end A), in the job's translation units: [tx, ty, tz] global.
   displacementAt: (member, station) => displacementAt(member, station),
+  // shapeChecksum sums the coordinates of the shape drawn now: it moves
+  // while a mode shape is animated.
+  shapeChecksum: () => (deformable ? deformable.checksum() : null),
 };
 
 // Scene.
@@ -241,6 +244,7 @@ async function loadAvailability(flags) {
     }
   }
   $('modes').hidden = modeSel.options.length <= 1;
+  state.modesOffered = modeSel.options.length - 1;
 }
 
 // Results of a case.
