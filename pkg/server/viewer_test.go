@@ -119,8 +119,7 @@ func readState(t *testing.T, ctx context.Context, p *browser.Page) viewerState {
 // deflected shape with the service's own numbers, and that a click picks
 // a member; then that /docs shows every tag of the API.
 func TestViewerDrawsPortalFrameInChromium(t *testing.T) {
-	const w, h = 1200, 800
-	br := browser.Start(t, w, h)
+	br := browser.Start(t, 1200, 800)
 	st := startStack(t, 1)
 	st.must(200, "POST", "/job/open-sample", map[string]string{"fileName": "Portal frame"})
 	if run := st.wait(st.run(nil).RunID, 2*time.Minute); run.Status != model.RunCompleted {
@@ -129,16 +128,7 @@ func TestViewerDrawsPortalFrameInChromium(t *testing.T) {
 	root := strings.TrimSuffix(st.base, "/api/v1")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	page, err := br.NewPage(ctx, w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := page.Navigate(ctx, root+"/viewer"); err != nil {
-		t.Fatal(err)
-	}
-	if err := page.WaitFor(ctx, "window.gussetViewer && window.gussetViewer.state.ready && !window.gussetViewer.state.busy && window.gussetViewer.state.deflected"); err != nil {
-		t.Fatalf("%v; page errors: %q", err, page.Errors())
-	}
+	page := openViewer(t, ctx, br, root)
 
 	// The scene against the sample: a fixed-base portal of two columns and
 	// a rafter (4 nodes, 3 members, both column bases fully fixed).
@@ -240,6 +230,26 @@ func TestViewerDrawsPortalFrameInChromium(t *testing.T) {
 		t.Errorf("the canvas differs from an empty one in %d pixels, want at least 500", n)
 	}
 
+	// Members as sections: the 360UB44.7 I-section's 12-sided outline
+	// swept along each of the 3 members, two triangles per side.
+	var faces int
+	if err := page.Eval(ctx, `document.getElementById('sections').click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.WaitFor(ctx, "window.gussetViewer.state.sections === true"); err != nil {
+		t.Fatalf("sections: %v; page errors: %q", err, page.Errors())
+	}
+	if err := page.Eval(ctx, "window.gussetViewer.state.sectionFaces", &faces); err != nil || faces != 3*12*2 {
+		t.Errorf("section faces %d (%v), want 72 (3 members × 12 sides × 2)", faces, err)
+	}
+	saveShot(t, ctx, page, "viewer-portal-frame-sections.png")
+	if err := page.Eval(ctx, `document.getElementById('sections').click()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.WaitFor(ctx, "window.gussetViewer.state.sections === false"); err != nil {
+		t.Fatal(err)
+	}
+
 	// A click on the rafter's middle picks member 3 and shows its values.
 	var at struct{ X, Y float64 }
 	if err := page.Eval(ctx, "window.gussetViewer.screenOf('member', 3)", &at); err != nil {
@@ -292,7 +302,7 @@ func TestViewerDrawsPortalFrameInChromium(t *testing.T) {
 
 // openViewer opens /viewer in a new page of br and waits until it has
 // loaded the job and drawn the first case.
-func openViewer(t *testing.T, ctx context.Context, br *browser.Browser, root string) *browser.Page {
+func openViewer(t testing.TB, ctx context.Context, br *browser.Browser, root string) *browser.Page {
 	t.Helper()
 	page, err := br.NewPage(ctx, 1200, 800)
 	if err != nil {
@@ -301,7 +311,8 @@ func openViewer(t *testing.T, ctx context.Context, br *browser.Browser, root str
 	if err := page.Navigate(ctx, root+"/viewer"); err != nil {
 		t.Fatal(err)
 	}
-	if err := page.WaitFor(ctx, "window.gussetViewer && window.gussetViewer.state.ready && !window.gussetViewer.state.busy && window.gussetViewer.state.deflected"); err != nil {
+	if err := page.WaitFor(ctx, "window.gussetViewer && window.gussetViewer.state.ready && !window.gussetViewer.state.busy && "+
+		"window.gussetViewer.state.deflected && window.gussetViewer.state.timings.firstFrameMs !== null"); err != nil {
 		t.Fatalf("%v; page errors: %q", err, page.Errors())
 	}
 	return page

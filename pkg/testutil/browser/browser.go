@@ -421,3 +421,22 @@ func (p *Page) Click(ctx context.Context, x, y float64) error {
 	}
 	return nil
 }
+
+// Drag presses the left button at (x0, y0), moves to (x1, y1) in steps
+// moves and releases it there: an orbit for a three.js OrbitControls.
+func (p *Page) Drag(ctx context.Context, x0, y0, x1, y1 float64, steps int) error {
+	ev := func(typ string, x, y float64, buttons int) error {
+		return p.b.call(ctx, p.session, "Input.dispatchMouseEvent",
+			map[string]any{"type": typ, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1}, nil)
+	}
+	if err := ev("mousePressed", x0, y0, 1); err != nil {
+		return err
+	}
+	for i := 1; i <= steps; i++ {
+		f := float64(i) / float64(steps)
+		if err := ev("mouseMoved", x0+f*(x1-x0), y0+f*(y1-y0), 1); err != nil {
+			return err
+		}
+	}
+	return ev("mouseReleased", x1, y1, 0)
+}

@@ -62,7 +62,7 @@ Object.values(layers).forEach((g) => scene.add(g));
 
 // Model data, kept for results and picking.
 const data = { nodes: [], nodeById: new Map(), geom: [], geomById: new Map(), plates: [], up: new THREE.Vector3(0, 1, 0),
-  toLength: 1, size: 1, centre: new THREE.Vector3(), lines: null, extruded: null, members: [] };
+  toLength: 1, size: 1, centre: new THREE.Vector3(), lines: null, extruded: null, members: null, outlines: null };
 let deformable = null; // the drawn deflected or mode shape
 let animating = false;
 
@@ -75,7 +75,6 @@ function resize() {
   }
 }
 
-const t0 = performance.now();
 let last = performance.now();
 function frame(now) {
   resize();
@@ -85,7 +84,9 @@ function frame(now) {
   state.timings.lastFrameMs = now - last;
   last = now;
   state.timings.frames++;
-  if (state.ready && state.timings.firstFrameMs === null) state.timings.firstFrameMs = now - t0;
+  // From the start of navigation (the time origin): page, scripts, job
+  // and the first frame of the model.
+  if (state.ready && state.timings.firstFrameMs === null) state.timings.firstFrameMs = now;
   requestAnimationFrame(frame);
 }
 
@@ -138,20 +139,18 @@ async function load() {
   data.up = job.settings.verticalAxis === 'ZAxis' ? new THREE.Vector3(0, 0, 1) : new THREE.Vector3(0, 1, 0);
   data.toLength = R.translationToLength(job.units);
   const s = st.structure;
-  const [nodes, geom, plates, restraints, sections, members] = await Promise.all([
+  const [nodes, geom, plates, restraints, sections] = await Promise.all([
     api.all('/job/structure/nodes'),
     s.members ? api.all('/job/query/geometry/members') : [],
     s.plates ? api.all('/job/query/geometry/plates') : [],
     s.nodeRestraints ? api.all('/job/structure/node-restraints') : [],
     s.sections ? api.all('/job/structure/sections') : [],
-    s.members ? api.all('/job/structure/members') : [],
   ]);
   data.nodes = nodes;
   nodes.forEach((n) => data.nodeById.set(n.id, n));
   data.geom = geom;
   geom.forEach((g) => data.geomById.set(g.member, g));
   data.plates = plates;
-  data.members = members;
   const box = new THREE.Box3();
   nodes.forEach((n) => box.expandByPoint(new THREE.Vector3(n.x, n.y, n.z)));
   box.getCenter(data.centre);
@@ -160,11 +159,15 @@ async function load() {
   data.lines = M.membersLines(geom);
   layers.model.add(data.lines);
   layers.model.add(M.offsetLines(geom));
-  const outlines = new Map(sections.map((x) => [x.id, M.sectionOutline(x, lengthPerSectionUnit(job.units))]));
-  data.extruded = M.membersExtruded(geom, new Map(members.map((m) => [m.id, m.section])), outlines);
-  data.extruded.visible = false;
-  layers.model.add(data.extruded);
-  layers.model.add(M.releaseMarks(geom, new Map(members.map((m) => [m.id, m.releases]))));
+  data.outlines = new Map(sections.map((x) => [x.id, M.sectionOutline(x, lengthPerSectionUnit(job.units))]));
+  // The member records (sections, releases) are the largest read: the
+  // model is drawn without waiting for them, and the release marks and
+  // section outlines follow.
+  data.members = s.members ? api.all('/job/structure/members') : Promise.resolve([]);
+  data.members.then((members) => {
+    layers.model.add(M.releaseMarks(geom, new Map(members.map((m) => [m.id, m.releases]))));
+    state.membersLoaded = true;
+  }).catch(fail);
   const pl = M.platesMesh(plates);
   data.plateMesh = pl.mesh;
   layers.model.add(pl.mesh, pl.outline);
@@ -188,6 +191,20 @@ async function load() {
     sel.value = String(first.id);
     await selectCase(first.id);
   }
+}
+
+// showSections swaps the member lines for their swept section outlines,
+// built the first time they are asked for.
+async function showSections(on) {
+  if (on && !data.extruded) {
+    const members = await data.members;
+    data.extruded = M.membersExtruded(data.geom, new Map(members.map((m) => [m.id, m.section])), data.outlines);
+    layers.model.add(data.extruded);
+  }
+  if (data.extruded) data.extruded.visible = on;
+  data.lines.visible = !on;
+  state.sections = on;
+  state.sectionFaces = data.extruded ? data.extruded.userData.faceIds.length : 0;
 }
 
 // sceneCounts counts what the scene draws, not what the API returned.
@@ -281,7 +298,7 @@ async function selectCase(id) {
     }
     applyScale();
     state.deflected = { loadCase: id, hasResults: true, checksum: deformable.checksum(), segments: deformable.pos.length / 6,
-      maxDisplacement: deformable.maxDisp() / data.toLength };
+      maxDisplacement: deformable.maxDisp() / data.toLength, drawnAtMs: performance.now() };
     await drawDiagramAndColour();
     status(`Load case ${id}: largest displacement ${state.deflected.maxDisplacement.toPrecision(4)} ${state.job.units.translation}`);
   } catch (e) {
@@ -492,10 +509,7 @@ function wire() {
   $('case').addEventListener('change', (e) => selectCase(e.target.value));
   $('scale').addEventListener('input', applyScale);
   $('deflected').addEventListener('change', applyScale);
-  $('sections').addEventListener('change', (e) => {
-    data.extruded.visible = e.target.checked;
-    data.lines.visible = !e.target.checked;
-  });
+  $('sections').addEventListener('change', (e) => showSections(e.target.checked).catch(fail));
   $('loads').addEventListener('change', () => state.loadCase !== null && drawLoads(state.loadCase).catch(fail));
   $('diagram').addEventListener('change', () => drawDiagramAndColour().catch(fail));
   $('colour').addEventListener('change', () => drawDiagramAndColour().catch(fail));
