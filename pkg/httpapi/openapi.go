@@ -119,11 +119,12 @@ const writesDescription = "Concurrent writes: a change planned over many rows (a
 	"committed, it answers as usual; not committed, it is fenced off and answers 503 SERVICE_UNAVAILABLE saying nothing was applied; with the " +
 	"store unreachable, the 503 says the outcome is unknown and to read the rows before retrying. A write never answers 500 after it committed."
 
-// openAPIPath turns Fiber's ":id" parameters into OpenAPI's "{id}".
 // wildcardParam names a route's trailing * (the rest of the path) in the
 // document.
 const wildcardParam = "file"
 
+// openAPIPath turns Fiber's ":id" parameters into OpenAPI's "{id}", and a
+// trailing * into {file}.
 func openAPIPath(p string) string {
 	parts := strings.Split(p, "/")
 	for i, s := range parts {

@@ -17,7 +17,6 @@ import (
 	"io/fs"
 	"mime"
 	"path"
-	"strings"
 )
 
 //go:embed assets
@@ -62,7 +61,7 @@ func PageHTML(p Page) ([]byte, error) {
 // such as "viewer/main.js") and its media type. ok is false for a name
 // that is not a valid path, names no file, or names the landing template.
 func Asset(name string) (body []byte, mediaType string, ok bool) {
-	if !fs.ValidPath(name) || name == "landing.html" || strings.HasSuffix(name, "/") {
+	if !fs.ValidPath(name) || name == "landing.html" { // ValidPath refuses "..", "" and a trailing slash
 		return nil, "", false
 	}
 	b, err := fs.ReadFile(assets, "assets/"+name)

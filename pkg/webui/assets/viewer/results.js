@@ -158,7 +158,8 @@ export function ramp(t) {
 
 /**
  * colourMembers colours the member lines by the largest |value| of a
- * component along each member, and returns the legend's range.
+ * component along each member, and returns the legend's top (its bottom
+ * is 0).
  */
 export function colourMembers(lines, rows, comp) {
   const field = components[comp].field;
@@ -180,7 +181,7 @@ export function colourMembers(lines, rows, comp) {
   lines.material.vertexColors = true;
   lines.material.color.set(0xffffff);
   lines.material.needsUpdate = true;
-  return { min: 0, max: vmax, peak };
+  return { max: vmax };
 }
 
 /** uncolourMembers restores the plain member colour. */
