@@ -9,7 +9,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test test-fault test-load test-cluster test-redis-cluster bench bench-cholmod lint clean verify-ccx fuzz vendor-web
+.PHONY: build run test test-fault test-load test-cluster test-redis-cluster bench bench-cholmod lint lint-openapi lint-openapi-deps clean verify-ccx fuzz vendor-web
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
@@ -106,6 +106,19 @@ vendor-web:
 	cp $$tmp/redoc/package/bundles/redoc.standalone.js $$tmp/redoc/package/bundles/redoc.standalone.js.LICENSE.txt $$tmp/redoc/package/LICENSE $(VENDOR_WEB)/redoc/ && \
 	printf 'three %s\nredoc %s\n' $(THREE_VERSION) $(REDOC_VERSION) > $(VENDOR_WEB)/VERSIONS && \
 	echo "vendored three $(THREE_VERSION) and redoc $(REDOC_VERSION) into $(VENDOR_WEB)"
+
+# The OpenAPI document is linted by Redocly CLI with its recommended rules
+# (pkg/httpapi TestOpenAPIPassesRedoclyLint; an error fails, warnings are
+# printed). The linter is pinned by the package-lock.json beside it and
+# needs Node.js 20.19 or later; make test skips the lint when it is not
+# installed, unless GUSSET_REQUIRE_REDOCLY is set (CI sets it).
+REDOCLY_DIR := pkg/httpapi/testdata/redocly
+
+lint-openapi-deps:
+	npm ci --prefix $(REDOCLY_DIR) --no-audit --no-fund
+
+lint-openapi: lint-openapi-deps
+	GUSSET_REQUIRE_REDOCLY=1 $(GO) test -count=1 -v -run 'TestOpenAPI' ./pkg/httpapi/
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi

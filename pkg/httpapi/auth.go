@@ -11,8 +11,8 @@ import (
 
 // authDescription states the authentication rules for the OpenAPI
 // document.
-const authDescription = "With AUTH_MODE=keys every request carries an API key, as Authorization: Bearer <key> or as " +
-	"X-API-Key: <key>, and works in the key's workspace: its own job slot, runs, results, error log and jobs " +
+const authDescription = "With AUTH_MODE=keys every request carries an API key, as `Authorization: Bearer <key>` or as " +
+	"`X-API-Key: <key>`, and works in the key's workspace: its own job slot, runs, results, error log and jobs " +
 	"directory. A request without a key, or with a key that is malformed, unknown or revoked, is a 401 UNAUTHORIZED " +
 	"(with WWW-Authenticate: Bearer); a revoked key stops working at the next request. /healthz, /readyz and /metrics " +
 	"answer without a key, for orchestrators and Prometheus. In open mode (AUTH_MODE=open, the default) no key is " +

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"reflect"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
@@ -28,6 +29,25 @@ func jsonMediaType(ct string) bool {
 // bodyPresent reports whether the request carries a non-blank body.
 func bodyPresent(c *fiber.Ctx) bool {
 	return len(trimJSONSpace(c.Body())) > 0
+}
+
+// checkRequest applies the field definitions (struct tags) of a request
+// type that decodeJSON decoded whole, the rules a record's fields meet at
+// the edge: a required field must be given (a blank string is not given),
+// an empty enum field takes its default, and every field meets its enum
+// and bounds (model.CheckFields).
+func checkRequest(v any) error {
+	rv := reflect.ValueOf(v).Elem()
+	var errs []model.FieldError
+	for _, f := range infoOf(rv.Type()).required {
+		fv := rv.Field(f.index)
+		if fv.IsZero() || fv.Kind() == reflect.String && strings.TrimSpace(fv.String()) == "" {
+			errs = append(errs, model.FieldError{Field: f.name, Message: f.name + " is required"})
+		}
+	}
+	applyEnumDefaults(rv)
+	errs = append(errs, model.CheckFields(v)...)
+	return model.FieldsError(errs)
 }
 
 // decodeJSON decodes the request body into dst strictly: unknown

@@ -149,13 +149,13 @@ func (h *collection[T]) register() {
 		responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkCreate})
 	h.a.add(route{method: "PATCH", path: p + "/bulk", tag: tag, summary: "Update many " + n + "s",
 		desc: "Body: an array of update bodies, each with its " + h.keyNames() + ".", query: cont, body: []T{}, bodyRequired: true,
-		responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkUpdate})
+		keys: h.c.Kind().KeyFields, responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkUpdate})
 	delBody, delDesc := any([]int64{}), "Body: a JSON array of ids."
 	if len(h.c.Kind().KeyFields) > 1 {
 		delBody, delDesc = []map[string]int64{}, "Body: a JSON array of keys, each an object with "+h.keyNames()+"."
 	}
 	h.a.add(route{method: "DELETE", path: p + "/bulk", tag: tag, summary: "Delete many " + n + "s",
-		desc: delDesc, query: cont, body: delBody, bodyRequired: true,
+		desc: delDesc, query: cont, body: delBody, bodyRequired: true, keys: h.c.Kind().KeyFields,
 		responses: map[int]any{200: editor.BulkResult{}}, errors: errs, handler: h.bulkDelete})
 	if h.extraRoutes != nil {
 		h.extraRoutes()

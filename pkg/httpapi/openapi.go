@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -32,7 +31,13 @@ type route struct {
 	headers      map[string]string // success response header → description
 	rawResponse  string            // media type of a non-JSON success body
 	errors       []int
-	handler      fiber.Handler
+	// example replaces the body example built from the field definitions
+	// where the body type is shared by routes that want different values.
+	example any
+	// keys are the key fields a bulk body's items carry (its example
+	// shows them).
+	keys    []string
+	handler fiber.Handler
 }
 
 func (r route) fullPath() string {
@@ -63,14 +68,14 @@ func (a *API) add(r route) {
 // openAPI builds the OpenAPI 3.0 document of every registered route.
 func (a *API) openAPI() map[string]any {
 	sg := newSchemaGen()
-	sg.ref(reflect.TypeOf(ErrorResponse{}))
+	sg.ref(reflect.TypeOf(ErrorResponse{}), false)
 	paths := map[string]map[string]any{}
 	var tags []any
 	seen := map[string]bool{}
 	for _, r := range a.routes {
 		if !seen[r.tag] {
 			seen[r.tag] = true
-			tags = append(tags, map[string]any{"name": r.tag})
+			tags = append(tags, map[string]any{"name": r.tag, "description": tagDescriptions[r.tag]})
 		}
 		p := openAPIPath(r.fullPath())
 		if paths[p] == nil {
@@ -96,11 +101,25 @@ func (a *API) openAPI() map[string]any {
 		"security": []any{map[string]any{"bearerKey": []any{}}, map[string]any{"headerKey": []any{}}, map[string]any{}},
 		"components": map[string]any{"schemas": sg.schemas, "securitySchemes": map[string]any{
 			"bearerKey": map[string]any{"type": "http", "scheme": "bearer",
-				"description": "An API key made by gusset-admin key create (AUTH_MODE=keys), as Authorization: Bearer <key>."},
+				"description": "An API key made by gusset-admin key create (AUTH_MODE=keys), as `Authorization: Bearer <key>`."},
 			"headerKey": map[string]any{"type": "apiKey", "in": "header", "name": "X-API-Key",
 				"description": "The same API key in the X-API-Key header."},
 		}},
 	}
+}
+
+// tagDescriptions introduce each group of operations on the docs page.
+var tagDescriptions = map[string]string{
+	"Service":           "Health, readiness, metrics, this document and the browser pages (landing page, viewer, API reference).",
+	"Files":             "Job files in the workspace's jobs directory: list, upload, download, delete.",
+	"Job":               "The open job: new, open, save, close; its headings, settings, units and status.",
+	"Analysis settings": "Settings of the static, buckling and natural-frequency analyses, kept with the job.",
+	"Structure":         "Nodes, members, plates, sections, materials, supports, constraints, offsets, releases and directions, one collection each, with bulk operations.",
+	"Geometry":          "Derived geometry the model implies: member ends after offsets, local axes, lengths, plate corners.",
+	"Loads":             "Load cases, combinations, groups and categories, and the loads on nodes, members and plates.",
+	"Moving loads":      "Vehicles, lanes, travel paths and scenarios, and the generation of their load cases.",
+	"Analysis":          "Start, follow and cancel analysis runs; each run is queued and solved by a worker.",
+	"Results":           "Results of the last runs, as paged queries per load case, mode or combination, in job units.",
 }
 
 // bodiesDescription says how request bodies are bounded.
@@ -138,12 +157,6 @@ func openAPIPath(p string) string {
 	return strings.Join(parts, "/")
 }
 
-type schemaGen struct {
-	schemas map[string]any
-}
-
-func newSchemaGen() *schemaGen { return &schemaGen{schemas: map[string]any{}} }
-
 func (g *schemaGen) operation(r route) map[string]any {
 	op := map[string]any{
 		"summary":     r.summary,
@@ -173,8 +186,7 @@ func (g *schemaGen) operation(r route) map[string]any {
 	}
 	switch {
 	case r.body != nil:
-		op["requestBody"] = map[string]any{"required": r.bodyRequired, "content": map[string]any{
-			"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(r.body))}}}
+		op["requestBody"] = g.requestBody(r)
 	case len(r.fileParts) > 0:
 		props := map[string]any{}
 		for _, p := range r.fileParts {
@@ -190,7 +202,7 @@ func (g *schemaGen) operation(r route) map[string]any {
 		case r.rawResponse != "":
 			resp["content"] = map[string]any{r.rawResponse: map[string]any{"schema": map[string]any{"type": "string"}}}
 		case body != nil:
-			resp["content"] = map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(body))}}
+			resp["content"] = map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(body), false)}}
 		}
 		if len(r.headers) > 0 {
 			hs := map[string]any{}
@@ -227,110 +239,9 @@ func operationID(r route) string {
 	return b.String()
 }
 
-var timeType = reflect.TypeOf(time.Time{})
-
-// schema returns the JSON schema of t; named struct types become shared
-// components referenced by name.
-func (g *schemaGen) schema(t reflect.Type) map[string]any {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch {
-	case t == timeType:
-		return map[string]any{"type": "string", "format": "date-time"}
-	case t.Kind() == reflect.Struct && t.Name() != "":
-		return g.ref(t)
-	}
-	switch t.Kind() {
-	case reflect.Bool:
-		return map[string]any{"type": "boolean"}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return map[string]any{"type": "integer"}
-	case reflect.Float32, reflect.Float64:
-		return map[string]any{"type": "number"}
-	case reflect.String:
-		return map[string]any{"type": "string"}
-	case reflect.Slice, reflect.Array:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return map[string]any{"type": "string", "format": "byte"}
-		}
-		return map[string]any{"type": "array", "items": g.schema(t.Elem())}
-	case reflect.Map:
-		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem())}
-	case reflect.Struct:
-		return g.object(t)
-	}
-	return map[string]any{}
-}
-
-func (g *schemaGen) ref(t reflect.Type) map[string]any {
-	name := schemaName(t)
-	if _, ok := g.schemas[name]; !ok {
-		g.schemas[name] = map[string]any{} // placeholder breaks recursion
-		g.schemas[name] = g.object(t)
-	}
-	return map[string]any{"$ref": "#/components/schemas/" + name}
-}
-
-func (g *schemaGen) object(t reflect.Type) map[string]any {
-	props := map[string]any{}
-	g.fields(t, props)
-	return map[string]any{"type": "object", "properties": props}
-}
-
-// fields collects the JSON properties of t, flattening embedded structs as
-// encoding/json does.
-func (g *schemaGen) fields(t reflect.Type, props map[string]any) {
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		name := strings.Split(tag, ",")[0]
-		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				g.fields(ft, props)
-				continue
-			}
-		}
-		if name == "" {
-			name = f.Name
-		}
-		s := g.schema(f.Type)
-		if d := f.Tag.Get("doc"); d != "" {
-			s = map[string]any{"allOf": []any{s}, "description": d}
-		}
-		props[name] = s
-	}
-}
-
 func statusText(status int) string {
 	if t := http.StatusText(status); t != "" {
 		return t
 	}
 	return "status " + strconv.Itoa(status)
-}
-
-// schemaName names the component of a struct type; an instance of a
-// generic type is named after its type arguments' short names
-// (Envelope[pkg/model.NodeReactionRow] → Envelope_NodeReactionRow), since
-// a component name may not hold slashes or brackets.
-func schemaName(t reflect.Type) string {
-	name := t.Name()
-	open := strings.IndexByte(name, '[')
-	if open < 0 {
-		return name
-	}
-	args := strings.Split(strings.TrimSuffix(name[open+1:], "]"), ",")
-	out := name[:open]
-	for _, a := range args {
-		out += "_" + a[strings.LastIndexByte(a, '.')+1:]
-	}
-	return out
 }

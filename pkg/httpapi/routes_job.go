@@ -135,8 +135,8 @@ func (a *API) openJob(c *fiber.Ctx) error {
 	if err := decodeJSON(c, &req, true); err != nil {
 		return err
 	}
-	if req.FilePath == "" {
-		return model.Invalid("filePath", "filePath is required: a job file path relative to the jobs directory")
+	if err := checkRequest(&req); err != nil {
+		return err
 	}
 	o, err := a.sess.Open(c.UserContext(), workspace(c), req.FilePath, session.ForceOption(req.ForceOption))
 	if err != nil {

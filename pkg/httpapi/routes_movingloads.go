@@ -18,7 +18,7 @@ const movingPath = loadsPath + "/moving-loads"
 
 // ElementsPatch is the body of PATCH moving-loads/elements-to-load.
 type ElementsPatch struct {
-	Members *string `json:"members" doc:"id list such as \"1,3-7\"; an empty string clears the selection; omitted (or null) keeps it"`
+	Members *string `json:"members" example:"1-3" doc:"id list such as \"1,3-7\"; an empty string clears the selection; omitted (or null) keeps it"`
 	Plates  *string `json:"plates" doc:"id list such as \"1,3-7\"; an empty string clears the selection; omitted (or null) keeps it"`
 }
 
@@ -36,8 +36,8 @@ type GenerateResponse struct {
 // VehicleLibraryRequest is the body of POST moving-loads/vehicles/library.
 type VehicleLibraryRequest struct {
 	ID      int64  `json:"id,omitempty" doc:"optional id; the next free id when omitted"`
-	Name    string `json:"name" doc:"vehicle name in the library, e.g. \"M1600\" or \"HL-93 Design Truck\""`
-	Library string `json:"library" doc:"AS5100 or AASHTO"`
+	Name    string `json:"name" req:"true" example:"M1600" doc:"vehicle name in the library, e.g. \"M1600\" or \"HL-93 Design Truck\""`
+	Library string `json:"library" req:"true" example:"AS5100" doc:"AS5100 or AASHTO"`
 }
 
 // StationsBody is the body of GET and PUT travel-paths/{id}/stations.
@@ -305,8 +305,8 @@ func (a *API) vehicleFromLibrary(c *fiber.Ctx, h *collection[model.Vehicle]) err
 	if err := decodeJSON(c, &req, true); err != nil {
 		return err
 	}
-	if strings.TrimSpace(req.Name) == "" || strings.TrimSpace(req.Library) == "" {
-		return model.Invalid("name", "name and library are required")
+	if err := checkRequest(&req); err != nil {
+		return err
 	}
 	u, err := h.units(c)
 	if err != nil {
@@ -526,7 +526,7 @@ var generateDoc = "Runs the generator synchronously and answers the ids of every
 	"case (AllLoadCases). Each scenario combination makes one combination case per generated case: the case × " +
 	"scenarioFactor, plus combineWithLoadCase × loadCaseFactor when that is not 0, numbered from " +
 	"startingCombinationCase (0: after the greatest in use). Each scenario gets a group of its cases (titled with the " +
-	"scenario's name) and, with combinations, a group of those (\"<name> combinations\").\n\n" +
+	"scenario's name) and, with combinations, a group of those (`<name> combinations`).\n\n" +
 	"Geometry: travel paths are polylines through their stations, rounded by circular arcs of the station's radius; " +
 	"stations at nodes follow the nodes. A wheel at vehicle (x, y) stands at distance s + x along the path, y to the left " +
 	"of the path's tangent there; vehicle forces map x along the direction of travel, y to its left, z up (the job's " +

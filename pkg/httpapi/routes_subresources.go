@@ -150,8 +150,8 @@ func (a *API) registerPlateSubresources(h *collection[model.Plate]) {
 // LibraryRequest is the body of the section and material library creates.
 type LibraryRequest struct {
 	ID      int64  `json:"id,omitempty" doc:"optional id; the next free id when omitted"`
-	Name    string `json:"name" doc:"shape or material name in the library, e.g. \"360UB44.7\" or \"STEEL\""`
-	Library string `json:"library" doc:"AISC15, Aust300 or Parametric for sections; Aust, US or Euro for materials"`
+	Name    string `json:"name" req:"true" example:"360UB44.7" doc:"shape or material name in the library, e.g. \"360UB44.7\" or \"STEEL\""`
+	Library string `json:"library" req:"true" example:"Aust300" doc:"AISC15, Aust300 or Parametric for sections; Aust, US or Euro for materials"`
 	Mark    string `json:"mark,omitempty"`
 }
 
@@ -161,8 +161,8 @@ func libraryCreate[T any](c *fiber.Ctx, h *collection[T], build func(req Library
 	if err := decodeJSON(c, &req, true); err != nil {
 		return err
 	}
-	if req.Name == "" || req.Library == "" {
-		return model.Invalid("name", "name and library are required")
+	if err := checkRequest(&req); err != nil {
+		return err
 	}
 	u, err := h.units(c)
 	if err != nil {
@@ -216,6 +216,7 @@ func (a *API) registerMaterialLibrary(h *collection[model.Material]) {
 	a.add(route{method: "POST", path: h.path + "/library", tag: h.tag, summary: "Create a material from a built-in library",
 		desc: "Libraries: " + fmt.Sprint(library.MaterialLibraries()) + ". The source of each value is stated in the library.",
 		body: LibraryRequest{}, bodyRequired: true, responses: map[int]any{201: model.Material{}}, errors: []int{400, 409},
+		example: LibraryRequest{Name: "STEEL", Library: library.LibAust},
 		handler: func(c *fiber.Ctx) error {
 			return libraryCreate(c, h, func(req LibraryRequest) (model.Material, error) {
 				lm, err := library.LookupMaterial(req.Library, req.Name)

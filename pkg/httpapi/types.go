@@ -77,8 +77,8 @@ const (
 
 // OpenRequest is the body of POST /job/open.
 type OpenRequest struct {
-	FilePath    string `json:"filePath" doc:"job file path relative to the jobs directory; .gsj is added when there is no extension"`
-	ForceOption string `json:"forceOption,omitempty" doc:"None (default), OpenPreviousSaved or OpenUnsavedMostRecent"`
+	FilePath    string `json:"filePath" req:"true" example:"bridges/portal-frame.gsj" doc:"job file path relative to the jobs directory; .gsj is added when there is no extension"`
+	ForceOption string `json:"forceOption,omitempty" enum:"None|OpenPreviousSaved|OpenUnsavedMostRecent" doc:"which file to open when a recovery file is newer than the job file"`
 }
 
 // OpenSampleRequest is the body of POST /job/open-sample.

@@ -124,7 +124,7 @@ const (
 // linear runs too, which ignore them. optimizationX/Y/Z are lengths (SI
 // here, job units at the edge); the other numbers have no unit.
 type StaticSettings struct {
-	LoadCases                  string     `json:"loadCases" doc:"id list such as \"1,3-7,10\" of the load cases to analyse; empty: all; at most 50 entries, a number or a range counting as one"`
+	LoadCases                  string     `json:"loadCases" example:"1-3" doc:"id list such as \"1,3-7,10\" of the load cases to analyse; empty: all; at most 50 entries, a number or a range counting as one"`
 	RetainLoadCases            bool       `json:"retainLoadCases" doc:"keep the stored results of load cases this run does not analyse"`
 	CheckNonExistentLoadCases  bool       `json:"checkNonExistentLoadCases" doc:"report load cases of the list that do not exist"`
 	StabilizeUnrestrainedNodes bool       `json:"stabilizeUnrestrainedNodes" doc:"add a small stiffness to otherwise unrestrained node freedoms"`
@@ -159,7 +159,7 @@ type StaticSettings struct {
 // BucklingSettings are the settings of buckling analyses. upperLimit and
 // lowerLimit bound the load factors sought (upperLimit 0: no bound).
 type BucklingSettings struct {
-	LoadCases                  string     `json:"loadCases" doc:"id list such as \"1,3-7,10\" of the load cases to analyse; empty: all; at most 50 entries, a number or a range counting as one"`
+	LoadCases                  string     `json:"loadCases" example:"1-3" doc:"id list such as \"1,3-7,10\" of the load cases to analyse; empty: all; at most 50 entries, a number or a range counting as one"`
 	RetainLoadCases            bool       `json:"retainLoadCases" doc:"keep the stored results of load cases this run does not analyse"`
 	CheckNonExistentLoadCases  bool       `json:"checkNonExistentLoadCases" doc:"report load cases of the list that do not exist"`
 	StabilizeUnrestrainedNodes bool       `json:"stabilizeUnrestrainedNodes" doc:"add a small stiffness to otherwise unrestrained node freedoms"`
@@ -186,7 +186,7 @@ type BucklingSettings struct {
 // upperLimit, lowerLimit and frequencyShift are frequencies in Hz (the
 // job units have no frequency unit); upperLimit 0 means no bound.
 type DynamicSettings struct {
-	LoadCases                  string     `json:"loadCases" doc:"id list such as \"1,3-7,10\" of the load cases whose loads give the mass; empty: all; at most 50 entries, a number or a range counting as one"`
+	LoadCases                  string     `json:"loadCases" example:"1-3" doc:"id list such as \"1,3-7,10\" of the load cases whose loads give the mass; empty: all; at most 50 entries, a number or a range counting as one"`
 	RetainLoadCases            bool       `json:"retainLoadCases" doc:"keep the stored results of load cases this run does not analyse"`
 	CheckNonExistentLoadCases  bool       `json:"checkNonExistentLoadCases" doc:"report load cases of the list that do not exist"`
 	StabilizeUnrestrainedNodes bool       `json:"stabilizeUnrestrainedNodes" doc:"add a small stiffness to otherwise unrestrained node freedoms"`

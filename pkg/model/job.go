@@ -1,7 +1,9 @@
 package model
 
 import (
+	"reflect"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -74,7 +76,7 @@ const (
 
 // Settings are the job-level settings (not the analysis settings).
 type Settings struct {
-	VerticalAxis VerticalAxis `json:"verticalAxis"`
+	VerticalAxis VerticalAxis `json:"verticalAxis" enum:"YAxis|ZAxis"`
 }
 
 // DefaultSettings are the settings of a new job.
@@ -82,18 +84,17 @@ func DefaultSettings() Settings { return Settings{VerticalAxis: VerticalY} }
 
 // SettingsPatch is a partial update of Settings.
 type SettingsPatch struct {
-	VerticalAxis *VerticalAxis `json:"verticalAxis,omitempty"`
+	VerticalAxis *VerticalAxis `json:"verticalAxis,omitempty" enum:"YAxis|ZAxis"`
 }
 
 // Apply validates the patch and writes it into s.
 func (p SettingsPatch) Apply(s *Settings) error {
 	if p.VerticalAxis != nil {
-		switch *p.VerticalAxis {
-		case VerticalY, VerticalZ:
-			s.VerticalAxis = *p.VerticalAxis
-		default:
-			return Invalid("verticalAxis", "verticalAxis must be YAxis or ZAxis, got %q", string(*p.VerticalAxis))
+		allowed := DefOf(reflect.TypeOf(p)).ByName["verticalAxis"].Enum
+		if !contains(allowed, string(*p.VerticalAxis)) {
+			return Invalid("verticalAxis", "verticalAxis must be %s, got %q", strings.Join(allowed, " or "), string(*p.VerticalAxis))
 		}
+		s.VerticalAxis = *p.VerticalAxis
 	}
 	return nil
 }

@@ -25,6 +25,9 @@ const (
 //	ro    read-only: computed or hydrated, a client may not send it
 //	req   required on create
 //	enum  the allowed values, '|'-separated; the first is the default
+//	example  the value the API document's example bodies show (JSON),
+//	      where the field's type and bounds alone would not give a valid
+//	      one (the second node of a member differs from the first)
 
 // Node is a point of the structure.
 type Node struct {
@@ -41,13 +44,13 @@ type Node struct {
 // Table is a restraint's variable-stiffness table: rows of [x, y] where x is
 // a deflection (m) or rotation (rad) and y the spring stiffness.
 type Table struct {
-	Rows [][]float64 `json:"rows"`
+	Rows [][]float64 `json:"rows" example:"[[0,0],[0.01,1000]]"`
 }
 
 // NodeRestraint is the support of a node (at most one per node).
 type NodeRestraint struct {
 	Node             int64  `json:"node" req:"true"`
-	RestraintCode    string `json:"restraintCode"`
+	RestraintCode    string `json:"restraintCode" example:"FFFFFF"`
 	ActiveDirection  string `json:"activeDirection"`
 	GeneralRestraint bool   `json:"generalRestraint" ro:"true"`
 
@@ -86,7 +89,7 @@ type NodeRestraint struct {
 // NodeConstraint ties a slave node to a master node (at most one per slave).
 type NodeConstraint struct {
 	SlaveNode      int64   `json:"slaveNode" req:"true"`
-	MasterNode     int64   `json:"masterNode" req:"true"`
+	MasterNode     int64   `json:"masterNode" req:"true" example:"2"`
 	ConstraintCode string  `json:"constraintCode"`
 	Axes           string  `json:"axes" enum:"Global|Inclined"`
 	XVector        float64 `json:"xVector"`
@@ -111,7 +114,7 @@ type MemberOffset struct {
 // source zeroes the other two.
 type Direction struct {
 	Source   string  `json:"source" enum:"Angle|Node|Axis"`
-	DirAngle float64 `json:"dirAngle" min:"-360" max:"360"`
+	DirAngle float64 `json:"dirAngle" min:"-360" max:"360" example:"0"`
 	DirNode  int64   `json:"dirNode"`
 	DirAxis  string  `json:"dirAxis" enum:"NotApplicable|XAxis|YAxis|ZAxis|NegativeXAxis|NegativeYAxis|NegativeZAxis"`
 }
@@ -120,7 +123,7 @@ type Direction struct {
 // RX, RY, RZ in member local axes) of F fixed, R released, S spring, with
 // the spring stiffnesses.
 type Releases struct {
-	FixityCodeAtA  string  `json:"fixityCodeAtA"`
+	FixityCodeAtA  string  `json:"fixityCodeAtA" example:"FFFFFF"`
 	FixityCodeAtB  string  `json:"fixityCodeAtB"`
 	TxStiffnessAtA float64 `json:"txStiffnessAtA" unit:"force/length"`
 	TyStiffnessAtA float64 `json:"tyStiffnessAtA" unit:"force/length"`
@@ -140,7 +143,7 @@ type Releases struct {
 type Member struct {
 	ID                   int64         `json:"id"`
 	NodeA                int64         `json:"nodeA" req:"true"`
-	NodeB                int64         `json:"nodeB" req:"true"`
+	NodeB                int64         `json:"nodeB" req:"true" example:"2"`
 	Type                 string        `json:"type" enum:"Normal|TensionOnly|CompressionOnly|Cable|Gap|BrittleFuse|PlasticFuse|Pulley|Truss"`
 	Section              int64         `json:"section" req:"true"`
 	Material             int64         `json:"material" req:"true"`
@@ -159,8 +162,8 @@ type Member struct {
 type Plate struct {
 	ID                int64     `json:"id"`
 	NodeA             int64     `json:"nodeA" req:"true"`
-	NodeB             int64     `json:"nodeB" req:"true"`
-	NodeC             int64     `json:"nodeC" req:"true"`
+	NodeB             int64     `json:"nodeB" req:"true" example:"2"`
+	NodeC             int64     `json:"nodeC" req:"true" example:"3"`
 	NodeD             int64     `json:"nodeD"`
 	Material          int64     `json:"material" req:"true"`
 	ActualThickness   float64   `json:"actualThickness" unit:"sectionProperties" req:"true" min:"0" exclusive:"true"`
