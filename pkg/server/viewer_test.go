@@ -301,6 +301,10 @@ func TestViewerDrawsPortalFrameInChromium(t *testing.T) {
 			t.Errorf("/docs does not show the tag %q", tag.Name)
 		}
 	}
+	// Placeholders in angle brackets survive the Markdown rendering.
+	if !strings.Contains(text, "X-API-Key: <key>") {
+		t.Errorf("/docs does not show the key header as X-API-Key: <key>")
+	}
 	saveShot(t, ctx, page, "docs.png")
 }
 
@@ -380,6 +384,45 @@ func TestViewerShowsPlatesAndModesInChromium(t *testing.T) {
 	if err := page.Eval(ctx, "document.getElementById('modes').hidden", &hidden); err != nil || hidden {
 		t.Errorf("the mode shapes control is hidden (%v) with %d modes to show", err, modes)
 	}
+
+	// Plates coloured by mx of case 1: every plate has a colour, and the
+	// legend spans the service's smallest and largest mx (float64 on both
+	// sides: 1e-12 relative) in kNm/m, the sample's moment per length.
+	choose(t, ctx, page, "plate-colour", "mx")
+	o := waitState(t, ctx, page, "s.plateColour && s.plateColour.component === 'mx'")
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var odd model.PlateForcesRow // the plate whose mx and my differ most
+	for _, r := range query[model.PlateForcesRow](st, fmtPath("plate-element-forces?loadCases=%d", 1)).Results {
+		lo, hi = math.Min(lo, r.Mx), math.Max(hi, r.Mx)
+		if math.Abs(r.Mx-r.My) > math.Abs(odd.Mx-odd.My) {
+			odd = r
+		}
+	}
+	pc := o.PlateColour
+	if pc.Plates != 576 || pc.Unit != "kNm/m" || !(hi > lo) ||
+		math.Abs(pc.Min-lo) > 1e-12*(hi-lo) || math.Abs(pc.Max-hi) > 1e-12*(hi-lo) {
+		t.Errorf("plate colouring %+v; want 576 plates, kNm/m, mx from %g to %g", *pc, lo, hi)
+	}
+	// Each plate took its own mx. The slab's symmetry gives my the same
+	// range, so the plate where mx and my differ most tells them apart
+	// (exactly: the same float64 crosses JSON both ways unchanged).
+	var got float64
+	if err := page.Eval(ctx, fmt.Sprintf("window.gussetViewer.plateValue(%d)", odd.Plate), &got); err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(odd.Mx-odd.My) < 1e-3*(hi-lo) || got != odd.Mx {
+		t.Errorf("plate %d coloured by %g; its mx is %g (my %g)", odd.Plate, got, odd.Mx, odd.My)
+	}
+	var legend string
+	if err := page.Eval(ctx, "document.getElementById('plate-legend').hidden ? '' : document.getElementById('plate-legend').innerText", &legend); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(legend, "mx (kNm/m)") {
+		t.Errorf("plate legend %q, want it shown with mx (kNm/m)", legend)
+	}
+	saveShot(t, ctx, page, "viewer-flat-slab-mx.png")
+	choose(t, ctx, page, "plate-colour", "")
+	waitState(t, ctx, page, "s.plateColour === null")
 
 	// Mode 1, chosen in the page, moves: the drawn shape changes between
 	// frames.

@@ -24,6 +24,15 @@ const state = {
   loadCase: null,
   deflected: null,
   mode: null,
+  // What the result overlays show: the diagram's component, its segments
+  // and largest |value|; the member and plate colourings with their
+  // legends' ranges (job units).
+  diagram: null,
+  memberColour: null,
+  // Drawn marks: released member ends, and rigid-offset segments.
+  releases: 0,
+  offsets: 0,
+  plateColour: null,
   timings: { firstFrameMs: null, lastFrameMs: null, frames: 0 },
   requests: 0,
 };
@@ -41,6 +50,8 @@ window.gussetViewer = {
   // shapeChecksum sums the coordinates of the shape drawn now: it moves
   // while a mode shape is animated.
   shapeChecksum: () => (deformable ? deformable.checksum() : null),
+  // plateValue is the value a plate is coloured by now, or null.
+  plateValue: (id) => (data.plateMesh && data.plateMesh.userData.values ? data.plateMesh.userData.values.get(id) ?? null : null),
 };
 
 // Scene.
@@ -125,6 +136,7 @@ function setView(name) {
 }
 
 // Loading.
+const GEOMETRY_PAGE = 200000;
 async function load() {
   status('Reading the job…');
   const st = (await api.get('/job/status')).body;
@@ -139,10 +151,14 @@ async function load() {
   data.up = job.settings.verticalAxis === 'ZAxis' ? new THREE.Vector3(0, 0, 1) : new THREE.Vector3(0, 1, 0);
   data.toLength = R.translationToLength(job.units);
   const s = st.structure;
+  // A geometry page costs the server the whole model's geometry, whatever
+  // its size (degenerate members are left out, so it cannot know where a
+  // page starts without deriving those before it): the geometry is read
+  // in pages of GEOMETRY_PAGE rows, one request for most jobs.
   const [nodes, geom, plates, restraints, sections] = await Promise.all([
     api.all('/job/structure/nodes'),
-    s.members ? api.all('/job/query/geometry/members') : [],
-    s.plates ? api.all('/job/query/geometry/plates') : [],
+    s.members ? api.all('/job/query/geometry/members', {}, GEOMETRY_PAGE) : [],
+    s.plates ? api.all('/job/query/geometry/plates', {}, GEOMETRY_PAGE) : [],
     s.nodeRestraints ? api.all('/job/structure/node-restraints') : [],
     s.sections ? api.all('/job/structure/sections') : [],
   ]);
@@ -151,6 +167,7 @@ async function load() {
   data.geom = geom;
   geom.forEach((g) => data.geomById.set(g.member, g));
   data.plates = plates;
+  $('plate-colour-label').hidden = !plates.length;
   const box = new THREE.Box3();
   nodes.forEach((n) => box.expandByPoint(new THREE.Vector3(n.x, n.y, n.z)));
   box.getCenter(data.centre);
@@ -158,14 +175,18 @@ async function load() {
 
   data.lines = M.membersLines(geom);
   layers.model.add(data.lines);
-  layers.model.add(M.offsetLines(geom));
+  const offsets = M.offsetLines(geom);
+  layers.model.add(offsets);
+  state.offsets = offsets.geometry.getAttribute('position').count / 2;
   data.outlines = new Map(sections.map((x) => [x.id, M.sectionOutline(x, lengthPerSectionUnit(job.units))]));
   // The member records (sections, releases) are the largest read: the
   // model is drawn without waiting for them, and the release marks and
   // section outlines follow.
   data.members = s.members ? api.all('/job/structure/members') : Promise.resolve([]);
   data.members.then((members) => {
-    layers.model.add(M.releaseMarks(geom, new Map(members.map((m) => [m.id, m.releases]))));
+    const marks = M.releaseMarks(geom, new Map(members.map((m) => [m.id, m.releases])));
+    layers.model.add(marks);
+    state.releases = marks.geometry.getAttribute('position').count;
     state.membersLoaded = true;
   }).catch(fail);
   const pl = M.platesMesh(plates);
@@ -359,6 +380,8 @@ async function drawDiagramAndColour() {
   diagramObject = null;
   const comp = $('diagram').value, colourBy = $('colour').value;
   $('legend').hidden = true;
+  state.diagram = state.memberColour = null;
+  await colourPlates();
   if (!resultCases.has(state.loadCase) || !data.geom.length) {
     R.uncolourMembers(data.lines, M.colours.member);
     return;
@@ -368,6 +391,7 @@ async function drawDiagramAndColour() {
     const d = R.diagram(data.geomById, await memberForces(), comp, data.size * 0.06);
     diagramObject = d.object;
     layers.model.add(diagramObject);
+    state.diagram = { component: comp, segments: d.object.geometry.getAttribute('position').count / 2, max: d.max };
   }
   if (colourBy) {
     const range = R.colourMembers(data.lines, await memberForces(), colourBy);
@@ -376,9 +400,38 @@ async function drawDiagramAndColour() {
     $('legend-title').textContent = `|${colourBy}| max along member (${unit})`;
     $('legend-min').textContent = '0';
     $('legend-max').textContent = range.max.toPrecision(4);
+    state.memberColour = { component: colourBy, min: 0, max: range.max, unit };
   } else {
     R.uncolourMembers(data.lines, M.colours.member);
   }
+}
+
+async function plateForces() {
+  if (!caseRows.plateForces) {
+    caseRows.plateForces = await api.all('/job/query/analysis/static/plate-element-forces', { loadCases: state.loadCase });
+  }
+  return caseRows.plateForces;
+}
+
+// colourPlates colours the plates by the chosen plate force, with its
+// legend, or restores their plain colour.
+async function colourPlates() {
+  const field = $('plate-colour').value;
+  $('plate-legend').hidden = true;
+  state.plateColour = null;
+  if (!data.plateMesh || !data.plates.length) return;
+  if (!field || !resultCases.has(state.loadCase)) {
+    R.uncolourPlates(data.plateMesh, M.colours.plate);
+    return;
+  }
+  const range = R.colourPlates(data.plateMesh, await plateForces(), field);
+  const [num, den] = R.plateComponents[field];
+  const unit = `${state.job.units[num]}/${state.job.units[den]}`;
+  $('plate-legend').hidden = false;
+  $('plate-legend-title').textContent = `plate ${field} (${unit})`;
+  $('plate-legend-min').textContent = range.min.toPrecision(4);
+  $('plate-legend-max').textContent = range.max.toPrecision(4);
+  state.plateColour = { component: field, min: range.min, max: range.max, plates: range.coloured, unit };
 }
 
 // Loads of the chosen case as arrows.
@@ -513,6 +566,7 @@ function wire() {
   $('loads').addEventListener('change', () => state.loadCase !== null && drawLoads(state.loadCase).catch(fail));
   $('diagram').addEventListener('change', () => drawDiagramAndColour().catch(fail));
   $('colour').addEventListener('change', () => drawDiagramAndColour().catch(fail));
+  $('plate-colour').addEventListener('change', () => drawDiagramAndColour().catch(fail));
   $('mode').addEventListener('change', (e) => {
     const [kind, lc, mode] = e.target.value.split(':');
     selectMode(kind, lc, mode).catch(fail);

@@ -184,6 +184,51 @@ export function colourMembers(lines, rows, comp) {
   return { max: vmax };
 }
 
+/**
+ * plateComponents are the plate-element-forces fields a plate can be
+ * coloured by, with their quantity in the job's units.
+ */
+export const plateComponents = {
+  fx: ['force', 'length'], fy: ['force', 'length'], fxy: ['force', 'length'],
+  mx: ['moment', 'length'], my: ['moment', 'length'], mxy: ['moment', 'length'],
+  vxz: ['force', 'length'], vyz: ['force', 'length'],
+};
+
+/**
+ * colourPlates colours each plate of the mesh by its signed value of a
+ * plate-element-forces field, from the smallest (blue) to the largest
+ * (red), and returns that range and how many plates had a value. The
+ * mesh keeps each plate's value (userData.values). Plates without a row
+ * stay white.
+ */
+export function colourPlates(mesh, rows, field) {
+  const value = new Map(rows.map((r) => [r.plate, r[field]]));
+  let min = Infinity, max = -Infinity;
+  for (const v of value.values()) { min = Math.min(min, v); max = Math.max(max, v); }
+  const ids = mesh.userData.faceIds;
+  const col = mesh.geometry.getAttribute('color');
+  let coloured = 0;
+  ids.forEach((id, i) => {
+    const v = value.get(id);
+    const c = v === undefined ? new THREE.Color(1, 1, 1) : ramp(max > min ? (v - min) / (max - min) : 0.5);
+    for (let k = 0; k < 3; k++) col.setXYZ(i * 3 + k, c.r, c.g, c.b);
+  });
+  for (const id of new Set(ids)) if (value.has(id)) coloured++;
+  mesh.userData.values = value;
+  col.needsUpdate = true;
+  mesh.material.color.set(0xffffff);
+  return { min, max, coloured };
+}
+
+/** uncolourPlates restores the plain plate colour. */
+export function uncolourPlates(mesh, colour) {
+  const col = mesh.geometry.getAttribute('color');
+  col.array.fill(1);
+  col.needsUpdate = true;
+  mesh.userData.values = null;
+  mesh.material.color.set(colour);
+}
+
 /** uncolourMembers restores the plain member colour. */
 export function uncolourMembers(lines, colour) {
   lines.geometry.deleteAttribute('color');
