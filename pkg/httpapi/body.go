@@ -33,16 +33,27 @@ func bodyPresent(c *fiber.Ctx) bool {
 
 // checkRequest applies the field definitions (struct tags) of a request
 // type that decodeJSON decoded whole, the rules a record's fields meet at
-// the edge: a required field must be given (a blank string is not given),
-// an empty enum field takes its default, and every field meets its enum
-// and bounds (model.CheckFields).
+// the edge: a required field must be given (a blank string is not given;
+// the message explains the field with its doc tag), an enum value is
+// taken in any case as the merge of records takes it, an empty enum field
+// takes its default, and every field meets its enum and bounds
+// (model.CheckFields).
 func checkRequest(v any) error {
 	rv := reflect.ValueOf(v).Elem()
 	var errs []model.FieldError
-	for _, f := range infoOf(rv.Type()).required {
+	for _, f := range infoOf(rv.Type()).fields {
 		fv := rv.Field(f.index)
-		if fv.IsZero() || fv.Kind() == reflect.String && strings.TrimSpace(fv.String()) == "" {
-			errs = append(errs, model.FieldError{Field: f.name, Message: f.name + " is required"})
+		if f.required && (fv.IsZero() || fv.Kind() == reflect.String && strings.TrimSpace(fv.String()) == "") {
+			msg := f.name + " is required"
+			if d := rv.Type().Field(f.index).Tag.Get("doc"); d != "" {
+				msg += ": " + d
+			}
+			errs = append(errs, model.FieldError{Field: f.name, Message: msg})
+		}
+		if f.enum != nil && fv.Kind() == reflect.String {
+			if c, ok := f.def.Canonical(fv.String()); ok {
+				fv.SetString(c)
+			}
 		}
 	}
 	applyEnumDefaults(rv)

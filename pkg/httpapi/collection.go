@@ -168,7 +168,7 @@ func (h *collection[T]) register() {
 	h.a.add(route{method: "GET", path: p + h.keyPath(), tag: tag, summary: "Get a " + n, query: page[2:],
 		responses: map[int]any{200: zero}, errors: errs, handler: h.get})
 	h.a.add(route{method: "PATCH", path: p + h.keyPath(), tag: tag, summary: "Update a " + n + " (only the supplied fields change)",
-		body: zero, bodyRequired: true, responses: map[int]any{200: zero}, errors: errs, handler: h.update})
+		body: zero, bodyRequired: true, keys: h.c.Kind().KeyFields, responses: map[int]any{200: zero}, errors: errs, handler: h.update})
 	h.a.add(route{method: "DELETE", path: p + h.keyPath(), tag: tag, summary: "Delete a " + n,
 		responses: delResp, errors: errs, handler: h.delete})
 }

@@ -13,7 +13,8 @@ import (
 // fields take their default, numbers a value inside their bounds, and an
 // `example` tag overrides the value where a generic one would not do
 // (two ends of a member must be different nodes). keys are the key
-// fields a bulk item carries. It returns nil when no example can be
+// fields: a bulk item carries them, and a merge body changes another
+// field. It returns nil when no example can be
 // built (an untyped body).
 func exampleOf(t reflect.Type, partial bool, keys []string) any {
 	for t.Kind() == reflect.Pointer {

@@ -118,7 +118,6 @@ func (g *schemaGen) object(t reflect.Type, partial bool) map[string]any {
 	obj := map[string]any{"type": "object", "properties": props}
 	if len(required) > 0 {
 		obj["required"] = required
-		obj["description"] = "The required fields are required on create; an update (PATCH) gives only the fields it changes."
 	}
 	if partial {
 		obj["description"] = "Only the fields given change; the others keep their values."
@@ -158,8 +157,8 @@ func (g *schemaGen) fields(t reflect.Type, props map[string]any, required *[]str
 	}
 }
 
-// property is the schema of one field with its rules: read-only, enum and
-// its default, bounds, units and the field's own doc tag.
+// property is the schema of one field with its rules: read-only, enum,
+// bounds, units and the field's own doc tag.
 func (g *schemaGen) property(t reflect.Type, f reflect.StructField, fi *fieldInfo, partial bool) map[string]any {
 	s := g.schema(f.Type, partial)
 	extra := map[string]any{}
@@ -171,9 +170,11 @@ func (g *schemaGen) property(t reflect.Type, f reflect.StructField, fi *fieldInf
 		if fi.readOnly {
 			extra["readOnly"] = true
 		}
+		// No default: a record kind's own defaults (the analysis
+		// settings') may differ from the first allowed value, and a PATCH
+		// keeps what the record has.
 		if fi.enum != nil && s["type"] == "string" {
 			extra["enum"] = fi.enum
-			extra["default"] = fi.enum[0]
 		}
 		if ids := unitIDs(t, fi.name); ids != nil {
 			extra["enum"] = ids

@@ -90,6 +90,8 @@ type SettingsPatch struct {
 // Apply validates the patch and writes it into s.
 func (p SettingsPatch) Apply(s *Settings) error {
 	if p.VerticalAxis != nil {
+		// The enum tag is the one list of axes: the API document and
+		// the metadata show the same.
 		allowed := DefOf(reflect.TypeOf(p)).ByName["verticalAxis"].Enum
 		if !contains(allowed, string(*p.VerticalAxis)) {
 			return Invalid("verticalAxis", "verticalAxis must be %s, got %q", strings.Join(allowed, " or "), string(*p.VerticalAxis))

@@ -98,10 +98,13 @@ func TestViewerDrawsOverlaysAndBucklingInChromium(t *testing.T) {
 		t.Errorf("drawn %d release marks and %d offset segments, want 1 and 1", s.Releases, s.Offsets)
 	}
 
-	// A job without plates shows no plate colouring control.
-	var shown bool
-	if err := page.Eval(ctx, "document.getElementById('plate-colour-label').offsetParent !== null", &shown); err != nil || shown {
-		t.Errorf("the plate colouring control is shown (%v) for a job without plates", err)
+	// A job without plates shows no plate colouring control: it is marked
+	// hidden, and it takes no room in the results panel, which is shown.
+	var shown struct{ Hidden, Laid, Panel bool }
+	if err := page.Eval(ctx, `(() => { const l = document.getElementById('plate-colour-label');
+		return { hidden: l.hidden, laid: l.offsetParent !== null, panel: document.getElementById('static-results').offsetParent !== null }; })()`, &shown); err != nil ||
+		!shown.Hidden || shown.Laid || !shown.Panel {
+		t.Errorf("plate colouring control %+v (%v); want hidden and not laid out, in a shown results panel", shown, err)
 	}
 
 	// Case 2 (live load on the rafter): the Mz diagram and colouring.

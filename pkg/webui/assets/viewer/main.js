@@ -24,12 +24,14 @@ const state = {
   loadCase: null,
   deflected: null,
   mode: null,
-  // What the result overlays show: the diagram's component, its segments
-  // and largest |value|; the member and plate colourings with their
-  // legends' ranges (job units).
+  // What the result overlays show, for tests to compare with the
+  // service's numbers: the diagram's component, its segments and largest
+  // |value|; the member and plate colourings with their legends' ranges
+  // (job units).
   diagram: null,
   memberColour: null,
-  // Drawn marks: released member ends, and rigid-offset segments.
+  // Drawn marks, for tests: released member ends and rigid-offset
+  // segments.
   releases: 0,
   offsets: 0,
   plateColour: null,
@@ -299,6 +301,8 @@ async function selectCase(id) {
     animating = false;
     caseRows = { forces: null };
     if (!resultCases.has(id)) {
+      // The overlays of the previous case go too.
+      await drawDiagramAndColour();
       state.deflected = { loadCase: id, hasResults: false, checksum: 0, segments: 0 };
       status(`Load case ${id} has no static results: run an analysis through the API.`);
       return;
@@ -424,7 +428,12 @@ async function colourPlates() {
     R.uncolourPlates(data.plateMesh, M.colours.plate);
     return;
   }
-  const range = R.colourPlates(data.plateMesh, await plateForces(), field);
+  const rows = await plateForces();
+  if (!rows.length) {
+    R.uncolourPlates(data.plateMesh, M.colours.plate);
+    return;
+  }
+  const range = R.colourPlates(data.plateMesh, rows, field);
   const [num, den] = R.plateComponents[field];
   const unit = `${state.job.units[num]}/${state.job.units[den]}`;
   $('plate-legend').hidden = false;
