@@ -9,10 +9,12 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -98,9 +100,13 @@ type API struct {
 	reg       *prometheus.Registry
 	metrics   *httpMetrics
 	routes    []route
-	timeout   time.Duration
-	gate      *bodyGate
-	auth      Authenticator
+	// openAPIJSON is the document, built at its first request: the routes
+	// are fixed by then, and the page answers without a key, so it must
+	// not cost a rebuild per request.
+	openAPIJSON func() ([]byte, error)
+	timeout     time.Duration
+	gate        *bodyGate
+	auth        Authenticator
 }
 
 // Authenticator maps an API key to the workspace it opens.
@@ -114,6 +120,7 @@ type Authenticator interface {
 func New(cfg Config) *API {
 	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
 		timeout: cfg.RequestTimeout, auth: cfg.Auth}
+	a.openAPIJSON = sync.OnceValues(func() ([]byte, error) { return json.Marshal(a.openAPI()) })
 	if a.log == nil {
 		a.log = slog.Default()
 	}

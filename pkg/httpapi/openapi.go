@@ -91,7 +91,7 @@ func (a *API) openAPI() map[string]any {
 			"description": "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
 				"version 1 of the structural analysis job service interface, with the names of the desktop program whose REST API it copies. Decisions where that interface is silent " +
 				"are written into the descriptions of the operations concerned. " + authDescription + " " + guardDescription + " " +
-				bodiesDescription + " " + writesDescription + " " + pagesDescription,
+				bodiesDescription + " " + writesDescription + " " + fieldsDescription + " " + pagesDescription,
 		},
 		"servers": []any{map[string]any{"url": "/"}},
 		"tags":    tags,
@@ -130,6 +130,11 @@ const bodiesDescription = "Request bodies: a body larger than MAX_BODY_BYTES, wh
 	"wait behind an older request while holding part of its body, is a 503 SERVICE_UNAVAILABLE; the request had no effect, so retry it " +
 	"after a few seconds. Headers must arrive within 10 s, and a body within 10 s plus 1 s per MiB; a slower body is a 400 and the " +
 	"connection is closed. These body refusals are not written to the job's error log."
+
+// fieldsDescription says how the schemas' field rules read.
+const fieldsDescription = "Fields: a create must give the fields a schema lists as required; a PATCH body (the ...Update " +
+	"schemas) gives only the fields it changes. An enum value is accepted in any case and stored in the spelling the enum " +
+	"lists. Numbers are in the job's units (GET /api/v1/job/units), as each field's description names."
 
 // writesDescription says how concurrent and interrupted writes behave.
 const writesDescription = "Concurrent writes: a change planned over many rows (a cascading delete, a bulk create) that finds the model " +

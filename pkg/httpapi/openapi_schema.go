@@ -102,9 +102,11 @@ func hasRequired(t reflect.Type, seen map[reflect.Type]bool) bool {
 		return false
 	}
 	seen[t] = true
+	if len(model.DefOf(t).Required) > 0 {
+		return true
+	}
 	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if f.Tag.Get("req") == "true" || (f.IsExported() || f.Anonymous) && hasRequired(f.Type, seen) {
+		if f := t.Field(i); (f.IsExported() || f.Anonymous) && hasRequired(f.Type, seen) {
 			return true
 		}
 	}

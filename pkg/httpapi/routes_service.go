@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"net/http"
 	"reflect"
 
@@ -54,7 +53,7 @@ func (a *API) registerServiceRoutes() {
 }
 
 func (a *API) serveOpenAPI(c *fiber.Ctx) error {
-	b, err := json.Marshal(a.openAPI())
+	b, err := a.openAPIJSON()
 	if err != nil {
 		return err
 	}

@@ -288,7 +288,7 @@ async function loadAvailability(flags) {
 }
 
 // Results of a case.
-let caseRows = { forces: null };
+let caseRows = {};
 async function selectCase(id) {
   id = Number(id);
   state.busy = true;
@@ -299,7 +299,7 @@ async function selectCase(id) {
     deformable = null;
     memberShape = null;
     animating = false;
-    caseRows = { forces: null };
+    caseRows = {};
     if (!resultCases.has(id)) {
       // The overlays of the previous case go too.
       await drawDiagramAndColour();
@@ -371,12 +371,17 @@ function applyScale() {
   $('scale-label').textContent = `×${s.toPrecision(3)}`;
 }
 
-async function memberForces() {
-  if (!caseRows.forces) {
-    caseRows.forces = await api.all('/job/query/analysis/static/member-intermediate-forces', { loadCases: state.loadCase }, 5000);
+// caseResult reads a static result query of the chosen case once, and
+// keeps it until another case is chosen.
+async function caseResult(query, pageSize) {
+  if (!caseRows[query]) {
+    caseRows[query] = await api.all(`/job/query/analysis/static/${query}`, { loadCases: state.loadCase }, pageSize);
   }
-  return caseRows.forces;
+  return caseRows[query];
 }
+
+const memberForces = () => caseResult('member-intermediate-forces', 5000);
+const plateForces = () => caseResult('plate-element-forces');
 
 let diagramObject = null;
 async function drawDiagramAndColour() {
@@ -408,13 +413,6 @@ async function drawDiagramAndColour() {
   } else {
     R.uncolourMembers(data.lines, M.colours.member);
   }
-}
-
-async function plateForces() {
-  if (!caseRows.plateForces) {
-    caseRows.plateForces = await api.all('/job/query/analysis/static/plate-element-forces', { loadCases: state.loadCase });
-  }
-  return caseRows.plateForces;
 }
 
 // colourPlates colours the plates by the chosen plate force, with its
