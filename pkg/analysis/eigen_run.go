@@ -61,7 +61,7 @@ type eigenRun struct {
 // runDynamic runs a natural-frequency analysis.
 func (r *Runner) runDynamic(ctx context.Context, t Task) error {
 	return r.execute(ctx, t, dynamicSteps, func(ctx context.Context, job model.Job, lv *live) (publisher, error) {
-		s, err := settingsOf(t, job.Analysis.Dynamic)
+		s, err := settingsOf[model.DynamicSettings](dynamicFamily, t, job)
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +95,7 @@ func (r *Runner) runDynamic(ctx context.Context, t Task) error {
 // runBuckling runs a buckling analysis.
 func (r *Runner) runBuckling(ctx context.Context, t Task) error {
 	return r.execute(ctx, t, bucklingSteps, func(ctx context.Context, job model.Job, lv *live) (publisher, error) {
-		s, err := settingsOf(t, job.Analysis.Buckling)
+		s, err := settingsOf[model.BucklingSettings](bucklingFamily, t, job)
 		if err != nil {
 			return nil, err
 		}

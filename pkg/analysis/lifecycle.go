@@ -127,7 +127,7 @@ func (r *Runner) begin(ctx context.Context, t Task, job model.Job, fn func(*mode
 			run.StartedAt = &now
 		}
 		run.Attempt++
-		run.Header = header(t.Kind, job.Headings)
+		run.Header = r.header(t.Kind, job.Headings)
 		resumed = run.Attempt > 1
 		if resumed {
 			run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Warning",
@@ -151,11 +151,12 @@ func (r *Runner) begin(ctx context.Context, t Task, job model.Job, fn func(*mode
 	return err == nil, err
 }
 
-// settingsOf returns the stored settings base with the run's overrides
-// applied.
-func settingsOf[T any](t Task, base T) (T, error) {
-	if len(t.Overrides) == 0 {
-		return base, nil
+// settingsOf returns the settings record of family f that t runs with:
+// the job's stored record with the run's overrides applied.
+func settingsOf[T Settings](f *Family, t Task, job model.Job) (T, error) {
+	base, err := SettingsOf[T](f, job.Analysis)
+	if err != nil || len(t.Overrides) == 0 {
+		return base, err
 	}
 	if err := json.Unmarshal(t.Overrides, &base); err != nil {
 		return base, modelError("the run's setting overrides cannot be read: %v", err)

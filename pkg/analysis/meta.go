@@ -104,19 +104,17 @@ func decodeStaticMeta(raw json.RawMessage) (*StaticMeta, error) { return decodeM
 // static results, plates (with their corners) in order, hold only its
 // load cases, have whole rows in every column, name
 // only its nodes, and hold only finite numbers.
-func CheckResults(snap store.Snapshot) error {
-	for kind, set := range snap.Results {
-		var err error
-		switch kind {
-		case model.KindStatic:
-			err = checkStatic(set, snap.Collections)
-		case model.KindBuckling, model.KindDynamic:
-			err = checkEigen(kind, set, snap.Collections)
-		default:
-			return model.E(model.KindValidation, "the job file holds %s results, which this version cannot read", kind)
+//
+// A set of a family g does not register is refused: this version cannot
+// read it.
+func (g *Registry) CheckResults(snap store.Snapshot) error {
+	for name, set := range snap.Results {
+		f := g.Family(name)
+		if f == nil {
+			return model.E(model.KindValidation, "the job file holds %s results, which this version cannot read", name)
 		}
-		if err != nil {
-			return model.Wrap("check the job file's "+string(kind)+" results", err)
+		if err := f.Check(set, snap.Collections); err != nil {
+			return model.Wrap("check the job file's "+string(name)+" results", err)
 		}
 	}
 	return nil

@@ -14,7 +14,7 @@ import (
 // followSettings returns the default static settings in theory th with
 // rotateLocalLoads set to rotate, tight enough to compare directions.
 func followSettings(th string, rotate bool) model.StaticSettings {
-	s := model.DefaultAnalysisSettings().Static
+	s := model.DefaultStaticSettings()
 	s.Theory, s.RotateLocalLoads = th, rotate
 	s.ConvergenceAccuracy = 1e-6 // percent
 	s.LoadStepIterations = 100
@@ -35,7 +35,7 @@ func TestRotateLocalLoadsOption(t *testing.T) {
 			})
 		}
 	}
-	if !model.DefaultAnalysisSettings().Static.RotateLocalLoads {
+	if !model.DefaultStaticSettings().RotateLocalLoads {
 		t.Error("rotateLocalLoads is off by default; the API documents it on")
 	}
 }

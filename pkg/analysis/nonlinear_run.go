@@ -96,7 +96,7 @@ type casePlan struct {
 // Step load cases above every load case that stays. It stages the
 // model-wide columns.
 func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live) (casePlan, error) {
-	s, err := settingsOf(t, job.Analysis.Static)
+	s, err := settingsOf[model.StaticSettings](staticFamily, t, job)
 	if err != nil {
 		return casePlan{}, err
 	}
@@ -287,7 +287,7 @@ type caseOutcome struct {
 // failure. An error is for another attempt (the worker stopping, the
 // store failing); a cancel stages nothing.
 func (r *Runner) solveCase(ctx context.Context, t Task, job model.Job) (caseOutcome, error) {
-	s, err := settingsOf(t, job.Analysis.Static)
+	s, err := settingsOf[model.StaticSettings](staticFamily, t, job)
 	if err != nil {
 		return r.stageFailure(ctx, t, err.Error())
 	}

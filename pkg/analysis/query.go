@@ -404,50 +404,31 @@ func memberIDs(members []int64) []int64 {
 	return out
 }
 
-// HasResults reports whether the job has results of kind.
-func (q *Query) HasResults(ctx context.Context, ws string, kind model.AnalysisKind) (bool, error) {
-	cases, err := q.resultCases(ctx, ws, kind)
+// HasResults reports whether the job has results of family f.
+func (q *Query) HasResults(ctx context.Context, ws string, f *Family) (bool, error) {
+	cases, err := q.resultCases(ctx, ws, f)
 	return len(cases) > 0, err
 }
 
-// resultCases returns what the stored results of kind say about each of
-// their load cases.
-func (q *Query) resultCases(ctx context.Context, ws string, kind model.AnalysisKind) ([]model.CaseResultsInfo, error) {
-	raw, err := q.Results.Meta(ctx, ws, kind)
+// resultCases returns what the stored results of family f say about each
+// of their load cases.
+func (q *Query) resultCases(ctx context.Context, ws string, f *Family) ([]model.CaseResultsInfo, error) {
+	raw, err := q.Results.Meta(ctx, ws, f.Name)
 	if err != nil || raw == nil {
 		return nil, err
 	}
-	var out []model.CaseResultsInfo
-	switch kind {
-	case model.KindStatic:
-		meta, err := decodeStaticMeta(raw)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range meta.Cases {
-			out = append(out, model.CaseResultsInfo{LoadCase: c.LoadCase, HasResults: true, Solver: c.Solver, IsNonLinear: c.IsNonLinear})
-		}
-	case model.KindBuckling, model.KindDynamic:
-		meta, err := decodeEigenMeta(raw)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range meta.Cases {
-			out = append(out, model.CaseResultsInfo{LoadCase: c.LoadCase, HasResults: true, Solver: c.Solver, Modes: c.Modes})
-		}
-	}
-	return out, nil
+	return f.Cases(raw)
 }
 
-// Info answers the results info of kind for the model cases list selects
-// (nil: all); ids not in the model are dropped, as the spec says.
-func (q *Query) Info(ctx context.Context, ws string, kind model.AnalysisKind, list *model.IDList) (model.ResultsInfo, error) {
+// Info answers the results info of family f for the model cases list
+// selects (nil: all); ids not in the model are dropped, as the spec says.
+func (q *Query) Info(ctx context.Context, ws string, f *Family, list *model.IDList) (model.ResultsInfo, error) {
 	out := model.ResultsInfo{LoadCases: []model.CaseResultsInfo{}}
 	cases, err := q.modelCases(ctx, ws)
 	if err != nil {
 		return out, err
 	}
-	stored, err := q.resultCases(ctx, ws, kind)
+	stored, err := q.resultCases(ctx, ws, f)
 	if err != nil {
 		return out, err
 	}

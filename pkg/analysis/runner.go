@@ -46,6 +46,8 @@ type Task struct {
 // and two solves at once would share the cores and the memory that one
 // analysis expects to have.
 type Runner struct {
+	// Kinds are the analysis kinds it runs; nil means StandardKinds().
+	Kinds   *Registry
 	Source  Source
 	Jobs    store.Jobs
 	Runs    store.Runs
@@ -91,6 +93,9 @@ func (r *Runner) init() {
 		if r.Now == nil {
 			r.Now = time.Now
 		}
+		if r.Kinds == nil {
+			r.Kinds = StandardKinds()
+		}
 	})
 }
 
@@ -124,10 +129,11 @@ func (r *Runner) Run(ctx context.Context, t Task) error {
 		defer r.Running(-1)
 	}
 
-	if t.LoadCase != 0 {
+	k := r.Kinds.Kind(t.Kind)
+	if t.LoadCase != 0 && k != nil {
 		// A sub-task counts itself down even when its run is being
 		// cancelled: the last one ends the run.
-		return r.runNonLinear(ctx, t)
+		return k.Run(ctx, r, t)
 	}
 	run, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
 	if model.KindOf(err) == model.KindNotFound {
@@ -144,18 +150,13 @@ func (r *Runner) Run(ctx context.Context, t Task) error {
 		_, err := r.finish(ctx, t, model.RunCancelled, "", nil)
 		return err
 	}
-	switch t.Kind {
-	case model.LinearStatic:
-		return r.runStatic(ctx, t)
-	case model.BucklingAnalysis:
-		return r.runBuckling(ctx, t)
-	case model.DynamicFrequency:
-		return r.runDynamic(ctx, t)
-	case model.NonLinearStatic:
-		return r.runNonLinear(ctx, t)
+	if k == nil {
+		// An API that serves a kind this worker does not run: the run
+		// cannot succeed here, and retrying would not help.
+		_, err = r.finish(ctx, t, model.RunFailed, fmt.Sprintf("%s is not available on worker %s", t.Kind, r.name()), nil)
+		return err
 	}
-	_, err = r.finish(ctx, t, model.RunFailed, fmt.Sprintf("%s is not available yet", t.Kind.Describe()), nil)
-	return err
+	return k.Run(ctx, r, t)
 }
 
 // finish ends the run with status (releasing the workspace), unless it
@@ -351,9 +352,9 @@ func paramInt(ps []model.Parameter, label string) int {
 	return 0
 }
 
-// header is the title line of a run.
-func header(kind model.AnalysisType, h model.Headings) string {
-	parts := []string{strings.ToUpper(kind.Describe())}
+// header is the title line of a run of kind.
+func (r *Runner) header(kind model.AnalysisType, h model.Headings) string {
+	parts := []string{strings.ToUpper(r.Kinds.Describe(kind))}
 	for _, s := range []string{h.ProjectHeading, h.Heading} {
 		if s = strings.TrimSpace(s); s != "" {
 			parts = append(parts, s)

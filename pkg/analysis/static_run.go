@@ -30,7 +30,7 @@ const (
 // runStatic runs a linear static analysis.
 func (r *Runner) runStatic(ctx context.Context, t Task) error {
 	return r.execute(ctx, t, staticSteps, func(ctx context.Context, job model.Job, lv *live) (publisher, error) {
-		s, err := settingsOf(t, job.Analysis.Static)
+		s, err := settingsOf[model.StaticSettings](staticFamily, t, job)
 		if err != nil {
 			return nil, err
 		}

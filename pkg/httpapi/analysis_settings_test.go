@@ -22,10 +22,22 @@ const ap = "/job/analysis"
 // settingsPaths are the settings routes of the three analysis kinds.
 var settingsPaths = []string{ap + "/static/settings", ap + "/buckling/settings", ap + "/dynamic-frequency/settings"}
 
+// settingsSet holds the settings record of each of the three families.
+type settingsSet struct {
+	Static   model.StaticSettings
+	Buckling model.BucklingSettings
+	Dynamic  model.DynamicSettings
+}
+
+// defaultSettingsSet returns the records of a new job.
+func defaultSettingsSet() settingsSet {
+	return settingsSet{model.DefaultStaticSettings(), model.DefaultBucklingSettings(), model.DefaultDynamicSettings()}
+}
+
 // allSettings reads the settings of the three kinds.
-func allSettings(t *testing.T, e *env) model.AnalysisSettings {
+func allSettings(t *testing.T, e *env) settingsSet {
 	t.Helper()
-	var a model.AnalysisSettings
+	var a settingsSet
 	e.must(200, "GET", settingsPaths[0], nil).decode(t, &a.Static)
 	e.must(200, "GET", settingsPaths[1], nil).decode(t, &a.Buckling)
 	e.must(200, "GET", settingsPaths[2], nil).decode(t, &a.Dynamic)
@@ -49,7 +61,7 @@ func TestAnalysisSettingsDefaults(t *testing.T) {
 		e.wantError(409, "NO_JOB_OPEN", "GET", p+"/metadata", nil)
 	}
 	e.must(200, "POST", "/job/new", nil)
-	if got, want := allSettings(t, e), model.DefaultAnalysisSettings(); got != want {
+	if got, want := allSettings(t, e), defaultSettingsSet(); got != want {
 		t.Errorf("defaults\n got %+v\nwant %+v", got, want)
 	}
 	var raw map[string]any
@@ -72,35 +84,35 @@ func TestAnalysisSettingsDefaults(t *testing.T) {
 func TestAnalysisSettingsPatch(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.must(200, "POST", "/job/new", nil)
-	def := model.DefaultAnalysisSettings()
+	def := defaultSettingsSet()
 	cases := []struct {
 		name  string
 		path  string
 		body  map[string]any
-		apply func(*model.AnalysisSettings) // what the body changes
+		apply func(*settingsSet) // what the body changes
 	}{
 		{"static non-linear fields", settingsPaths[0],
 			map[string]any{"loadSteps": 25, "theory": "Large", "pDeltaSmall": false, "loadCases": " 7, 1-3,2"},
-			func(a *model.AnalysisSettings) {
+			func(a *settingsSet) {
 				a.Static.LoadSteps, a.Static.Theory, a.Static.PDeltaSmall, a.Static.LoadCases = 25, "Large", false, "1-3,7"
 			}},
 		{"solver as integer code", settingsPaths[0], map[string]any{"solverType": 1},
-			func(a *model.AnalysisSettings) { a.Static.SolverType = model.SolverWavefront }},
+			func(a *settingsSet) { a.Static.SolverType = model.SolverWavefront }},
 		{"solver code 0", settingsPaths[0], map[string]any{"solverType": 0},
-			func(a *model.AnalysisSettings) { a.Static.SolverType = model.SolverParadise }},
+			func(a *settingsSet) { a.Static.SolverType = model.SolverParadise }},
 		{"buckling range and modes", settingsPaths[1], map[string]any{"modes": 12, "upperLimit": 20, "lowerLimit": 5,
 			"theory": "ClassicEigensolver", "axialForceDistribution": "NonLinear"},
-			func(a *model.AnalysisSettings) {
+			func(a *settingsSet) {
 				a.Buckling.Modes, a.Buckling.UpperLimit, a.Buckling.LowerLimit = 12, 20, 5
 				a.Buckling.Theory, a.Buckling.AxialForceDistribution = "ClassicEigensolver", "NonLinear"
 			}},
 		{"dynamic frequencies", settingsPaths[2], map[string]any{"frequencyShift": 2.5, "modes": 30, "lowerLimit": 1,
 			"extraIterations": true, "solverType": "Wavefront"},
-			func(a *model.AnalysisSettings) {
+			func(a *settingsSet) {
 				a.Dynamic.FrequencyShift, a.Dynamic.Modes, a.Dynamic.LowerLimit = 2.5, 30, 1
 				a.Dynamic.ExtraIterations, a.Dynamic.SolverType = true, model.SolverWavefront
 			}},
-		{"empty body changes nothing", settingsPaths[2], map[string]any{}, func(*model.AnalysisSettings) {}},
+		{"empty body changes nothing", settingsPaths[2], map[string]any{}, func(*settingsSet) {}},
 	}
 	want := def
 	for _, tc := range cases {
@@ -357,8 +369,8 @@ func TestAnalysisSettingsInJobFiles(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	t.Run("invalid settings are refused", func(t *testing.T) {
 		job := model.NewJob()
-		job.Analysis.Buckling.Modes = 0
-		job.Analysis.Static.PlateType = "QuadPlates"
+		job.Analysis["buckling"] = json.RawMessage(`{"modes":0}`)
+		job.Analysis["static"] = json.RawMessage(`{"plateType":"QuadPlates"}`)
 		writeSnapshotFile(t, e, "bad.gsj", store.Snapshot{Job: job})
 		er := e.wantError(400, "VALIDATION_FAILED", "POST", "/job/open", map[string]any{"filePath": "bad.gsj"})
 		got := fieldsOf(er)
@@ -372,10 +384,10 @@ func TestAnalysisSettingsInJobFiles(t *testing.T) {
 	})
 	t.Run("a file without the entry opens with the defaults", func(t *testing.T) {
 		job := model.NewJob()
-		job.Analysis = model.AnalysisSettings{} // written without the entry, as older files are
+		job.Analysis = nil // written without the entry, as older files are
 		writeSnapshotFile(t, e, "old.gsj", store.Snapshot{Job: job})
 		e.must(200, "POST", "/job/open", map[string]any{"filePath": "old.gsj"})
-		if got := allSettings(t, e); got != model.DefaultAnalysisSettings() {
+		if got := allSettings(t, e); got != defaultSettingsSet() {
 			t.Errorf("settings of an older file %+v", got)
 		}
 		e.must(200, "POST", "/job/close", nil)

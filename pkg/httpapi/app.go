@@ -51,6 +51,9 @@ type Config struct {
 	// nil leave the analysis and result routes out.
 	Analysis *analysis.Service
 	Query    *analysis.Query
+	// Kinds are the analysis kinds whose routes the API serves; nil means
+	// analysis.StandardKinds(). The worker must run the same kinds.
+	Kinds *analysis.Registry
 	// Ready checks the dependencies for /readyz (Redis reachable).
 	Ready func(ctx context.Context) error
 	// Registry receives the HTTP metrics; nil makes a private one.
@@ -95,6 +98,7 @@ type API struct {
 	loads     *editor.Loads
 	analysis  *analysis.Service
 	query     *analysis.Query
+	kinds     *analysis.Registry
 	ready     func(ctx context.Context) error
 	log       *slog.Logger
 	reg       *prometheus.Registry
@@ -118,11 +122,14 @@ type Authenticator interface {
 
 // New builds the API and registers every route.
 func New(cfg Config) *API {
-	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
+	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, kinds: cfg.Kinds, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
 		timeout: cfg.RequestTimeout, auth: cfg.Auth}
 	a.openAPIJSON = sync.OnceValues(func() ([]byte, error) { return json.Marshal(a.openAPI()) })
 	if a.log == nil {
 		a.log = slog.Default()
+	}
+	if a.kinds == nil {
+		a.kinds = analysis.StandardKinds()
 	}
 	if a.reg == nil {
 		a.reg = prometheus.NewRegistry()

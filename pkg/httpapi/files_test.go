@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func TestSaveOpenRoundTrip(t *testing.T) {
 	e.must(201, "POST", "/job/save", map[string]any{"filePath": "projects/depot"})
 	e.must(200, "POST", "/job/close", nil)
 	js := jobState(t, e.must(200, "POST", "/job/open", map[string]any{"filePath": "projects/depot.gsj"}))
-	if js.Job != before {
+	if !reflect.DeepEqual(js.Job, before) {
 		t.Errorf("reopened job %+v, saved %+v", js.Job, before)
 	}
 	if js.State.IsNew || js.State.IsModified || js.State.File.Path != "projects/depot.gsj" || js.State.File.Name != "depot" {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/jobfile"
@@ -65,7 +66,7 @@ func newEnv(t testing.TB, opt envOptions) *env {
 	mod := redisstore.NewModel(rdb)
 	ed := editor.New(mod, jobs)
 	sess := session.New(jobs, dir, session.Options{RecoveryDelay: opt.recoveryDelay, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		CheckModel: ed.CheckSnapshot, MaxJobBytes: opt.maxJobBytes})
+		CheckModel: ed.CheckSnapshot, CheckAnalysis: analysis.StandardKinds().CheckSettings, MaxJobBytes: opt.maxJobBytes})
 	logs := &logtest.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	ed.Touched = sess.Touched

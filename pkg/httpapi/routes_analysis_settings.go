@@ -1,16 +1,15 @@
 package httpapi
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/gusset/gusset/pkg/analysis"
 	"net/http"
 	"reflect"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/model"
 )
 
@@ -25,79 +24,38 @@ var (
 		http.StatusUnsupportedMediaType, http.StatusInternalServerError}
 )
 
-// Rules shared by the three settings records, for the OpenAPI descriptions.
-var (
-	settingsPatchDoc = "The body is required and partial: omitted fields stay unchanged; an empty object changes nothing. " +
-		"Every failing field is reported at once (errors[] names each); an enum value outside its list is a 400 listing the " +
-		"allowed values, an unknown property a 400. While an analysis holds the workspace the change is a 409 " +
-		"ANALYSIS_IN_PROGRESS. The run endpoints accept the same partial body as a per-run override."
-	settingsCommonDoc = fmt.Sprintf("loadCases is an id list such as \"1,3-7,10\" (empty: every load case) of at most %d entries, "+
-		"a number or a range counting as one; it is stored normalised and its ids need not exist (checkNonExistentLoadCases "+
-		"decides whether a run reports missing ones). solverType is Paradise or Wavefront; input also takes the integer codes "+
-		"0 (Paradise) and 1 (Wavefront), while 2 (the legacy solver, not exposed) and 3 (the cloud solver, which the in-process "+
-		"analysis does not support) are 400s; output is always the name. optimizationX/Y/Z are in the job length unit: the "+
-		"centre of Circular optimisation or, with optimizationAxis Vector, the axis direction, which must not be zero for Linear "+
-		"or Circular optimisation. drillingStiffness (> 0, default 1) multiplies the plate elements' drilling (in-plane "+
-		"rotation) stiffness; a 0 that a job or file saved by an earlier version holds (it meant 1 then) is read as 1. plateType (BCPlates, DLPlates) is stored and returned but selects nothing: each plate's theory "+
-		"(Kirchoff: DKQ/DKT; Mindlin: MITC4/MITC3) picks its formulation. Numbers must be "+
-		"finite and at most %g in magnitude.", model.MaxAnalysisLoadCases, model.MaxMagnitude)
-	settingsEigenDoc = fmt.Sprintf("tolerance is greater than 0 and less than 1; modes is 1 to %d, and a run computes at most %d "+
-		"per load case (starting one with more is a 400). The limits are not negative; upperLimit 0 means no upper limit, "+
-		"otherwise lowerLimit must be below upperLimit.", model.MaxModes, analysis.MaxEigenModes)
-	settingsReversalDoc = fmt.Sprintf("reversalIterations is 1 to %d.", model.MaxIterations)
-)
-
-// settingsKind describes the settings record of one analysis kind.
-type settingsKind[T any] struct {
-	segment string // path segment under /job/analysis
-	noun    string // for summaries: "static analysis"
-	name    string // resourceType of the metadata
-	rules   string // the kind's own rules
-	labels  map[string]string
-	pick    func(model.AnalysisSettings) T
-	patch   func(ctx context.Context, ws string, fn func(*T) error) (T, error)
-}
+// settingsPatchDoc states the rules of every settings PATCH.
+const settingsPatchDoc = "The body is required and partial: omitted fields stay unchanged; an empty object changes nothing. " +
+	"Every failing field is reported at once (errors[] names each); an enum value outside its list is a 400 listing the " +
+	"allowed values, an unknown property a 400. While an analysis holds the workspace the change is a 409 " +
+	"ANALYSIS_IN_PROGRESS. The run endpoints accept the same partial body as a per-run override."
 
 func (a *API) registerAnalysisSettingsRoutes() {
-	registerSettings(a, settingsKind[model.StaticSettings]{segment: "static", noun: "static analysis", name: "StaticSettings",
-		rules: settingsReversalDoc + fmt.Sprintf(" loadStepIterations and loadSteps are 1 to %d, dampingSteps 0 to %d; dampingFactor "+
-			"is a percentage from 0 to less than 100, convergenceAccuracy one greater than 0 and less than 100. theory, dampingFactor, "+
-			"dampingSteps, loadSteps, convergenceAccuracy, rotateLocalLoads, deflectionsConvergence, residualsConvergence, pDeltaBig, "+
-			"pDeltaSmall, matrixType, loading, steppingMethod and keepLoadSteps (an extension) apply to non-linear analyses only: linear runs keep and ignore them.",
-			model.MaxIterations, model.MaxIterations),
-		labels: map[string]string{"dampingFactor": "%", "convergenceAccuracy": "%"},
-		pick:   func(s model.AnalysisSettings) model.StaticSettings { return s.Static }, patch: a.sess.PatchStaticSettings})
-	registerSettings(a, settingsKind[model.BucklingSettings]{segment: "buckling", noun: "buckling analysis", name: "BucklingSettings",
-		rules: settingsReversalDoc + " " + settingsEigenDoc + " upperLimit and lowerLimit are load factors (no unit, any sign).",
-		pick:  func(s model.AnalysisSettings) model.BucklingSettings { return s.Buckling }, patch: a.sess.PatchBucklingSettings})
-	registerSettings(a, settingsKind[model.DynamicSettings]{segment: "dynamic-frequency", noun: "dynamic frequency analysis",
-		name: "DynamicSettings",
-		rules: settingsEigenDoc + " upperLimit, lowerLimit and frequencyShift are frequencies in Hz (>= 0; the job units have no " +
-			"frequency unit); frequencyShift 0 means no shift.",
-		labels: map[string]string{"upperLimit": "Hz", "lowerLimit": "Hz", "frequencyShift": "Hz"},
-		pick:   func(s model.AnalysisSettings) model.DynamicSettings { return s.Dynamic }, patch: a.sess.PatchDynamicSettings})
+	for _, f := range a.kinds.Families() {
+		registerSettings(a, f)
+	}
 }
 
-// registerSettings serves GET, PATCH and metadata of one settings record.
-func registerSettings[T any](a *API, k settingsKind[T]) {
+// registerSettings serves GET, PATCH and metadata of the settings record
+// of family f.
+func registerSettings(a *API, f *analysis.Family) {
 	const tag = "Analysis settings"
-	path := analysisSettingsPath + "/" + k.segment + "/settings"
-	var zero T
-	def := k.pick(model.DefaultAnalysisSettings())
+	path := analysisSettingsPath + "/" + string(f.Name) + "/settings"
+	def := analysis.DefaultSettings(f)
 	defJSON, _ := json.Marshal(def)
-	a.add(route{method: "GET", path: path, tag: tag, summary: "Get the " + k.noun + " settings",
+	a.add(route{method: "GET", path: path, tag: tag, summary: "Get the " + f.Noun + " settings",
 		desc: "optimizationX/Y/Z are shown in the job length unit. A job that never set them (also one saved before analysis " +
-			"settings existed) has the defaults: " + string(defJSON) + ". " + k.rules + " " + settingsCommonDoc,
-		responses: map[int]any{200: zero}, errors: errsSettingsGet, handler: func(c *fiber.Ctx) error {
+			"settings existed) has the defaults: " + string(defJSON) + ". " + f.SettingsDoc,
+		responses: map[int]any{200: def}, errors: errsSettingsGet, handler: func(c *fiber.Ctx) error {
 			job, err := a.sess.Job(c.UserContext(), workspace(c))
 			if err != nil {
 				return err
 			}
-			return c.JSON(toWire(k.pick(job.Analysis), job.Units))
+			return settingsReply(c, f, job.Analysis, job.Units)
 		}})
-	a.add(route{method: "PATCH", path: path, tag: tag, summary: "Update the " + k.noun + " settings (only the supplied fields change)",
-		desc: settingsPatchDoc + " " + k.rules + " " + settingsCommonDoc,
-		body: zero, bodyRequired: true, responses: map[int]any{200: zero}, errors: errsSettingsPatch,
+	a.add(route{method: "PATCH", path: path, tag: tag, summary: "Update the " + f.Noun + " settings (only the supplied fields change)",
+		desc: settingsPatchDoc + " " + f.SettingsDoc,
+		body: def, bodyRequired: true, responses: map[int]any{200: def}, errors: errsSettingsPatch,
 		handler: func(c *fiber.Ctx) error {
 			if err := requireJSON(c); err != nil {
 				return err
@@ -112,33 +70,80 @@ func registerSettings[T any](a *API, k settingsKind[T]) {
 				return err
 			}
 			if len(fields) == 0 { // nothing to change: do not mark the job modified
-				return c.JSON(toWire(k.pick(job.Analysis), job.Units))
+				return settingsReply(c, f, job.Analysis, job.Units)
 			}
-			rec, err := k.patch(ctx, ws, func(r *T) error { return mergeFields(reflect.ValueOf(r), fields, job.Units, "") })
+			// Only the record being changed is checked, so that its errors
+			// are the client's own.
+			all, err := a.sess.PatchAnalysisSettings(ctx, ws, func(as *model.AnalysisSettings) error {
+				base, err := f.Settings(*as)
+				if err != nil {
+					return err
+				}
+				rec, err := mergeSettingsRecord(base, fields, job.Units)
+				if err != nil {
+					return err
+				}
+				return f.SetSettings(as, rec)
+			})
 			if err != nil {
 				return err
 			}
-			return c.JSON(toWire(rec, job.Units))
+			return settingsReply(c, f, all, job.Units)
 		}})
-	a.add(route{method: "GET", path: path + "/metadata", tag: tag, summary: "Describe the " + k.noun + " settings fields",
+	a.add(route{method: "GET", path: path + "/metadata", tag: tag, summary: "Describe the " + f.Noun + " settings fields",
 		desc:      "Units are resolved against the job units; default is the value of a new job.",
 		responses: map[int]any{200: Metadata{}}, errors: errsSettingsGet, handler: func(c *fiber.Ctx) error {
 			u, err := a.jobUnits(c)
 			if err != nil {
 				return err
 			}
-			return c.JSON(settingsMetadata(k.name, def, u, k.labels))
+			return c.JSON(settingsMetadata(f.SettingsName, def, u, f.SettingsLabels))
 		}})
+}
+
+// mergeSettingsRecord returns base with the client's fields (in job units u)
+// merged in, converted to SI and validated.
+func mergeSettingsRecord(base analysis.Settings, fields map[string]json.RawMessage, u model.Units) (analysis.Settings, error) {
+	p := reflect.New(reflect.TypeOf(base))
+	p.Elem().Set(reflect.ValueOf(base))
+	if err := mergeFields(p, fields, u, ""); err != nil {
+		return nil, err
+	}
+	rec, ok := p.Elem().Interface().(analysis.Settings)
+	if !ok {
+		return nil, fmt.Errorf("merge settings: a %T is not a settings record", base)
+	}
+	return rec, rec.Validate()
+}
+
+// settingsReply answers the settings record of family f of a, in job
+// units u.
+func settingsReply(c *fiber.Ctx, f *analysis.Family, a model.AnalysisSettings, u model.Units) error {
+	s, err := f.Settings(a)
+	if err != nil {
+		return err
+	}
+	return c.JSON(settingsToWire(s, u))
+}
+
+// settingsToWire returns a copy of the SI settings record s in job units.
+// Settings records hold no pointers or slices, so a shallow copy
+// suffices.
+func settingsToWire(s analysis.Settings, u model.Units) any {
+	p := reflect.New(reflect.TypeOf(s))
+	p.Elem().Set(reflect.ValueOf(s))
+	scale(p, u, false)
+	return p.Elem().Interface()
 }
 
 // settingsMetadata describes a settings record: fieldMetadata with each
 // field's default (the first enum value is not always the default), the
 // labels of unitless quantities ("%", "Hz") and the field's doc tag.
-func settingsMetadata[T any](name string, def T, u model.Units, labels map[string]string) Metadata {
+func settingsMetadata(name string, def analysis.Settings, u model.Units, labels map[string]string) Metadata {
 	t := reflect.TypeOf(def)
 	md := Metadata{ResourceType: name, Fields: fieldMetadata(t, u, "")}
 	var defaults map[string]any
-	b, _ := json.Marshal(toWire(def, u))
+	b, _ := json.Marshal(settingsToWire(def, u))
 	_ = json.Unmarshal(b, &defaults)
 	docs := map[string]string{}
 	for i := 0; i < t.NumField(); i++ {

@@ -220,11 +220,12 @@ func (a *API) getStatus(c *fiber.Ctx) error {
 		st.AccessMode = AccessReadOnly
 	}
 	if a.query != nil {
-		for kind, flag := range map[model.AnalysisKind]*bool{model.KindStatic: &st.Analysis.HasStaticResults,
-			model.KindBuckling: &st.Analysis.HasBucklingResults, model.KindDynamic: &st.Analysis.HasDynamicResults} {
-			if *flag, err = a.query.HasResults(ctx, ws, kind); err != nil {
+		for _, f := range a.kinds.Families() {
+			has, err := a.query.HasResults(ctx, ws, f)
+			if err != nil {
 				return err
 			}
+			st.Analysis.set(f.StatusFlag, has)
 		}
 	}
 	fillCounts(&st.Structure, counts)

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"reflect"
+
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
 )
@@ -61,6 +63,14 @@ type AnalysisFlags struct {
 	HasSpectralResults  bool `json:"hasSpectralResults"`
 	HasHarmonicResults  bool `json:"hasHarmonicResults"`
 	HasTransientResults bool `json:"hasTransientResults"`
+}
+
+// set sets the flag whose JSON name is name (a family's StatusFlag); a
+// family without a flag of its own sets none.
+func (f *AnalysisFlags) set(name string, v bool) {
+	if fd := model.DefOf(reflect.TypeFor[AnalysisFlags]()).ByName[name]; fd != nil {
+		reflect.ValueOf(f).Elem().Field(fd.Index).SetBool(v)
+	}
 }
 
 // SteelDesignFlags say which steel design results the job holds.

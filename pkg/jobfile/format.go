@@ -96,7 +96,7 @@ func Encode(w io.Writer, snap store.Snapshot, generator string, savedAt time.Tim
 	entries := []entry{{entryManifest, man}, {entryHeadings, snap.Job.Headings}, {entrySettings, snap.Job.Settings}, {entryUnits, snap.Job.Units}}
 	// A zero record is a Job not made by model.NewJob: writing no entry
 	// lets it read back as the defaults rather than as invalid settings.
-	if snap.Job.Analysis != (model.AnalysisSettings{}) {
+	if len(snap.Job.Analysis) > 0 {
 		entries = append(entries, entry{entryAnalysis, snap.Job.Analysis})
 	}
 	for _, e := range entries {
@@ -234,22 +234,40 @@ func DecodeContext(ctx context.Context, r io.ReaderAt, size, maxBytes int64) (De
 	return out, nil
 }
 
-// checkAnalysis holds the analysis settings of a file to the rules PATCH
-// meets, naming the entry and each failing field ("buckling.modes"), and
-// normalises the load case lists. Fields a file leaves out keep their
-// defaults (Decode starts from model.NewJob).
+// checkAnalysis checks the shape of a file's analysis settings: an object
+// holding one settings object per family. What each record must hold is
+// the analyses' to say (the opener checks it, and reports a failure
+// through AnalysisError).
+//
+// Each record is kept compact, as the service stores it: the file holds
+// it indented, and a record read back must equal the one saved.
 func checkAnalysis(a *model.AnalysisSettings) error {
-	a.Upgrade()
-	if err := a.Validate(); err != nil {
-		var me *model.Error
-		if errors.As(err, &me) {
-			return &model.Error{Kind: model.KindValidation, Fields: me.Fields,
-				Msg: "not a valid gusset job file: entry " + entryAnalysis + ": " + describeFields(me.Fields)}
+	for key, raw := range *a {
+		if !validFamily(strings.ToLower(key)) {
+			return invalid("entry %s: %q is not the name of an analysis family", entryAnalysis, key)
 		}
-		return invalid("entry %s: %v", entryAnalysis, err)
+		if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '{' {
+			return invalid("entry %s: %s is not an object of settings", entryAnalysis, key)
+		}
+		var b bytes.Buffer
+		if err := json.Compact(&b, raw); err != nil {
+			return invalid("entry %s: %s: %v", entryAnalysis, key, err)
+		}
+		(*a)[key] = b.Bytes()
 	}
-	a.Normalize()
 	return nil
+}
+
+// AnalysisError is err, a failure of a job file's analysis settings, as
+// the opener reports it: naming the entry and each failing field
+// ("buckling.modes").
+func AnalysisError(err error) error {
+	var me *model.Error
+	if errors.As(err, &me) && len(me.Fields) > 0 {
+		return &model.Error{Kind: model.KindValidation, Fields: me.Fields,
+			Msg: "not a valid gusset job file: entry " + entryAnalysis + ": " + describeFields(me.Fields)}
+	}
+	return invalid("entry %s: %v", entryAnalysis, err)
 }
 
 // describeFields lists failing fields as "field: message" parts.

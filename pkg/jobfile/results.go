@@ -3,6 +3,8 @@ package jobfile
 import (
 	"archive/zip"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gusset/gusset/pkg/model"
@@ -24,11 +26,9 @@ const (
 
 // writeResults adds the result sets to the archive.
 func writeResults(zw *zip.Writer, sets map[model.AnalysisKind]store.ResultSet) error {
-	for _, kind := range model.AnalysisKinds {
-		set, ok := sets[kind]
-		if !ok {
-			continue
-		}
+	// Sorted, so that saving the same results writes the same file.
+	for _, kind := range slices.Sorted(maps.Keys(sets)) {
+		set := sets[kind]
 		dir := resultsDir + string(kind) + "/"
 		if err := writeRaw(zw, dir+metaEntry, set.Meta); err != nil {
 			return err
@@ -54,15 +54,12 @@ func writeRaw(zw *zip.Writer, name string, b []byte) error {
 }
 
 // readResults reads the result sets of the archive's entries, counting
-// them against b. What the columns must hold is checked by the caller (it
-// knows the model); here a name that is no kind or column is refused.
+// them against b. What the columns must hold, and whether this version
+// knows the family, is checked by the caller (it knows the model and the
+// analyses); here a name that cannot be a family or a column is refused.
 // Columns are kept as the bytes they are, so each is read whole.
 func readResults(b *budget, files map[string]*zip.File) (map[model.AnalysisKind]store.ResultSet, error) {
 	out := map[model.AnalysisKind]store.ResultSet{}
-	known := map[string]model.AnalysisKind{}
-	for _, k := range model.AnalysisKinds {
-		known[string(k)] = k
-	}
 	for name, f := range files {
 		rest, ok := strings.CutPrefix(name, resultsDir)
 		if !ok || strings.HasSuffix(name, "/") {
@@ -70,8 +67,8 @@ func readResults(b *budget, files map[string]*zip.File) (map[model.AnalysisKind]
 			continue
 		}
 		kindName, entry, ok := strings.Cut(rest, "/")
-		kind, known := known[kindName]
-		if !ok || !known || strings.Contains(entry, "/") {
+		kind := model.AnalysisKind(kindName)
+		if !ok || !validFamily(kindName) || strings.Contains(entry, "/") {
 			return nil, invalid("unexpected results entry %q", name)
 		}
 		data, err := readEntry(b, f, b.limit, "a results entry")
@@ -98,6 +95,20 @@ func readResults(b *budget, files map[string]*zip.File) (map[model.AnalysisKind]
 		}
 	}
 	return out, nil
+}
+
+// validFamily reports whether s may name a family of results: lower-case
+// letters and hyphens, as the families' route segments are.
+func validFamily(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // validColumn accepts the column names the service writes: letters,

@@ -3,7 +3,6 @@ package model
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -206,70 +205,93 @@ type DynamicSettings struct {
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
 }
 
-// AnalysisSettings are the settings of every analysis kind of a job.
-type AnalysisSettings struct {
-	Static   StaticSettings   `json:"static"`
-	Buckling BucklingSettings `json:"buckling"`
-	Dynamic  DynamicSettings  `json:"dynamicFrequency"`
+// AnalysisSettings are the analysis settings of a job: the settings
+// record of each analysis family, by the family's settings key ("static",
+// "buckling", "dynamicFrequency"), as the JSON of the record in SI. A
+// family the job never set has no entry, and its defaults apply; a record
+// stored by an earlier version holds only the fields it knew, and the
+// defaults fill in the rest. Package analysis reads and writes the
+// records (Family.Settings): this package does not name the families.
+type AnalysisSettings map[string]json.RawMessage
+
+// Clone returns a copy of a that changing cannot reach a through.
+func (a AnalysisSettings) Clone() AnalysisSettings {
+	if a == nil {
+		return nil
+	}
+	out := make(AnalysisSettings, len(a))
+	for k, v := range a {
+		out[k] = bytes.Clone(v)
+	}
+	return out
 }
 
-// DefaultAnalysisSettings are the settings of a new job, and of a job
-// saved before analysis settings existed: every load case, reported when
-// missing; tension/compression-only members activated with 20 reversal
-// iterations; small-displacement theory, 10 load steps of up to 20
-// iterations to 1 % accuracy, no damping, P-Δ and P-δ both on; 5 buckling
-// and 10 frequency modes to a tolerance of 1e-4 with no range limits; the
+// DefaultStaticSettings are the static settings of a new job, and of a
+// job saved before analysis settings existed: every load case, reported
+// when missing; tension/compression-only members activated with 20
+// reversal iterations; small-displacement theory, 10 load steps of up to
+// 20 iterations to 1 % accuracy, no damping, P-Δ and P-δ both on; the
 // Paradise solver with automatic optimisation; BC plates with drilling
 // stiffness 1.
-func DefaultAnalysisSettings() AnalysisSettings {
-	return AnalysisSettings{
-		Static: StaticSettings{
-			CheckNonExistentLoadCases: true,
-			TensionCompressionOnly:    TensionCompressionActivated,
-			ReversalIterations:        20,
-			Theory:                    TheorySmall,
-			LoadSteps:                 10,
-			ConvergenceAccuracy:       1,
-			LoadStepIterations:        20,
-			FrameBucklingCheck:        true,
-			RotateLocalLoads:          true,
-			DeflectionsConvergence:    true,
-			ResidualsConvergence:      true,
-			PDeltaBig:                 true,
-			PDeltaSmall:               true,
-			MatrixType:                MatrixSecant,
-			Loading:                   LoadingFull,
-			SteppingMethod:            SteppingLinear,
-			OptimizationMethod:        OptimizeAuto,
-			OptimizationAxis:          OptimizationAxisX,
-			SolverType:                SolverParadise,
-			DrillingStiffness:         1,
-			PlateType:                 PlateBC,
-		},
-		Buckling: BucklingSettings{
-			CheckNonExistentLoadCases: true,
-			TensionCompressionOnly:    TensionCompressionActivated,
-			ReversalIterations:        20,
-			Tolerance:                 1e-4,
-			Modes:                     5,
-			AxialForceDistribution:    AxialForceLinear,
-			Theory:                    EigenSigncount,
-			OptimizationMethod:        OptimizeAuto,
-			OptimizationAxis:          OptimizationAxisX,
-			SolverType:                SolverParadise,
-			DrillingStiffness:         1,
-			PlateType:                 PlateBC,
-		},
-		Dynamic: DynamicSettings{
-			CheckNonExistentLoadCases: true,
-			Tolerance:                 1e-4,
-			Modes:                     10,
-			OptimizationMethod:        OptimizeAuto,
-			OptimizationAxis:          OptimizationAxisX,
-			SolverType:                SolverParadise,
-			DrillingStiffness:         1,
-			PlateType:                 PlateBC,
-		},
+func DefaultStaticSettings() StaticSettings {
+	return StaticSettings{
+		CheckNonExistentLoadCases: true,
+		TensionCompressionOnly:    TensionCompressionActivated,
+		ReversalIterations:        20,
+		Theory:                    TheorySmall,
+		LoadSteps:                 10,
+		ConvergenceAccuracy:       1,
+		LoadStepIterations:        20,
+		FrameBucklingCheck:        true,
+		RotateLocalLoads:          true,
+		DeflectionsConvergence:    true,
+		ResidualsConvergence:      true,
+		PDeltaBig:                 true,
+		PDeltaSmall:               true,
+		MatrixType:                MatrixSecant,
+		Loading:                   LoadingFull,
+		SteppingMethod:            SteppingLinear,
+		OptimizationMethod:        OptimizeAuto,
+		OptimizationAxis:          OptimizationAxisX,
+		SolverType:                SolverParadise,
+		DrillingStiffness:         1,
+		PlateType:                 PlateBC,
+	}
+}
+
+// DefaultBucklingSettings are the buckling settings of a new job: 5
+// modes to a tolerance of 1e-4 with no range limits, axial forces of a
+// linear analysis, the other fields as DefaultStaticSettings.
+func DefaultBucklingSettings() BucklingSettings {
+	return BucklingSettings{
+		CheckNonExistentLoadCases: true,
+		TensionCompressionOnly:    TensionCompressionActivated,
+		ReversalIterations:        20,
+		Tolerance:                 1e-4,
+		Modes:                     5,
+		AxialForceDistribution:    AxialForceLinear,
+		Theory:                    EigenSigncount,
+		OptimizationMethod:        OptimizeAuto,
+		OptimizationAxis:          OptimizationAxisX,
+		SolverType:                SolverParadise,
+		DrillingStiffness:         1,
+		PlateType:                 PlateBC,
+	}
+}
+
+// DefaultDynamicSettings are the dynamic frequency settings of a new job:
+// 10 modes to a tolerance of 1e-4 with no range limits or shift, the
+// other fields as DefaultStaticSettings.
+func DefaultDynamicSettings() DynamicSettings {
+	return DynamicSettings{
+		CheckNonExistentLoadCases: true,
+		Tolerance:                 1e-4,
+		Modes:                     10,
+		OptimizationMethod:        OptimizeAuto,
+		OptimizationAxis:          OptimizationAxisX,
+		SolverType:                SolverParadise,
+		DrillingStiffness:         1,
+		PlateType:                 PlateBC,
 	}
 }
 
@@ -302,47 +324,41 @@ func (s DynamicSettings) Validate() error {
 	return c.err()
 }
 
-// Validate checks the settings of every kind; field names carry the kind
-// ("buckling.modes").
-func (a AnalysisSettings) Validate() error {
-	var fields []FieldError
-	for _, k := range []struct {
-		name string
-		err  error
-	}{{"static", a.Static.Validate()}, {"buckling", a.Buckling.Validate()}, {"dynamicFrequency", a.Dynamic.Validate()}} {
-		var me *Error
-		if errors.As(k.err, &me) {
-			for _, f := range me.Fields {
-				fields = append(fields, FieldError{Field: k.name + "." + f.Field, Message: f.Message})
-			}
-		}
-	}
-	return joinedFieldsError(fields)
-}
-
-// Normalize writes each valid loadCases list in its normal form
-// ("3,1-2" becomes "1-3"); invalid lists stay as they are for Validate
-// to report.
 // Upgrade brings settings stored by earlier versions up to the present
 // rules before they are validated: drillingStiffness was allowed to be 0
 // until plates were analysed, and the engine read 0 as the formulation's
 // own stiffness, 1, which is what it becomes. Without this a job saved
 // then could not be opened to change the setting.
-func (a *AnalysisSettings) Upgrade() {
-	for _, d := range []*float64{&a.Static.DrillingStiffness, &a.Buckling.DrillingStiffness, &a.Dynamic.DrillingStiffness} {
-		if *d == 0 {
-			*d = 1
-		}
+func (s *StaticSettings) Upgrade() { upgradeDrilling(&s.DrillingStiffness) }
+
+// Upgrade is StaticSettings.Upgrade for the buckling settings.
+func (s *BucklingSettings) Upgrade() { upgradeDrilling(&s.DrillingStiffness) }
+
+// Upgrade is StaticSettings.Upgrade for the dynamic frequency settings.
+func (s *DynamicSettings) Upgrade() { upgradeDrilling(&s.DrillingStiffness) }
+
+func upgradeDrilling(d *float64) {
+	if *d == 0 {
+		*d = 1
 	}
 }
 
-func (a *AnalysisSettings) Normalize() {
-	for _, p := range []*string{&a.Static.LoadCases, &a.Buckling.LoadCases, &a.Dynamic.LoadCases} {
-		if list, ok, err := ParseIDList("loadCases", *p); err == nil {
-			*p = ""
-			if ok {
-				*p = list.String()
-			}
+// Normalize writes a valid loadCases list in its normal form ("3,1-2"
+// becomes "1-3"); an invalid list stays as it is for Validate to report.
+func (s *StaticSettings) Normalize() { normalizeLoadCases(&s.LoadCases) }
+
+// Normalize is StaticSettings.Normalize for the buckling settings.
+func (s *BucklingSettings) Normalize() { normalizeLoadCases(&s.LoadCases) }
+
+// Normalize is StaticSettings.Normalize for the dynamic frequency
+// settings.
+func (s *DynamicSettings) Normalize() { normalizeLoadCases(&s.LoadCases) }
+
+func normalizeLoadCases(p *string) {
+	if list, ok, err := ParseIDList("loadCases", *p); err == nil {
+		*p = ""
+		if ok {
+			*p = list.String()
 		}
 	}
 }

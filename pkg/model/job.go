@@ -146,5 +146,5 @@ type Job struct {
 
 // NewJob returns a blank job with the default configuration.
 func NewJob() Job {
-	return Job{Settings: DefaultSettings(), Units: DefaultUnits(), Analysis: DefaultAnalysisSettings()}
+	return Job{Settings: DefaultSettings(), Units: DefaultUnits(), Analysis: AnalysisSettings{}}
 }

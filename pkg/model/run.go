@@ -18,9 +18,6 @@ const (
 	KindDynamic  AnalysisKind = "dynamic-frequency"
 )
 
-// AnalysisKinds lists every analysis kind, in the order results are shown.
-var AnalysisKinds = []AnalysisKind{KindStatic, KindBuckling, KindDynamic}
-
 // AnalysisType is a run's analysisType (as the interface names it).
 type AnalysisType string
 
@@ -31,36 +28,6 @@ const (
 	BucklingAnalysis AnalysisType = "BucklingAnalysis"
 	DynamicFrequency AnalysisType = "DynamicFrequencyAnalysis"
 )
-
-// AnalysisTypes lists every analysis type (read only): add a new type
-// here too.
-var AnalysisTypes = []AnalysisType{LinearStatic, NonLinearStatic, BucklingAnalysis, DynamicFrequency}
-
-// Kind returns the results family of an analysis type.
-func (t AnalysisType) Kind() AnalysisKind {
-	switch t {
-	case BucklingAnalysis:
-		return KindBuckling
-	case DynamicFrequency:
-		return KindDynamic
-	}
-	return KindStatic
-}
-
-// Describe names the analysis for people ("linear static analysis").
-func (t AnalysisType) Describe() string {
-	switch t {
-	case LinearStatic:
-		return "linear static analysis"
-	case NonLinearStatic:
-		return "non-linear static analysis"
-	case BucklingAnalysis:
-		return "buckling analysis"
-	case DynamicFrequency:
-		return "dynamic frequency analysis"
-	}
-	return string(t)
-}
 
 // RunStatus is the state of an analysis run.
 //

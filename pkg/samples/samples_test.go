@@ -179,7 +179,7 @@ func TestSamplesMatchDefinitions(t *testing.T) {
 			if !reflect.DeepEqual(dec.Snapshot.Collections, nonNil(snap.Collections)) {
 				t.Errorf("embedded %s holds other model rows (run go test ./pkg/samples -update)", name)
 			}
-			if dec.Snapshot.Job != snap.Job {
+			if !reflect.DeepEqual(dec.Snapshot.Job, snap.Job) {
 				t.Errorf("embedded %s holds %+v, want %+v (run go test ./pkg/samples -update)", name, dec.Snapshot.Job, snap.Job)
 			}
 			// Headings beyond the API's limits would open but never save.

@@ -32,7 +32,7 @@ type analysisMetrics struct {
 	resumed  *prometheus.CounterVec
 }
 
-func newAnalysisMetrics(reg prometheus.Registerer) *analysisMetrics {
+func newAnalysisMetrics(reg prometheus.Registerer, types []model.AnalysisType) *analysisMetrics {
 	m := &analysisMetrics{
 		// workspace names are created by the operator and few, so the
 		// label keeps the series count small; it never carries a key.
@@ -55,7 +55,7 @@ func newAnalysisMetrics(reg prometheus.Registerer) *analysisMetrics {
 	// Every series starts at zero, so that increase() sees the first event
 	// of each (a series that appears at 1 has no earlier sample to rise
 	// from).
-	for _, k := range model.AnalysisTypes {
+	for _, k := range types {
 		m.resumed.WithLabelValues(string(k))
 	}
 	if reg != nil {
@@ -81,12 +81,12 @@ func (m *analysisMetrics) resume(kind model.AnalysisType) {
 // newRunsLost registers gusset_analysis_runs_lost_total in reg and
 // returns the function that counts a run the API gave up as "worker
 // lost" (analysis.Service.Lost).
-func newRunsLost(reg prometheus.Registerer) func(model.AnalysisType) {
+func newRunsLost(reg prometheus.Registerer, types []model.AnalysisType) func(model.AnalysisType) {
 	c := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gusset_analysis_runs_lost_total",
 		Help: "Runs given up as \"worker lost\" after their retries ran out, by analysis type.",
 	}, []string{"kind"})
-	for _, k := range model.AnalysisTypes {
+	for _, k := range types {
 		c.WithLabelValues(string(k))
 	}
 	reg.MustRegister(c)

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/queue"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
@@ -179,8 +180,8 @@ func TestRedisCollectorCluster(t *testing.T) {
 // that an alert's increase() sees the first event.
 func TestAnalysisMetricsSeries(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	m := newAnalysisMetrics(reg)
-	lost := newRunsLost(reg)
+	m := newAnalysisMetrics(reg, analysis.StandardKinds().Types())
+	lost := newRunsLost(reg, analysis.StandardKinds().Types())
 	m.observe("team-a", model.LinearStatic, model.RunCompleted, 120, 1500*time.Millisecond)
 	m.resume(model.NonLinearStatic)
 	lost(model.BucklingAnalysis)

@@ -55,6 +55,8 @@ type modelStores struct {
 	model  *redisstore.Model
 	editor *editor.Editor
 	source analysis.Source
+	// kinds are the analyses the api serves and the worker runs.
+	kinds *analysis.Registry
 }
 
 func newModel(rdb redis.UniversalClient) *modelStores {
@@ -62,7 +64,8 @@ func newModel(rdb redis.UniversalClient) *modelStores {
 	mod := redisstore.NewModel(rdb)
 	ed := editor.New(mod, jobs)
 	st := editor.NewStructure(ed)
-	return &modelStores{jobs: jobs, model: mod, editor: ed, source: analysis.Source{Structure: st, Loads: editor.NewLoads(ed, st)}}
+	return &modelStores{jobs: jobs, model: mod, editor: ed, source: analysis.Source{Structure: st, Loads: editor.NewLoads(ed, st)},
+		kinds: analysis.StandardKinds()}
 }
 
 // checkSnapshot checks a job file before it opens: the model rows, then
@@ -71,7 +74,7 @@ func (m *modelStores) checkSnapshot(ctx context.Context, snap store.Snapshot) er
 	if err := m.editor.CheckSnapshot(ctx, snap); err != nil {
 		return err
 	}
-	return analysis.CheckResults(snap)
+	return m.kinds.CheckResults(snap)
 }
 
 // ServeAPI serves the HTTP interface on cfg's port until ctx ends. ready,
@@ -85,7 +88,7 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	m := newModel(rdb)
 	keys := cfg.AuthMode == AuthKeys
 	sess := session.New(m.jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
-		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot, MaxJobBytes: cfg.MaxJobBytes,
+		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot, CheckAnalysis: m.kinds.CheckSettings, MaxJobBytes: cfg.MaxJobBytes,
 		WorkspaceDirs: keys})
 	var authn httpapi.Authenticator
 	if keys {
@@ -100,8 +103,9 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		qc.MaxRetry = *cfg.AnalysisMaxRetry
 	}
 	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
-		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb), Lost: newRunsLost(reg)},
+		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb), Lost: newRunsLost(reg, m.kinds.Types())},
 		Query:    &analysis.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
+		Kinds:    m.kinds,
 		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
 		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts, Auth: authn})
 	reg.MustRegister(newQueueCollector(qc), newRedisCollector(rdb))
@@ -148,8 +152,8 @@ func ServeWorker(ctx context.Context, cfg Config, rdb redis.UniversalClient, log
 // analysis metrics in reg.
 func RunWorker(ctx context.Context, rdb redis.UniversalClient, log *slog.Logger, reg prometheus.Registerer) error {
 	m := newModel(rdb)
-	met := newAnalysisMetrics(reg)
-	runner := &analysis.Runner{Source: m.source, Jobs: m.jobs, Runs: redisstore.NewRuns(rdb), Results: redisstore.NewResults(rdb),
+	met := newAnalysisMetrics(reg, m.kinds.Types())
+	runner := &analysis.Runner{Kinds: m.kinds, Source: m.source, Jobs: m.jobs, Runs: redisstore.NewRuns(rdb), Results: redisstore.NewResults(rdb),
 		FanOut: redisstore.NewFanOut(rdb), Queue: queue.NewClient(rdb), Name: workerName(), Log: log, Observe: met.observe, Running: met.running, Resumed: met.resume}
 	log.Info("worker started", "queue", queue.QueueAnalysis)
 	return queue.NewWorker(rdb, log, queue.Handler{TaskType: queue.TypeAnalysisRun, Handle: func(ctx context.Context, payload []byte) error {

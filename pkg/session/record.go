@@ -57,49 +57,16 @@ func (s *Service) AnalysisSettings(ctx context.Context, ws string) (model.Analys
 	return job.Analysis, err
 }
 
-// PatchStaticSettings applies fn (a merge of the client's fields) to the
-// static analysis settings and keeps the result only when it validates.
-// Like every job change it bumps the revision, marks the job modified and
-// is refused while an analysis runs. fn may run more than once.
-func (s *Service) PatchStaticSettings(ctx context.Context, ws string, fn func(*model.StaticSettings) error) (model.StaticSettings, error) {
-	a, err := s.patchAnalysis(ctx, ws, func(a *model.AnalysisSettings) error { return patchValid(&a.Static, fn) })
-	return a.Static, err
-}
-
-// PatchBucklingSettings is PatchStaticSettings for the buckling settings.
-func (s *Service) PatchBucklingSettings(ctx context.Context, ws string, fn func(*model.BucklingSettings) error) (model.BucklingSettings, error) {
-	a, err := s.patchAnalysis(ctx, ws, func(a *model.AnalysisSettings) error { return patchValid(&a.Buckling, fn) })
-	return a.Buckling, err
-}
-
-// PatchDynamicSettings is PatchStaticSettings for the dynamic frequency
-// settings.
-func (s *Service) PatchDynamicSettings(ctx context.Context, ws string, fn func(*model.DynamicSettings) error) (model.DynamicSettings, error) {
-	a, err := s.patchAnalysis(ctx, ws, func(a *model.AnalysisSettings) error { return patchValid(&a.Dynamic, fn) })
-	return a.Dynamic, err
-}
-
-// patchAnalysis changes the analysis settings through Update and stores
-// their load case lists normalised.
-func (s *Service) patchAnalysis(ctx context.Context, ws string, fn func(*model.AnalysisSettings) error) (model.AnalysisSettings, error) {
+// PatchAnalysisSettings applies fn (a merge of the client's fields into
+// the settings of one family, checked and normalised by fn) to the
+// analysis settings. Like every job change it bumps
+// the revision, marks the job modified and is refused while an analysis
+// runs. fn may run more than once.
+func (s *Service) PatchAnalysisSettings(ctx context.Context, ws string, fn func(*model.AnalysisSettings) error) (model.AnalysisSettings, error) {
 	job, err := s.Update(ctx, ws, func(j *model.Job) error {
-		if err := fn(&j.Analysis); err != nil {
-			return err
-		}
-		j.Analysis.Normalize()
-		return nil
+		return fn(&j.Analysis)
 	})
 	return job.Analysis, err
-}
-
-// patchValid applies fn to rec and checks the outcome; only the settings
-// of the kind being changed are checked, so that its errors are the
-// client's own.
-func patchValid[T interface{ Validate() error }](rec *T, fn func(*T) error) error {
-	if err := fn(rec); err != nil {
-		return err
-	}
-	return (*rec).Validate()
 }
 
 // Slot returns the state of the workspace's job slot.

@@ -1,6 +1,7 @@
 package session_test
 
 import (
+	"encoding/json"
 	"os"
 	"reflect"
 	"strings"
@@ -226,9 +227,12 @@ func TestRecoveryFileFollowsTheJob(t *testing.T) {
 			return err
 		}, func(d store.Snapshot) bool { return d.Job.Settings.VerticalAxis == model.VerticalZ }},
 		{"static analysis settings", func() error {
-			_, err := e.svc.PatchStaticSettings(e.ctx, e.ws, func(s *model.StaticSettings) error { s.ReversalIterations = 7; return nil })
+			_, err := e.svc.PatchAnalysisSettings(e.ctx, e.ws, func(a *model.AnalysisSettings) error {
+				(*a)["static"] = json.RawMessage(`{"reversalIterations":7}`)
+				return nil
+			})
 			return err
-		}, func(d store.Snapshot) bool { return d.Job.Analysis.Static.ReversalIterations == 7 }},
+		}, func(d store.Snapshot) bool { return string(d.Job.Analysis["static"]) == `{"reversalIterations":7}` }},
 		{"clear", func() error {
 			if d := decodeFile(t, e.path("r.gsj")).Snapshot; len(d.Collections[model.CollNodes]) != 4 {
 				t.Fatalf("the saved portal frame holds %d nodes, want 4", len(d.Collections[model.CollNodes]))

@@ -41,6 +41,7 @@ type Service struct {
 	// one write. Zero writes inline, before the request returns.
 	recoveryDelay time.Duration
 	checkModel    func(context.Context, store.Snapshot) error
+	checkAnalysis func(model.AnalysisSettings) (model.AnalysisSettings, error)
 	maxJobBytes   int64
 	// perWorkspace gives each workspace the folder of its name inside dir.
 	perWorkspace bool
@@ -68,6 +69,10 @@ type Options struct {
 	// (the editor's CheckSnapshot); nil opens files unchecked. It stops
 	// with an error when ctx (the request's) ends.
 	CheckModel func(ctx context.Context, snap store.Snapshot) error
+	// CheckAnalysis checks the analysis settings of a job file before it
+	// is opened and returns them normalised (the analyses'
+	// Registry.CheckSettings); nil opens them unchecked.
+	CheckAnalysis func(model.AnalysisSettings) (model.AnalysisSettings, error)
 	// MaxJobBytes caps what a job file may expand to, opened or uploaded,
 	// and an uploaded template's size (MAX_JOB_BYTES); zero or less means
 	// jobfile.DefaultMaxJobBytes.
@@ -81,7 +86,7 @@ type Options struct {
 // New returns a Service over the job store and the jobs directory.
 func New(jobs store.Jobs, dir *jobfile.Dir, opt Options) *Service {
 	s := &Service{jobs: jobs, dir: dir, log: opt.Log, now: opt.Now, generator: opt.Generator,
-		recoveryDelay: opt.RecoveryDelay, checkModel: opt.CheckModel, maxJobBytes: opt.MaxJobBytes, pending: map[string]*time.Timer{},
+		recoveryDelay: opt.RecoveryDelay, checkModel: opt.CheckModel, checkAnalysis: opt.CheckAnalysis, maxJobBytes: opt.MaxJobBytes, pending: map[string]*time.Timer{},
 		perWorkspace: opt.WorkspaceDirs, dirs: map[string]*jobfile.Dir{}}
 	if s.now == nil {
 		s.now = time.Now
@@ -124,8 +129,16 @@ func (s *Service) openState(file model.FileInfo, isNew, modified bool) model.Sta
 	return model.State{IsOpen: true, IsNew: isNew, IsModified: modified, OpenedAt: &now, File: file}
 }
 
-// load opens a job read from a file, once its rows pass CheckModel.
+// load opens a job read from a file, once its analysis settings pass
+// CheckAnalysis and its rows CheckModel.
 func (s *Service) load(ctx context.Context, ws string, snap store.Snapshot, st model.State) (store.Slot, error) {
+	if s.checkAnalysis != nil {
+		a, err := s.checkAnalysis(snap.Job.Analysis)
+		if err != nil {
+			return store.Slot{}, jobfile.AnalysisError(err)
+		}
+		snap.Job.Analysis = a
+	}
 	if s.checkModel != nil {
 		if err := s.checkModel(ctx, snap); err != nil {
 			return store.Slot{}, err

@@ -134,7 +134,7 @@ func TestJobSessionStateTable(t *testing.T) {
 		e := newEnv(t, rdb, 0)
 		e.writeJob(t, "existing.gsj", "from disk")
 		tmpl := template(t, model.Job{Headings: model.Headings{Heading: "from template"},
-			Settings: model.DefaultSettings(), Units: model.DefaultUnits(), Analysis: model.DefaultAnalysisSettings()})
+			Settings: model.DefaultSettings(), Units: model.DefaultUnits(), Analysis: model.AnalysisSettings{}})
 		loaders := []struct {
 			name    string
 			load    func() (session.Opened, error)

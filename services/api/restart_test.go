@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -100,7 +101,7 @@ func TestKillAndRestartKeepsTheJob(t *testing.T) {
 	if s := call(t, "GET", base2+"/job/status", nil, &after); s != 200 {
 		t.Fatalf("status after restart: %d", s)
 	}
-	if after.Job != before.Job {
+	if !reflect.DeepEqual(after.Job, before.Job) {
 		t.Errorf("job after restart %+v, before %+v", after.Job, before.Job)
 	}
 	if after.Job.Headings.Notes != "unsaved but in redis" || after.Job.Units.Force != "N" || after.Job.Units.Length != "mm" {

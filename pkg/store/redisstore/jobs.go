@@ -290,9 +290,9 @@ func (s *Jobs) Slot(ctx context.Context, ws string) (Slot, error) {
 }
 
 func readJob(ctx context.Context, r redis.Cmdable, k keys) (model.Job, error) {
-	// Analysis settings start from the defaults: a job stored before they
-	// existed has no field for them, and one stored since has every field.
-	job := model.Job{Analysis: model.DefaultAnalysisSettings()}
+	// A job stored before analysis settings existed has no field for
+	// them: it has none set, and the analyses read their defaults.
+	job := model.Job{Analysis: model.AnalysisSettings{}}
 	vals, err := r.HMGet(ctx, k.job(), fHeadings, fSettings, fUnits, fAnalysis).Result()
 	if err != nil {
 		return job, err
@@ -301,7 +301,7 @@ func readJob(ctx context.Context, r redis.Cmdable, k keys) (model.Job, error) {
 	for i, v := range vals {
 		str, ok := v.(string)
 		if !ok && i == 3 {
-			continue // no analysis field: keep the defaults
+			continue // no analysis field: none set
 		}
 		if !ok {
 			return job, model.ErrNoJobOpen
@@ -310,9 +310,6 @@ func readJob(ctx context.Context, r redis.Cmdable, k keys) (model.Job, error) {
 			return job, fmt.Errorf("decode job field: %w", err)
 		}
 	}
-	// A workspace stored by an earlier version may hold settings the
-	// present rules refuse; read them as those rules mean them.
-	job.Analysis.Upgrade()
 	return job, nil
 }
 

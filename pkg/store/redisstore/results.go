@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/redis/go-redis/v9"
@@ -187,8 +188,25 @@ func readColumns(ctx context.Context, r redis.Cmdable, k keys, kind model.Analys
 // client or a WATCH transaction.
 func readResults(ctx context.Context, r redis.Cmdable, k keys) (map[model.AnalysisKind]store.ResultSet, error) {
 	out := map[model.AnalysisKind]store.ResultSet{}
-	for _, kind := range model.AnalysisKinds {
-		meta, err := r.Get(ctx, k.resultMeta(string(kind))).Bytes()
+	members, err := r.SMembers(ctx, k.resultKeys()).Result()
+	if err != nil {
+		return nil, err
+	}
+	// The families are those with a meta record: the store keeps
+	// whatever families the analyses wrote, and names none itself.
+	var kinds []string
+	metaPrefix, metaSuffix := k.resultMeta(""), ":meta"
+	metaPrefix = strings.TrimSuffix(metaPrefix, metaSuffix)
+	for _, m := range members {
+		if rest, ok := strings.CutPrefix(m, metaPrefix); ok {
+			if kind, ok := strings.CutSuffix(rest, metaSuffix); ok && kind != "" && !strings.Contains(kind, ":") {
+				kinds = append(kinds, kind)
+			}
+		}
+	}
+	slices.Sort(kinds)
+	for _, kind := range kinds {
+		meta, err := r.Get(ctx, k.resultMeta(kind)).Bytes()
 		if errors.Is(err, redis.Nil) {
 			continue
 		}
@@ -196,11 +214,7 @@ func readResults(ctx context.Context, r redis.Cmdable, k keys) (map[model.Analys
 			return nil, err
 		}
 		set := store.ResultSet{Meta: meta, Columns: map[string][]byte{}}
-		members, err := r.SMembers(ctx, k.resultKeys()).Result()
-		if err != nil {
-			return nil, err
-		}
-		prefix := k.resultColumn(string(kind), "")
+		prefix := k.resultColumn(kind, "")
 		for _, m := range members {
 			if len(m) <= len(prefix) || m[:len(prefix)] != prefix {
 				continue
@@ -214,7 +228,7 @@ func readResults(ctx context.Context, r redis.Cmdable, k keys) (map[model.Analys
 			}
 			set.Columns[m[len(prefix):]] = col
 		}
-		out[kind] = set
+		out[model.AnalysisKind(kind)] = set
 	}
 	return out, nil
 }

@@ -1,0 +1,144 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// The static family: linear and non-linear static analyses share the
+// static settings record and store their results together.
+
+// staticFamily is the family of the static analyses.
+var staticFamily = &Family{
+	Name: "static", QueryDir: "static", Noun: "static analysis", StatusFlag: "hasStaticResults",
+	SettingsName: "StaticSettings",
+	SettingsDoc: reversalDoc + fmt.Sprintf(" loadStepIterations and loadSteps are 1 to %d, dampingSteps 0 to %d; dampingFactor "+
+		"is a percentage from 0 to less than 100, convergenceAccuracy one greater than 0 and less than 100. theory, dampingFactor, "+
+		"dampingSteps, loadSteps, convergenceAccuracy, rotateLocalLoads, deflectionsConvergence, residualsConvergence, pDeltaBig, "+
+		"pDeltaSmall, matrixType, loading, steppingMethod and keepLoadSteps (an extension) apply to non-linear analyses only: linear runs keep and ignore them.",
+		model.MaxIterations, model.MaxIterations) + " " + commonSettingsDoc,
+	SettingsLabels: map[string]string{"dampingFactor": "%", "convergenceAccuracy": "%"},
+	SettingsKey:    "static",
+	Default:        model.DefaultStaticSettings(),
+	QueryDoc: "Values are in the job units (rotations in radians). Rows are ordered by load case, then by node, member or plate, " +
+		"and paged by offset and limit (Total-Count counts every row). Filters are id lists (\"1,3-7\"); an id the model does " +
+		"not have is a 400, a range included. warnings.loadCasesNotAnalyzed lists the selected load cases without results (an " +
+		"id list usable as loadCases of a run). 409 before any static analysis; any model change deletes every result.",
+	Queries: staticQueries,
+	Cases: func(raw []byte) ([]model.CaseResultsInfo, error) {
+		meta, err := decodeStaticMeta(raw)
+		if err != nil || meta == nil {
+			return nil, err
+		}
+		out := make([]model.CaseResultsInfo, 0, len(meta.Cases))
+		for _, c := range meta.Cases {
+			out = append(out, model.CaseResultsInfo{LoadCase: c.LoadCase, HasResults: true, Solver: c.Solver, IsNonLinear: c.IsNonLinear})
+		}
+		return out, nil
+	},
+	Check: func(set store.ResultSet, colls map[string][]store.Row) error { return checkStatic(set, colls) },
+}
+
+// Rules shared by the settings records of the standard families, for
+// their documentation.
+var (
+	commonSettingsDoc = fmt.Sprintf("loadCases is an id list such as \"1,3-7,10\" (empty: every load case) of at most %d entries, "+
+		"a number or a range counting as one; it is stored normalised and its ids need not exist (checkNonExistentLoadCases "+
+		"decides whether a run reports missing ones). solverType is Paradise or Wavefront; input also takes the integer codes "+
+		"0 (Paradise) and 1 (Wavefront), while 2 (the legacy solver, not exposed) and 3 (the cloud solver, which the in-process "+
+		"analysis does not support) are 400s; output is always the name. optimizationX/Y/Z are in the job length unit: the "+
+		"centre of Circular optimisation or, with optimizationAxis Vector, the axis direction, which must not be zero for Linear "+
+		"or Circular optimisation. drillingStiffness (> 0, default 1) multiplies the plate elements' drilling (in-plane "+
+		"rotation) stiffness; a 0 that a job or file saved by an earlier version holds (it meant 1 then) is read as 1. plateType (BCPlates, DLPlates) is stored and returned but selects nothing: each plate's theory "+
+		"(Kirchoff: DKQ/DKT; Mindlin: MITC4/MITC3) picks its formulation. Numbers must be "+
+		"finite and at most %g in magnitude.", model.MaxAnalysisLoadCases, model.MaxMagnitude)
+	reversalDoc = fmt.Sprintf("reversalIterations is 1 to %d.", model.MaxIterations)
+)
+
+// linearStatic is the linear static analysis.
+type linearStatic struct{}
+
+var _ Kind = linearStatic{}
+
+// Type implements Kind.
+func (linearStatic) Type() model.AnalysisType { return "LinearStaticAnalysis" }
+
+// Family implements Kind.
+func (linearStatic) Family() *Family { return staticFamily }
+
+// Describe implements Kind.
+func (linearStatic) Describe() string { return "linear static analysis" }
+
+// Start implements Kind.
+func (linearStatic) Start() StartRoute {
+	return StartRoute{Path: "static/run-linear", Summary: "Start a linear static analysis",
+		Doc: "Results replace the stored static results, or, with retainLoadCases, only those of the cases analysed."}
+}
+
+// Check implements Kind: every static settings record runs linear.
+func (linearStatic) Check(Settings) error { return nil }
+
+// Run implements Kind.
+func (linearStatic) Run(ctx context.Context, r *Runner, t Task) error { return r.runStatic(ctx, t) }
+
+// nonLinearStatic is the non-linear static analysis: each load case is a
+// sub-task of its own (nonlinear_run.go).
+type nonLinearStatic struct{}
+
+var _ Kind = nonLinearStatic{}
+
+// Type implements Kind.
+func (nonLinearStatic) Type() model.AnalysisType { return "NonLinearStaticAnalysis" }
+
+// Family implements Kind.
+func (nonLinearStatic) Family() *Family { return staticFamily }
+
+// Describe implements Kind.
+func (nonLinearStatic) Describe() string { return "non-linear static analysis" }
+
+// Start implements Kind.
+func (nonLinearStatic) Start() StartRoute {
+	return StartRoute{Path: "static/run-non-linear", Summary: "Start a non-linear static analysis",
+		Doc: "Each load case or combination is analysed on its own (a combination as its combined loads, not superposed), " +
+			"as a sub-task that any idle worker takes, so more workers finish a run of many cases sooner. " +
+			"theory Small is second-order analysis on the initial geometry (P-Δ with pDeltaBig, P-δ with pDeltaSmall too; " +
+			"pDeltaSmall alone is a 400); Finite and Large are large-displacement analyses (co-rotational members and plates; " +
+			"member loads in member axes turn with their members when rotateLocalLoads is on). " +
+			"The load is applied in loadSteps steps (steppingMethod Linear or Parabolic; File is a 400), each iterated up to " +
+			"loadStepIterations times until the convergence measure is at most convergenceAccuracy percent: the out-of-balance " +
+			"forces over the applied load (residualsConvergence), the last correction over the displacements " +
+			"(deflectionsConvergence), or the larger of the two (both on; both off is a 400). matrixType Tangent refactors the " +
+			"stiffness every iteration, Secant once per step. dampingFactor percent scales the corrections of the first " +
+			"dampingSteps steps. loading Full and Residual reach the same converged state (the iterations work on the " +
+			"out-of-balance forces). A case that does not converge, or is past its buckling load in the Small theory, has no " +
+			"results: the run completes with the others, lists the failure in warnings (step, load factor and residual) and " +
+			"in progress.messages as it happens; the run fails only when no case converged and no load step was kept. convergenceHistory lists every " +
+			"iteration of every case (the latest 2000), live while the run is under way; progress.loadCaseCount counts the cases " +
+			"done, and progress.messages has one Information line per solved case (steps, iterations, solve time, worker). " +
+			"Results replace the stored static results, or, with retainLoadCases, only those of the cases analysed; " +
+			"results info marks them isNonLinear. keepLoadSteps (an extension) keeps every converged load step as a Step " +
+			"load case with its own results, queryable like any case: the steps of the analysed cases, ascending, then of " +
+			"their steps, are numbered on from the largest load case id of the model (with retainLoadCases, from the largest " +
+			"id of any case, earlier Step cases included), so with cases 1, 2 and 4 and loadSteps 4 the steps of case 1 are " +
+			fmt.Sprintf("5–8, of case 2 9–12 and of case 4 13–16. A run keeps at most %d steps (cases × loadSteps); more fail ", MaxStepLoadCases) +
+			"the run naming the limit. The last step is the case's own state; a case that fails keeps the steps it converged. " +
+			"Step cases are listed by the load-case list (type Step, stepOf the case) and go with their results: a static " +
+			"run that does not retain them, or analyses their case again, removes them."}
+}
+
+// Check implements Kind (CheckNonLinear).
+func (nonLinearStatic) Check(s Settings) error {
+	st, ok := s.(model.StaticSettings)
+	if !ok {
+		return fmt.Errorf("check non-linear settings: a %T is not the static settings", s)
+	}
+	return CheckNonLinear(st)
+}
+
+// Run implements Kind.
+func (nonLinearStatic) Run(ctx context.Context, r *Runner, t Task) error {
+	return r.runNonLinear(ctx, t)
+}

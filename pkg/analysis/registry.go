@@ -1,0 +1,279 @@
+package analysis
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// The middle layer is organised like asynq's task mux: every analysis
+// kind is one registered value, and the routes, the worker's runner, the
+// result queries and the job-file check loop over the registry instead of
+// naming kinds. A kind's value owns its settings rules, its solving and
+// the storing of its results; the family it belongs to owns the settings
+// record, the results' meta record and the queries over them.
+//
+// The path of a run: the HTTP edge finds the kind by its start route
+// (Kind.Start), merges the client's overrides into the family's settings
+// record, and asks the kind to check them (Kind.Check); Service.Start
+// records the run and queues a Task naming the kind's Type. A worker's
+// Runner.Run looks the Task's kind up and calls Kind.Run, which carries
+// the run through the one lifecycle (Runner.execute: begin, supervise,
+// solve, publish, settle). The queries read what the family stored.
+
+// Settings is a family's settings record: a struct whose fields carry the
+// validator's tags (pkg/model, fields.go).
+type Settings interface {
+	// Validate checks every field and reports every failing one at once.
+	Validate() error
+}
+
+// Family is a family of analyses whose results are stored together and
+// queried through the same routes, with the settings record they share:
+// linear and non-linear static analyses are one family.
+type Family struct {
+	// Name is the path segment of the family's settings and results-info
+	// routes, and the name its results are stored under (in Redis and in
+	// job files).
+	Name model.AnalysisKind
+	// QueryDir is the path segment of its result queries.
+	QueryDir string
+	// Noun names the family in summaries ("static analysis").
+	Noun string
+	// StatusFlag is the JSON name of the job status flag that says
+	// whether the job holds the family's results ("hasStaticResults").
+	StatusFlag string
+	// SettingsName is the resourceType of the settings metadata.
+	SettingsName string
+	// SettingsDoc states the rules of the settings record that its field
+	// tags do not.
+	SettingsDoc string
+	// SettingsLabels are the unit labels of unitless quantities
+	// ("%", "Hz") for the settings metadata.
+	SettingsLabels map[string]string
+	// SettingsKey is the name of the family's record in a job's analysis
+	// settings (model.AnalysisSettings), in Redis and in job files.
+	SettingsKey string
+	// Default is the family's settings record in a new job; its dynamic
+	// type is the family's record type. A record type may have an
+	// Upgrade method (pointer receiver), applied to every stored record
+	// as it is read, and a Normalize method, applied as one is stored.
+	Default Settings
+	// QueryDoc is what each of its result queries says besides its own
+	// description.
+	QueryDoc string
+	// Queries are its result queries.
+	Queries []ResultQuery
+	// Cases reads the load cases of a stored meta record.
+	Cases func(meta []byte) ([]model.CaseResultsInfo, error)
+	// Check checks a result set a job file carries against the model the
+	// file carries (see CheckResults).
+	Check func(set store.ResultSet, colls map[string][]store.Row) error
+}
+
+// Kind is one analysis kind: what starts a run of it, which settings it
+// reads, and how a worker solves it and stores the results.
+type Kind interface {
+	// Type is the analysisType of its runs, and the name tasks carry.
+	Type() model.AnalysisType
+	// Family is the family whose settings it reads and whose results it
+	// stores.
+	Family() *Family
+	// Describe names the analysis for people ("linear static analysis").
+	Describe() string
+	// Start describes the route that starts a run.
+	Start() StartRoute
+	// Check refuses settings (the family's record with a run's overrides
+	// applied) that a run of the kind cannot use, with a message naming
+	// the field. It runs before a run is queued and again when it starts,
+	// should the settings have changed in between.
+	Check(s Settings) error
+	// Run carries the run of t through r's lifecycle (Runner.execute).
+	Run(ctx context.Context, r *Runner, t Task) error
+}
+
+// StartRoute is the route that starts a run of a kind.
+type StartRoute struct {
+	// Path is its path below the analysis routes ("static/run-linear").
+	Path string
+	// Summary and Doc document it.
+	Summary string
+	Doc     string
+}
+
+// Registry holds the analysis kinds a service runs. Register every kind
+// before the registry is used; it is read-only from then on, and safe
+// for concurrent reads.
+type Registry struct {
+	kinds    []Kind
+	families []*Family
+}
+
+// Register adds k, and its family when it is the first of its family. A
+// second kind of the same type, or a second family of the same name or
+// query path, is a programming error and panics, as asynq's mux does for
+// a pattern registered twice.
+func (g *Registry) Register(k Kind) {
+	if k == nil || k.Family() == nil {
+		panic("analysis: Register of a nil kind or a kind without a family")
+	}
+	if g.Kind(k.Type()) != nil {
+		panic(fmt.Sprintf("analysis: kind %s registered twice", k.Type()))
+	}
+	f := k.Family()
+	if !slices.Contains(g.families, f) {
+		for _, o := range g.families {
+			if o.Name == f.Name || o.QueryDir == f.QueryDir {
+				panic(fmt.Sprintf("analysis: two families named %s (query path %s)", f.Name, f.QueryDir))
+			}
+		}
+		g.families = append(g.families, f)
+	}
+	g.kinds = append(g.kinds, k)
+}
+
+// Kinds lists the kinds in the order they were registered.
+func (g *Registry) Kinds() []Kind { return slices.Clone(g.kinds) }
+
+// Types lists the analysis types of the kinds, in the order they were
+// registered.
+func (g *Registry) Types() []model.AnalysisType {
+	out := make([]model.AnalysisType, len(g.kinds))
+	for i, k := range g.kinds {
+		out[i] = k.Type()
+	}
+	return out
+}
+
+// Families lists the families in the order their first kind was
+// registered: the order results are shown in.
+func (g *Registry) Families() []*Family { return slices.Clone(g.families) }
+
+// Kind returns the kind of type t; nil when none is registered.
+func (g *Registry) Kind(t model.AnalysisType) Kind {
+	for _, k := range g.kinds {
+		if k.Type() == t {
+			return k
+		}
+	}
+	return nil
+}
+
+// Family returns the family named name; nil when none is registered.
+func (g *Registry) Family(name model.AnalysisKind) *Family {
+	for _, f := range g.families {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Describe names the analysis of type t for people; an unregistered type
+// is shown as it is.
+func (g *Registry) Describe(t model.AnalysisType) string {
+	if k := g.Kind(t); k != nil {
+		return k.Describe()
+	}
+	return string(t)
+}
+
+// DefaultSettings returns the settings record of family f in a new job.
+func DefaultSettings(f *Family) Settings { return f.Default }
+
+// Settings returns the family's settings record of a job: the stored one
+// read over the defaults (a record stored by an earlier version lacks the
+// fields added since), brought up to the present rules (Upgrade).
+func (f *Family) Settings(a model.AnalysisSettings) (Settings, error) {
+	p := reflect.New(reflect.TypeOf(f.Default))
+	p.Elem().Set(reflect.ValueOf(f.Default))
+	if raw, ok := a[f.SettingsKey]; ok {
+		if err := json.Unmarshal(raw, p.Interface()); err != nil {
+			return nil, fmt.Errorf("read the %s settings: %w", f.SettingsKey, err)
+		}
+	}
+	if u, ok := p.Interface().(interface{ Upgrade() }); ok {
+		u.Upgrade()
+	}
+	return p.Elem().Interface().(Settings), nil
+}
+
+// SetSettings stores s, a record of the family's type, as the family's
+// settings of a, normalised (Normalize).
+func (f *Family) SetSettings(a *model.AnalysisSettings, s Settings) error {
+	if reflect.TypeOf(s) != reflect.TypeOf(f.Default) {
+		return fmt.Errorf("store the %s settings: a %T is not a %T", f.SettingsKey, s, f.Default)
+	}
+	p := reflect.New(reflect.TypeOf(s))
+	p.Elem().Set(reflect.ValueOf(s))
+	if n, ok := p.Interface().(interface{ Normalize() }); ok {
+		n.Normalize()
+	}
+	raw, err := json.Marshal(p.Interface())
+	if err != nil {
+		return fmt.Errorf("store the %s settings: %w", f.SettingsKey, err)
+	}
+	if *a == nil {
+		*a = model.AnalysisSettings{}
+	}
+	(*a)[f.SettingsKey] = raw
+	return nil
+}
+
+// SettingsOf returns the settings record of family f of a job, as type T
+// (the family's record type).
+func SettingsOf[T Settings](f *Family, a model.AnalysisSettings) (T, error) {
+	var zero T
+	s, err := f.Settings(a)
+	if err != nil {
+		return zero, err
+	}
+	t, ok := s.(T)
+	if !ok {
+		return zero, fmt.Errorf("the %s settings are a %T, not a %s", f.SettingsKey, s, reflect.TypeFor[T]())
+	}
+	return t, nil
+}
+
+// CheckSettings checks the analysis settings of a job file against the
+// rules a PATCH meets, reporting every failing field of every family at
+// once, named with its family's key ("buckling.modes"), and returns them
+// with every family's record normalised. Records of families the registry
+// does not know are kept as they are.
+func (g *Registry) CheckSettings(a model.AnalysisSettings) (model.AnalysisSettings, error) {
+	out := a.Clone()
+	var fields []model.FieldError
+	for _, f := range g.families {
+		if _, ok := a[f.SettingsKey]; !ok {
+			continue // the defaults, valid as they are
+		}
+		s, err := f.Settings(a)
+		if err == nil {
+			err = s.Validate()
+		}
+		var me *model.Error
+		switch {
+		case errors.As(err, &me) && len(me.Fields) > 0:
+			for _, fe := range me.Fields {
+				fields = append(fields, model.FieldError{Field: f.SettingsKey + "." + fe.Field, Message: fe.Message})
+			}
+			continue
+		case err != nil:
+			fields = append(fields, model.FieldError{Field: f.SettingsKey, Message: err.Error()})
+			continue
+		}
+		if err := f.SetSettings(&out, s); err != nil {
+			return nil, err
+		}
+	}
+	if len(fields) > 0 {
+		return nil, model.FieldsError(fields)
+	}
+	return out, nil
+}
