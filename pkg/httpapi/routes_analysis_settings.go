@@ -141,9 +141,8 @@ func settingsMetadata[T any](name string, def T, u model.Units, labels map[strin
 	b, _ := json.Marshal(toWire(def, u))
 	_ = json.Unmarshal(b, &defaults)
 	docs := map[string]string{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		docs[strings.Split(f.Tag.Get("json"), ",")[0]] = f.Tag.Get("doc")
+	for _, f := range model.DefOf(t).Fields {
+		docs[f.Name] = f.Doc
 	}
 	for i := range md.Fields {
 		f := &md.Fields[i]

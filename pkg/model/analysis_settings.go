@@ -395,32 +395,29 @@ func joinedFieldsError(fields []FieldError) error {
 	return &Error{Kind: KindValidation, Msg: strings.Join(msgs, "; "), Fields: fields}
 }
 
-// checkTagged checks the fields of a settings struct against their tags,
-// the ones the HTTP edge reads for merge and metadata: enum for strings,
-// min, max and exclusive for numbers. Every number must also be finite
-// and at most MaxMagnitude. Keeping the rules in the tags keeps Validate,
-// merge and the metadata from drifting apart.
+// checkTagged checks the fields of a settings struct against their field
+// definitions (DefOf), the ones the HTTP edge uses for merge and
+// metadata: enum for strings, min, max and exclusive for numbers. Every
+// number must also be finite and at most MaxMagnitude. Keeping the rules
+// in the tags keeps Validate, merge and the metadata from drifting apart.
 func checkTagged(rec any) *settingsChecker {
 	c := &settingsChecker{}
 	v := reflect.ValueOf(rec)
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		sf, fv := t.Field(i), v.Field(i)
-		name := strings.Split(sf.Tag.Get("json"), ",")[0]
-		lo, hasLo := tagBound(sf.Tag.Get("min"))
-		hi, hasHi := tagBound(sf.Tag.Get("max"))
-		excl := sf.Tag.Get("exclusive") == "true"
+	for _, f := range DefOf(v.Type()).Fields {
+		fv, name := v.Field(f.Index), f.Name
+		lo, hasLo := bound(f.Min)
+		hi, hasHi := bound(f.Max)
+		excl := f.Exclusive
 		switch fv.Kind() {
 		case reflect.String:
-			enum := sf.Tag.Get("enum")
-			if enum == "" || slices.Contains(strings.Split(enum, "|"), fv.String()) {
+			if f.Enum == nil || slices.Contains(f.Enum, fv.String()) {
 				continue
 			}
 			hint := ""
 			if fv.Type() == reflect.TypeOf(SolverType("")) {
 				hint = " (or the integer codes 0 and 1)"
 			}
-			c.add(name, "%s must be one of %s%s, got %q", name, strings.ReplaceAll(enum, "|", ", "), hint, fv.String())
+			c.add(name, "%s must be one of %s%s, got %q", name, strings.Join(f.Enum, ", "), hint, fv.String())
 		case reflect.Int:
 			n := fv.Int()
 			switch {
@@ -448,15 +445,12 @@ func checkTagged(rec any) *settingsChecker {
 	return c
 }
 
-func tagBound(s string) (float64, bool) {
-	if s == "" {
+// bound is the value of a tagged bound and whether there is one.
+func bound(b *float64) (float64, bool) {
+	if b == nil {
 		return 0, false
 	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		panic("model: bad bound tag " + s)
-	}
-	return v, true
+	return *b, true
 }
 
 // loadCases checks an id list and its entry count.
