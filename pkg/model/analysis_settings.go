@@ -146,11 +146,11 @@ type StaticSettings struct {
 	Loading                    string     `json:"loading" enum:"Full|Residual" doc:"load applied at each iteration (non-linear only)"`
 	SteppingMethod             string     `json:"steppingMethod" enum:"Linear|Parabolic|File" doc:"how the load steps grow (non-linear only)"`
 	KeepLoadSteps              bool       `json:"keepLoadSteps" doc:"keep every converged load step as a Step load case with its own results, numbered above the model's load cases (non-linear only; an extension of the interface)"`
-	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver"`
-	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation"`
-	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit"`
+	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver: None keeps the model's node order; Auto, General, Linear and Circular all let the solver order the equations (see solverType)"`
+	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation in the desktop program; accepted, checked and stored, but ignored: the equation ordering is automatic (see optimizationMethod)"`
+	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
 	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
@@ -172,11 +172,11 @@ type BucklingSettings struct {
 	ExtraIterations            bool       `json:"extraIterations" doc:"iterate further to refine the modes"`
 	AxialForceDistribution     string     `json:"axialForceDistribution" enum:"Linear|NonLinear" doc:"axial forces of the buckling load from a linear or non-linear static analysis"`
 	Theory                     string     `json:"theory" enum:"SigncountEigensolver|ClassicEigensolver" doc:"eigensolver"`
-	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver"`
-	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation"`
-	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit"`
+	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver: None keeps the model's node order; Auto, General, Linear and Circular all let the solver order the equations (see solverType)"`
+	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation in the desktop program; accepted, checked and stored, but ignored: the equation ordering is automatic (see optimizationMethod)"`
+	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
 	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
@@ -196,11 +196,11 @@ type DynamicSettings struct {
 	FrequencyShift             float64    `json:"frequencyShift" min:"0" doc:"eigenvalue shift, Hz; 0: none"`
 	Modes                      int        `json:"modes" min:"1" max:"1000" doc:"vibration modes to find"`
 	ExtraIterations            bool       `json:"extraIterations" doc:"iterate further to refine the modes"`
-	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver"`
-	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation"`
-	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit"`
+	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver: None keeps the model's node order; Auto, General, Linear and Circular all let the solver order the equations (see solverType)"`
+	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation in the desktop program; accepted, checked and stored, but ignored: the equation ordering is automatic (see optimizationMethod)"`
+	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
 	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -287,5 +288,26 @@ func TestSolverTypeJSON(t *testing.T) {
 				t.Errorf("message %q does not say %q and what is allowed", msg, tc.err)
 			}
 		})
+	}
+}
+
+// The optimisation axis and vector are checked and kept for the desktop
+// program's files but reach no analysis (the equation ordering is
+// automatic): their docs, which the metadata and the API document show,
+// must say so in every settings kind.
+func TestIgnoredSettingsSayIgnored(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeOf(model.StaticSettings{}), reflect.TypeOf(model.BucklingSettings{}),
+		reflect.TypeOf(model.DynamicSettings{})} {
+		for _, name := range []string{"optimizationAxis", "optimizationX", "optimizationY", "optimizationZ"} {
+			t.Run(typ.Name()+"."+name, func(t *testing.T) {
+				f, ok := model.DefOf(typ).ByName[name]
+				if !ok {
+					t.Fatal("no such field")
+				}
+				if !strings.Contains(f.Doc, "ignored") {
+					t.Errorf("doc %q does not say the field is ignored", f.Doc)
+				}
+			})
+		}
 	}
 }
