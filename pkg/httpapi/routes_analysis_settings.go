@@ -45,7 +45,7 @@ var (
 		"finite and at most %g in magnitude.", model.MaxAnalysisLoadCases, model.MaxMagnitude)
 	settingsEigenDoc = fmt.Sprintf("tolerance is greater than 0 and less than 1; modes is 1 to %d, and a run computes at most %d "+
 		"per load case (starting one with more is a 400). The limits are not negative; upperLimit 0 means no upper limit, "+
-		"otherwise lowerLimit must be below upperLimit.", model.MaxModes, analysis.MaxEigenModes)
+		"otherwise lowerLimit must be below upperLimit.", model.MaxModesSetting, analysis.MaxEigenModes)
 	settingsReversalDoc = fmt.Sprintf("reversalIterations is 1 to %d.", model.MaxIterations)
 )
 

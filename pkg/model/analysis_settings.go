@@ -14,13 +14,20 @@ import (
 
 // Limits of the analysis settings. The spec gives the lower bounds; the
 // upper ones are the service's: far beyond what a structure needs, small
-// enough that a typo cannot make a run loop for hours.
+// enough that a typo cannot make a run loop for hours. The struct tags
+// repeat the numbers (a tag cannot name a constant); a test holds them to
+// these.
 const (
 	// MaxAnalysisLoadCases is how many entries a loadCases list may have;
 	// a number and a range ("3-7") count as one entry each (spec).
 	MaxAnalysisLoadCases = 50
-	// MaxModes bounds the modes a buckling or frequency analysis extracts.
-	MaxModes = 1000
+	// MaxModesSetting bounds the modes setting of buckling and frequency
+	// analyses: what a job may store, as the desktop program's files do. It
+	// is not the largest count a run computes: the engine's modal.MaxModes
+	// is, and a run start asking for more is refused (the analysis
+	// package's CheckEigenModes). The settings never need that number, so
+	// the model does not import the eigen solver for it.
+	MaxModesSetting = 1000
 	// MaxIterations bounds reversalIterations, loadStepIterations,
 	// dampingSteps and loadSteps.
 	MaxIterations = 1000

@@ -311,3 +311,35 @@ func TestIgnoredSettingsSayIgnored(t *testing.T) {
 		}
 	}
 }
+
+// The upper bounds in the struct tags are the limits' constants written
+// again (a tag cannot name a constant): the constants are what the docs
+// cite, so a tag that drifted from them would make the docs wrong.
+func TestSettingsBoundsAreTheLimits(t *testing.T) {
+	tests := []struct {
+		typ    reflect.Type
+		fields []string
+		max    float64
+	}{
+		{reflect.TypeOf(model.BucklingSettings{}), []string{"modes"}, model.MaxModesSetting},
+		{reflect.TypeOf(model.DynamicSettings{}), []string{"modes"}, model.MaxModesSetting},
+		{reflect.TypeOf(model.StaticSettings{}), []string{"reversalIterations", "dampingSteps", "loadSteps", "loadStepIterations"}, model.MaxIterations},
+		{reflect.TypeOf(model.BucklingSettings{}), []string{"reversalIterations"}, model.MaxIterations},
+	}
+	for _, tt := range tests {
+		for _, name := range tt.fields {
+			t.Run(tt.typ.Name()+"."+name, func(t *testing.T) {
+				f, ok := model.DefOf(tt.typ).ByName[name]
+				if !ok {
+					t.Fatal("no such field")
+				}
+				switch {
+				case f.Max == nil:
+					t.Errorf("no max, want %g", tt.max)
+				case *f.Max != tt.max:
+					t.Errorf("max %g, want %g", *f.Max, tt.max)
+				}
+			})
+		}
+	}
+}
