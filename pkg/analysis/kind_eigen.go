@@ -15,7 +15,7 @@ import (
 // eigenSettingsDoc states the rules the two eigen settings records share.
 var eigenSettingsDoc = fmt.Sprintf("tolerance is greater than 0 and less than 1; modes is 1 to %d, and a run computes at most %d "+
 	"per load case (starting one with more is a 400). The limits are not negative; upperLimit 0 means no upper limit, "+
-	"otherwise lowerLimit must be below upperLimit.", model.MaxModes, MaxEigenModes)
+	"otherwise lowerLimit must be below upperLimit.", model.MaxModesSetting, MaxEigenModes)
 
 // eigenQueryDoc is what every buckling and dynamic-frequency query says.
 const eigenQueryDoc = "Rows are ordered by load case, then mode (1 the lowest), then member or node, and paged by offset and " +

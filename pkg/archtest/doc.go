@@ -12,7 +12,10 @@
 // included; Check compares them with Rules and also fails any package no
 // rule covers, so a new package cannot slip in unchecked.
 //
-// Besides the imports, the tests check that domain packages name no HTTP
-// routes, that `make run` builds only the standalone, and that no file
-// refers to documents kept outside the repository.
+// Besides the imports, the tests check that no package but pkg/model reads
+// a struct tag (TagReads: model's field definitions are the one reader, so
+// the validator, the API document and the encoders cannot read a tag two
+// ways), that domain packages name no HTTP routes, that `make run` builds
+// only the standalone, and that no file refers to documents kept outside
+// the repository.
 package archtest

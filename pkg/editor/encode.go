@@ -6,8 +6,9 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"strings"
 	"sync"
+
+	"github.com/gusset/gusset/pkg/model"
 )
 
 // The stored form of a record is compact(json.Marshal(record)): JSON
@@ -54,14 +55,14 @@ func makePlan(t reflect.Type) *encPlan {
 	p := &encPlan{}
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
-		tag := sf.Tag.Get("json")
+		tags := model.TagsOf(sf)
 		if sf.Anonymous {
 			return nil
 		}
-		if !sf.IsExported() || tag == "-" {
+		if !sf.IsExported() || tags.JSONSkip {
 			continue
 		}
-		name, opts, _ := strings.Cut(tag, ",")
+		name, opts := tags.JSONName, tags.JSONOptions
 		if name == "" {
 			name = sf.Name
 		}

@@ -45,7 +45,7 @@ func checkRequest(v any) error {
 		fv := rv.Field(f.index)
 		if f.required && (fv.IsZero() || fv.Kind() == reflect.String && strings.TrimSpace(fv.String()) == "") {
 			msg := f.name + " is required"
-			if d := rv.Type().Field(f.index).Tag.Get("doc"); d != "" {
+			if d := f.def.Doc; d != "" {
 				msg += ": " + d
 			}
 			errs = append(errs, model.FieldError{Field: f.name, Message: msg})

@@ -13,8 +13,8 @@ import (
 )
 
 // This file decodes clients' JSON into model records field by field.
-// Model records carry struct tags (see pkg/model): `ro` marks read-only
-// fields, `req` required ones and `enum` the allowed values; units.go
+// What a field's struct tags say (read-only, required, enum, bounds,
+// unit) comes from model.DefOf, the one reader of the tags; units.go
 // scales the numbers.
 
 // fieldInfo describes one JSON field of a record type: the field rules
@@ -67,11 +67,10 @@ func infoOf(t reflect.Type) *typeInfo {
 	def := model.DefOf(t)
 	ti := &typeInfo{def: def, bounds: !model.BoundsInValidate(t), byName: map[string]*fieldInfo{}}
 	for _, d := range def.Fields {
-		sf := t.Field(d.Index)
 		fi := &fieldInfo{def: d, name: d.Name, index: d.Index, typ: d.Type, readOnly: d.ReadOnly,
-			required: d.Required, positional: sf.Tag.Get("positional") == "true",
+			required: d.Required, positional: d.Positional,
 			enum: d.Enum, min: d.Min, max: d.Max, exclusive: d.Exclusive}
-		if u := sf.Tag.Get("unit"); u != "" {
+		if u := d.Unit; u != "" {
 			if strings.Contains(u, ",") {
 				for _, c := range strings.Split(u, ",") {
 					fi.columns = append(fi.columns, parseUnitExpr(c))
@@ -81,7 +80,7 @@ func infoOf(t reflect.Type) *typeInfo {
 			}
 		}
 		if d.Nested != nil {
-			fi.nested = infoOf(sf.Type)
+			fi.nested = infoOf(d.Type)
 		}
 		ti.fields = append(ti.fields, fi)
 		ti.byName[d.Name] = fi

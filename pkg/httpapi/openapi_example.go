@@ -73,7 +73,7 @@ func recordExample(t reflect.Type, partial bool, keys []string) any {
 		return out
 	}
 	for _, f := range info.fields {
-		if writable(f) && (f.required || t.Field(f.index).Tag.Get("example") != "") {
+		if writable(f) && (f.required || f.def.Example != "") {
 			out[f.name] = fieldExample(t, f, partial)
 		}
 	}
@@ -92,7 +92,7 @@ func recordExample(t reflect.Type, partial bool, keys []string) any {
 
 // fieldExample is the example value of one field of the record type t.
 func fieldExample(t reflect.Type, f *fieldInfo, partial bool) any {
-	if tag := t.Field(f.index).Tag.Get("example"); tag != "" {
+	if tag := f.def.Example; tag != "" {
 		var v any
 		if json.Unmarshal([]byte(tag), &v) == nil {
 			return v

@@ -133,9 +133,9 @@ func (g *schemaGen) fields(t reflect.Type, props map[string]any, required *[]str
 	info := infoOf(t)
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		name := strings.Split(tag, ",")[0]
-		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
+		tags := model.TagsOf(f)
+		name := tags.JSONName
+		if tags.JSONSkip || (!f.IsExported() && !f.Anonymous) {
 			continue
 		}
 		if f.Anonymous && name == "" {
@@ -155,17 +155,17 @@ func (g *schemaGen) fields(t reflect.Type, props map[string]any, required *[]str
 		if fi != nil && fi.required && !partial {
 			*required = append(*required, name)
 		}
-		props[name] = g.property(t, f, fi, partial)
+		props[name] = g.property(t, f.Type, tags, fi, partial)
 	}
 }
 
-// property is the schema of one field with its rules: read-only, enum,
-// bounds, units and the field's own doc tag.
-func (g *schemaGen) property(t reflect.Type, f reflect.StructField, fi *fieldInfo, partial bool) map[string]any {
-	s := g.schema(f.Type, partial)
+// property is the schema of one field of t, of type ft, with its rules:
+// read-only, enum, bounds, units and the field's own doc tag.
+func (g *schemaGen) property(t, ft reflect.Type, tags model.FieldTags, fi *fieldInfo, partial bool) map[string]any {
+	s := g.schema(ft, partial)
 	extra := map[string]any{}
 	var desc []string
-	if d := f.Tag.Get("doc"); d != "" {
+	if d := tags.Doc; d != "" {
 		desc = append(desc, d)
 	}
 	if fi != nil {
@@ -193,7 +193,7 @@ func (g *schemaGen) property(t reflect.Type, f reflect.StructField, fi *fieldInf
 				extra["exclusiveMaximum"] = true
 			}
 		}
-		if u := unitDescription(f.Tag.Get("unit"), fi.positional); u != "" {
+		if u := unitDescription(tags.Unit, fi.positional); u != "" {
 			desc = append(desc, u)
 		}
 	}

@@ -146,9 +146,8 @@ func settingsMetadata(name string, def analysis.Settings, u model.Units, labels 
 	b, _ := json.Marshal(settingsToWire(def, u))
 	_ = json.Unmarshal(b, &defaults)
 	docs := map[string]string{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		docs[strings.Split(f.Tag.Get("json"), ",")[0]] = f.Tag.Get("doc")
+	for _, f := range model.DefOf(t).Fields {
+		docs[f.Name] = f.Doc
 	}
 	for i := range md.Fields {
 		f := &md.Fields[i]

@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/gusset/gusset/pkg/jobfile"
+	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/samples"
 	"github.com/gusset/gusset/pkg/session"
 )
@@ -103,10 +104,9 @@ func (a *API) registerFileRoutes() {
 // names are the collection names.
 func fillCounts(dst any, counts map[string]int64) {
 	v := reflect.ValueOf(dst).Elem()
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		if n, ok := counts[t.Field(i).Tag.Get("json")]; ok {
-			v.Field(i).SetInt(n)
+	for _, f := range model.DefOf(v.Type()).Fields {
+		if n, ok := counts[f.Name]; ok {
+			v.Field(f.Index).SetInt(n)
 		}
 	}
 }

@@ -120,14 +120,11 @@ func abs(n int) int {
 }
 
 func unitID(u model.Units, category string) string {
-	v := reflect.ValueOf(u)
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		if t.Field(i).Tag.Get("json") == category {
-			return v.Field(i).String()
-		}
+	f, ok := model.DefOf(reflect.TypeOf(u)).ByName[category]
+	if !ok {
+		return ""
 	}
-	return ""
+	return reflect.ValueOf(u).Field(f.Index).String()
 }
 
 // scale multiplies or divides every quantity of the record v (a pointer to

@@ -47,8 +47,8 @@ func modelUnitTags(tb testing.TB) []string {
 			if err != nil {
 				return true
 			}
-			u, ok := reflect.StructTag(tag).Lookup("unit")
-			if !ok {
+			u := model.ParseTags(tag).Unit
+			if u == "" {
 				return true
 			}
 			for _, col := range strings.Split(u, ",") {

@@ -13,13 +13,20 @@ import (
 
 // Limits of the analysis settings. The spec gives the lower bounds; the
 // upper ones are the service's: far beyond what a structure needs, small
-// enough that a typo cannot make a run loop for hours.
+// enough that a typo cannot make a run loop for hours. The struct tags
+// repeat the numbers (a tag cannot name a constant); a test holds them to
+// these.
 const (
 	// MaxAnalysisLoadCases is how many entries a loadCases list may have;
 	// a number and a range ("3-7") count as one entry each (spec).
 	MaxAnalysisLoadCases = 50
-	// MaxModes bounds the modes a buckling or frequency analysis extracts.
-	MaxModes = 1000
+	// MaxModesSetting bounds the modes setting of buckling and frequency
+	// analyses: what a job may store, as the desktop program's files do. It
+	// is not the largest count a run computes: the engine's modal.MaxModes
+	// is, and a run start asking for more is refused (the analysis
+	// package's CheckEigenModes). The settings never need that number, so
+	// the model does not import the eigen solver for it.
+	MaxModesSetting = 1000
 	// MaxIterations bounds reversalIterations, loadStepIterations,
 	// dampingSteps and loadSteps.
 	MaxIterations = 1000
@@ -145,11 +152,11 @@ type StaticSettings struct {
 	Loading                    string     `json:"loading" enum:"Full|Residual" doc:"load applied at each iteration (non-linear only)"`
 	SteppingMethod             string     `json:"steppingMethod" enum:"Linear|Parabolic|File" doc:"how the load steps grow (non-linear only)"`
 	KeepLoadSteps              bool       `json:"keepLoadSteps" doc:"keep every converged load step as a Step load case with its own results, numbered above the model's load cases (non-linear only; an extension of the interface)"`
-	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver"`
-	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation"`
-	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit"`
+	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver: None keeps the model's node order; Auto, General, Linear and Circular all let the solver order the equations (see solverType)"`
+	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation in the desktop program; accepted, checked and stored, but ignored: the equation ordering is automatic (see optimizationMethod)"`
+	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
 	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
@@ -171,11 +178,11 @@ type BucklingSettings struct {
 	ExtraIterations            bool       `json:"extraIterations" doc:"iterate further to refine the modes"`
 	AxialForceDistribution     string     `json:"axialForceDistribution" enum:"Linear|NonLinear" doc:"axial forces of the buckling load from a linear or non-linear static analysis"`
 	Theory                     string     `json:"theory" enum:"SigncountEigensolver|ClassicEigensolver" doc:"eigensolver"`
-	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver"`
-	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation"`
-	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit"`
+	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver: None keeps the model's node order; Auto, General, Linear and Circular all let the solver order the equations (see solverType)"`
+	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation in the desktop program; accepted, checked and stored, but ignored: the equation ordering is automatic (see optimizationMethod)"`
+	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
 	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
@@ -195,11 +202,11 @@ type DynamicSettings struct {
 	FrequencyShift             float64    `json:"frequencyShift" min:"0" doc:"eigenvalue shift, Hz; 0: none"`
 	Modes                      int        `json:"modes" min:"1" max:"1000" doc:"vibration modes to find"`
 	ExtraIterations            bool       `json:"extraIterations" doc:"iterate further to refine the modes"`
-	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver"`
-	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation"`
-	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit"`
-	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit"`
+	OptimizationMethod         string     `json:"optimizationMethod" enum:"None|Auto|General|Linear|Circular" doc:"node-numbering optimisation of the solver: None keeps the model's node order; Auto, General, Linear and Circular all let the solver order the equations (see solverType)"`
+	OptimizationAxis           string     `json:"optimizationAxis" enum:"X|Y|Z|Vector" doc:"axis of Linear and Circular optimisation in the desktop program; accepted, checked and stored, but ignored: the equation ordering is automatic (see optimizationMethod)"`
+	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
+	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
 	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
@@ -411,32 +418,29 @@ func joinedFieldsError(fields []FieldError) error {
 	return &Error{Kind: KindValidation, Msg: strings.Join(msgs, "; "), Fields: fields}
 }
 
-// checkTagged checks the fields of a settings struct against their tags,
-// the ones the HTTP edge reads for merge and metadata: enum for strings,
-// min, max and exclusive for numbers. Every number must also be finite
-// and at most MaxMagnitude. Keeping the rules in the tags keeps Validate,
-// merge and the metadata from drifting apart.
+// checkTagged checks the fields of a settings struct against their field
+// definitions (DefOf), the ones the HTTP edge uses for merge and
+// metadata: enum for strings, min, max and exclusive for numbers. Every
+// number must also be finite and at most MaxMagnitude. Keeping the rules
+// in the tags keeps Validate, merge and the metadata from drifting apart.
 func checkTagged(rec any) *settingsChecker {
 	c := &settingsChecker{}
 	v := reflect.ValueOf(rec)
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		sf, fv := t.Field(i), v.Field(i)
-		name := strings.Split(sf.Tag.Get("json"), ",")[0]
-		lo, hasLo := tagBound(sf.Tag.Get("min"))
-		hi, hasHi := tagBound(sf.Tag.Get("max"))
-		excl := sf.Tag.Get("exclusive") == "true"
+	for _, f := range DefOf(v.Type()).Fields {
+		fv, name := v.Field(f.Index), f.Name
+		lo, hasLo := bound(f.Min)
+		hi, hasHi := bound(f.Max)
+		excl := f.Exclusive
 		switch fv.Kind() {
 		case reflect.String:
-			enum := sf.Tag.Get("enum")
-			if enum == "" || slices.Contains(strings.Split(enum, "|"), fv.String()) {
+			if f.Enum == nil || slices.Contains(f.Enum, fv.String()) {
 				continue
 			}
 			hint := ""
 			if fv.Type() == reflect.TypeOf(SolverType("")) {
 				hint = " (or the integer codes 0 and 1)"
 			}
-			c.add(name, "%s must be one of %s%s, got %q", name, strings.ReplaceAll(enum, "|", ", "), hint, fv.String())
+			c.add(name, "%s must be one of %s%s, got %q", name, strings.Join(f.Enum, ", "), hint, fv.String())
 		case reflect.Int:
 			n := fv.Int()
 			switch {
@@ -464,15 +468,12 @@ func checkTagged(rec any) *settingsChecker {
 	return c
 }
 
-func tagBound(s string) (float64, bool) {
-	if s == "" {
+// bound is the value of a tagged bound and whether there is one.
+func bound(b *float64) (float64, bool) {
+	if b == nil {
 		return 0, false
 	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		panic("model: bad bound tag " + s)
-	}
-	return v, true
+	return *b, true
 }
 
 // loadCases checks an id list and its entry count.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -306,4 +307,57 @@ func (a *allSettings) Normalize() {
 	a.Static.Normalize()
 	a.Buckling.Normalize()
 	a.Dynamic.Normalize()
+}
+
+// The optimisation axis and vector are checked and kept for the desktop
+// program's files but reach no analysis (the equation ordering is
+// automatic): their docs, which the metadata and the API document show,
+// must say so in every settings kind.
+func TestIgnoredSettingsSayIgnored(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeOf(model.StaticSettings{}), reflect.TypeOf(model.BucklingSettings{}),
+		reflect.TypeOf(model.DynamicSettings{})} {
+		for _, name := range []string{"optimizationAxis", "optimizationX", "optimizationY", "optimizationZ"} {
+			t.Run(typ.Name()+"."+name, func(t *testing.T) {
+				f, ok := model.DefOf(typ).ByName[name]
+				if !ok {
+					t.Fatal("no such field")
+				}
+				if !strings.Contains(f.Doc, "ignored") {
+					t.Errorf("doc %q does not say the field is ignored", f.Doc)
+				}
+			})
+		}
+	}
+}
+
+// The upper bounds in the struct tags are the limits' constants written
+// again (a tag cannot name a constant): the constants are what the docs
+// cite, so a tag that drifted from them would make the docs wrong.
+func TestSettingsBoundsAreTheLimits(t *testing.T) {
+	tests := []struct {
+		typ    reflect.Type
+		fields []string
+		max    float64
+	}{
+		{reflect.TypeOf(model.BucklingSettings{}), []string{"modes"}, model.MaxModesSetting},
+		{reflect.TypeOf(model.DynamicSettings{}), []string{"modes"}, model.MaxModesSetting},
+		{reflect.TypeOf(model.StaticSettings{}), []string{"reversalIterations", "dampingSteps", "loadSteps", "loadStepIterations"}, model.MaxIterations},
+		{reflect.TypeOf(model.BucklingSettings{}), []string{"reversalIterations"}, model.MaxIterations},
+	}
+	for _, tt := range tests {
+		for _, name := range tt.fields {
+			t.Run(tt.typ.Name()+"."+name, func(t *testing.T) {
+				f, ok := model.DefOf(tt.typ).ByName[name]
+				if !ok {
+					t.Fatal("no such field")
+				}
+				switch {
+				case f.Max == nil:
+					t.Errorf("no max, want %g", tt.max)
+				case *f.Max != tt.max:
+					t.Errorf("max %g, want %g", *f.Max, tt.max)
+				}
+			})
+		}
+	}
 }

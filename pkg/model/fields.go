@@ -14,19 +14,81 @@ import (
 // member of a body with FieldDef.Check and RecordDef.CheckMembers, and a
 // job file's rows, decoded without HTTP, go through CheckFields.
 
-// FieldDef is one JSON field of a record type, read from its struct tags.
-type FieldDef struct {
-	Name     string
-	Index    int
-	Type     reflect.Type
+// FieldTags are what the struct tags of one field say. The model records
+// carry these tags:
+//
+//	json     the wire name, with encoding/json's options ("omitempty")
+//	unit     the job-unit quantity of a number, e.g. "length",
+//	         "sectionProperties^4", "force/length", "temperature^-1"; for a
+//	         table ([][]float64) one quantity per column, comma-separated.
+//	         Stored values are SI; the HTTP edge converts.
+//	positional  a position along a member: a length, or a percent of the
+//	         member's length when the record says so (Positional)
+//	ro       read-only: computed or hydrated, a client may not send it
+//	req      required on create
+//	enum     the allowed values, '|'-separated; the first is the default
+//	min, max bounds in SI (only 0 or unitless bounds are tagged)
+//	exclusive  the bounds themselves are refused
+//	doc      what the field means, for the API document and the metadata
+//	example  the value the API document's example bodies show (JSON),
+//	         where the field's type and bounds alone would not give a valid
+//	         one (the second node of a member differs from the first)
+//
+// This file is the one reader of them (ParseTags, TagsOf, DefOf): the
+// validator, the HTTP edge's decoding, metadata and API document and the
+// editor's encoder all take a field's rules from here, so no two of them
+// can read a tag differently. pkg/archtest fails any other package that
+// reads a struct tag itself.
+type FieldTags struct {
+	// JSONName is the name part of the json tag; "" when the tag names
+	// none, and encoding/json then uses the Go name.
+	JSONName string
+	// JSONOptions is what follows the name in the json tag ("omitempty").
+	JSONOptions string
+	// JSONSkip is true for json:"-": encoding/json leaves the field out.
+	JSONSkip bool
 	ReadOnly bool // ro
 	Required bool // req (on create)
 	// Enum lists the allowed values in their canonical spelling; the
 	// first is the default.
-	Enum      []string
-	Min, Max  *float64 // SI bounds (only 0 or unitless bounds are tagged)
-	Exclusive bool     // the bounds themselves are refused
-	Nested    *RecordDef
+	Enum       []string
+	Min, Max   *float64 // SI bounds (only 0 or unitless bounds are tagged)
+	Exclusive  bool     // the bounds themselves are refused
+	Unit       string   // the unit tag as written; "" for no unit
+	Positional bool
+	Doc        string
+	Example    string // JSON text
+}
+
+// ParseTags reads the text of one field's struct tag. Source scans that
+// meet a tag literal rather than a reflect.StructField use it, so that
+// they read the tag as DefOf does.
+func ParseTags(tag string) FieldTags {
+	st := reflect.StructTag(tag)
+	js := st.Get("json")
+	name, opts, _ := strings.Cut(js, ",")
+	ft := FieldTags{JSONName: name, JSONOptions: opts, JSONSkip: js == "-",
+		ReadOnly: st.Get("ro") == "true", Required: st.Get("req") == "true",
+		Exclusive: st.Get("exclusive") == "true", Positional: st.Get("positional") == "true",
+		Min: boundTag(st.Get("min")), Max: boundTag(st.Get("max")),
+		Unit: st.Get("unit"), Doc: st.Get("doc"), Example: st.Get("example")}
+	if e := st.Get("enum"); e != "" {
+		ft.Enum = strings.Split(e, "|")
+	}
+	return ft
+}
+
+// TagsOf reads the struct tags of the field sf.
+func TagsOf(sf reflect.StructField) FieldTags { return ParseTags(string(sf.Tag)) }
+
+// FieldDef is one JSON field of a record type: what its tags say, and
+// where the field is.
+type FieldDef struct {
+	FieldTags
+	Name   string
+	Index  int
+	Type   reflect.Type
+	Nested *RecordDef
 }
 
 // RecordDef describes the JSON fields of a record type.
@@ -39,7 +101,9 @@ type RecordDef struct {
 
 var defCache sync.Map // reflect.Type → *RecordDef
 
-// DefOf describes the struct type t (a pointer is followed).
+// DefOf describes the struct type t (a pointer is followed): its exported
+// fields that the json tag names; a field without a json name is no field
+// of a record.
 func DefOf(t reflect.Type) *RecordDef {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -50,16 +114,12 @@ func DefOf(t reflect.Type) *RecordDef {
 	d := &RecordDef{Type: t, ByName: map[string]*FieldDef{}}
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
-		name := strings.Split(sf.Tag.Get("json"), ",")[0]
+		tags := TagsOf(sf)
+		name := tags.JSONName
 		if name == "" || name == "-" || !sf.IsExported() {
 			continue
 		}
-		f := &FieldDef{Name: name, Index: i, Type: sf.Type, ReadOnly: sf.Tag.Get("ro") == "true",
-			Required: sf.Tag.Get("req") == "true", Exclusive: sf.Tag.Get("exclusive") == "true",
-			Min: boundTag(sf.Tag.Get("min")), Max: boundTag(sf.Tag.Get("max"))}
-		if e := sf.Tag.Get("enum"); e != "" {
-			f.Enum = strings.Split(e, "|")
-		}
+		f := &FieldDef{FieldTags: tags, Name: name, Index: i, Type: sf.Type}
 		if sf.Type.Kind() == reflect.Struct {
 			f.Nested = DefOf(sf.Type)
 		}

@@ -84,3 +84,36 @@ func TestFieldDefRules(t *testing.T) {
 		t.Error("FieldsError(nil) is not nil")
 	}
 }
+
+// ParseTags is the one reading of the tag grammar: json's name, options
+// and "-", the rules and what the edge and the documents take.
+func TestParseTags(t *testing.T) {
+	one, zero := 1.0, 0.0
+	tests := []struct {
+		name string
+		tag  string
+		want model.FieldTags
+	}{
+		{"none", ``, model.FieldTags{}},
+		{"json name and options", `json:"constraint,omitempty" ro:"true"`,
+			model.FieldTags{JSONName: "constraint", JSONOptions: "omitempty", ReadOnly: true}},
+		{"json skip", `json:"-"`, model.FieldTags{JSONName: "-", JSONSkip: true}},
+		{"a member named -", `json:"-,"`, model.FieldTags{JSONName: "-"}},
+		{"options only", `json:",omitempty"`, model.FieldTags{JSONOptions: "omitempty"}},
+		{"rules", `json:"tolerance" req:"true" min:"0" max:"1" exclusive:"true" enum:"A|B"`,
+			model.FieldTags{JSONName: "tolerance", Required: true, Min: &zero, Max: &one, Exclusive: true, Enum: []string{"A", "B"}}},
+		{"edge and documents", `json:"position" unit:"length" positional:"true" doc:"where" example:"2"`,
+			model.FieldTags{JSONName: "position", Unit: "length", Positional: true, Doc: "where", Example: "2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := model.ParseTags(tt.tag); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("ParseTags(%q) = %+v, want %+v", tt.tag, got, tt.want)
+			}
+		})
+	}
+	sf, _ := reflect.TypeOf(model.Node{}).FieldByName("X")
+	if got := model.TagsOf(sf); got.JSONName != "x" || got.Unit != "length" || !got.Required {
+		t.Errorf("TagsOf(Node.X) = %+v", got)
+	}
+}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/gusset/gusset/pkg/model/geom"
+	"github.com/gusset/gusset/pkg/fem/geom"
 )
 
 // Collection names of the moving-load data (as the interface names them, "moving loads

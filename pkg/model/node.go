@@ -15,19 +15,9 @@ const (
 	CollPlateStrips     = "plateStrips"
 )
 
-// Struct tags of the model records:
-//
-//	json  the wire name
-//	unit  the job-unit quantity of a number, e.g. "length",
-//	      "sectionProperties^4", "force/length", "temperature^-1"; for a
-//	      table ([][]float64) one quantity per column, comma-separated.
-//	      Stored values are SI; the HTTP edge converts.
-//	ro    read-only: computed or hydrated, a client may not send it
-//	req   required on create
-//	enum  the allowed values, '|'-separated; the first is the default
-//	example  the value the API document's example bodies show (JSON),
-//	      where the field's type and bounds alone would not give a valid
-//	      one (the second node of a member differs from the first)
+// The model records carry struct tags (json, unit, ro, req, enum, min,
+// max, ...) that give each field's rules; FieldTags (fields.go) lists them
+// and is their one reader.
 
 // Node is a point of the structure.
 type Node struct {

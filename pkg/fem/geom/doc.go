@@ -1,9 +1,11 @@
-// Package geom is the one home of 3-D geometry shared by the engine and the
-// model: vectors, signed global axes, rotations, member local axes, and the
-// geometry and local axes of 3- and 4-node plates. It sits under pkg/fem so
-// that the engine, which may import only the standard library, gonum and
+// Package geom is the one home of geometry, shared by the engine and the
+// model: vectors, signed global axes, rotations, member local axes, the
+// geometry and local axes of 3- and 4-node plates, and the 2-D polygon
+// checks of the model's loaded areas (moving loads). It sits under pkg/fem
+// so that the engine, which may import only the standard library, gonum and
 // pkg/fem, and the model checks and editor, which may import pkg/fem, use the
-// same types and the same axis rules. It uses the standard library only.
+// same types, the same axis rules and one tolerance. It uses the standard
+// library only.
 //
 // # Units and frames
 //
@@ -81,15 +83,27 @@
 // node N ([PlateAxesTowardNode]) takes d = N − A; d must not be parallel to
 // the normal.
 //
+// # Polygons
+//
+// A polygon is a ring of [2]float64{x, y} points, in order, closed
+// implicitly: the last point joins the first, which must not be repeated.
+// Edge i runs from point i to point i+1 (mod n). [PolygonArea] is positive
+// for counter-clockwise points (viewed with x right and y up).
+// [ValidateSimplePolygon] refuses what is not a simple polygon with a
+// [*PolygonError]; its messages number points from 1, as a user counts rows
+// in a table, while the index fields of the error types are 0-based, as Go
+// counts. The engine never needs polygons; they live here so that loaded
+// areas and plates agree on what "degenerate" means.
+//
 // # Tolerance
 //
 // Two lengths are taken as equal when they differ by less than [RelTol]
 // times the size of the figure (its bounding-box diagonal), and an area as
-// zero when it is below RelTol times that size squared. A relative tolerance
-// keeps the checks independent of whether a model is a bridge or a bracket.
+// zero when it is below RelTol times that size squared; plates and polygons
+// alike. A relative tolerance keeps the checks independent of whether a
+// model is a bridge or a bracket.
 package geom
 
-// RelTol is the relative tolerance of the degeneracy checks; see the package
-// documentation. The model's 2-D polygon checks use it too, so that plates
-// and loaded areas agree on what "degenerate" means.
+// RelTol is the relative tolerance of the degeneracy checks of plates and
+// polygons; see the package documentation.
 const RelTol = 1e-9

@@ -4,9 +4,6 @@ import "github.com/gusset/gusset/pkg/fem/geom"
 
 // Rigid end offsets; the conventions are in the package doc.
 
-// skewMul returns θ × e.
-func skewMul(theta, e geom.Vec3) geom.Vec3 { return theta.Cross(e) }
-
 // OffsetMatrix writes kn = Hᵀ·k·H in place for the n×n matrix (n = 6·len(e))
 // of an element whose node i is joined to the element by a rigid link e[i]
 // (the offsets, in the axes of k). Zero offsets leave k unchanged.
@@ -21,7 +18,7 @@ func OffsetMatrix(e []geom.Vec3, k []float64) {
 		if e[j] == (geom.Vec3{}) {
 			continue
 		}
-		ex := skew(e[j])
+		ex := geom.Skew(e[j])
 		for r := range n {
 			t := [3]float64{k[r*n+6*j], k[r*n+6*j+1], k[r*n+6*j+2]}
 			for c := range 3 {
@@ -39,7 +36,7 @@ func OffsetMatrix(e []geom.Vec3, k []float64) {
 		if e[i] == (geom.Vec3{}) {
 			continue
 		}
-		ex := skew(e[i])
+		ex := geom.Skew(e[i])
 		for c := range n {
 			t := [3]float64{k[(6*i)*n+c], k[(6*i+1)*n+c], k[(6*i+2)*n+c]}
 			for r := range 3 {
@@ -51,11 +48,6 @@ func OffsetMatrix(e []geom.Vec3, k []float64) {
 			}
 		}
 	}
-}
-
-// skew returns [e]ₓ, the matrix with [e]ₓ·v = e × v.
-func skew(e geom.Vec3) [3][3]float64 {
-	return [3][3]float64{{0, -e[2], e[1]}, {e[2], 0, -e[0]}, {-e[1], e[0], 0}}
 }
 
 // allZero reports whether every offset is zero.
@@ -88,7 +80,7 @@ func OffsetForces(e []geom.Vec3, f, fn []float64) {
 func OffsetDisplacements(e []geom.Vec3, un, ue []float64) {
 	for j := range e {
 		th := geom.Vec3{un[6*j+3], un[6*j+4], un[6*j+5]}
-		d := skewMul(th, e[j])
+		d := th.Cross(e[j])
 		ue[6*j] = un[6*j] + d[0]
 		ue[6*j+1] = un[6*j+1] + d[1]
 		ue[6*j+2] = un[6*j+2] + d[2]

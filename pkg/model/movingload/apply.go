@@ -4,11 +4,10 @@ import (
 	"math"
 
 	"github.com/gusset/gusset/pkg/fem/geom"
-	mgeom "github.com/gusset/gusset/pkg/model/geom"
 )
 
 // inRing reports whether a plan point lies inside a ring or on its edge.
-func inRing(q pt2, ring []pt2) bool { return mgeom.PointInPolygon(q, ring) }
+func inRing(q pt2, ring []pt2) bool { return geom.PointInPolygon(q, ring) }
 
 // near reports whether an element at height h is within the vertical
 // proximity of a load at height z (always, when the check is off).
@@ -194,7 +193,7 @@ func (g *Generator) pressureStrip(acc *accumulator, m *mover, s0, s1 float64) {
 	x, y, z := g.f.vehicleAxes(tm)
 	perArea := toGlobal(x, y, z, [3]float64{pr.Px, pr.Py, pr.Pz}).Scale(m.factor)
 	zMid := g.f.height(mid)
-	total := math.Abs(mgeom.PolygonArea(strip))
+	total := math.Abs(geom.PolygonArea(strip))
 	applied := 0.0
 	lo, hi := bounds(strip)
 	for i := range g.plates {
@@ -212,7 +211,7 @@ func (g *Generator) pressureStrip(acc *accumulator, m *mover, s0, s1 float64) {
 				continue
 			}
 		}
-		a := mgeom.PolygonArea(piece)
+		a := geom.PolygonArea(piece)
 		if a <= 1e-12*pl.plan {
 			continue
 		}
@@ -256,7 +255,7 @@ func (g *Generator) heightOf(pl *plate, sh []float64) float64 {
 
 // centroid of a plan ring (its vertex mean when it has no area).
 func centroid(r []pt2) pt2 {
-	a := mgeom.PolygonArea(r)
+	a := geom.PolygonArea(r)
 	if a == 0 {
 		var c pt2
 		for _, p := range r {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/model"
-	mgeom "github.com/gusset/gusset/pkg/model/geom"
 )
 
 // Limits of one generation (see pkg/model). The generator counts the steps
@@ -161,7 +160,7 @@ func New(in *Input) (*Generator, error) {
 		}
 		pl.lo, pl.hi = bounds(pl.outline)
 		pl.ring = ccw(pl.outline)
-		pl.plan = math.Abs(mgeom.PolygonArea(pl.outline))
+		pl.plan = math.Abs(geom.PolygonArea(pl.outline))
 		if pl.plan <= 1e-12 || !isConvex(pl.ring) {
 			continue // vertical, or not convex in plan: not a deck plate
 		}

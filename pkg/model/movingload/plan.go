@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/gusset/gusset/pkg/fem/geom"
-	mgeom "github.com/gusset/gusset/pkg/model/geom"
 )
 
 // frame is the plan frame of a job: up, and the two global axes spanning
@@ -60,7 +59,7 @@ func lerp2(a, b pt2, t float64) pt2 { return pt2{a[0] + t*(b[0]-a[0]), a[1] + t*
 
 // ccw returns the ring counter-clockwise (a copy when it is reversed).
 func ccw(ring []pt2) []pt2 {
-	if mgeom.PolygonArea(ring) >= 0 {
+	if geom.PolygonArea(ring) >= 0 {
 		return ring
 	}
 	out := make([]pt2, len(ring))

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
-	femgeom "github.com/gusset/gusset/pkg/fem/geom"
 )
 
 // ErrInvalidPolygon is matched (errors.Is) by every [*PolygonError].
@@ -64,7 +62,7 @@ func PointInPolygon(p [2]float64, pts [][2]float64) bool {
 	if n < 3 {
 		return false
 	}
-	tol := femgeom.RelTol * scale2(pts)
+	tol := RelTol * scale2(pts)
 	inside := false
 	for i := range n {
 		a, b := pts[i], pts[(i+1)%n]
@@ -100,7 +98,7 @@ func ValidateSimplePolygon(pts [][2]float64) error {
 		}
 	}
 	size := scale2(pts)
-	tol := femgeom.RelTol * size
+	tol := RelTol * size
 	for i := range n {
 		j := (i + 1) % n
 		if dist(pts[i], pts[j]) <= tol {
@@ -118,7 +116,7 @@ func ValidateSimplePolygon(pts [][2]float64) error {
 			}
 		}
 	}
-	if a := PolygonArea(pts); math.Abs(a) <= femgeom.RelTol*size*size {
+	if a := PolygonArea(pts); math.Abs(a) <= RelTol*size*size {
 		return &PolygonError{Defect: ZeroArea, msg: fmt.Sprintf("has zero area (%g)", a)}
 	}
 	return nil
