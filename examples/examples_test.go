@@ -40,7 +40,7 @@ func startService(t *testing.T) service {
 	baseURL := make(chan string, 1)
 	done := make(chan error, 2)
 	go func() { done <- server.ServeAPI(ctx, cfg, rdb, log, nil, func(b string) { baseURL <- b }) }()
-	go func() { done <- server.RunWorker(ctx, rdb, log, nil) }()
+	go func() { done <- server.RunWorker(ctx, server.Config{}, rdb, log, nil) }()
 	t.Cleanup(func() {
 		cancel()
 		<-done

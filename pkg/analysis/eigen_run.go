@@ -60,8 +60,8 @@ type eigenRun struct {
 
 // runDynamic runs a natural-frequency analysis.
 func (r *Runner) runDynamic(ctx context.Context, t Task) error {
-	return r.execute(ctx, t, dynamicSteps, func(ctx context.Context, job model.Job, lv *live) (publisher, error) {
-		s, err := settingsOf[model.DynamicSettings](dynamicFamily, t, job)
+	return r.Execute(ctx, t, dynamicSteps, func(ctx context.Context, job model.Job, lv *Progress) (Publisher, error) {
+		s, err := RunSettings[model.DynamicSettings](dynamicFamily, t, job)
 		if err != nil {
 			return nil, err
 		}
@@ -94,8 +94,8 @@ func (r *Runner) runDynamic(ctx context.Context, t Task) error {
 
 // runBuckling runs a buckling analysis.
 func (r *Runner) runBuckling(ctx context.Context, t Task) error {
-	return r.execute(ctx, t, bucklingSteps, func(ctx context.Context, job model.Job, lv *live) (publisher, error) {
-		s, err := settingsOf[model.BucklingSettings](bucklingFamily, t, job)
+	return r.Execute(ctx, t, bucklingSteps, func(ctx context.Context, job model.Job, lv *Progress) (Publisher, error) {
+		s, err := RunSettings[model.BucklingSettings](bucklingFamily, t, job)
 		if err != nil {
 			return nil, err
 		}
@@ -165,13 +165,13 @@ func eigenSettings(modes int, lo, hi, tol float64, extra, stabilize bool, solver
 }
 
 // solveEigen reads the model, runs er's analysis and packs the results.
-func (r *Runner) solveEigen(ctx context.Context, t Task, job model.Job, er eigenRun, lv *live) (publisher, error) {
+func (r *Runner) solveEigen(ctx context.Context, t Task, job model.Job, er eigenRun, lv *Progress) (Publisher, error) {
 	lv.stage(0, 0)
 	in, names, ids, err := r.readModel(ctx, t, job, er.choice, er.solver, er.drilling, lv)
 	if err != nil {
 		return nil, err
 	}
-	lv.set(func(l *live) {
+	lv.set(func(l *Progress) {
 		l.params = append(l.params, model.Parameter{Label: paramModes, Value: strconv.Itoa(er.settings.Modes)})
 	})
 	lv.stage(1, 0)
@@ -187,7 +187,7 @@ func (r *Runner) solveEigen(ctx context.Context, t Task, job model.Job, er eigen
 		}
 		return nil, modelError("%s", engineMessage(err))
 	}
-	lv.set(func(l *live) {
+	lv.set(func(l *Progress) {
 		l.warnings = append(l.warnings, rep.Warnings...)
 		l.caseIdx, l.caseID = len(names), ids[len(ids)-1]
 		l.params = append(l.params,
@@ -260,5 +260,5 @@ func (r *Runner) storeEigen(ctx context.Context, t Task, kind model.AnalysisKind
 	if raw, err = json.Marshal(meta); err != nil {
 		return err
 	}
-	return r.publish(ctx, t, kind, store.ResultSet{Meta: raw, Columns: set.columns}, drop, nil, complete)
+	return r.Publish(ctx, t, kind, store.ResultSet{Meta: raw, Columns: set.columns}, drop, nil, complete)
 }

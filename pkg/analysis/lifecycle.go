@@ -22,22 +22,22 @@ func modelError(format string, args ...any) error {
 	return &errModel{msg: fmt.Sprintf(format, args...)}
 }
 
-// publisher stores a run's results and completes the run in the same
+// Publisher stores a run's results and completes the run in the same
 // transaction: complete is applied to the run record just before it is
 // written (store.Results.Publish). rev is the model revision read at the
 // run's start.
-type publisher func(ctx context.Context, rev int64, complete func(*model.Run)) error
+type Publisher func(ctx context.Context, rev int64, complete func(*model.Run)) error
 
-// solver is the part of a run that differs by kind: it analyses the job's
+// Solver is the part of a run that differs by kind: it analyses the job's
 // model (moving lv along steps) and returns how to store the results.
-type solver func(ctx context.Context, job model.Job, lv *live) (publisher, error)
+type Solver func(ctx context.Context, job model.Job, lv *Progress) (Publisher, error)
 
-// execute carries a run through its life: it marks the run Running, keeps
+// Execute carries a run through its life: it marks the run Running, keeps
 // the run record current while solve works (progress, heartbeat, cancel
 // requests), stores the results and completes the run, or ends it
 // Cancelled or Failed. The last of steps is storing the results.
-func (r *Runner) execute(ctx context.Context, t Task, steps []string, solve solver) error {
-	lv := &live{percent: make([]float64, len(steps))}
+func (r *Runner) Execute(ctx context.Context, t Task, steps []string, solve Solver) error {
+	lv := &Progress{percent: make([]float64, len(steps))}
 	job, slot, err := r.Jobs.Job(ctx, t.Workspace)
 	if model.KindOf(err) == model.KindNoJobOpen {
 		_, err = r.finish(ctx, t, model.RunFailed, "the job was closed before the analysis started", nil)
@@ -151,9 +151,9 @@ func (r *Runner) begin(ctx context.Context, t Task, job model.Job, fn func(*mode
 	return err == nil, err
 }
 
-// settingsOf returns the settings record of family f that t runs with:
+// RunSettings returns the settings record of family f that t runs with:
 // the job's stored record with the run's overrides applied.
-func settingsOf[T Settings](f *Family, t Task, job model.Job) (T, error) {
+func RunSettings[T Settings](f *Family, t Task, job model.Job) (T, error) {
 	base, err := SettingsOf[T](f, job.Analysis)
 	if err != nil || len(t.Overrides) == 0 {
 		return base, err
@@ -164,9 +164,9 @@ func settingsOf[T Settings](f *Family, t Task, job model.Job) (T, error) {
 	return base, nil
 }
 
-// publish stores set as the results of kind, deletes the columns drop
+// Publish stores set as the results of kind, deletes the columns drop
 // names and completes the run (store.Results.Publish).
-func (r *Runner) publish(ctx context.Context, t Task, kind model.AnalysisKind, set store.ResultSet, drop []string, rows []store.Op,
+func (r *Runner) Publish(ctx context.Context, t Task, kind model.AnalysisKind, set store.ResultSet, drop []string, rows []store.Op,
 	complete func(*model.Run)) error {
 	err := r.Results.Publish(ctx, t.Workspace, t.RunID, kind, set, drop, rows, complete)
 	if model.KindOf(err) == model.KindConflict && !errors.Is(err, store.ErrRunCancelled) {

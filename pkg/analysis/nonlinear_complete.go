@@ -35,7 +35,7 @@ func (r *Runner) complete(ctx context.Context, t Task) error {
 	if err != nil {
 		return err
 	}
-	s, err := settingsOf[model.StaticSettings](staticFamily, t, job)
+	s, err := RunSettings[model.StaticSettings](staticFamily, t, job)
 	if err != nil {
 		return r.settle(ctx, t, err, false, nil)
 	}

@@ -57,7 +57,7 @@ func (r *Runner) runNonLinear(ctx context.Context, t Task) error {
 	if t.LoadCase != 0 {
 		return r.runCase(ctx, t)
 	}
-	lv := &live{percent: make([]float64, len(nonlinearSteps))}
+	lv := &Progress{percent: make([]float64, len(nonlinearSteps))}
 	job, _, err := r.Jobs.Job(ctx, t.Workspace)
 	if model.KindOf(err) == model.KindNoJobOpen {
 		_, err = r.finish(ctx, t, model.RunFailed, "the job was closed before the analysis started", nil)
@@ -95,8 +95,8 @@ type casePlan struct {
 // the run before any case is queued; with keepLoadSteps it numbers the
 // Step load cases above every load case that stays. It stages the
 // model-wide columns.
-func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live) (casePlan, error) {
-	s, err := settingsOf[model.StaticSettings](staticFamily, t, job)
+func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *Progress) (casePlan, error) {
+	s, err := RunSettings[model.StaticSettings](staticFamily, t, job)
 	if err != nil {
 		return casePlan{}, err
 	}
@@ -140,7 +140,7 @@ func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live)
 			return casePlan{}, modelError("%s", engineMessage(err))
 		}
 	}
-	lv.set(func(l *live) {
+	lv.set(func(l *Progress) {
 		l.warnings = append(l.warnings, d.Warnings...)
 	})
 	set := newStaticSet(in.Model)
@@ -153,7 +153,7 @@ func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *live)
 // dispatch records the cases as pending and queues their sub-tasks. A
 // repeated attempt starts the count afresh and re-queues them all: a case
 // solved twice stages the same results.
-func (r *Runner) dispatch(ctx context.Context, t Task, plan casePlan, lv *live) error {
+func (r *Runner) dispatch(ctx context.Context, t Task, plan casePlan, lv *Progress) error {
 	ids := plan.ids
 	prev, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
 	if err != nil {
@@ -287,7 +287,7 @@ type caseOutcome struct {
 // failure. An error is for another attempt (the worker stopping, the
 // store failing); a cancel stages nothing.
 func (r *Runner) solveCase(ctx context.Context, t Task, job model.Job) (caseOutcome, error) {
-	s, err := settingsOf[model.StaticSettings](staticFamily, t, job)
+	s, err := RunSettings[model.StaticSettings](staticFamily, t, job)
 	if err != nil {
 		return r.stageFailure(ctx, t, err.Error())
 	}

@@ -24,7 +24,7 @@ import (
 // record, and asks the kind to check them (Kind.Check); Service.Start
 // records the run and queues a Task naming the kind's Type. A worker's
 // Runner.Run looks the Task's kind up and calls Kind.Run, which carries
-// the run through the one lifecycle (Runner.execute: begin, supervise,
+// the run through the one lifecycle (Runner.Execute: begin, supervise,
 // solve, publish, settle). The queries read what the family stored.
 
 // Settings is a family's settings record: a struct whose fields carry the
@@ -94,7 +94,7 @@ type Kind interface {
 	// the field. It runs before a run is queued and again when it starts,
 	// should the settings have changed in between.
 	Check(s Settings) error
-	// Run carries the run of t through r's lifecycle (Runner.execute).
+	// Run carries the run of t through r's lifecycle (Runner.Execute).
 	Run(ctx context.Context, r *Runner, t Task) error
 }
 
@@ -244,15 +244,14 @@ func SettingsOf[T Settings](f *Family, a model.AnalysisSettings) (T, error) {
 // CheckSettings checks the analysis settings of a job file against the
 // rules a PATCH meets, reporting every failing field of every family at
 // once, named with its family's key ("buckling.modes"), and returns them
-// with every family's record normalised. Records of families the registry
-// does not know are kept as they are.
+// with every family's record written out (a family the settings lack
+// gets its defaults) and normalised: a saved file then keeps the settings
+// its job ran with, even should a later version change the defaults.
+// Records of families the registry does not know are kept as they are.
 func (g *Registry) CheckSettings(a model.AnalysisSettings) (model.AnalysisSettings, error) {
 	out := a.Clone()
 	var fields []model.FieldError
 	for _, f := range g.families {
-		if _, ok := a[f.SettingsKey]; !ok {
-			continue // the defaults, valid as they are
-		}
 		s, err := f.Settings(a)
 		if err == nil {
 			err = s.Validate()

@@ -200,9 +200,11 @@ func (r *Runner) observe(t Task, run model.Run) {
 	}
 }
 
-// live is the part of a run's state the solver goroutine changes and the
-// ticker publishes.
-type live struct {
+// Progress is the part of a run's state its solver moves along (the
+// steps, the load case under way, the parameters and warnings) and the
+// lifecycle publishes into the run record every tick. Its methods are
+// safe for concurrent use.
+type Progress struct {
 	mu       sync.Mutex
 	step     int
 	percent  []float64
@@ -213,14 +215,14 @@ type live struct {
 	warnings []string
 }
 
-func (l *live) set(fn func(l *live)) {
+func (l *Progress) set(fn func(l *Progress)) {
 	l.mu.Lock()
 	fn(l)
 	l.mu.Unlock()
 }
 
 // apply copies the live state into run.
-func (l *live) apply(run *model.Run, labels []string) {
+func (l *Progress) apply(run *model.Run, labels []string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	p := &run.Progress
@@ -238,10 +240,30 @@ func (l *live) apply(run *model.Run, labels []string) {
 	}
 }
 
+// Stage marks step i of the run's steps as under way at pct percent;
+// every earlier step is done.
+func (l *Progress) Stage(i int, pct float64) { l.stage(i, pct) }
+
+// Cases says that the run analyses n load cases and is at the index-th
+// (1 the first), of id id.
+func (l *Progress) Cases(n, index int, id int64) {
+	l.set(func(l *Progress) { l.caseN, l.caseIdx, l.caseID = n, index, id })
+}
+
+// Warn adds msgs to the run's warnings.
+func (l *Progress) Warn(msgs ...string) {
+	l.set(func(l *Progress) { l.warnings = append(l.warnings, msgs...) })
+}
+
+// Parameter adds a label/value pair to the run's parameters.
+func (l *Progress) Parameter(label, value string) {
+	l.set(func(l *Progress) { l.params = append(l.params, model.Parameter{Label: label, Value: value}) })
+}
+
 // stage marks step i as under way at pct percent; every earlier step is
 // done.
-func (l *live) stage(i int, pct float64) {
-	l.set(func(l *live) {
+func (l *Progress) stage(i int, pct float64) {
+	l.set(func(l *Progress) {
 		for j := range i {
 			l.percent[j] = 100
 		}
@@ -257,7 +279,7 @@ var engineSteps = map[static.Stage]int{static.StageSetup: stepSetup, static.Stag
 // along the steps and records the solver parameters as soon as the
 // factorizer has analysed the system. ids are the cases solved, for the
 // case counter of the reversal loop (which solves them one at a time).
-func (l *live) engine(ids []int64) func(static.Progress) {
+func (l *Progress) engine(ids []int64) func(static.Progress) {
 	return func(p static.Progress) {
 		if p.NnzL > 0 {
 			l.solverParams(p.Equations, p.Method, p.NnzL, p.Flops)
@@ -265,7 +287,7 @@ func (l *live) engine(ids []int64) func(static.Progress) {
 		l.stage(engineSteps[p.Stage], 100*p.Fraction)
 		if p.Case != "" {
 			id, _ := EngineID(p.Case)
-			l.set(func(l *live) {
+			l.set(func(l *Progress) {
 				l.caseID = id
 				l.caseIdx = max(l.caseIdx, slices.Index(ids, id)+1)
 			})
@@ -275,8 +297,8 @@ func (l *live) engine(ids []int64) func(static.Progress) {
 
 // solverParams records the parameters of the system solved; later calls
 // replace them (the reversal loop may renumber).
-func (l *live) solverParams(eqs int, method string, nnz int64, flops float64) {
-	l.set(func(l *live) {
+func (l *Progress) solverParams(eqs int, method string, nnz int64, flops float64) {
+	l.set(func(l *Progress) {
 		kept := l.params[:0:0]
 		for _, p := range l.params {
 			switch p.Label {
@@ -296,7 +318,7 @@ func (l *live) solverParams(eqs int, method string, nnz int64, flops float64) {
 // supervise keeps the run record current until stop is closed: the
 // progress, a heartbeat, and the check for a cancel request, which
 // cancels the solve. It reports whether a cancel was requested.
-func (r *Runner) supervise(ctx context.Context, t Task, lv *live, labels []string, cancel context.CancelFunc, stop <-chan struct{}) *atomic.Bool {
+func (r *Runner) supervise(ctx context.Context, t Task, lv *Progress, labels []string, cancel context.CancelFunc, stop <-chan struct{}) *atomic.Bool {
 	flag := &atomic.Bool{}
 	go func() {
 		tick := time.NewTicker(r.Tick)

@@ -29,8 +29,8 @@ const (
 
 // runStatic runs a linear static analysis.
 func (r *Runner) runStatic(ctx context.Context, t Task) error {
-	return r.execute(ctx, t, staticSteps, func(ctx context.Context, job model.Job, lv *live) (publisher, error) {
-		s, err := settingsOf[model.StaticSettings](staticFamily, t, job)
+	return r.Execute(ctx, t, staticSteps, func(ctx context.Context, job model.Job, lv *Progress) (Publisher, error) {
+		s, err := RunSettings[model.StaticSettings](staticFamily, t, job)
 		if err != nil {
 			return nil, err
 		}
@@ -60,7 +60,7 @@ type staticSet struct {
 }
 
 // solveStatic reads the model, analyses it and packs the results.
-func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model.StaticSettings, lv *live) (*staticSet, error) {
+func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model.StaticSettings, lv *Progress) (*staticSet, error) {
 	lv.stage(stepRead, 0)
 	list, some := s.LoadCaseList()
 	in, names, ids, err := r.readModel(ctx, t, job, caseChoice{list: list, some: some, raw: s.LoadCases,
@@ -84,7 +84,7 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 	if st := fz.Stats(); st.Factorizations > 0 {
 		lv.solverParams(res.Timings.Equations, st.Method.String(), st.NnzL, st.Flops)
 	}
-	lv.set(func(l *live) {
+	lv.set(func(l *Progress) {
 		l.warnings = append(l.warnings, res.Warnings...)
 		l.caseIdx, l.caseID = len(names), ids[len(ids)-1]
 	})
@@ -99,7 +99,7 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 // readModel reads and converts the job's model, sets the plates' drilling
 // stiffness multiplier, picks the load cases of ch and records the run's
 // first parameters.
-func (r *Runner) readModel(ctx context.Context, t Task, job model.Job, ch caseChoice, solver model.SolverType, drilling float64, lv *live) (
+func (r *Runner) readModel(ctx context.Context, t Task, job model.Job, ch caseChoice, solver model.SolverType, drilling float64, lv *Progress) (
 	in Input, names []string, ids []int64, err error) {
 	if in, err = Build(ctx, r.Source, t.Workspace, job.Settings); err != nil {
 		return in, nil, nil, err
@@ -109,7 +109,7 @@ func (r *Runner) readModel(ctx context.Context, t Task, job model.Job, ch caseCh
 	if names, ids, err = selectCases(in.Model, ch); err != nil {
 		return in, nil, nil, err
 	}
-	lv.set(func(l *live) {
+	lv.set(func(l *Progress) {
 		l.caseN, l.warnings = len(names), append(l.warnings, in.Warnings...)
 		l.params = []model.Parameter{
 			{Label: paramNodes, Value: strconv.Itoa(len(in.Model.Nodes))},
@@ -377,7 +377,7 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 	if err != nil {
 		return err
 	}
-	return r.publish(ctx, t, model.KindStatic, store.ResultSet{Meta: raw, Columns: set.columns}, drop, rows, complete)
+	return r.Publish(ctx, t, model.KindStatic, store.ResultSet{Meta: raw, Columns: set.columns}, drop, rows, complete)
 }
 
 // stepRows returns the load-case rows a static run publishes with its

@@ -49,7 +49,7 @@ func BenchmarkRunGrid20(b *testing.B) {
 	s := startStack(b, 1)
 	s.upload(gridjob.File(20, 1))
 	ctx := context.Background()
-	m := newModel(s.redis.Client(b))
+	m := newModel(s.redis.Client(b), nil)
 	job, _, err := m.jobs.Job(ctx, "default")
 	if err != nil {
 		b.Fatal(err)

@@ -7,6 +7,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"github.com/gusset/gusset/pkg/analysis"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -63,6 +64,10 @@ type Config struct {
 	// AllowedHosts are the Host names the API serves besides loopback ones;
 	// "*" serves any (ALLOWED_HOSTS).
 	AllowedHosts []string
+	// Kinds are the analysis kinds the API serves and the worker runs;
+	// nil means analysis.StandardKinds(). An API and the workers it
+	// queues for must run the same kinds.
+	Kinds *analysis.Registry
 }
 
 // FromEnv reads REDIS_URL, PORT (default 8080), HOST (default

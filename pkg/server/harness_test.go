@@ -58,7 +58,7 @@ func startStackWith(t testing.TB, workers int, cfg Config, logs io.Writer) *stac
 		if i > 0 {
 			wreg = nil
 		}
-		go func() { done <- RunWorker(ctx, rdb, log, wreg) }()
+		go func() { done <- RunWorker(ctx, cfg, rdb, log, wreg) }()
 	}
 	t.Cleanup(func() {
 		cancel()

@@ -45,7 +45,7 @@ func startStackDir(t *testing.T, workers int) (*stack, string) {
 		done <- ServeAPI(ctx, Config{Port: "0", Host: "127.0.0.1", JobsDir: dir}, rdb, log, nil, func(b string) { baseURL <- b })
 	}()
 	for range workers {
-		go func() { done <- RunWorker(ctx, rdb, log, nil) }()
+		go func() { done <- RunWorker(ctx, Config{}, rdb, log, nil) }()
 	}
 	t.Cleanup(func() {
 		cancel()

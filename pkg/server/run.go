@@ -59,13 +59,16 @@ type modelStores struct {
 	kinds *analysis.Registry
 }
 
-func newModel(rdb redis.UniversalClient) *modelStores {
+func newModel(rdb redis.UniversalClient, kinds *analysis.Registry) *modelStores {
+	if kinds == nil {
+		kinds = analysis.StandardKinds()
+	}
 	jobs := redisstore.NewJobs(rdb, editor.Collections())
 	mod := redisstore.NewModel(rdb)
 	ed := editor.New(mod, jobs)
 	st := editor.NewStructure(ed)
 	return &modelStores{jobs: jobs, model: mod, editor: ed, source: analysis.Source{Structure: st, Loads: editor.NewLoads(ed, st)},
-		kinds: analysis.StandardKinds()}
+		kinds: kinds}
 }
 
 // checkSnapshot checks a job file before it opens: the model rows, then
@@ -85,7 +88,7 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	if err != nil {
 		return err
 	}
-	m := newModel(rdb)
+	m := newModel(rdb, cfg.Kinds)
 	keys := cfg.AuthMode == AuthKeys
 	sess := session.New(m.jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
 		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot, CheckAnalysis: m.kinds.CheckSettings, MaxJobBytes: cfg.MaxJobBytes,
@@ -143,15 +146,15 @@ func ServeWorker(ctx context.Context, cfg Config, rdb redis.UniversalClient, log
 	defer cancel()
 	merr := make(chan error, 1)
 	go func() { merr <- serveMetrics(ctx, cfg.MetricsAddr, reg, log) }()
-	err := RunWorker(ctx, rdb, log, reg)
+	err := RunWorker(ctx, cfg, rdb, log, reg)
 	cancel()
 	return errors.Join(err, <-merr)
 }
 
-// RunWorker serves analysis tasks on rdb until ctx ends, recording the
-// analysis metrics in reg.
-func RunWorker(ctx context.Context, rdb redis.UniversalClient, log *slog.Logger, reg prometheus.Registerer) error {
-	m := newModel(rdb)
+// RunWorker serves analysis tasks on rdb until ctx ends, running the
+// kinds of cfg.Kinds and recording the analysis metrics in reg.
+func RunWorker(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *slog.Logger, reg prometheus.Registerer) error {
+	m := newModel(rdb, cfg.Kinds)
 	met := newAnalysisMetrics(reg, m.kinds.Types())
 	runner := &analysis.Runner{Kinds: m.kinds, Source: m.source, Jobs: m.jobs, Runs: redisstore.NewRuns(rdb), Results: redisstore.NewResults(rdb),
 		FanOut: redisstore.NewFanOut(rdb), Queue: queue.NewClient(rdb), Name: workerName(), Log: log, Observe: met.observe, Running: met.running, Resumed: met.resume}
@@ -201,7 +204,7 @@ func RunStandalone(ctx context.Context, cfg Config, log *slog.Logger, ready func
 	defer cancel()
 	reg := newRegistry()
 	werr := make(chan error, 1)
-	go func() { werr <- RunWorker(ctx, rdb, log, reg) }()
+	go func() { werr <- RunWorker(ctx, cfg, rdb, log, reg) }()
 	err = ServeAPI(ctx, cfg, rdb, log, reg, ready)
 	cancel()
 	return errors.Join(err, <-werr)

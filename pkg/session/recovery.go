@@ -71,7 +71,7 @@ func (s *Service) writeRecovery(ctx context.Context, ws string) {
 	if sl, err := s.jobs.Slot(ctx, ws); err != nil || !sl.State.IsModified || sl.State.File.Path == "" {
 		return
 	}
-	snap, sl, err := s.jobs.Snapshot(ctx, ws)
+	snap, sl, err := s.snapshot(ctx, ws)
 	if err != nil || !sl.State.IsModified || sl.State.File.Path == "" {
 		if err != nil && !isNoJob(err) {
 			s.log.Warn("recovery snapshot failed", "workspace", ws, "err", err)

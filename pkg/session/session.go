@@ -70,8 +70,9 @@ type Options struct {
 	// with an error when ctx (the request's) ends.
 	CheckModel func(ctx context.Context, snap store.Snapshot) error
 	// CheckAnalysis checks the analysis settings of a job file before it
-	// is opened and returns them normalised (the analyses'
-	// Registry.CheckSettings); nil opens them unchecked.
+	// is opened and returns them normalised, with every family's record
+	// written out (the analyses' Registry.CheckSettings); saving fills
+	// them in the same way. Nil opens and saves them as they are.
 	CheckAnalysis func(model.AnalysisSettings) (model.AnalysisSettings, error)
 	// MaxJobBytes caps what a job file may expand to, opened or uploaded,
 	// and an uploaded template's size (MAX_JOB_BYTES); zero or less means
@@ -127,6 +128,23 @@ func (s *Service) dirOf(ws string) (*jobfile.Dir, error) {
 func (s *Service) openState(file model.FileInfo, isNew, modified bool) model.State {
 	now := s.now().UTC()
 	return model.State{IsOpen: true, IsNew: isNew, IsModified: modified, OpenedAt: &now, File: file}
+}
+
+// snapshot reads the open job of ws as a file holds it: with the
+// analysis settings of every family written out (CheckAnalysis), so that
+// the file keeps the settings its job ran with even where they are the
+// defaults of this version.
+func (s *Service) snapshot(ctx context.Context, ws string) (store.Snapshot, store.Slot, error) {
+	snap, sl, err := s.jobs.Snapshot(ctx, ws)
+	if err != nil || s.checkAnalysis == nil {
+		return snap, sl, err
+	}
+	a, err := s.checkAnalysis(snap.Job.Analysis)
+	if err != nil {
+		return snap, sl, fmt.Errorf("the stored analysis settings: %w", err)
+	}
+	snap.Job.Analysis = a
+	return snap, sl, nil
 }
 
 // load opens a job read from a file, once its analysis settings pass
@@ -338,7 +356,7 @@ type Saved struct {
 // appears meanwhile is not replaced either.
 func (s *Service) Save(ctx context.Context, ws, filePath string, overwrite bool) (Saved, error) {
 	const op = "save job"
-	snap, sl, err := s.jobs.Snapshot(ctx, ws)
+	snap, sl, err := s.snapshot(ctx, ws)
 	if err != nil {
 		return Saved{}, fmt.Errorf("%s: %w", op, err)
 	}
