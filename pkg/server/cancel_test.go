@@ -96,3 +96,36 @@ func TestCancelQueuedRun(t *testing.T) {
 	}
 	s.must(201, "POST", "/job/structure/nodes", map[string]any{"x": -3, "y": 0, "z": 0})
 }
+
+// DEFECT. A 204 to DELETE /runs/{id} of a Running run means "cancellation
+// initiated": the documented lifecycle is Running → Cancelling → Cancelled,
+// and the client was told the run stops. Yet the worker looks for the
+// Cancelling status only on its 250 ms ticker (Runner.supervise), and
+// finish() in runStatic overwrites Cancelling with Completed when the solve
+// ended before the next tick (static_run.go: `case err == nil:` finishes
+// Completed without re-checking the stored status; finish's update fn does
+// not look at run.Status; the pending change in runStatic covers only a
+// cancel that lands before the run is marked Running). The run must end
+// Cancelled (and its results
+// should not be published), or the DELETE must answer 404 because the run
+// had already finished — never 204 followed by Completed.
+func TestCancelOfRunningRunNeverEndsCompleted(t *testing.T) {
+	s := startStack(t, 1)
+	s.upload(gridjob.File(6, 1)) // solves in ~0.1 s: inside one tick
+	for attempt := range 3 {
+		run := s.run(nil)
+		s.waitFor(run.RunID, 30*time.Second, "running", func(r model.Run) bool {
+			return r.Status == model.RunRunning || r.Status.Finished()
+		})
+		r := s.call("DELETE", "/job/analysis/runs/"+run.RunID, nil)
+		end := s.wait(run.RunID, 30*time.Second)
+		if r.status == 204 && end.Status != model.RunCancelled {
+			var st struct {
+				Analysis struct{ HasStaticResults bool } `json:"analysis"`
+			}
+			s.must(200, "GET", "/job/status", nil).decode(t, &st)
+			t.Fatalf("attempt %d: DELETE answered 204, then the run ended %s (hasStaticResults %v)",
+				attempt, end.Status, st.Analysis.HasStaticResults)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"mime/multipart"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -239,4 +240,64 @@ func (s *stack) rawRequest(method, path, body string) *http.Request {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	return req
+}
+
+// startStackDir is startStack with a jobs directory the test can read.
+func startStackDir(t *testing.T, workers int) (*stack, string) {
+	t.Helper()
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	var logw io.Writer = io.Discard
+	if os.Getenv("GUSSET_TEST_LOG") != "" {
+		logw = os.Stderr
+	}
+	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, cancel := context.WithCancel(context.Background())
+	dir := t.TempDir()
+	baseURL := make(chan string, 1)
+	done := make(chan error, 1+workers)
+	go func() {
+		done <- ServeAPI(ctx, Config{Port: "0", Host: "127.0.0.1", JobsDir: dir}, rdb, log, nil, func(b string) { baseURL <- b })
+	}()
+	for range workers {
+		go func() { done <- RunWorker(ctx, rdb, log, nil) }()
+	}
+	t.Cleanup(func() {
+		cancel()
+		for range 1 + workers {
+			<-done
+		}
+	})
+	select {
+	case b := <-baseURL:
+		return &stack{t: t, base: b, redis: srv}, dir
+	case err := <-done:
+		t.Fatalf("api stopped: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("api did not start")
+	}
+	return nil, ""
+}
+
+// uploadReply posts a job file to new-from-template and returns the reply.
+func (s *stack) uploadReply(file []byte) reply {
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	part, _ := w.CreateFormFile("template", "job.gsj")
+	_, _ = part.Write(file)
+	_ = w.Close()
+	req, _ := http.NewRequest("POST", s.base+"/job/new-from-template", &b)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	return s.send(req)
+}
+
+// isErrorResponse reports whether r carries an ErrorResponse with a
+// message and at least one entry in errors.
+func isErrorResponse(r reply) bool {
+	var e struct {
+		ErrorCode string `json:"errorCode"`
+		Detail    string `json:"detail"`
+		Errors    []any  `json:"errors"`
+	}
+	return json.Unmarshal(r.body, &e) == nil && e.ErrorCode != "" && e.Detail != "" && len(e.Errors) > 0
 }
