@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -65,7 +64,7 @@ func TestLinearStaticRunLifecycle(t *testing.T) {
 	if run.Status != model.RunQueued || run.AnalysisType != model.LinearStatic || run.ElapsedTime != nil {
 		t.Fatalf("new run %+v, want Queued LinearStaticAnalysis without elapsed time", run)
 	}
-	done := s.wait(run.RunID, 30*time.Second)
+	done := s.wait(run.RunID)
 	if done.Status != model.RunCompleted || done.ErrorMessage != "" || done.ElapsedTime == nil || done.CompletedAt == nil {
 		t.Fatalf("run ended %+v", done)
 	}
@@ -207,7 +206,7 @@ func TestLinearStaticRunLifecycle(t *testing.T) {
 func TestRetainLoadCasesAndNotAnalyzed(t *testing.T) {
 	s := startStack(t, 1)
 	proppedCantilever(s)
-	s.wait(s.run(map[string]any{"loadCases": "1"}).RunID, 30*time.Second)
+	s.wait(s.run(map[string]any{"loadCases": "1"}).RunID)
 	var info model.ResultsInfo
 	s.must(200, "GET", "/job/analysis/static/info", nil).decode(t, &info)
 	if info.NotAnalyzed != "2-3" {
@@ -222,11 +221,11 @@ func TestRetainLoadCasesAndNotAnalyzed(t *testing.T) {
 	if e.Warnings.LoadCasesNotAnalyzed != "2-3" || len(e.Results) != 2 {
 		t.Errorf("envelope %+v", e)
 	}
-	s.wait(s.run(map[string]any{"loadCases": "2", "retainLoadCases": true}).RunID, 30*time.Second)
+	s.wait(s.run(map[string]any{"loadCases": "2", "retainLoadCases": true}).RunID)
 	if e := query[model.NodeDisplacementRow](s, "node-displacements"); e.Warnings.LoadCasesNotAnalyzed != "3" || len(e.Results) != 4 {
 		t.Errorf("after a retaining run %+v", e)
 	}
-	s.wait(s.run(map[string]any{"loadCases": "3"}).RunID, 30*time.Second)
+	s.wait(s.run(map[string]any{"loadCases": "3"}).RunID)
 	if e := query[model.NodeDisplacementRow](s, "node-displacements"); e.Warnings.LoadCasesNotAnalyzed != "1-2" || len(e.Results) != 2 {
 		t.Errorf("after a replacing run %+v", e)
 	}
@@ -242,7 +241,7 @@ func TestRetainLoadCasesAndNotAnalyzed(t *testing.T) {
 func TestResultsSurviveSaveCloseOpen(t *testing.T) {
 	s := startStack(t, 1)
 	proppedCantilever(s)
-	s.wait(s.run(nil).RunID, 30*time.Second)
+	s.wait(s.run(nil).RunID)
 	before := query[model.MemberEndForcesRow](s, "member-end-forces")
 	s.must(201, "POST", "/job/save", map[string]any{"filePath": "propped"})
 	s.must(200, "POST", "/job/close", nil)
@@ -269,7 +268,7 @@ func TestRunFailures(t *testing.T) {
 	// Free the roller's Ty: with node 1 fixed it is still stable, so
 	// release node 1 instead, leaving a mechanism.
 	s.must(204, "DELETE", "/job/structure/node-restraints/1", nil)
-	failed := s.wait(s.run(nil).RunID, 30*time.Second)
+	failed := s.wait(s.run(nil).RunID)
 	if failed.Status != model.RunFailed || !strings.Contains(failed.ErrorMessage, "mechanism at node") {
 		t.Errorf("mechanism run %s: %q", failed.Status, failed.ErrorMessage)
 	}
@@ -278,7 +277,7 @@ func TestRunFailures(t *testing.T) {
 	s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 3, "x": pcL / 2, "y": 0, "z": 0})
 	s.must(201, "POST", "/job/structure/plates", map[string]any{"id": 7, "nodeA": 1, "nodeB": 2, "nodeC": 3, "material": 1,
 		"actualThickness": 10})
-	plates := s.wait(s.run(nil).RunID, 30*time.Second)
+	plates := s.wait(s.run(nil).RunID)
 	if plates.Status != model.RunFailed || !strings.Contains(plates.ErrorMessage, "plate 7") {
 		t.Errorf("degenerate plate run %s: %q", plates.Status, plates.ErrorMessage)
 	}

@@ -10,7 +10,11 @@ import (
 
 // While grid-25 is being factorized: a second start and model changes are
 // refused (409), the job is read-only, reads still work; a cancel ends the
-// run Cancelled within 2 s and frees the workspace.
+// run Cancelled and frees the workspace, and the factorizer observed it:
+// the run's record stops in the factorization step, unfinished (a solver
+// that ignored the cancel would have gone on to the later steps before
+// the store refused its results). How soon, in time, is the sparse
+// package's BenchmarkFactorizeCancelLag's figure.
 func TestCancelDuringFactorization(t *testing.T) {
 	if testing.Short() {
 		t.Skip("factorizes grid-25")
@@ -20,7 +24,7 @@ func TestCancelDuringFactorization(t *testing.T) {
 	run := s.run(nil)
 	// Step 4 of the static run is the factorization (see the run's
 	// stepLabels); wait until the factorizer is at work.
-	running := s.waitFor(run.RunID, 2*time.Minute, "factorizing", func(r model.Run) bool {
+	running := s.waitFor(run.RunID, "factorizing", func(r model.Run) bool {
 		return r.Status == model.RunRunning && r.Progress.CurrentStep == 4 && r.Progress.StepLabels[3] == "Factorizing"
 	})
 	if running.ElapsedTime == nil || running.StartedAt == nil {
@@ -62,16 +66,19 @@ func TestCancelDuringFactorization(t *testing.T) {
 	asked := time.Now()
 	s.must(204, "DELETE", "/job/analysis/runs/"+run.RunID, nil)
 	var seen model.RunStatus
-	end := s.waitFor(run.RunID, 10*time.Second, "cancelled", func(r model.Run) bool {
+	end := s.waitFor(run.RunID, "cancelled", func(r model.Run) bool {
 		if r.Status == model.RunCancelling {
 			seen = r.Status
 		}
 		return r.Status.Finished()
 	})
-	took := time.Since(asked)
-	t.Logf("cancelled %v after the request", took)
-	if end.Status != model.RunCancelled || took > 2*time.Second {
-		t.Errorf("run ended %s %v after the cancel (want Cancelled within 2 s)", end.Status, took)
+	t.Logf("cancelled %v after the request", time.Since(asked))
+	if end.Status != model.RunCancelled {
+		t.Errorf("run ended %s after the cancel, want Cancelled", end.Status)
+	}
+	if p := end.Progress; p.CurrentStep != 4 || len(p.StepPercentages) < 4 || p.StepPercentages[3] >= 100 {
+		t.Errorf("the cancelled run's record is at step %d of %v (%v %%): want it stopped in step 4, the factorization, unfinished",
+			p.CurrentStep, p.StepLabels, p.StepPercentages)
 	}
 	if seen != model.RunCancelling {
 		t.Log("the Cancelling status passed between two polls")
@@ -114,11 +121,11 @@ func TestCancelOfRunningRunNeverEndsCompleted(t *testing.T) {
 	s.upload(gridjob.File(6, 1)) // solves in ~0.1 s: inside one tick
 	for attempt := range 3 {
 		run := s.run(nil)
-		s.waitFor(run.RunID, 30*time.Second, "running", func(r model.Run) bool {
+		s.waitFor(run.RunID, "running", func(r model.Run) bool {
 			return r.Status == model.RunRunning || r.Status.Finished()
 		})
 		r := s.call("DELETE", "/job/analysis/runs/"+run.RunID, nil)
-		end := s.wait(run.RunID, 30*time.Second)
+		end := s.wait(run.RunID)
 		if r.status == 204 && end.Status != model.RunCancelled {
 			var st struct {
 				Analysis struct{ HasStaticResults bool } `json:"analysis"`

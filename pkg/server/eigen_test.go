@@ -34,7 +34,7 @@ func (s *stack) runEigen(kind string, body any) model.Run {
 	s.t.Helper()
 	var run model.Run
 	s.must(202, "POST", "/job/analysis/"+kind+"/run", body).decode(s.t, &run)
-	done := s.wait(run.RunID, 60*time.Second)
+	done := s.wait(run.RunID)
 	if done.Status != model.RunCompleted {
 		s.t.Fatalf("%s run ended %s: %s", kind, done.Status, done.ErrorMessage)
 	}
@@ -267,7 +267,7 @@ func TestFrequencyRunCantilever(t *testing.T) {
 	// A case without mass fails the run, saying so.
 	var failed model.Run
 	s.must(202, "POST", "/job/analysis/dynamic-frequency/run", map[string]any{"loadCases": "2"}).decode(t, &failed)
-	if r := s.wait(failed.RunID, 60*time.Second); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, "mass") {
+	if r := s.wait(failed.RunID); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, "mass") {
 		t.Errorf("run of a case without mass: %s %q", r.Status, r.ErrorMessage)
 	}
 }
@@ -366,7 +366,7 @@ func TestEigenRunRefusals(t *testing.T) {
 		t.Helper()
 		var run model.Run
 		s.must(202, "POST", "/job/analysis/"+kind+"/run", body).decode(t, &run)
-		if r := s.wait(run.RunID, 60*time.Second); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, want) {
+		if r := s.wait(run.RunID); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, want) {
 			t.Errorf("%s %v: %s %q, want Failed saying %q", kind, body, r.Status, r.ErrorMessage, want)
 		}
 	}
@@ -409,7 +409,7 @@ func TestEigenStabilizeUnrestrainedNodes(t *testing.T) {
 	s.must(201, "POST", "/job/loads/self-weight-loads", map[string]any{"loadCase": 1, "accelerationX": -1})
 	var run model.Run
 	s.must(202, "POST", "/job/analysis/dynamic-frequency/run", map[string]any{"modes": 1}).decode(t, &run)
-	if r := s.wait(run.RunID, time.Minute); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, "mechanism at node 2") {
+	if r := s.wait(run.RunID); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, "mechanism at node 2") {
 		t.Errorf("without stabilizing: %s %q, want a mechanism at node 2", r.Status, r.ErrorMessage)
 	}
 	done := s.runEigen("dynamic-frequency", map[string]any{"modes": 1, "stabilizeUnrestrainedNodes": true})
@@ -450,7 +450,7 @@ func TestEigenLimitsRefusedAtStart(t *testing.T) {
 		}
 		var run model.Run
 		r.decode(t, &run)
-		if end := s.wait(run.RunID, time.Minute); end.Status == model.RunFailed {
+		if end := s.wait(run.RunID); end.Status == model.RunFailed {
 			t.Errorf("%s %v: accepted (202), then the run failed: %q; want a 400 at POST (and PATCH)", c.kind, c.body, end.ErrorMessage)
 		}
 	}
@@ -469,7 +469,7 @@ func TestEigenModesAbove200Refused(t *testing.T) {
 		if r.status == 202 {
 			var run model.Run
 			r.decode(t, &run)
-			s.wait(run.RunID, time.Minute)
+			s.wait(run.RunID)
 		}
 	}
 }

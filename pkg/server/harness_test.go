@@ -72,7 +72,7 @@ func startStackWith(t testing.TB, workers int, cfg Config, logs io.Writer) *stac
 		return &stack{t: t, base: b, redis: srv}
 	case err := <-done:
 		t.Fatalf("api stopped: %v", err)
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("api did not start")
 	}
 	return nil
@@ -181,8 +181,22 @@ func (s *stack) run(body any) model.Run {
 	return run
 }
 
-// wait polls a run until it has finished, or fails after limit.
-func (s *stack) wait(id string, limit time.Duration) model.Run {
+// patience is how long a test waits for what must happen before it fails
+// as hung: a safety net against a run, a browser or a process that never
+// ends, never a speed target (those are benchmarks), so generous for a
+// loaded 2-core machine, where the longest wait (grid-25 reaching its
+// factorization, a page drawn in Chromium) takes well under a minute.
+const patience = 3 * time.Minute
+
+// wait polls a run until it has finished, or fails after patience.
+func (s *stack) wait(id string) model.Run {
+	s.t.Helper()
+	return s.waitUpTo(id, patience)
+}
+
+// waitUpTo is wait with a limit of its own, for the benchmarks' large
+// models.
+func (s *stack) waitUpTo(id string, limit time.Duration) model.Run {
 	s.t.Helper()
 	deadline := time.Now().Add(limit)
 	for {
@@ -198,9 +212,10 @@ func (s *stack) wait(id string, limit time.Duration) model.Run {
 	}
 }
 
-// waitFor polls a run until cond holds.
-func (s *stack) waitFor(id string, limit time.Duration, what string, cond func(model.Run) bool) model.Run {
+// waitFor polls a run until cond holds, or fails after patience.
+func (s *stack) waitFor(id string, what string, cond func(model.Run) bool) model.Run {
 	s.t.Helper()
+	limit := patience
 	deadline := time.Now().Add(limit)
 	for {
 		var run model.Run
@@ -273,7 +288,7 @@ func startStackDir(t *testing.T, workers int) (*stack, string) {
 		return &stack{t: t, base: b, redis: srv}, dir
 	case err := <-done:
 		t.Fatalf("api stopped: %v", err)
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("api did not start")
 	}
 	return nil, ""

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -74,7 +73,7 @@ func openTampered(t *testing.T, s *stack, file []byte, edits map[string]func([]b
 func savedPropped(t *testing.T) (*stack, []byte) {
 	s, dir := startStackDir(t, 1)
 	proppedCantilever(s)
-	if r := s.wait(s.run(nil).RunID, 30*time.Second); r.Status != model.RunCompleted {
+	if r := s.wait(s.run(nil).RunID); r.Status != model.RunCompleted {
 		t.Fatalf("run %s %s", r.Status, r.ErrorMessage)
 	}
 	s.must(201, "POST", "/job/save", map[string]any{"filePath": "p"})

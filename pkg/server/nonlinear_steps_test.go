@@ -73,7 +73,7 @@ func TestNonLinearStepCases(t *testing.T) {
 		"combinationItems": []map[string]any{{"loadCase": 1, "multiplyingFactor": 0.5}}})
 	settings := map[string]any{"theory": "Small", "loadSteps": 4, "keepLoadSteps": true, "convergenceAccuracy": 1e-6,
 		"matrixType": "Tangent", "deflectionsConvergence": false}
-	done := s.wait(s.runNonLinear(settings).RunID, time.Minute)
+	done := s.wait(s.runNonLinear(settings).RunID)
 	if done.Status != model.RunCompleted || len(done.Warnings) != 0 {
 		t.Fatalf("run %s: %q %v", done.Status, done.ErrorMessage, done.Warnings)
 	}
@@ -170,7 +170,7 @@ func TestNonLinearStepCases(t *testing.T) {
 	// With retainLoadCases, analysing case 2 again replaces its steps
 	// (9–12 go) and numbers the new ones above every case that stays.
 	settings["loadCases"], settings["retainLoadCases"] = "2", true
-	if again := s.wait(s.runNonLinear(settings).RunID, time.Minute); again.Status != model.RunCompleted {
+	if again := s.wait(s.runNonLinear(settings).RunID); again.Status != model.RunCompleted {
 		t.Fatalf("second run %s: %q", again.Status, again.ErrorMessage)
 	}
 	var ids []int64
@@ -198,14 +198,14 @@ func TestNonLinearStepCases(t *testing.T) {
 	}
 
 	// A Step case is not analysed itself.
-	if run := s.wait(s.run(map[string]any{"loadCases": "6"}).RunID, time.Minute); run.Status != model.RunFailed ||
+	if run := s.wait(s.run(map[string]any{"loadCases": "6"}).RunID); run.Status != model.RunFailed ||
 		!strings.Contains(run.ErrorMessage, "only Step load cases") {
 		t.Errorf("linear run of Step case 6: %s %q", run.Status, run.ErrorMessage)
 	}
 	// A run that keeps no steps and retains nothing leaves no Step case.
 	delete(settings, "loadCases")
 	settings["keepLoadSteps"], settings["retainLoadCases"] = false, false
-	if last := s.wait(s.runNonLinear(settings).RunID, time.Minute); last.Status != model.RunCompleted {
+	if last := s.wait(s.runNonLinear(settings).RunID); last.Status != model.RunCompleted {
 		t.Fatalf("third run %s: %q", last.Status, last.ErrorMessage)
 	}
 	if left := s.stepCases(); len(left) != 0 {
@@ -223,7 +223,7 @@ func TestNonLinearStepCases(t *testing.T) {
 func TestNonLinearStepCasesCapped(t *testing.T) {
 	s := startStack(t, 1)
 	aiscColumn(s, 2, map[int]float64{1: 0.1, 2: 0.2})
-	run := s.wait(s.runNonLinear(map[string]any{"loadSteps": 600, "keepLoadSteps": true}).RunID, time.Minute)
+	run := s.wait(s.runNonLinear(map[string]any{"loadSteps": 600, "keepLoadSteps": true}).RunID)
 	if run.Status != model.RunFailed || !strings.Contains(run.ErrorMessage, "at most 1000") {
 		t.Errorf("run %s: %q", run.Status, run.ErrorMessage)
 	}
@@ -272,7 +272,7 @@ func TestStepCasesOfFailedCaseKept(t *testing.T) {
 	s := startStack(t, 1)
 	const n = 10
 	aiscColumn(s, n, map[int]float64{1: 0.1, 2: 1.2})
-	done := s.wait(s.runNonLinear(copySettings(nil)).RunID, time.Minute)
+	done := s.wait(s.runNonLinear(copySettings(nil)).RunID)
 	if done.Status != model.RunCompleted {
 		t.Fatalf("run %s: %q", done.Status, done.ErrorMessage)
 	}
@@ -303,7 +303,7 @@ func TestStepCasesOfFailedCaseKept(t *testing.T) {
 func TestStepCaseCannotBecomeCombination(t *testing.T) {
 	s := startStack(t, 1)
 	aiscColumn(s, 2, map[int]float64{1: 0.1})
-	if done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2})).RunID, time.Minute); done.Status != model.RunCompleted {
+	if done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2})).RunID); done.Status != model.RunCompleted {
 		t.Fatalf("run %s: %q", done.Status, done.ErrorMessage)
 	}
 	if got := fmt.Sprint(s.stepIDs()); got != "[2 3]" {
@@ -342,7 +342,7 @@ func TestStepCaseCannotBecomeCombination(t *testing.T) {
 	s.must(200, "GET", "/job/loads/load-cases/3?expand=combinationItems", nil).decode(t, &one)
 	t.Logf("case 3 now: %v", one)
 	// A linear run of all cases: is combination 3 analysed?
-	done := s.wait(s.run(map[string]any{"retainLoadCases": false}).RunID, time.Minute)
+	done := s.wait(s.run(map[string]any{"retainLoadCases": false}).RunID)
 	t.Logf("linear run %s %q; results %v; load cases %v", done.Status, done.ErrorMessage, s.resultCases(), s.stepIDs())
 	if !slices.Contains(s.resultCases(), 3) {
 		t.Errorf("combination 3 was not analysed by a linear run of all cases")
@@ -357,7 +357,7 @@ func TestStepCaseCannotBecomeCombination(t *testing.T) {
 func TestStepCaseDeleteThenSaveOpen(t *testing.T) {
 	s := startStack(t, 1)
 	aiscColumn(s, 2, map[int]float64{1: 0.1})
-	if done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2})).RunID, time.Minute); done.Status != model.RunCompleted {
+	if done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2})).RunID); done.Status != model.RunCompleted {
 		t.Fatalf("run %s: %q", done.Status, done.ErrorMessage)
 	}
 	r := s.call("DELETE", "/job/loads/load-cases/2", nil)
@@ -388,7 +388,7 @@ func TestStepRowsWithoutResults(t *testing.T) {
 	s := startStack(t, 1)
 	const n = 4
 	aiscColumn(s, n, map[int]float64{1: 0.1, 2: 0.2})
-	if done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2})).RunID, time.Minute); done.Status != model.RunCompleted {
+	if done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2})).RunID); done.Status != model.RunCompleted {
 		t.Fatalf("run %s: %q", done.Status, done.ErrorMessage)
 	}
 	if got := fmt.Sprint(s.stepIDs()); got != "[3 4 5 6]" {
@@ -410,7 +410,7 @@ func TestStepRowsWithoutResults(t *testing.T) {
 	if b.status == 202 {
 		var run model.Run
 		b.decode(t, &run)
-		end := s.wait(run.RunID, time.Minute)
+		end := s.wait(run.RunID)
 		if end.Status != model.RunCompleted {
 			t.Errorf("buckling of 1-6 with Step rows: %s %q", end.Status, end.ErrorMessage)
 		}
@@ -419,7 +419,7 @@ func TestStepRowsWithoutResults(t *testing.T) {
 	}
 	// A run retaining results and keeping steps numbers above the Step
 	// rows and removes them (they have no results).
-	done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2, "loadCases": "1", "retainLoadCases": true})).RunID, time.Minute)
+	done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2, "loadCases": "1", "retainLoadCases": true})).RunID)
 	if done.Status != model.RunCompleted {
 		t.Fatalf("run %s: %q", done.Status, done.ErrorMessage)
 	}
@@ -436,10 +436,10 @@ func TestStepRowsWithoutResults(t *testing.T) {
 func TestLinearRetainRemovesOnlyItsCasesSteps(t *testing.T) {
 	s := startStack(t, 1)
 	aiscColumn(s, 2, map[int]float64{1: 0.1, 2: 0.2})
-	if done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2})).RunID, time.Minute); done.Status != model.RunCompleted {
+	if done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2})).RunID); done.Status != model.RunCompleted {
 		t.Fatalf("run %s: %q", done.Status, done.ErrorMessage)
 	}
-	if end := s.wait(s.run(map[string]any{"loadCases": "2", "retainLoadCases": true}).RunID, time.Minute); end.Status != model.RunCompleted {
+	if end := s.wait(s.run(map[string]any{"loadCases": "2", "retainLoadCases": true}).RunID); end.Status != model.RunCompleted {
 		t.Fatalf("linear %s %q", end.Status, end.ErrorMessage)
 	}
 	if got := fmt.Sprint(s.stepIDs()); got != "[3 4]" {
@@ -450,7 +450,7 @@ func TestLinearRetainRemovesOnlyItsCasesSteps(t *testing.T) {
 	}
 	var run model.Run
 	s.must(202, "POST", "/job/analysis/buckling/run", map[string]any{"loadCases": "1"}).decode(t, &run)
-	if end := s.wait(run.RunID, time.Minute); end.Status != model.RunCompleted {
+	if end := s.wait(run.RunID); end.Status != model.RunCompleted {
 		t.Errorf("buckling %s %q", end.Status, end.ErrorMessage)
 	}
 	if got := fmt.Sprint(s.stepIDs()); got != "[3 4]" {
@@ -486,7 +486,7 @@ func TestStepCaseIDsBeyondMaxIDRefused(t *testing.T) {
 	s := startStack(t, 1)
 	const top = model.MaxID - 1
 	aiscColumn(s, 2, map[int]float64{top: 0.1})
-	done := s.wait(s.runNonLinear(copySettings(nil)).RunID, time.Minute)
+	done := s.wait(s.runNonLinear(copySettings(nil)).RunID)
 	t.Logf("run %s %q %v", done.Status, done.ErrorMessage, done.Warnings)
 	if done.Status != model.RunFailed || !strings.Contains(done.ErrorMessage, "past the largest load case id") {
 		t.Errorf("run %s %q: want it refused, naming the largest id", done.Status, done.ErrorMessage)
@@ -538,7 +538,7 @@ func TestLastStepEqualsItsCase(t *testing.T) {
 					"axes": "Local", "fyStart": 0.05, "fyFinish": 0.05})
 			}
 			settings := copySettings(map[string]any{"theory": theory, "loadSteps": 3})
-			done := s.wait(s.runNonLinear(settings).RunID, time.Minute)
+			done := s.wait(s.runNonLinear(settings).RunID)
 			if done.Status != model.RunCompleted || len(done.Warnings) > 0 {
 				t.Fatalf("run %s %q %v", done.Status, done.ErrorMessage, done.Warnings)
 			}
@@ -550,7 +550,7 @@ func TestLastStepEqualsItsCase(t *testing.T) {
 				}
 			}
 			settings["keepLoadSteps"] = false
-			if done := s.wait(s.runNonLinear(settings).RunID, time.Minute); done.Status != model.RunCompleted {
+			if done := s.wait(s.runNonLinear(settings).RunID); done.Status != model.RunCompleted {
 				t.Fatalf("run %s %q", done.Status, done.ErrorMessage)
 			}
 			for _, q := range staticQueries {
@@ -573,7 +573,7 @@ func TestStepsOfNestedCombination(t *testing.T) {
 		"combinationItems": []map[string]any{{"loadCase": 1, "multiplyingFactor": 0.5}}})
 	s.must(201, "POST", "/job/loads/combination-load-cases", map[string]any{"id": 3, "title": "twice half",
 		"combinationItems": []map[string]any{{"loadCase": 2, "multiplyingFactor": 2}}})
-	done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2, "loadCases": "1,3"})).RunID, time.Minute)
+	done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2, "loadCases": "1,3"})).RunID)
 	if done.Status != model.RunCompleted || len(done.Warnings) > 0 {
 		t.Fatalf("run %s %q %v", done.Status, done.ErrorMessage, done.Warnings)
 	}
@@ -588,7 +588,7 @@ func TestStepsOfNestedCombination(t *testing.T) {
 		}
 	}
 	// A step is not analysed: loadCases naming Step cases and a case.
-	r := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2, "loadCases": "4-7", "checkNonExistentLoadCases": true})).RunID, time.Minute)
+	r := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2, "loadCases": "4-7", "checkNonExistentLoadCases": true})).RunID)
 	if r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, "only Step") {
 		t.Errorf("run of only Step cases: %s %q", r.Status, r.ErrorMessage)
 	}
@@ -636,11 +636,11 @@ func TestCancelWhileKeepingStepsPublishesNothing(t *testing.T) {
 		settings[k] = v
 	}
 	run := s.runNonLinear(settings)
-	s.waitFor(run.RunID, 30*time.Second, "two cases done", func(r model.Run) bool {
+	s.waitFor(run.RunID, "two cases done", func(r model.Run) bool {
 		return r.Progress.LoadCaseCount.Index >= 2 || r.Status.Finished()
 	})
 	asked := s.cancel(run.RunID)
-	end := s.waitFor(run.RunID, 10*time.Second, "finished", func(r model.Run) bool { return r.Status.Finished() })
+	end := s.waitFor(run.RunID, "finished", func(r model.Run) bool { return r.Status.Finished() })
 	t.Logf("ended %s after %v", end.Status, time.Since(asked))
 	if end.Status != model.RunCancelled {
 		t.Errorf("run %s, want Cancelled", end.Status)
@@ -651,7 +651,7 @@ func TestCancelWhileKeepingStepsPublishesNothing(t *testing.T) {
 	if after := s.staticInfo(); !sameJSON(t, before, after) {
 		t.Errorf("results changed: %+v", after)
 	}
-	s.noLeftovers(run.RunID, cases, 3*time.Second)
+	s.noLeftovers(run.RunID, cases)
 }
 
 // TestJobFileWithTamperedStepResultsRefused: a job file whose Step results name a case
@@ -659,7 +659,7 @@ func TestCancelWhileKeepingStepsPublishesNothing(t *testing.T) {
 func TestJobFileWithTamperedStepResultsRefused(t *testing.T) {
 	s, dir := startStackDir(t, 1)
 	aiscColumn(s, 2, map[int]float64{1: 0.1})
-	if done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2})).RunID, time.Minute); done.Status != model.RunCompleted {
+	if done := s.wait(s.runNonLinear(copySettings(map[string]any{"loadSteps": 2})).RunID); done.Status != model.RunCompleted {
 		t.Fatalf("run %s: %q", done.Status, done.ErrorMessage)
 	}
 	s.must(201, "POST", "/job/save", map[string]any{"filePath": "steps"})

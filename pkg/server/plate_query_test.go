@@ -7,7 +7,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -54,7 +53,7 @@ func smallPlates(s *stack) {
 func TestPlateQueriesPageAndFilter(t *testing.T) {
 	s := startStack(t, 1)
 	smallPlates(s)
-	if run := s.wait(s.run(nil).RunID, 60*time.Second); run.Status != model.RunCompleted {
+	if run := s.wait(s.run(nil).RunID); run.Status != model.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.ErrorMessage)
 	}
 	all := query[model.PlateForcesRow](s, "plate-element-forces").Results
@@ -118,7 +117,7 @@ func TestPlateStressesOfTinyShearThicknessNot500(t *testing.T) {
 	s := startStack(t, 1)
 	navierPlate(s, "Kirchoff")
 	s.must(200, "PATCH", "/job/structure/plates/1", map[string]any{"shearThickness": 1e-320})
-	if run := s.wait(s.run(nil).RunID, 60*time.Second); run.Status != model.RunCompleted {
+	if run := s.wait(s.run(nil).RunID); run.Status != model.RunCompleted {
 		t.Fatalf("run %s %q", run.Status, run.ErrorMessage)
 	}
 	r := s.call("GET", "/job/query/analysis/static/plate-element-stresses?plates=1", nil)

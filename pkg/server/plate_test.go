@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -108,7 +107,7 @@ func TestPlateRunNavier(t *testing.T) {
 		t.Run(theory, func(t *testing.T) {
 			s.t = t
 			navierPlate(s, theory)
-			run := s.wait(s.run(nil).RunID, 60*time.Second)
+			run := s.wait(s.run(nil).RunID)
 			if run.Status != model.RunCompleted {
 				t.Fatalf("run %s: %s", run.Status, run.ErrorMessage)
 			}
@@ -187,7 +186,7 @@ func TestPlateRunNavier(t *testing.T) {
 func TestFlatSlabSample(t *testing.T) {
 	s, dir := startStackDir(t, 1)
 	s.must(200, "POST", "/job/open-sample", map[string]any{"fileName": "Flat slab on columns"})
-	run := s.wait(s.run(nil).RunID, 120*time.Second)
+	run := s.wait(s.run(nil).RunID)
 	if run.Status != model.RunCompleted || len(run.Warnings) != 0 {
 		t.Fatalf("run %s: %s %v", run.Status, run.ErrorMessage, run.Warnings)
 	}
@@ -361,7 +360,7 @@ func TestKirchoffPlateShearConverges(t *testing.T) {
 	got := map[string][]float64{}
 	for _, theory := range []string{"Mindlin", "Kirchoff"} {
 		navierPlate(s, theory)
-		if run := s.wait(s.run(nil).RunID, 60*time.Second); run.Status != model.RunCompleted {
+		if run := s.wait(s.run(nil).RunID); run.Status != model.RunCompleted {
 			t.Fatalf("%s run %s: %s", theory, run.Status, run.ErrorMessage)
 		}
 		f := query[model.PlateForcesRow](s, fmtPath("plate-element-forces?plates=%d,%d", ids[0], ids[1]))
@@ -415,7 +414,7 @@ func TestPlateThermalGradientUnits(t *testing.T) {
 		const dtz = 500.0 // K/m
 		s.must(201, "POST", "/job/loads/thermal-loads", map[string]any{"loadCase": 1, "elementType": "Plate", "elementId": 1,
 			"zThermalGradient": dtz / c.tempF * c.lenF})
-		if run := s.wait(s.run(nil).RunID, 60*time.Second); run.Status != model.RunCompleted {
+		if run := s.wait(s.run(nil).RunID); run.Status != model.RunCompleted {
 			t.Fatalf("run %s: %s", run.Status, run.ErrorMessage)
 		}
 		f := query[model.PlateForcesRow](s, "plate-element-forces").Results
@@ -462,7 +461,7 @@ func TestPlateAxesAgreeWithGeometry(t *testing.T) {
 		s.must(201, "POST", "/job/loads/plate-pressure-loads", map[string]any{"loadCase": 2, "plate": p + 1, "axes": "GlobalInclined",
 			"px": 0.001 * x.X, "py": 0.001 * x.Y, "pz": 0.001 * x.Z})
 	}
-	if run := s.wait(s.run(nil).RunID, 60*time.Second); run.Status != model.RunCompleted {
+	if run := s.wait(s.run(nil).RunID); run.Status != model.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.ErrorMessage)
 	}
 	nf := query[model.PlateNodalForcesRow](s, "plate-nodal-forces").Results

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -50,7 +49,7 @@ func frame(s *stack) {
 func TestQueriesDuringReplacingRunsNever500(t *testing.T) {
 	s, _ := startStackDir(t, 1) // GUSSET_TEST_LOG=1 shows the causes
 	proppedCantilever(s)
-	s.wait(s.run(map[string]any{"loadCases": "1"}).RunID, 30*time.Second)
+	s.wait(s.run(map[string]any{"loadCases": "1"}).RunID)
 	var failed atomic.Value
 	var wg sync.WaitGroup
 	for i := range 6 {
@@ -70,7 +69,7 @@ func TestQueriesDuringReplacingRunsNever500(t *testing.T) {
 		})
 	}
 	for i := 0; i < 8 && failed.Load() == nil; i++ {
-		s.wait(s.run(map[string]any{"loadCases": []string{"2", "1"}[i%2]}).RunID, 30*time.Second)
+		s.wait(s.run(map[string]any{"loadCases": []string{"2", "1"}[i%2]}).RunID)
 	}
 	failed.CompareAndSwap(nil, "")
 	wg.Wait()
@@ -88,7 +87,7 @@ func TestQueriesDuringReplacingRunsNever500(t *testing.T) {
 func TestStaticResultsAgreeAcrossQueries(t *testing.T) {
 	s := startStack(t, 1)
 	frame(s)
-	if r := s.wait(s.run(nil).RunID, 30*time.Second); r.Status != model.RunCompleted {
+	if r := s.wait(s.run(nil).RunID); r.Status != model.RunCompleted {
 		t.Fatalf("run %s %s", r.Status, r.ErrorMessage)
 	}
 	const tol = 1e-9
@@ -146,14 +145,13 @@ func TestStaticResultsAgreeAcrossQueries(t *testing.T) {
 	// A range far past the model's cases fails with the check on, naming
 	// the missing ids; with it off it selects the cases it holds: analysed
 	// alone, the nested combination gives the same numbers.
-	if r := s.wait(s.run(map[string]any{"loadCases": "3-2147483647"}).RunID, 30*time.Second); r.Status != model.RunFailed ||
+	if r := s.wait(s.run(map[string]any{"loadCases": "3-2147483647"}).RunID); r.Status != model.RunFailed ||
 		!strings.Contains(r.ErrorMessage, "5-") {
 		t.Errorf("wide range with the check: %s %q", r.Status, r.ErrorMessage)
 	}
 	full := query[model.NodeReactionRow](s, "node-reactions?loadCases=4")
 	fullF := query[model.MemberForcesRow](s, "member-intermediate-forces?loadCases=4").Results
-	if r := s.wait(s.run(map[string]any{"loadCases": "4-2147483647", "checkNonExistentLoadCases": false}).RunID,
-		30*time.Second); r.Status != model.RunCompleted {
+	if r := s.wait(s.run(map[string]any{"loadCases": "4-2147483647", "checkNonExistentLoadCases": false}).RunID); r.Status != model.RunCompleted {
 		t.Fatalf("combination-only run %s %s", r.Status, r.ErrorMessage)
 	}
 	alone := query[model.NodeReactionRow](s, "node-reactions?loadCases=4")
@@ -195,7 +193,7 @@ func TestQueryPagingFiltersAndUnits(t *testing.T) {
 			t.Errorf("%s before a run = %d %s", q, r.status, r.body)
 		}
 	}
-	s.wait(s.run(nil).RunID, 30*time.Second)
+	s.wait(s.run(nil).RunID)
 	for _, q := range queries {
 		for _, p := range []string{"limit=0", "limit=-1", "limit=abc", "offset=-1", "offset=1.5", "offset=99999999999",
 			"limit=2147483648", "loadCases=9", "loadCases=1-5", "loadCases=a", "loadCases=1,,2", "loadCases=0"} {
@@ -220,7 +218,7 @@ func TestQueryPagingFiltersAndUnits(t *testing.T) {
 	s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 5, "x": 20, "y": 0, "z": 0})
 	s.must(201, "POST", "/job/structure/members", map[string]any{"id": 3, "nodeA": 3, "nodeB": 5, "section": 1, "material": 1})
 	s.must(201, "POST", "/job/structure/node-restraints", map[string]any{"node": 5, "restraintCode": "FFFFFF"})
-	s.wait(s.run(nil).RunID, 30*time.Second)
+	s.wait(s.run(nil).RunID)
 	if r := s.call("GET", "/job/query/analysis/static/node-displacements?nodes=3-5", nil); r.status != 400 ||
 		!strings.Contains(string(r.body), "4") {
 		t.Errorf("a range over the missing node 4 = %d %s", r.status, r.body)
@@ -290,7 +288,7 @@ func TestMemberStressesOfTinyShearAreaNot500(t *testing.T) {
 	if r := s.call("PATCH", "/job/structure/sections/1", map[string]any{"ay": 1e-300, "az": 1e-300}); r.status != 200 {
 		t.Skipf("tiny shear areas refused on input (%d): fine", r.status)
 	}
-	if run := s.wait(s.run(nil).RunID, 30*time.Second); run.Status != model.RunCompleted {
+	if run := s.wait(s.run(nil).RunID); run.Status != model.RunCompleted {
 		t.Skipf("run %s %q: the run refused the model, fine", run.Status, run.ErrorMessage)
 	}
 	if r := s.call("GET", "/job/query/analysis/static/member-stresses?loadCases=1", nil); r.status >= 500 {
