@@ -83,7 +83,7 @@ func (e *gateEnv) sem() *weighted {
 // send makes one request over a fresh connection.
 func (e *gateEnv) send(method, path, contentType string, body []byte) (int, []byte) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, "http://"+e.addr+apiPrefix+path, bytes.NewReader(body))
 	if err != nil {
@@ -149,10 +149,10 @@ func (r *rawConn) write(b []byte) {
 	}
 }
 
-// response reads the response, waiting at most 30 s.
+// response reads the response, waiting at most patience.
 func (r *rawConn) response() (int, []byte) {
 	r.t.Helper()
-	_ = r.conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	_ = r.conn.SetReadDeadline(time.Now().Add(patience))
 	res, err := http.ReadResponse(r.br, nil)
 	if err != nil {
 		r.t.Fatalf("read response: %v", err)
@@ -185,13 +185,20 @@ func nodesBody(t *testing.T, n, size int) []byte {
 	return b.Bytes()
 }
 
-// poll waits until cond holds, failing after 10 s.
+// patience is how long a test waits for what must happen before it fails
+// as hung: a safety net, never a speed target, so generous for a loaded
+// 2-core machine (harness_test.go has the same for the package's outside
+// tests).
+const patience = 2 * time.Minute
+
+// poll waits until cond holds, polling every 2 ms, and fails t after
+// patience.
 func poll(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
+			t.Fatalf("timed out after %v waiting until %s", patience, what)
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
@@ -218,8 +225,10 @@ func errorOf(t *testing.T, status int, body []byte, wantStatus int, wantCode str
 }
 
 // Clients that send headers declaring 64 MiB and then nothing hold next to
-// no memory, and the server drops them once the header timeout has passed,
-// as it drops a client whose body stalls halfway.
+// no memory, and the server drops them once the header timeout has passed
+// (it closes their connections: without the timeout they would stay open
+// until the test's patience ran out), as it drops a client whose body
+// stalls halfway (a 400 saying the body came too slowly).
 func TestBodyGateSlowClients(t *testing.T) {
 	const clients = 32
 	e := newGateEnv(t, Config{HeaderTimeout: time.Second})
@@ -240,27 +249,21 @@ func TestBodyGateSlowClients(t *testing.T) {
 			t.Errorf("%d clients that sent no body grew the heap by %d MiB", clients, grown>>20)
 		}
 		for i, c := range conns {
-			_ = c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+			_ = c.conn.SetReadDeadline(time.Now().Add(patience))
 			if _, err := io.Copy(io.Discard, c.br); err != nil {
 				t.Fatalf("client %d still connected after %s: %v", i, time.Since(sent).Round(time.Millisecond), err)
 			}
 		}
-		if took := time.Since(sent); took > 10*time.Second {
-			t.Errorf("the clients were dropped after %s, want about the 1 s header timeout", took)
-		}
+		t.Logf("the clients were dropped after %s (header timeout 1 s)", time.Since(sent).Round(time.Millisecond))
 	})
 
 	t.Run("body stalls", func(t *testing.T) {
 		c := e.open("/job/structure/nodes/bulk", "Content-Length: 1048576")
-		sent := time.Now()
 		c.write(bytes.Repeat([]byte(" "), 16<<10))
 		status, body := c.response()
 		er := errorOf(t, status, body, 400, "MALFORMED_REQUEST")
 		if !strings.Contains(er.Detail, "too slowly") {
 			t.Errorf("detail %q does not say the body was too slow", er.Detail)
-		}
-		if took := time.Since(sent); took > 10*time.Second {
-			t.Errorf("a stalled body was dropped after %s", took)
 		}
 		poll(t, "the stalled body's memory is released", func() bool { return e.sem().Held() == 0 })
 	})
@@ -269,7 +272,9 @@ func TestBodyGateSlowClients(t *testing.T) {
 // A body that finds BodyMemory taken waits for it, and is a 503 when it
 // cannot get room within BodyWait; of two half-read bodies that would wait
 // for each other, the younger is a 503 at once and gives back what it
-// held. The semaphore never holds more than the budget.
+// held: "at once" is told by a gate whose BodyWait outlasts the test's
+// patience, where only giving way can answer 503. The semaphore never
+// holds more than the budget.
 func TestBodyGateBudget(t *testing.T) {
 	const budget = 1 << 20
 	e := newGateEnv(t, Config{BodyLimit: 512 << 10, BodyMemory: budget, BodyWait: 2 * time.Second})
@@ -278,6 +283,15 @@ func TestBodyGateBudget(t *testing.T) {
 	// big holds 768 KiB of the budget, leaving less than a chunk of small.
 	big, small := nodesBody(t, 10, 128<<10), nodesBody(t, 10, 64<<10)
 	length := func(b []byte) string { return fmt.Sprintf("Content-Length: %d", len(b)) }
+	// withinBudget checks that every body's memory is given back and that
+	// the semaphore never held more than the budget.
+	withinBudget := func(t *testing.T, e *gateEnv) {
+		t.Helper()
+		poll(t, "every body's memory is released", func() bool { return e.sem().Held() == 0 })
+		if peak := e.sem().maxHeld(); peak > budget {
+			t.Errorf("the semaphore held %d bytes at once, over the budget of %d", peak, budget)
+		}
+	}
 	// holdBig sends all of big but its last byte, once it holds its weight.
 	holdBig := func(t *testing.T) *rawConn {
 		a := e.open(bulk, length(big))
@@ -316,6 +330,8 @@ func TestBodyGateBudget(t *testing.T) {
 	})
 
 	t.Run("the younger of two half-read bodies gives way", func(t *testing.T) {
+		e := newGateEnv(t, Config{BodyLimit: 512 << 10, BodyMemory: budget, BodyWait: 1000 * patience})
+		e.must("POST", "/job/new", nil)
 		mid := nodesBody(t, 10, 160<<10) // 960 KiB each: both do not fit
 		a := e.open(bulk, length(mid))
 		a.write(mid[:bodyChunk-1])
@@ -325,20 +341,14 @@ func TestBodyGateBudget(t *testing.T) {
 		poll(t, "the second body holds a chunk", func() bool { return e.sem().Held() == 2*bodyChunk*BodyWeightFactor })
 		a.write(mid[bodyChunk-1:])
 		poll(t, "the first body waits", func() bool { return e.sem().waiting() == 1 })
-		sent := time.Now()
 		b.write(mid[8<<10 : bodyChunk])
 		status, body := b.response()
 		errorOf(t, status, body, 503, "SERVICE_UNAVAILABLE")
-		if took := time.Since(sent); took >= 2*time.Second {
-			t.Errorf("the younger body gave way after %s, not at once", took)
-		}
 		ok(t, a)
+		withinBudget(t, e)
 	})
 
-	poll(t, "every body's memory is released", func() bool { return e.sem().Held() == 0 })
-	if peak := e.sem().maxHeld(); peak > budget {
-		t.Errorf("the semaphore held %d bytes at once, over the budget of %d", peak, budget)
-	}
+	withinBudget(t, e)
 }
 
 // Large bodies sent in full at once, each of which takes the whole

@@ -180,20 +180,14 @@ func TestRecoveryFileIsWrittenAfterTheDelay(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		e.must(200, "PATCH", "/job/headings", map[string]any{"notes": strings.Repeat("x", i)})
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	poll(t, "the recovery file holds the last edit", func() bool {
 		b, err := os.ReadFile(recovery)
-		if err == nil {
-			dec, derr := jobfile.Decode(bytes.NewReader(b), int64(len(b)))
-			if derr == nil && dec.Snapshot.Job.Headings.Notes == "xxxx" {
-				break
-			}
+		if err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("recovery file with the last edit did not appear: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		dec, err := jobfile.Decode(bytes.NewReader(b), int64(len(b)))
+		return err == nil && dec.Snapshot.Job.Headings.Notes == "xxxx"
+	})
 	e.must(200, "POST", "/job/close", nil)
 	// Flush waits for any recovery write still under way: none may bring
 	// the file back after the close.

@@ -89,6 +89,24 @@ func newEnv(t testing.TB, opt envOptions) *env {
 	return &env{t: t, base: "http://" + ln.Addr().String() + "/api/v1", dir: dir.Root(), api: api, jobs: jobs, sess: sess, rdb: srv, logs: logs}
 }
 
+// patience is how long a test waits for what must happen before it fails
+// as hung: a safety net, never a speed target (those are benchmarks), so
+// generous for a loaded 2-core machine.
+const patience = 2 * time.Minute
+
+// poll waits until cond holds, polling every 2 ms, and fails tb after
+// patience.
+func poll(tb testing.TB, what string, cond func() bool) {
+	tb.Helper()
+	deadline := time.Now().Add(patience)
+	for !cond() {
+		if time.Now().After(deadline) {
+			tb.Fatalf("timed out after %v waiting until %s", patience, what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
 // resp is a finished HTTP exchange.
 type resp struct {
 	status int
@@ -118,7 +136,7 @@ func (r resp) errBody(t testing.TB) httpapi.ErrorResponse {
 // raw sends a request with an explicit body and content type.
 func (e *env) raw(method, path, contentType string, body []byte) resp {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	url := e.base + path
 	if len(path) > 0 && path[0] != '/' {

@@ -10,7 +10,9 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,7 +23,7 @@ import (
 // Hostile template uploads through the real HTTP stack: zip bombs,
 // directories that lie, names given twice, files too slow to read in the
 // request's time. Each is a 4xx or 503 naming what to fix, in bounded
-// time and memory, and opens nothing.
+// memory, and opens nothing.
 
 // rawEntry is one entry of a crafted zip, written raw so that its
 // directory can declare anything.
@@ -120,7 +122,7 @@ func (e *env) upload(file []byte) (r resp, alloc uint64, took time.Duration) {
 	}
 	_, _ = fw.Write(file)
 	_ = mw.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, "POST", e.base+"/job/new-from-template", &body)
 	if err != nil {
@@ -164,8 +166,8 @@ func (e *env) refused(r resp, status int, code string, parts ...string) {
 }
 
 // A template of 1.2 MiB that expands to 1.2 GiB (past the default limit)
-// is a 413 naming the limit and MAX_JOB_BYTES, at once and in little
-// memory.
+// is a 413 naming the limit and MAX_JOB_BYTES, in little memory: it is
+// refused from the zip directory, before any entry is expanded.
 func TestTemplateBombOverDefaultLimit(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	file, expands := bombFile(t, 300, 4<<20)
@@ -174,9 +176,6 @@ func TestTemplateBombOverDefaultLimit(t *testing.T) {
 	e.refused(r, 413, "PAYLOAD_TOO_LARGE", "MAX_JOB_BYTES", fmt.Sprint(jobfile.DefaultMaxJobBytes))
 	if alloc > 64<<20 {
 		t.Errorf("the request allocated %d MiB for a %d-byte upload (it expands to %d MiB)", alloc>>20, len(file), expands>>20)
-	}
-	if took > 5*time.Second {
-		t.Errorf("refusing took %v", took)
 	}
 }
 
@@ -207,7 +206,7 @@ func TestTemplateOverLowLimit(t *testing.T) {
 }
 
 // A manifest that lists a collection twice (30 times) is a 400 naming it,
-// before any row is read.
+// before any row is read: in next to no memory.
 func TestTemplateDuplicateCollection(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	names := make([]string, 30)
@@ -215,10 +214,14 @@ func TestTemplateDuplicateCollection(t *testing.T) {
 		names[i] = "nodes"
 	}
 	rows := nodeRows(20_000)
-	r, _, took := e.upload(rawZip(t, []rawEntry{manifestOf(names...), {name: "model/nodes.jsonl", data: rows, comp: deflate(t, rows)}}))
+	r, alloc, took := e.upload(rawZip(t, []rawEntry{manifestOf(names...), {name: "model/nodes.jsonl", data: rows, comp: deflate(t, rows)}}))
+	t.Logf("refused in %v, the request allocating %d KiB", took, alloc>>10)
 	e.refused(r, 400, "VALIDATION_FAILED", `"nodes"`, "twice")
-	if took > 2*time.Second {
-		t.Errorf("refusing took %v", took)
+	// The request allocates about 1.1 MB to refuse (measured: mostly the
+	// upload) and about 42 MB to open the same file listing the
+	// collection once; 8 MiB tells the two apart.
+	if alloc > 8<<20 {
+		t.Errorf("refusing allocated %d MiB: rows were read", alloc>>20)
 	}
 }
 
@@ -246,7 +249,10 @@ func TestTemplateLyingDirectory(t *testing.T) {
 }
 
 // A template that takes longer to read than the request may is a 503
-// naming the cause, soon after the deadline, not a 500 after the work.
+// naming the cause, not a 500 after the work: the decoding stopped when
+// the deadline passed, short of the end of the rows (the detail says
+// after how many bytes). A load that slows the machine only makes the
+// deadline come earlier in the rows.
 func TestTemplateDeadline(t *testing.T) {
 	const timeout = 300 * time.Millisecond
 	e := newEnv(t, envOptions{requestTimeout: timeout})
@@ -254,7 +260,12 @@ func TestTemplateDeadline(t *testing.T) {
 	r, _, took := e.upload(rawZip(t, []rawEntry{manifestOf("nodes"), {name: "model/nodes.jsonl", data: rows, comp: deflate(t, rows)}}))
 	t.Logf("a template of %d rows against a %v deadline: %d after %v", 400_000, timeout, r.status, took)
 	e.refused(r, 503, "SERVICE_UNAVAILABLE", "longer than a request may")
-	if took > timeout+2*time.Second {
-		t.Errorf("answered after %v, long after the %v deadline", took, timeout)
+	er := r.errBody(t)
+	m := regexp.MustCompile(`stopped after (\d+) bytes`).FindStringSubmatch(er.Detail)
+	if m == nil {
+		t.Fatalf("detail %q does not say where the decoding stopped", er.Detail)
+	}
+	if n, _ := strconv.Atoi(m[1]); n >= len(rows) {
+		t.Errorf("decoding stopped after %d bytes, the whole of the %d-byte rows: the deadline was not heeded", n, len(rows))
 	}
 }

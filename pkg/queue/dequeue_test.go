@@ -52,7 +52,9 @@ func TestDequeueOfTaskFinishingMeanwhile(t *testing.T) {
 	}
 	var errs []error
 	removedCount := 0
-	deadline := time.Now().Add(15 * time.Second)
+	// A safety net for the loops below (each ends as soon as its task
+	// has gone), generous for a loaded machine.
+	deadline := time.Now().Add(2 * time.Minute)
 	for _, id := range ids {
 		// Wait until a worker has the task (or it has already finished).
 		for time.Now().Before(deadline) {

@@ -42,6 +42,14 @@ const TaskTimeout = 24 * time.Hour
 // default grows to minutes; a lost worker's run should resume at once.
 const retryDelay = time.Second
 
+// TaskCheckInterval is how long an idle worker waits before it looks for
+// a task again (asynq sleeps between a half and one and a half of it), so
+// about how long a run queued for an idle worker waits to start. A second
+// keeps an idle worker's Redis traffic low. Tests that run one small
+// analysis after another shorten it before they start workers: their runs
+// would otherwise spend most of their time waiting to be picked up.
+var TaskCheckInterval = time.Second
+
 // Handler serves one task type.
 type Handler struct {
 	TaskType string
@@ -58,10 +66,11 @@ type Worker struct {
 // NewWorker builds a worker on the Redis client rdb.
 func NewWorker(rdb redis.UniversalClient, log *slog.Logger, handlers ...Handler) *Worker {
 	srv := asynq.NewServerFromRedisClient(rdb, asynq.Config{
-		Concurrency:    1,
-		Queues:         map[string]int{QueueAnalysis: 1},
-		Logger:         slogAdapter{log},
-		RetryDelayFunc: func(int, error, *asynq.Task) time.Duration { return retryDelay },
+		Concurrency:       1,
+		Queues:            map[string]int{QueueAnalysis: 1},
+		Logger:            slogAdapter{log},
+		RetryDelayFunc:    func(int, error, *asynq.Task) time.Duration { return retryDelay },
+		TaskCheckInterval: TaskCheckInterval,
 		// A stopping worker hands its task back at once; the solver sees
 		// the cancellation within a second.
 		ShutdownTimeout: 5 * time.Second,

@@ -2,9 +2,10 @@ package server
 
 import (
 	"math"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -63,7 +64,7 @@ func TestLinearStaticRunLifecycle(t *testing.T) {
 	if run.Status != model.RunQueued || run.AnalysisType != model.LinearStatic || run.ElapsedTime != nil {
 		t.Fatalf("new run %+v, want Queued LinearStaticAnalysis without elapsed time", run)
 	}
-	done := s.wait(run.RunID, 30*time.Second)
+	done := s.wait(run.RunID)
 	if done.Status != model.RunCompleted || done.ErrorMessage != "" || done.ElapsedTime == nil || done.CompletedAt == nil {
 		t.Fatalf("run ended %+v", done)
 	}
@@ -205,7 +206,7 @@ func TestLinearStaticRunLifecycle(t *testing.T) {
 func TestRetainLoadCasesAndNotAnalyzed(t *testing.T) {
 	s := startStack(t, 1)
 	proppedCantilever(s)
-	s.wait(s.run(map[string]any{"loadCases": "1"}).RunID, 30*time.Second)
+	s.wait(s.run(map[string]any{"loadCases": "1"}).RunID)
 	var info model.ResultsInfo
 	s.must(200, "GET", "/job/analysis/static/info", nil).decode(t, &info)
 	if info.NotAnalyzed != "2-3" {
@@ -220,11 +221,11 @@ func TestRetainLoadCasesAndNotAnalyzed(t *testing.T) {
 	if e.Warnings.LoadCasesNotAnalyzed != "2-3" || len(e.Results) != 2 {
 		t.Errorf("envelope %+v", e)
 	}
-	s.wait(s.run(map[string]any{"loadCases": "2", "retainLoadCases": true}).RunID, 30*time.Second)
+	s.wait(s.run(map[string]any{"loadCases": "2", "retainLoadCases": true}).RunID)
 	if e := query[model.NodeDisplacementRow](s, "node-displacements"); e.Warnings.LoadCasesNotAnalyzed != "3" || len(e.Results) != 4 {
 		t.Errorf("after a retaining run %+v", e)
 	}
-	s.wait(s.run(map[string]any{"loadCases": "3"}).RunID, 30*time.Second)
+	s.wait(s.run(map[string]any{"loadCases": "3"}).RunID)
 	if e := query[model.NodeDisplacementRow](s, "node-displacements"); e.Warnings.LoadCasesNotAnalyzed != "1-2" || len(e.Results) != 2 {
 		t.Errorf("after a replacing run %+v", e)
 	}
@@ -240,7 +241,7 @@ func TestRetainLoadCasesAndNotAnalyzed(t *testing.T) {
 func TestResultsSurviveSaveCloseOpen(t *testing.T) {
 	s := startStack(t, 1)
 	proppedCantilever(s)
-	s.wait(s.run(nil).RunID, 30*time.Second)
+	s.wait(s.run(nil).RunID)
 	before := query[model.MemberEndForcesRow](s, "member-end-forces")
 	s.must(201, "POST", "/job/save", map[string]any{"filePath": "propped"})
 	s.must(200, "POST", "/job/close", nil)
@@ -267,7 +268,7 @@ func TestRunFailures(t *testing.T) {
 	// Free the roller's Ty: with node 1 fixed it is still stable, so
 	// release node 1 instead, leaving a mechanism.
 	s.must(204, "DELETE", "/job/structure/node-restraints/1", nil)
-	failed := s.wait(s.run(nil).RunID, 30*time.Second)
+	failed := s.wait(s.run(nil).RunID)
 	if failed.Status != model.RunFailed || !strings.Contains(failed.ErrorMessage, "mechanism at node") {
 		t.Errorf("mechanism run %s: %q", failed.Status, failed.ErrorMessage)
 	}
@@ -276,7 +277,7 @@ func TestRunFailures(t *testing.T) {
 	s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 3, "x": pcL / 2, "y": 0, "z": 0})
 	s.must(201, "POST", "/job/structure/plates", map[string]any{"id": 7, "nodeA": 1, "nodeB": 2, "nodeC": 3, "material": 1,
 		"actualThickness": 10})
-	plates := s.wait(s.run(nil).RunID, 30*time.Second)
+	plates := s.wait(s.run(nil).RunID)
 	if plates.Status != model.RunFailed || !strings.Contains(plates.ErrorMessage, "plate 7") {
 		t.Errorf("degenerate plate run %s: %q", plates.Status, plates.ErrorMessage)
 	}
@@ -291,4 +292,84 @@ func TestRunFailures(t *testing.T) {
 			t.Errorf("override %s = %d, want %d: %s", body, r.status, want, r.body)
 		}
 	}
+}
+
+// Ten simultaneous starts: exactly one 202, the others 409
+// ANALYSIS_IN_PROGRESS naming the run (checked fine).
+func TestConcurrentStartsOneWins(t *testing.T) {
+	s := startStack(t, 0)
+	proppedCantilever(s)
+	codes := make(chan int, 10)
+	var wg sync.WaitGroup
+	for range 10 {
+		wg.Go(func() {
+			res, err := http.Post(s.base+"/job/analysis/static/run-linear", "application/json", nil)
+			if err == nil {
+				res.Body.Close()
+				codes <- res.StatusCode
+			}
+		})
+	}
+	wg.Wait()
+	close(codes)
+	n := map[int]int{}
+	for c := range codes {
+		n[c]++
+	}
+	var runs []model.Run
+	if s.must(200, "GET", "/job/analysis/runs", nil).decode(t, &runs); n[202] != 1 || n[409] != 9 || len(runs) != 1 {
+		t.Errorf("statuses %v, %d runs recorded; want one 202, nine 409, one run", n, len(runs))
+	}
+}
+
+// Bad run bodies are 400 ErrorResponses and start nothing; a run queued
+// with no worker keeps the job read-only, cannot be closed under, and a
+// malformed run id is a 404 (checked fine).
+func TestRunBodiesRefusedAndQueuedRunLocksJob(t *testing.T) {
+	s := startStack(t, 0)
+	proppedCantilever(s)
+	for _, body := range []string{`null`, `[]`, `"x"`, `{"loadCases": 5}`, `{"loadCases": null}`, `{"solverType": null}`,
+		`{"loadCases": "0"}`, `{"loadCases": "1-2147483648"}`, `{"loadCases": "3-1"}`, `{"reversalIterations": 1e9}`,
+		`{"retainLoadCases": "yes"}`, `{"loadCases": "1"} x`, `{"optimizationX": 1e300}`} {
+		r := s.send(s.rawRequest("POST", "/job/analysis/static/run-linear", body))
+		if r.status != 400 || !isErrorResponse(r) {
+			t.Errorf("override %s = %d %s, want a 400 ErrorResponse", body, r.status, r.body)
+		}
+	}
+	var runs []model.Run
+	s.must(200, "GET", "/job/analysis/runs", nil).decode(t, &runs)
+	if len(runs) != 0 {
+		t.Fatalf("refused bodies started %d run(s)", len(runs))
+	}
+	start := s.must(202, "POST", "/job/analysis/static/run-linear", nil)
+	var run model.Run
+	start.decode(t, &run)
+	if loc := start.header.Get("Location"); !strings.HasSuffix(loc, "/job/analysis/runs/"+run.RunID) {
+		t.Errorf("Location %q", loc)
+	}
+	var st struct {
+		AccessMode string `json:"accessMode"`
+	}
+	if s.must(200, "GET", "/job/status", nil).decode(t, &st); st.AccessMode != "ReadOnly" {
+		t.Errorf("accessMode while queued %q", st.AccessMode)
+	}
+	for _, c := range []struct{ method, path string }{{"POST", "/job/close"}, {"DELETE", "/job/structure/nodes/2"},
+		{"DELETE", "/job/data?force=true"}} {
+		if r := s.call(c.method, c.path, nil); r.status != 409 || r.errorCode(t) != "ANALYSIS_IN_PROGRESS" {
+			t.Errorf("%s %s while queued = %d %s", c.method, c.path, r.status, r.body)
+		}
+	}
+	for _, id := range []string{"nope", "x%3Ay", strings.Repeat("a", 2000), "%2e%2e"} {
+		if r := s.call("GET", "/job/analysis/runs/"+id, nil); r.status != 404 || !isErrorResponse(r) {
+			t.Errorf("GET run %.20q = %d %s", id, r.status, r.body)
+		}
+		if r := s.call("DELETE", "/job/analysis/runs/"+id, nil); r.status != 404 {
+			t.Errorf("DELETE run %.20q = %d", id, r.status)
+		}
+	}
+	if r := s.call("GET", "/job/analysis/runs/"+run.RunID+"/result", nil); r.status != 409 {
+		t.Errorf("result of a queued run = %d", r.status)
+	}
+	s.must(204, "DELETE", "/job/analysis/runs/"+run.RunID, nil)
+	s.must(200, "POST", "/job/close", nil)
 }

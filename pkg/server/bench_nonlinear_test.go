@@ -36,7 +36,7 @@ type caseReport struct {
 // warns) fails it with the warning's text.
 func runNonLinearBench(b *testing.B, s *stack, body any, want int) (model.Run, caseReport) {
 	b.Helper()
-	run := s.wait(s.runNonLinear(body).RunID, 20*time.Minute)
+	run := s.waitUpTo(s.runNonLinear(body).RunID, 20*time.Minute)
 	if run.Status != model.RunCompleted {
 		b.Fatalf("non-linear run %s: %s %q", run.Status, run.ErrorMessage, run.Warnings)
 	}
@@ -173,7 +173,7 @@ func BenchmarkGrid20PDelta(b *testing.B) {
 	amp, iterations := 0.0, 0
 	for range b.N {
 		for range pairs {
-			lin := s.wait(s.run(nil).RunID, 10*time.Minute)
+			lin := s.waitUpTo(s.run(nil).RunID, 10*time.Minute)
 			if lin.Status != model.RunCompleted {
 				b.Fatalf("linear run %s: %s", lin.Status, lin.ErrorMessage)
 			}

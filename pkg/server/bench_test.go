@@ -88,7 +88,7 @@ func grid30(b *testing.B, cases int) *stack {
 	b.Helper()
 	s := startStack(b, 1)
 	s.upload(gridjob.File(30, cases))
-	if run := s.wait(s.run(nil).RunID, 10*time.Minute); run.Status != model.RunCompleted {
+	if run := s.waitUpTo(s.run(nil).RunID, 10*time.Minute); run.Status != model.RunCompleted {
 		b.Fatalf("grid-30 run %s: %s", run.Status, run.ErrorMessage)
 	}
 	return s

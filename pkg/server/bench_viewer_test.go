@@ -22,7 +22,7 @@ func BenchmarkViewerGrid30(b *testing.B) {
 	br := browser.Start(b, 1200, 800)
 	s := startStack(b, 1)
 	s.upload(gridjob.File(30, 1))
-	if run := s.wait(s.run(nil).RunID, 10*time.Minute); run.Status != model.RunCompleted {
+	if run := s.waitUpTo(s.run(nil).RunID, 10*time.Minute); run.Status != model.RunCompleted {
 		b.Fatalf("run: %s %s", run.Status, run.ErrorMessage)
 	}
 	root := strings.TrimSuffix(s.base, "/api/v1")

@@ -90,7 +90,7 @@ func TestAPIDrainsInFlightRequests(t *testing.T) {
 		if err != nil {
 			t.Errorf("ServeAPI after the drain: %v", err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the api did not exit after its last request")
 	}
 	// The change was made.
@@ -100,10 +100,10 @@ func TestAPIDrainsInFlightRequests(t *testing.T) {
 	}
 }
 
-// waitFor polls cond every 10 ms for up to 20 s.
+// waitFor polls cond every 10 ms, failing after patience.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -2,6 +2,8 @@ package server
 
 import (
 	"encoding/binary"
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -79,5 +81,90 @@ func TestEigenJobFileMisfitRefused(t *testing.T) {
 	}
 	if r := s.uploadReply(file); r.status != 200 {
 		t.Fatalf("untouched file: %d %s", r.status, r.body)
+	}
+}
+
+// A job file whose buckling or frequency meta lists a load case twice is
+// refused on open: the queries would read one entry's mode count against
+// columns sized for the other (they answered 500).
+func TestEigenJobFileDuplicateCaseRefused(t *testing.T) {
+	s, file := savedPortalEigen(t)
+	for _, kind := range []struct{ dir, query string }{
+		{"results/dynamic-frequency/", "dynamic/natural-frequencies"},
+		{"results/buckling/", "buckling/load-factors"},
+	} {
+		dup := func(raw []byte) []byte {
+			var m map[string]any
+			if err := json.Unmarshal(raw, &m); err != nil {
+				t.Fatal(err)
+			}
+			cases := m["cases"].([]any)
+			first := map[string]any{}
+			for k, v := range cases[0].(map[string]any) {
+				first[k] = v
+			}
+			first["modes"] = 3 // one more than the columns hold
+			m["cases"] = append([]any{first}, cases...)
+			out, err := json.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		r := s.uploadReply(rezip(t, file, map[string]func([]byte) []byte{kind.dir + "meta.json": dup}))
+		if r.status == 400 && isErrorResponse(r) {
+			continue
+		}
+		got := ""
+		if r.status == 200 {
+			q := s.call("GET", "/job/query/analysis/"+kind.query, nil)
+			got = fmt.Sprintf("; then %s = %d %.120s", kind.query, q.status, q.body)
+			s.must(200, "POST", "/job/close", nil)
+		}
+		t.Errorf("%smeta.json listing load case 1 twice: open = %d%s; want a 400 ErrorResponse on open", kind.dir, r.status, got)
+	}
+}
+
+// Finite but absurd stored values are refused on open: a participation
+// fraction above 1, a length that overflows in mm, an iteration count
+// that is no integer. Before, the queries turned them into +Inf (500) or
+// a negative count.
+func TestEigenJobFileExtremeValuesRefused(t *testing.T) {
+	s, file := savedPortalEigen(t)
+	const b, d = "results/buckling/", "results/dynamic-frequency/"
+	for _, c := range []struct {
+		name, entry string
+		edit        func([]byte) []byte
+		units       map[string]any // set after opening
+		query       string
+		sane        func(body []byte) bool
+	}{
+		{name: "massPartX of mode 1 = 1e307", entry: d + "1:modes.bin", edit: putValue(4, 1e307),
+			query: "dynamic/natural-frequencies"},
+		{name: "ly of member 1, mode 1 = 1e307 m, job length unit mm", entry: b + "1:lengths.bin", edit: putValue(2, 1e307),
+			units: map[string]any{"length": "mm"}, query: "buckling/member-effective-lengths"},
+		{name: "iterations of mode 1 = 1e300", entry: b + "1:modes.bin", edit: putValue(3, 1e300),
+			query: "buckling/load-factors", sane: func(body []byte) bool {
+				var e envelope[model.BucklingLoadFactorRow]
+				return json.Unmarshal(body, &e) == nil && len(e.Results) > 0 && e.Results[0].Iterations >= 0
+			}},
+	} {
+		r := s.uploadReply(rezip(t, file, map[string]func([]byte) []byte{c.entry: c.edit}))
+		if r.status == 400 && isErrorResponse(r) {
+			continue
+		}
+		if r.status != 200 {
+			t.Errorf("%s: open = %d %s", c.name, r.status, r.body)
+			continue
+		}
+		if c.units != nil {
+			s.must(200, "PATCH", "/job/units", c.units)
+		}
+		q := s.call("GET", "/job/query/analysis/"+c.query, nil)
+		if q.status != 200 || (c.sane != nil && !c.sane(q.body)) {
+			t.Errorf("%s: the file opens, then %s = %d %.160s; want the file refused on open (400) or a 200 with sane numbers",
+				c.name, c.query, q.status, q.body)
+		}
+		s.must(200, "POST", "/job/close", nil)
 	}
 }

@@ -34,7 +34,7 @@ func (s *stack) runEigen(kind string, body any) model.Run {
 	s.t.Helper()
 	var run model.Run
 	s.must(202, "POST", "/job/analysis/"+kind+"/run", body).decode(s.t, &run)
-	done := s.wait(run.RunID, 60*time.Second)
+	done := s.wait(run.RunID)
 	if done.Status != model.RunCompleted {
 		s.t.Fatalf("%s run ended %s: %s", kind, done.Status, done.ErrorMessage)
 	}
@@ -267,7 +267,7 @@ func TestFrequencyRunCantilever(t *testing.T) {
 	// A case without mass fails the run, saying so.
 	var failed model.Run
 	s.must(202, "POST", "/job/analysis/dynamic-frequency/run", map[string]any{"loadCases": "2"}).decode(t, &failed)
-	if r := s.wait(failed.RunID, 60*time.Second); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, "mass") {
+	if r := s.wait(failed.RunID); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, "mass") {
 		t.Errorf("run of a case without mass: %s %q", r.Status, r.ErrorMessage)
 	}
 }
@@ -366,7 +366,7 @@ func TestEigenRunRefusals(t *testing.T) {
 		t.Helper()
 		var run model.Run
 		s.must(202, "POST", "/job/analysis/"+kind+"/run", body).decode(t, &run)
-		if r := s.wait(run.RunID, 60*time.Second); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, want) {
+		if r := s.wait(run.RunID); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, want) {
 			t.Errorf("%s %v: %s %q, want Failed saying %q", kind, body, r.Status, r.ErrorMessage, want)
 		}
 	}
@@ -409,7 +409,7 @@ func TestEigenStabilizeUnrestrainedNodes(t *testing.T) {
 	s.must(201, "POST", "/job/loads/self-weight-loads", map[string]any{"loadCase": 1, "accelerationX": -1})
 	var run model.Run
 	s.must(202, "POST", "/job/analysis/dynamic-frequency/run", map[string]any{"modes": 1}).decode(t, &run)
-	if r := s.wait(run.RunID, time.Minute); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, "mechanism at node 2") {
+	if r := s.wait(run.RunID); r.Status != model.RunFailed || !strings.Contains(r.ErrorMessage, "mechanism at node 2") {
 		t.Errorf("without stabilizing: %s %q, want a mechanism at node 2", r.Status, r.ErrorMessage)
 	}
 	done := s.runEigen("dynamic-frequency", map[string]any{"modes": 1, "stabilizeUnrestrainedNodes": true})
@@ -418,5 +418,114 @@ func TestEigenStabilizeUnrestrainedNodes(t *testing.T) {
 	}
 	if nf := eigenQuery[model.NaturalFrequencyRow](s, "dynamic/natural-frequencies"); len(nf.Results) != 1 {
 		t.Errorf("frequencies %+v, want the bar's axial mode", nf.Results)
+	}
+}
+
+// Limits the engine refuses are a 400 at PATCH and at the run's start,
+// naming the field: negative buckling limits, and lowerLimit equal to
+// upperLimit (the range must not be empty). Before, the run was accepted
+// and then failed.
+func TestEigenLimitsRefusedAtStart(t *testing.T) {
+	s := startStack(t, 1)
+	swayPortal(s)
+	if r := s.call("PATCH", "/job/analysis/buckling/settings", map[string]any{"lowerLimit": -2}); r.status != 400 {
+		t.Errorf("PATCH buckling settings lowerLimit -2 = %d, want 400", r.status)
+		s.must(200, "PATCH", "/job/analysis/buckling/settings", map[string]any{"lowerLimit": 0})
+	}
+	for _, c := range []struct {
+		kind string
+		body map[string]any
+	}{
+		{"buckling", map[string]any{"lowerLimit": -2}},
+		{"buckling", map[string]any{"lowerLimit": 50, "upperLimit": 50}},
+		{"dynamic-frequency", map[string]any{"lowerLimit": 1, "upperLimit": 1}},
+	} {
+		r := s.call("POST", "/job/analysis/"+c.kind+"/run", c.body)
+		if r.status == 400 && isErrorResponse(r) {
+			continue
+		}
+		if r.status != 202 {
+			t.Errorf("%s %v: POST = %d %s", c.kind, c.body, r.status, r.body)
+			continue
+		}
+		var run model.Run
+		r.decode(t, &run)
+		if end := s.wait(run.RunID); end.Status == model.RunFailed {
+			t.Errorf("%s %v: accepted (202), then the run failed: %q; want a 400 at POST (and PATCH)", c.kind, c.body, end.ErrorMessage)
+		}
+	}
+}
+
+// The settings allow up to 1000 modes, but a run computes at most 200 per
+// case: starting one with more is a 400 naming 200.
+func TestEigenModesAbove200Refused(t *testing.T) {
+	s := startStack(t, 1)
+	swayPortal(s)
+	for _, kind := range []string{"buckling", "dynamic-frequency"} {
+		r := s.call("POST", "/job/analysis/"+kind+"/run", map[string]any{"modes": 500})
+		if r.status != 400 || !isErrorResponse(r) || !strings.Contains(string(r.body), "200") {
+			t.Errorf("%s modes 500: POST = %d %.160s; want a 400 naming the limit 200", kind, r.status, r.body)
+		}
+		if r.status == 202 {
+			var run model.Run
+			r.decode(t, &run)
+			s.wait(run.RunID)
+		}
+	}
+}
+
+// pinnedColumn is an Euler column along Y (default units): pinned base,
+// top held along X and Z, free along Y, P = 100 kN down at the top and
+// self-weight for mass. Its bending modes move the member between its
+// two nodes; at the nodes only rotations (and round-off translations)
+// remain — the README's "a member modelled alone gives its Euler load and
+// its first frequencies".
+func pinnedColumn(s *stack) {
+	s.t.Helper()
+	s.must(200, "POST", "/job/new", nil)
+	s.must(201, "POST", "/job/structure/materials", map[string]any{"id": 1, "name": "steel", "youngsModulus": spE,
+		"poissonsRatio": 0.3, "massDensity": 7.85})
+	s.must(201, "POST", "/job/structure/sections", map[string]any{"id": 1, "name": "col", "a": 1e4, "j": 2 * spI,
+		"iy": spI, "iz": spI, "ay": 1e12, "az": 1e12})
+	s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 1, "x": 0, "y": 0, "z": 0})
+	s.must(201, "POST", "/job/structure/nodes", map[string]any{"id": 2, "x": 0, "y": spH, "z": 0})
+	s.must(201, "POST", "/job/structure/members", map[string]any{"id": 1, "nodeA": 1, "nodeB": 2, "section": 1, "material": 1})
+	s.must(201, "POST", "/job/structure/node-restraints", map[string]any{"node": 1, "restraintCode": "FFFFFR"})
+	s.must(201, "POST", "/job/structure/node-restraints", map[string]any{"node": 2, "restraintCode": "FRFFFR"})
+	s.must(201, "POST", "/job/loads/load-cases", map[string]any{"id": 1, "title": "P"})
+	s.must(201, "POST", "/job/loads/node-loads", map[string]any{"loadCase": 1, "node": 2, "fy": -spP})
+	s.must(201, "POST", "/job/loads/self-weight-loads", map[string]any{"loadCase": 1, "accelerationY": -1})
+}
+
+// A single member bending between held nodes leaves the nodes only
+// rotations and round-off translations: Unit normalization must scale by
+// the largest rotation then, not blow round-off up to 1 (it gave rotations
+// of 1e15), and load-factors must not name a support as the node of the
+// largest translation.
+func TestEigenUnitShapesOfRoundOff(t *testing.T) {
+	s := startStack(t, 1)
+	pinnedColumn(s)
+	s.runEigen("dynamic-frequency", map[string]any{"modes": 4})
+	s.runEigen("buckling", map[string]any{"modes": 2})
+	for _, q := range []string{"dynamic/mode-shapes?normalization=Unit", "buckling/mode-shapes"} {
+		for _, row := range eigenQuery[model.ModeShapeRow](s, q).Results {
+			big, unit := 0.0, false
+			for _, arr := range [][]float64{row.Tx, row.Ty, row.Tz, row.Rx, row.Ry, row.Rz} {
+				for _, v := range arr {
+					big = math.Max(big, math.Abs(v))
+					unit = unit || math.Abs(math.Abs(v)-1) < 1e-9
+				}
+			}
+			if big >= 1e3 || !unit {
+				t.Errorf("%s mode %d (%s): largest |component| %.3g, a component of ±1: %v; ty %v rz %v",
+					q, row.Mode, row.Normalization, big, unit, row.Ty, row.Rz)
+			}
+		}
+	}
+	lf := eigenQuery[model.BucklingLoadFactorRow](s, "buckling/load-factors")
+	for _, r := range lf.Results {
+		if r.NodeAtMaxTrans == 1 {
+			t.Errorf("buckling mode %d: nodeAtMaxTrans %d (%s) is the pinned base, which cannot translate", r.Mode, r.NodeAtMaxTrans, r.TransAxis)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"mime/multipart"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -71,7 +72,7 @@ func startStackWith(t testing.TB, workers int, cfg Config, logs io.Writer) *stac
 		return &stack{t: t, base: b, redis: srv}
 	case err := <-done:
 		t.Fatalf("api stopped: %v", err)
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("api did not start")
 	}
 	return nil
@@ -180,8 +181,22 @@ func (s *stack) run(body any) model.Run {
 	return run
 }
 
-// wait polls a run until it has finished, or fails after limit.
-func (s *stack) wait(id string, limit time.Duration) model.Run {
+// patience is how long a test waits for what must happen before it fails
+// as hung: a safety net against a run, a browser or a process that never
+// ends, never a speed target (those are benchmarks), so generous for a
+// loaded 2-core machine, where the longest wait (grid-25 reaching its
+// factorization, a page drawn in Chromium) takes well under a minute.
+const patience = 3 * time.Minute
+
+// wait polls a run until it has finished, or fails after patience.
+func (s *stack) wait(id string) model.Run {
+	s.t.Helper()
+	return s.waitUpTo(id, patience)
+}
+
+// waitUpTo is wait with a limit of its own, for the benchmarks' large
+// models.
+func (s *stack) waitUpTo(id string, limit time.Duration) model.Run {
 	s.t.Helper()
 	deadline := time.Now().Add(limit)
 	for {
@@ -197,9 +212,10 @@ func (s *stack) wait(id string, limit time.Duration) model.Run {
 	}
 }
 
-// waitFor polls a run until cond holds.
-func (s *stack) waitFor(id string, limit time.Duration, what string, cond func(model.Run) bool) model.Run {
+// waitFor polls a run until cond holds, or fails after patience.
+func (s *stack) waitFor(id string, what string, cond func(model.Run) bool) model.Run {
 	s.t.Helper()
+	limit := patience
 	deadline := time.Now().Add(limit)
 	for {
 		var run model.Run
@@ -239,4 +255,64 @@ func (s *stack) rawRequest(method, path, body string) *http.Request {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	return req
+}
+
+// startStackDir is startStack with a jobs directory the test can read.
+func startStackDir(t *testing.T, workers int) (*stack, string) {
+	t.Helper()
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	var logw io.Writer = io.Discard
+	if os.Getenv("GUSSET_TEST_LOG") != "" {
+		logw = os.Stderr
+	}
+	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, cancel := context.WithCancel(context.Background())
+	dir := t.TempDir()
+	baseURL := make(chan string, 1)
+	done := make(chan error, 1+workers)
+	go func() {
+		done <- ServeAPI(ctx, Config{Port: "0", Host: "127.0.0.1", JobsDir: dir}, rdb, log, nil, func(b string) { baseURL <- b })
+	}()
+	for range workers {
+		go func() { done <- RunWorker(ctx, Config{}, rdb, log, nil) }()
+	}
+	t.Cleanup(func() {
+		cancel()
+		for range 1 + workers {
+			<-done
+		}
+	})
+	select {
+	case b := <-baseURL:
+		return &stack{t: t, base: b, redis: srv}, dir
+	case err := <-done:
+		t.Fatalf("api stopped: %v", err)
+	case <-time.After(patience):
+		t.Fatal("api did not start")
+	}
+	return nil, ""
+}
+
+// uploadReply posts a job file to new-from-template and returns the reply.
+func (s *stack) uploadReply(file []byte) reply {
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	part, _ := w.CreateFormFile("template", "job.gsj")
+	_, _ = part.Write(file)
+	_ = w.Close()
+	req, _ := http.NewRequest("POST", s.base+"/job/new-from-template", &b)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	return s.send(req)
+}
+
+// isErrorResponse reports whether r carries an ErrorResponse with a
+// message and at least one entry in errors.
+func isErrorResponse(r reply) bool {
+	var e struct {
+		ErrorCode string `json:"errorCode"`
+		Detail    string `json:"detail"`
+		Errors    []any  `json:"errors"`
+	}
+	return json.Unmarshal(r.body, &e) == nil && e.ErrorCode != "" && e.Detail != "" && len(e.Errors) > 0
 }

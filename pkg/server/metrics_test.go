@@ -2,9 +2,11 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,17 +40,17 @@ func gauges(t *testing.T, reg *prometheus.Registry) map[string]float64 {
 }
 
 // waitGauges gathers until cond holds, for values a worker's heartbeat
-// publishes every few seconds.
+// publishes every few seconds, failing after patience.
 func waitGauges(t *testing.T, reg *prometheus.Registry, what string, cond func(map[string]float64) bool) map[string]float64 {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(patience)
 	for {
 		g := gauges(t, reg)
 		if cond(g) {
 			return g
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not seen within 20 s; last %v", what, g)
+			t.Fatalf("%s: not seen within %v; last %v", what, patience, g)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -74,8 +76,11 @@ func TestQueueCollectorOldestAndWorkers(t *testing.T) {
 	if err := qc.Enqueue(context.Background(), "run-1", []byte(`{}`)); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond)
-	g = gauges(t, reg)
+	// The task's age grows while it waits: polled until it reaches 50 ms,
+	// the task still the one in the queue.
+	g = waitGauges(t, reg, "the waiting task 50 ms old", func(g map[string]float64) bool {
+		return g["gusset_analysis_queue_depth"] != 1 || g["gusset_analysis_queue_oldest_seconds"] >= 0.05
+	})
 	if g["gusset_analysis_queue_depth"] != 1 || g["gusset_analysis_queue_oldest_seconds"] < 0.05 {
 		t.Errorf("one task queued 50 ms ago: depth %v, oldest %v s", g["gusset_analysis_queue_depth"], g["gusset_analysis_queue_oldest_seconds"])
 	}
@@ -102,7 +107,7 @@ func TestQueueCollectorOldestAndWorkers(t *testing.T) {
 	})
 	select {
 	case <-taken:
-	case <-time.After(20 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("the worker did not take the task")
 	}
 	g = waitGauges(t, reg, "one busy worker", func(g map[string]float64) bool {
@@ -120,12 +125,19 @@ func TestQueueCollectorOldestAndWorkers(t *testing.T) {
 // The Redis collector reports memory while Redis answers, and up = 0
 // with no memory sample once it is gone, without failing the scrape: the
 // scrape is how the RedisDown alert learns of it. The queue collector,
-// which reads Redis too, must not fail the scrape either.
+// which reads Redis too, must not fail the scrape either. Every command
+// of the Redis collector carries the scrape's deadline, at most
+// scrapeTimeout away, so that a Redis that does not answer cannot hold
+// the scrape longer (the queue collector's bound is within's, see
+// TestWithinStopsWaitingWhenContextEnds).
 func TestRedisCollectorUpAndDown(t *testing.T) {
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)
+	watched := srv.Client(t)
+	deadlines := &deadlineHook{}
+	watched.AddHook(deadlines)
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(newRedisCollector(rdb), newQueueCollector(queue.NewClient(rdb)))
+	reg.MustRegister(newRedisCollector(watched), newQueueCollector(queue.NewClient(rdb)))
 
 	g := gauges(t, reg)
 	if g["gusset_redis_up"] != 1 || g["gusset_redis_used_memory_bytes"] <= 0 {
@@ -133,8 +145,8 @@ func TestRedisCollectorUpAndDown(t *testing.T) {
 	}
 
 	srv.Kill()
-	start := time.Now()
 	g = gauges(t, reg)
+	scraped := time.Now()
 	if up, ok := g["gusset_redis_up"]; !ok || up != 0 {
 		t.Errorf("redis killed: up = %v (present %v), want 0", up, ok)
 	}
@@ -143,8 +155,82 @@ func TestRedisCollectorUpAndDown(t *testing.T) {
 			t.Errorf("redis killed: %s = %v, want no sample", name, v)
 		}
 	}
-	if d := time.Since(start); d > 2*scrapeTimeout+time.Second {
-		t.Errorf("scrape with redis down took %v", d)
+	if n, missing, late := deadlines.check(scraped.Add(scrapeTimeout)); n == 0 || missing > 0 || late > 0 {
+		t.Errorf("of %d commands the Redis collector sent, %d had no deadline and %d one more than %v after the scrape", n, missing, late, scrapeTimeout)
+	}
+}
+
+// deadlineHook records, for each command sent through the client it is
+// added to, the deadline of the command's context.
+type deadlineHook struct {
+	mu        sync.Mutex
+	deadlines []time.Time // the zero time: none
+}
+
+func (h *deadlineHook) record(ctx context.Context) {
+	d, _ := ctx.Deadline()
+	h.mu.Lock()
+	h.deadlines = append(h.deadlines, d)
+	h.mu.Unlock()
+}
+
+// check counts the commands, those without a deadline and those whose
+// deadline is after latest.
+func (h *deadlineHook) check(latest time.Time) (n, missing, late int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, d := range h.deadlines {
+		switch {
+		case d.IsZero():
+			missing++
+		case d.After(latest):
+			late++
+		}
+	}
+	return len(h.deadlines), missing, late
+}
+
+// DialHook implements redis.Hook; a dial is not a command.
+func (h *deadlineHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+// ProcessHook implements redis.Hook, recording each command's deadline.
+func (h *deadlineHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		h.record(ctx)
+		return next(ctx, cmd)
+	}
+}
+
+// ProcessPipelineHook implements redis.Hook, recording each pipeline's
+// deadline.
+func (h *deadlineHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		h.record(ctx)
+		return next(ctx, cmds)
+	}
+}
+
+// The queue collector's inspector takes no context, so within bounds the
+// wait for it: once its context ends, within returns the context's error
+// while fn still runs (fn here runs until the test ends); an fn that
+// returns first gives nil.
+func TestWithinStopsWaitingWhenContextEnds(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	ctx, cancel := context.WithCancel(context.Background())
+	returned := make(chan error, 1)
+	go func() { returned <- within(ctx, func() { <-release }) }()
+	cancel()
+	select {
+	case err := <-returned:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("within after its context ended = %v, want context.Canceled", err)
+		}
+	case <-time.After(patience):
+		t.Fatal("within still waits for fn after its context ended")
+	}
+	if err := within(context.Background(), func() {}); err != nil {
+		t.Errorf("within of an fn that returns = %v, want nil", err)
 	}
 }
 

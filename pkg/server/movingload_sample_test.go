@@ -5,7 +5,6 @@ import (
 	"math"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -87,7 +86,7 @@ func TestBridgeDeckSampleMovingLoads(t *testing.T) {
 	checkBridgeLeverRule(t, s)
 
 	run := s.run(nil)
-	if done := s.wait(run.RunID, 2*time.Minute); done.Status != model.RunCompleted || len(done.Warnings) != 0 {
+	if done := s.wait(run.RunID); done.Status != model.RunCompleted || len(done.Warnings) != 0 {
 		t.Fatalf("run %s: %s %v", done.Status, done.ErrorMessage, done.Warnings)
 	}
 	cases := fmt.Sprintf("%d-%d", bdFirstCase, bdFirstCase+bdSteps-1)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -82,7 +81,7 @@ func TestMovingLoadSingleAxleInfluenceLines(t *testing.T) {
 		t.Fatalf("generated %v, groups %q", ids, groups)
 	}
 	run := s.run(nil)
-	if done := s.wait(run.RunID, time.Minute); done.Status != model.RunCompleted {
+	if done := s.wait(run.RunID); done.Status != model.RunCompleted {
 		t.Fatalf("run %+v", done)
 	}
 	reactions := query[model.NodeReactionRow](s, "node-reactions?loadCases=1-14&nodes=1").Results
@@ -131,7 +130,7 @@ func TestMovingLoadTwoAxleMaximumMoment(t *testing.T) {
 	if len(ids) != 19 {
 		t.Fatalf("generated %d cases %v, want 19", len(ids), ids)
 	}
-	if done := s.wait(s.run(nil).RunID, time.Minute); done.Status != model.RunCompleted {
+	if done := s.wait(s.run(nil).RunID); done.Status != model.RunCompleted {
 		t.Fatalf("run %+v", done)
 	}
 	eta := func(x float64) float64 {

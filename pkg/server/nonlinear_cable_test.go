@@ -2,7 +2,6 @@ package server
 
 import (
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -42,7 +41,7 @@ func TestNonLinearCableLength(t *testing.T) {
 		s.must(201, "POST", "/job/loads/load-cases", map[string]any{"id": lc, "title": "pull or push"})
 		s.must(201, "POST", "/job/loads/node-loads", map[string]any{"loadCase": lc, "node": 2, "fx": fx})
 	}
-	done := s.wait(s.runNonLinear(map[string]any{"convergenceAccuracy": 1e-8, "deflectionsConvergence": false}).RunID, time.Minute)
+	done := s.wait(s.runNonLinear(map[string]any{"convergenceAccuracy": 1e-8, "deflectionsConvergence": false}).RunID)
 	if done.Status != model.RunCompleted {
 		t.Fatalf("run %s: %q %v", done.Status, done.ErrorMessage, done.Warnings)
 	}
@@ -82,7 +81,7 @@ func TestNonLinearCableLength(t *testing.T) {
 		t.Errorf("tip %+v against the cable length %v", disp.Results, got[[2]int64{1, 1}])
 	}
 
-	if lin := s.wait(s.run(nil).RunID, time.Minute); lin.Status != model.RunCompleted {
+	if lin := s.wait(s.run(nil).RunID); lin.Status != model.RunCompleted {
 		t.Fatalf("linear run %s: %q", lin.Status, lin.ErrorMessage)
 	}
 	for _, r := range query[model.MemberEndForcesRow](s, "member-end-forces").Results {

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -98,7 +97,7 @@ func TestNonLinearAISCBenchmark(t *testing.T) {
 	if run.AnalysisType != model.NonLinearStatic {
 		t.Fatalf("run %+v", run)
 	}
-	done := s.wait(run.RunID, time.Minute)
+	done := s.wait(run.RunID)
 	if done.Status != model.RunCompleted {
 		t.Fatalf("run ended %s: %q %v", done.Status, done.ErrorMessage, done.Warnings)
 	}
@@ -213,7 +212,7 @@ func TestNonLinearSettingsRefused(t *testing.T) {
 	if len(runs) != 0 {
 		t.Errorf("refused runs were recorded: %+v", runs)
 	}
-	if lin := s.wait(s.run(map[string]any{"steppingMethod": "File"}).RunID, time.Minute); lin.Status != model.RunCompleted {
+	if lin := s.wait(s.run(map[string]any{"steppingMethod": "File"}).RunID); lin.Status != model.RunCompleted {
 		t.Errorf("linear run with steppingMethod File ended %s: %q; a linear run ignores it", lin.Status, lin.ErrorMessage)
 	}
 }
@@ -236,7 +235,7 @@ func TestNonLinearFanOut(t *testing.T) {
 	// the queue (about a second) wake while cases are still waiting.
 	const n = 400
 	aiscColumn(s, n, axial)
-	done := s.wait(s.runNonLinear(map[string]any{"loadSteps": 20, "matrixType": "Tangent", "convergenceAccuracy": 1e-4}).RunID, 5*time.Minute)
+	done := s.wait(s.runNonLinear(map[string]any{"loadSteps": 20, "matrixType": "Tangent", "convergenceAccuracy": 1e-4}).RunID)
 	if done.Status != model.RunCompleted || len(done.Warnings) != 0 {
 		t.Fatalf("run ended %s: %q %v", done.Status, done.ErrorMessage, done.Warnings)
 	}
@@ -277,12 +276,12 @@ func TestNonLinearFanOut(t *testing.T) {
 func TestBracedTowerNonLinear(t *testing.T) {
 	s := startStack(t, 2)
 	s.must(200, "POST", "/job/open-sample", map[string]any{"fileName": "Braced tower"})
-	linear := s.wait(s.run(map[string]any{"tensionCompressionOnly": "Activated"}).RunID, time.Minute)
+	linear := s.wait(s.run(map[string]any{"tensionCompressionOnly": "Activated"}).RunID)
 	if linear.Status != model.RunCompleted {
 		t.Fatalf("linear run %s: %q", linear.Status, linear.ErrorMessage)
 	}
 	lin := query[model.NodeDisplacementRow](s, "node-displacements?loadCases=2&nodes=25")
-	done := s.wait(s.runNonLinear(map[string]any{"keepLoadSteps": true}).RunID, 2*time.Minute)
+	done := s.wait(s.runNonLinear(map[string]any{"keepLoadSteps": true}).RunID)
 	if done.Status != model.RunCompleted {
 		t.Fatalf("run %s: %q %v", done.Status, done.ErrorMessage, done.Warnings)
 	}

@@ -240,8 +240,8 @@ func queueRoundTrip(t *testing.T, rdb redis.UniversalClient) {
 		if p != `{"run":1}` {
 			t.Errorf("payload %s", p)
 		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the worker did not run the task within 20 s")
+	case <-time.After(patience):
+		t.Fatalf("the worker did not run the task within %v", patience)
 	}
 	if st, err := c.Stats(ctx); err != nil || st.Depth != 0 {
 		t.Errorf("depth after the run: %d, %v", st.Depth, err)

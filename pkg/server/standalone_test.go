@@ -25,7 +25,7 @@ func TestStandaloneAnswersWithEmbeddedRedis(t *testing.T) {
 	case base = <-baseURL:
 	case err := <-done:
 		t.Fatalf("standalone stopped: %v", err)
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience):
 		t.Fatal("standalone did not start")
 	}
 	res, err := http.Get(base + "/job/status")
@@ -49,7 +49,7 @@ func TestStandaloneAnswersWithEmbeddedRedis(t *testing.T) {
 		if err != nil {
 			t.Errorf("shutdown: %v", err)
 		}
-	case <-time.After(20 * time.Second):
+	case <-time.After(patience):
 		t.Error("standalone did not stop after cancel")
 	}
 }

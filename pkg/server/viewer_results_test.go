@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/testutil/browser"
@@ -79,15 +78,15 @@ func TestViewerDrawsOverlaysAndBucklingInChromium(t *testing.T) {
 	// started 0.2 m along x from node 2 by a rigid offset.
 	st.must(200, "PATCH", "/job/structure/members/2/releases", map[string]any{"fixityCodeAtB": "FFFFFR"})
 	st.must(201, "POST", "/job/structure/member-offsets", map[string]any{"member": 2, "axes": "Global", "xOffsetAtA": 0.2})
-	if run := st.wait(st.run(nil).RunID, 2*time.Minute); run.Status != model.RunCompleted {
+	if run := st.wait(st.run(nil).RunID); run.Status != model.RunCompleted {
 		t.Fatalf("static run: %s %s", run.Status, run.ErrorMessage)
 	}
 	var buck model.Run
 	st.must(202, "POST", "/job/analysis/buckling/run", map[string]any{"loadCases": "2"}).decode(t, &buck)
-	if run := st.wait(buck.RunID, 2*time.Minute); run.Status != model.RunCompleted {
+	if run := st.wait(buck.RunID); run.Status != model.RunCompleted {
 		t.Fatalf("buckling run: %s %s", run.Status, run.ErrorMessage)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	page := openViewer(t, ctx, br, strings.TrimSuffix(st.base, "/api/v1"))
 

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/testutil/browser"
@@ -122,11 +121,11 @@ func TestViewerDrawsPortalFrameInChromium(t *testing.T) {
 	br := browser.Start(t, 1200, 800)
 	st := startStack(t, 1)
 	st.must(200, "POST", "/job/open-sample", map[string]string{"fileName": "Portal frame"})
-	if run := st.wait(st.run(nil).RunID, 2*time.Minute); run.Status != model.RunCompleted {
+	if run := st.wait(st.run(nil).RunID); run.Status != model.RunCompleted {
 		t.Fatalf("run: %s %s", run.Status, run.ErrorMessage)
 	}
 	root := strings.TrimSuffix(st.base, "/api/v1")
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	page := openViewer(t, ctx, br, root)
 
@@ -333,12 +332,12 @@ func TestViewerShowsPlatesAndModesInChromium(t *testing.T) {
 	br := browser.Start(t, 1200, 800)
 	st := startStack(t, 1)
 	st.must(200, "POST", "/job/open-sample", map[string]string{"fileName": "Flat slab on columns"})
-	if run := st.wait(st.run(map[string]any{"loadCases": "1"}).RunID, 2*time.Minute); run.Status != model.RunCompleted {
+	if run := st.wait(st.run(map[string]any{"loadCases": "1"}).RunID); run.Status != model.RunCompleted {
 		t.Fatalf("static run: %s %s", run.Status, run.ErrorMessage)
 	}
 	var dyn model.Run
 	st.must(202, "POST", "/job/analysis/dynamic-frequency/run", map[string]any{"loadCases": "1"}).decode(t, &dyn)
-	if run := st.wait(dyn.RunID, 2*time.Minute); run.Status != model.RunCompleted {
+	if run := st.wait(dyn.RunID); run.Status != model.RunCompleted {
 		t.Fatalf("frequency run: %s %s", run.Status, run.ErrorMessage)
 	}
 	var info struct {
@@ -352,7 +351,7 @@ func TestViewerShowsPlatesAndModesInChromium(t *testing.T) {
 	for _, c := range info.LoadCases {
 		modes += c.Modes
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	page := openViewer(t, ctx, br, strings.TrimSuffix(st.base, "/api/v1"))
 
@@ -460,7 +459,7 @@ func TestViewerAsksForTheKeyOnce(t *testing.T) {
 	k := startKeyed(t)
 	k.alpha.must(200, "POST", "/job/open-sample", map[string]string{"fileName": "Portal frame"})
 	root := strings.TrimSuffix(k.base, "/api/v1")
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	page, err := br.NewPage(ctx, 1200, 800)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/auth"
 	"github.com/gusset/gusset/pkg/model"
@@ -83,10 +82,10 @@ func TestWorkspacesKeepApart(t *testing.T) {
 	// Both run at once: each workspace has its own analysis lock, so
 	// neither start is refused by the other's run.
 	runA, runB := a.run(nil), b.run(nil)
-	if done := a.wait(runA.RunID, 2*time.Minute); done.Status != model.RunCompleted {
+	if done := a.wait(runA.RunID); done.Status != model.RunCompleted {
 		t.Fatalf("alpha's run %s: %s", done.Status, done.ErrorMessage)
 	}
-	if done := b.wait(runB.RunID, 2*time.Minute); done.Status != model.RunCompleted {
+	if done := b.wait(runB.RunID); done.Status != model.RunCompleted {
 		t.Fatalf("beta's run %s: %s", done.Status, done.ErrorMessage)
 	}
 	if b.call("GET", "/job/analysis/runs/"+runA.RunID, nil).status != 404 {

@@ -20,7 +20,9 @@ import (
 // URL; the test kills it at its end.
 func startAPI(t *testing.T, dir, name, bin, redisURL, jobsDir string) (*proctest.Proc, string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// A safety net against an api that never prints its URL, generous
+	// for a loaded machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	p, base, err := proctest.StartAPI(ctx, dir, name, bin, proctest.Env("REDIS_URL="+redisURL, "PORT=0",
 		"HOST=127.0.0.1", "JOBS_DIR="+jobsDir, "LOG_LEVEL=warn"))

@@ -15,7 +15,8 @@ const unblockedWidth = 16
 // ctxChunkWork multiply-adds per worker (about 4–8 ms at the kernels'
 // speed, a few times that on a loaded machine) with a check of the context
 // between chunks, so a cancellation is seen well within the 100 ms the
-// service promises, even inside the largest fronts. Chunks split the shared
+// service promises, even inside the largest fronts
+// (BenchmarkFactorizeCancelLag measures the lag). Chunks split the shared
 // dimension in multiples of the kernel's depth block (the arithmetic is
 // then exactly that of one call) and the columns in blocks of at least
 // ctxChunkMinCW, so that packing stays a small part of the work.

@@ -1,8 +1,10 @@
 package static_test
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -366,5 +368,300 @@ func TestKirchhoffShearLayers(t *testing.T) {
 		if got := p.Resultants.V[0]; !(math.Abs(got-want) <= 1e-6*P/b) {
 			t.Errorf("%s: Vxz = %.6g N/m, slope of its layer's Mx %.6g", p.Plate, got, want)
 		}
+	}
+}
+
+// TestKirchhoffShearAcrossOffsetStep: the DKQ cantilever strip of
+// TestKirchhoffShearCantilever, with a thickness step at mid-length
+// modelled the usual way, flush top: the outer half is 30 mm thick and
+// offset by -5 mm (the inner half 20 mm, no offset). Tip load: P = 100 N
+// down and an axial pull N = 10 kN. Statics: Vxz = -P/b = -200 N/m in
+// every section, whatever the offsets (the axial force has no
+// transverse component). Each plate reports its moments about its own
+// reference surface, which differ across the step by F·Δe
+// (10 kN/0.5 m × 5 mm = 100 N·m/m); a fit that did not move the
+// neighbours' moments to the plate's own surface took that jump as a
+// moment gradient (120 % off).
+func TestKirchhoffShearAcrossOffsetStep(t *testing.T) {
+	const nx, ny, L, b, P, N = 16, 4, 2.0, 0.5, 100.0, 10e3
+	for _, pull := range []float64{0, N} {
+		m := plateCantilever(false)
+		for i := range m.Plates {
+			rot, cen := plateFrame(t, m, m.Plates[i])
+			_ = rot
+			if cen[0] > L/2 {
+				m.Plates[i].Thickness, m.Plates[i].Offset = 0.03, -0.005
+			}
+		}
+		for j := range m.LoadCases[0].NodeLoads {
+			f := pull / ny
+			if j == 0 || j == ny {
+				f /= 2
+			}
+			m.LoadCases[0].NodeLoads[j].F[0] = f
+		}
+		c := run(t, m, static.Options{}).Cases[0]
+		worst, where := 0.0, ""
+		for i, pr := range c.Plates {
+			rot, _ := plateFrame(t, m, m.Plates[i])
+			vx, _ := globalShear(rot, pr.Resultants.V)
+			if e := math.Abs(vx + P/b); e > worst {
+				worst, where = e, pr.Plate
+			}
+		}
+		t.Logf("pull %g N: worst |Vxz + P/b| = %.4g N/m at %s", pull, worst, where)
+		// The suggested fix, applied here by hand: move each neighbour's
+		// moments to the plate's own reference surface, M_j + (e_j − e_i)·F_j
+		// (all plates of this strip share their axes), then fit.
+		d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixed := 0.0
+		for i := range m.Plates {
+			_, ci := plateFrame(t, m, m.Plates[i])
+			pts := []shell.PatchPoint{{M: c.Plates[i].Resultants.M}}
+			for _, j := range d.ShearPatch(i, nil) {
+				_, cj := plateFrame(t, m, m.Plates[j])
+				mj, fj := c.Plates[j].Resultants.M, c.Plates[j].Resultants.F
+				de := m.Plates[j].Offset - m.Plates[i].Offset
+				pts = append(pts, shell.PatchPoint{X: cj[0] - ci[0], Y: cj[1] - ci[1],
+					M: [3]float64{mj[0] + de*fj[0], mj[1] + de*fj[1], mj[2] + de*fj[2]}})
+			}
+			v, _ := shell.PatchShear(pts)
+			fixed = math.Max(fixed, math.Abs(v[0]+P/b))
+		}
+		t.Logf("pull %g N: with the neighbours' moments moved to the plate's surface: worst |Vxz + P/b| = %.3g N/m", pull, fixed)
+		if !(worst <= 0.01*P/b) {
+			t.Errorf("pull %g N: Vxz off by %.4g N/m (%.0f %% of P/b) at %s", pull, worst, 100*worst/(P/b), where)
+		}
+	}
+	_ = platecase.NodeID
+}
+
+// TestKirchhoffShearIndependentOfPlateFrames: the simply supported plate under a global
+// pressure, once as Grid builds it and once with every third plate's
+// corners listed the other way round (normal -Z) and every fifth turned
+// by DirectionAngle 30°. The shears, turned to global X, Y (and, for a
+// reversed plate, times -1, since z' = -Z), must agree plate by plate.
+func TestKirchhoffShearIndependentOfPlateFrames(t *testing.T) {
+	for _, tri := range []bool{false, true} {
+		const n, a, tk, q = 10, 1.0, 0.01, 1000.0
+		build := func(twist bool) *domain.Model {
+			m := platecase.Grid(n, n, a, a, tri, shell.Kirchhoff, tk)
+			platecase.SimplySupport(m, n, n)
+			cs := domain.LoadCase{Name: "q"}
+			for i := range m.Plates {
+				if twist && i%3 == 0 {
+					ns := m.Plates[i].Nodes
+					for l, r := 0, len(ns)-1; l < r; l, r = l+1, r-1 {
+						ns[l], ns[r] = ns[r], ns[l]
+					}
+				}
+				if twist && i%5 == 0 {
+					m.Plates[i].DirectionAngle = 30
+				}
+				cs.Pressures = append(cs.Pressures, domain.PlatePressure{Plate: m.Plates[i].ID, Axes: domain.GlobalProjected, P: [3]float64{0, 0, -q}})
+			}
+			m.LoadCases = []domain.LoadCase{cs}
+			return m
+		}
+		m0, m1 := build(false), build(true)
+		c0, c1 := run(t, m0, static.Options{}).Cases[0], run(t, m1, static.Options{}).Cases[0]
+		worst := 0.0
+		for i := range c0.Plates {
+			r0, _ := plateFrame(t, m0, m0.Plates[i])
+			r1, _ := plateFrame(t, m1, m1.Plates[i])
+			x0, y0 := globalShear(r0, c0.Plates[i].Resultants.V)
+			x1, y1 := globalShear(r1, c1.Plates[i].Resultants.V)
+			if r1[2][2] < 0 {
+				x1, y1 = -x1, -y1
+			}
+			worst = math.Max(worst, math.Hypot(x1-x0, y1-y0))
+		}
+		t.Logf("tri %v: worst |ΔV| %.3g N/m (q·a = %g)", tri, worst, q*a)
+		if !(worst <= 1e-6*q*a) {
+			t.Errorf("tri %v: shears depend on the plates' local frames: %.3g N/m", tri, worst)
+		}
+	}
+}
+
+// TestKirchhoffShearAtInteriorSupport: a two-span strip of Kirchhoff plates
+// (spans L = 1 m, width 0.5 m, ν = 0 so it is a beam), uz held along
+// x = 0, L, 2L, uniform load q. Beam statics: V(x) = q(3L/8 − x) in the
+// first span, so the plates next to the middle support, centroid h/2
+// from it, carry |V| = 5qL/8 − qh/2, the largest shear of the slab. The
+// patch of such a plate must not reach across the support, where the
+// moment slope jumps by the reaction: a fit across it averaged the two
+// sides (78 % low).
+func TestKirchhoffShearAtInteriorSupport(t *testing.T) {
+	for _, tri := range []bool{false, true} {
+		const nx, ny, L, b, tk, q = 16, 4, 1.0, 0.5, 0.01, 1000.0
+		const h = 2 * L / nx
+		m := platecase.Grid(nx, ny, 2*L, b, tri, shell.Kirchhoff, tk)
+		m.Materials = []domain.Material{platecase.Material(1e9, 0)}
+		for j := 0; j <= ny; j++ {
+			for _, i := range []int{0, nx / 2, nx} {
+				c := []byte("RRFRRR")
+				if j == 0 && i == 0 {
+					c[0], c[1] = 'F', 'F'
+				}
+				if j == 0 && i == nx {
+					c[1] = 'F'
+				}
+				m.Supports = append(m.Supports, domain.Support{Node: platecase.NodeID(i, j), Code: string(c)})
+			}
+		}
+		cs := domain.LoadCase{Name: "q"}
+		for _, p := range m.Plates {
+			cs.Pressures = append(cs.Pressures, domain.PlatePressure{Plate: p.ID, Axes: domain.Local, P: [3]float64{0, 0, -q}})
+		}
+		m.LoadCases = []domain.LoadCase{cs}
+		c := run(t, m, static.Options{}).Cases[0]
+		sum, cnt, sumIn, cntIn := 0.0, 0, 0.0, 0
+		for i, pr := range c.Plates {
+			rot, cen := plateFrame(t, m, m.Plates[i])
+			vx, _ := globalShear(rot, pr.Resultants.V)
+			if math.Abs(cen[0]-L) < h && cen[0] < L {
+				sum += vx
+				cnt++
+			}
+			if math.Abs(cen[0]-L/2) < h/2+1e-9 {
+				sumIn += vx
+				cntIn++
+			}
+		}
+		// The suggested fix, by hand: a patch that does not reach across
+		// the line of supported nodes (here: neighbours on the plate's side).
+		d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		oneSided := 0.0
+		for i := range m.Plates {
+			rot, ci := plateFrame(t, m, m.Plates[i])
+			if !(math.Abs(ci[0]-L) < h && ci[0] < L) {
+				continue
+			}
+			pts := []shell.PatchPoint{{M: c.Plates[i].Resultants.M}}
+			for _, j := range d.ShearPatch(i, nil) {
+				rj, cj := plateFrame(t, m, m.Plates[j])
+				if cj[0] > L {
+					continue
+				}
+				// turn the neighbour's moments into plate i's axes
+				q := shell.Mat2{{rot.X().Dot(rj.X()), rot.X().Dot(rj.Y())}, {rot.Y().Dot(rj.X()), rot.Y().Dot(rj.Y())}}
+				r := cj.Sub(ci)
+				pts = append(pts, shell.PatchPoint{X: r.Dot(rot.X()), Y: r.Dot(rot.Y()), M: shell.TurnMoments(q, c.Plates[j].Resultants.M)})
+			}
+			v, _ := shell.PatchShear(pts)
+			vx, _ := globalShear(rot, v)
+			oneSided += vx / float64(cnt)
+		}
+		t.Logf("tri %v: with a one-sided patch: mean |Vxz| %.4g N/m (ratio %.3f)", tri, math.Abs(oneSided), math.Abs(oneSided)/(5*q*L/8-q*h/2))
+		got := math.Abs(sum / float64(cnt))
+		want := 5*q*L/8 - q*h/2
+		t.Logf("tri %v: plates left of the middle support: mean |Vxz| %.4g N/m, beam %.4g (ratio %.3f); mid-span mean %.4g (beam %.4g)",
+			tri, got, want, got/want, sumIn/float64(cntIn), q*(3*L/8-L/2))
+		if !(math.Abs(got-want) <= 0.05*want) {
+			t.Errorf("tri %v: shear next to the interior support %.4g N/m, beam %.4g (%.0f %% off)", tri, got, want, 100*(got-want)/want)
+		}
+	}
+}
+
+// TestKirchhoffShearDeterministic: the same model, GOMAXPROCS 1 and 2,
+// bitwise-equal shears and stresses (1152 plates: five recovery chunks).
+func TestKirchhoffShearDeterministic(t *testing.T) {
+	const n = 24
+	m := platecase.Grid(n, n, 1, 1, true, shell.Kirchhoff, 0.01)
+	platecase.SimplySupport(m, n, n)
+	cs := domain.LoadCase{Name: "q"}
+	for _, p := range m.Plates {
+		cs.Pressures = append(cs.Pressures, domain.PlatePressure{Plate: p.ID, Axes: domain.Local, P: [3]float64{0, 0, -1000}})
+	}
+	m.LoadCases = []domain.LoadCase{cs, {Name: "q2", Pressures: cs.Pressures}}
+	prev := runtime.GOMAXPROCS(1)
+	c1 := run(t, m, static.Options{})
+	runtime.GOMAXPROCS(2)
+	c2 := run(t, m, static.Options{})
+	runtime.GOMAXPROCS(prev)
+	for k := range c1.Cases {
+		for i := range c1.Cases[k].Plates {
+			a, b := c1.Cases[k].Plates[i], c2.Cases[k].Plates[i]
+			if a.Resultants != b.Resultants || a.Stresses != b.Stresses {
+				t.Fatalf("case %d plate %s differs: %v vs %v", k, a.Plate, a.Resultants, b.Resultants)
+			}
+		}
+	}
+}
+
+// TestKirchhoffShearBeyondPartialLayer: the DKQ cantilever of
+// TestKirchhoffShearCantilever (20 mm, offset −10 mm) with a 10 mm layer
+// on top (offset +5 mm, same nodes) over the clamped half only. Beyond
+// the layer (x > L/2) the base plates carry the whole section: Vxz = −P/b
+// by statics. The base plates just beyond the layer's end must not take
+// into their patch the base plates under the layer (same props and
+// offset), whose moments are only the base's share of the section's
+// (that gave 194 % off).
+func TestKirchhoffShearBeyondPartialLayer(t *testing.T) {
+	const L, P, b = 2.0, 100.0, 0.5
+	m := plateCantilever(false)
+	base := m.Plates
+	m.Plates = nil
+	for _, p := range base {
+		q := p
+		q.Thickness, q.Offset = 0.02, -0.01
+		m.Plates = append(m.Plates, q)
+	}
+	for _, p := range base {
+		_, cen := plateFrame(t, m, p)
+		if cen[0] < L/2 {
+			q := p
+			q.ID += "top"
+			q.Thickness, q.Offset = 0.01, 0.005
+			m.Plates = append(m.Plates, q)
+		}
+	}
+	c := run(t, m, static.Options{}).Cases[0]
+	worst, where := 0.0, ""
+	for i, pr := range c.Plates {
+		rot, cen := plateFrame(t, m, m.Plates[i])
+		if i >= len(base) || cen[0] < L/2 || cen[0] > L-2*L/16 {
+			continue
+		}
+		vx, _ := globalShear(rot, pr.Resultants.V)
+		if e := math.Abs(vx + P/b); e > worst {
+			worst, where = e, pr.Plate
+		}
+	}
+	t.Logf("base plates beyond the layer: worst |Vxz + P/b| = %.4g N/m at %s", worst, where)
+	if !(worst <= 0.02*P/b) {
+		t.Errorf("Vxz off by %.4g N/m (%.0f %% of P/b) at %s", worst, 100*worst/(P/b), where)
+	}
+}
+
+// TestKirchhoffShearLinear: V(A + B) = V(A) + V(B), plate by plate.
+func TestKirchhoffShearLinear(t *testing.T) {
+	const n = 8
+	m := platecase.Grid(n, n, 1, 1, true, shell.Kirchhoff, 0.01)
+	platecase.SimplySupport(m, n, n)
+	a := domain.LoadCase{Name: "A"}
+	for _, p := range m.Plates {
+		a.Pressures = append(a.Pressures, domain.PlatePressure{Plate: p.ID, Axes: domain.Local, P: [3]float64{0, 0, -1000}})
+	}
+	b := domain.LoadCase{Name: "B", NodeLoads: []domain.NodeLoad{{Node: platecase.NodeID(3, 5), F: [6]float64{0, 0, -700, 30, 0, 0}}}}
+	ab := domain.LoadCase{Name: "AB", Pressures: a.Pressures, NodeLoads: b.NodeLoads}
+	m.LoadCases = []domain.LoadCase{a, b, ab}
+	r := run(t, m, static.Options{})
+	worst := 0.0
+	for i := range r.Cases[0].Plates {
+		for k := range 2 {
+			d := r.Cases[0].Plates[i].Resultants.V[k] + r.Cases[1].Plates[i].Resultants.V[k] - r.Cases[2].Plates[i].Resultants.V[k]
+			worst = math.Max(worst, math.Abs(d))
+		}
+	}
+	t.Logf("worst |V(A)+V(B)-V(A+B)| = %.3g N/m", worst)
+	if worst > 1e-8 {
+		t.Errorf("not linear: %.3g", worst)
 	}
 }

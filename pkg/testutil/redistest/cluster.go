@@ -58,7 +58,9 @@ func clusterArgs() ([]string, error) {
 
 // form assigns the slots, joins the nodes and waits for cluster_state:ok.
 func (c *Cluster) form() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	// A safety net, generous for a loaded machine: a cluster forms in a
+	// second or two.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	clients := make([]*redis.Client, len(c.Nodes))
 	for i, n := range c.Nodes {

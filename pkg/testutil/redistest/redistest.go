@@ -198,7 +198,9 @@ func launch(t testing.TB, bin string, port int, dir string, args []string) (*Ser
 	}()
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	srv := &Server{Addr: addr, cmd: cmd, exited: exited}
-	deadline := time.Now().Add(10 * time.Second)
+	// A safety net against a server that never answers, generous for a
+	// loaded machine (one answers in milliseconds).
+	deadline := time.Now().Add(time.Minute)
 	for {
 		if pingOK(addr) {
 			t.Cleanup(srv.kill)
