@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/model"
@@ -241,7 +240,7 @@ func TestToyKindRunsEndToEnd(t *testing.T) {
 	// A run with an override: the stored factor 2 is replaced by 0.5.
 	var run model.Run
 	s.must(202, "POST", base+"/run", map[string]any{"factor": 0.5}).decode(t, &run)
-	done := s.wait(run.RunID, time.Minute)
+	done := s.wait(run.RunID)
 	if done.Status != model.RunCompleted || done.AnalysisType != "NodeLoadTotalsAnalysis" ||
 		!strings.HasPrefix(done.Header, "NODE LOAD TOTALS") || done.Progress.CurrentStep != len(toySteps) {
 		t.Fatalf("run %+v", done)
