@@ -90,7 +90,7 @@ func (linearStatic) Run(ctx context.Context, r *Runner, t Task) error { return r
 // sub-task of its own (nonlinear_run.go).
 type nonLinearStatic struct{}
 
-var _ Kind = nonLinearStatic{}
+var _ FanOutKind = nonLinearStatic{}
 
 // Type implements Kind.
 func (nonLinearStatic) Type() model.AnalysisType { return "NonLinearStaticAnalysis" }
@@ -140,7 +140,7 @@ func (nonLinearStatic) Check(s Settings) error {
 	return CheckNonLinear(st)
 }
 
-// Run implements Kind.
-func (nonLinearStatic) Run(ctx context.Context, r *Runner, t Task) error {
-	return r.runNonLinear(ctx, t)
+// Run implements Kind: the run fans out (Runner.RunFannedOut).
+func (k nonLinearStatic) Run(ctx context.Context, r *Runner, t Task) error {
+	return r.RunFannedOut(ctx, k, t)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -37,6 +38,14 @@ type Solver func(ctx context.Context, job model.Job, lv *Progress) (Publisher, e
 // requests), stores the results and completes the run, or ends it
 // Cancelled or Failed. The last of steps is storing the results.
 func (r *Runner) Execute(ctx context.Context, t Task, steps []string, solve Solver) error {
+	return r.execute(ctx, t, steps, solve, nil)
+}
+
+// execute is Execute. With handOff set, the run does not end here: once
+// solve has returned (its Publisher is not used) and the run record is no
+// longer refreshed, handOff passes the run on (a fan-out queues its
+// parts), unless a cancel came first.
+func (r *Runner) execute(ctx context.Context, t Task, steps []string, solve Solver, handOff func(ctx context.Context, lv *Progress) error) error {
 	lv := &Progress{percent: make([]float64, len(steps))}
 	job, slot, err := r.Jobs.Job(ctx, t.Workspace)
 	if model.KindOf(err) == model.KindNoJobOpen {
@@ -54,9 +63,9 @@ func (r *Runner) Execute(ctx context.Context, t Task, steps []string, solve Solv
 	solveCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stop := make(chan struct{})
-	cancelled := r.supervise(ctx, t, lv, steps, cancel, stop)
+	supervised := r.supervise(ctx, t, func() func(*model.Run) { return func(run *model.Run) { lv.apply(run, steps) } }, cancel, stop)
 	publish, err := solve(solveCtx, job, lv)
-	if err == nil {
+	if err == nil && handOff == nil {
 		last := len(steps) - 1
 		lv.stage(last, 0)
 		// Storing the results completes the run in the same transaction,
@@ -78,7 +87,52 @@ func (r *Runner) Execute(ctx context.Context, t Task, steps []string, solve Solv
 		}
 	}
 	close(stop)
-	return r.settle(ctx, t, err, cancelled.Load(), func(run *model.Run) { lv.apply(run, steps) })
+	cancelled := <-supervised
+	if err == nil && handOff != nil && !cancelled {
+		err = handOff(ctx, lv)
+	}
+	return r.settle(ctx, t, err, cancelled, func(run *model.Run) { lv.apply(run, steps) })
+}
+
+// supervise keeps t's run record current until stop is closed: every
+// tick it calls next, once, and applies the change it returns to the
+// record (which may take more than one try of the transaction), and
+// refreshes the heartbeat. When
+// a cancel is requested, or the run ended without this task (reaped as
+// lost: its answer has nowhere to go), it cancels the solve. The channel
+// yields, once stop is closed, whether it cancelled. Every task of a run,
+// a fanned-out run's parts included, is supervised so.
+func (r *Runner) supervise(ctx context.Context, t Task, next func() func(*model.Run), cancel context.CancelFunc, stop <-chan struct{}) <-chan bool {
+	out := make(chan bool, 1)
+	go func() {
+		cancelled := false
+		tick := time.NewTicker(r.Tick)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				out <- cancelled
+				return
+			case <-tick.C:
+			}
+			update := next()
+			run, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+				update(run)
+				now := r.Now().UTC()
+				run.HeartbeatAt = &now
+				return nil
+			})
+			switch {
+			case cancelled:
+			case errors.Is(err, store.ErrRunFinished), err == nil && run.Status == model.RunCancelling:
+				cancelled = true
+				cancel()
+			case err != nil && ctx.Err() == nil:
+				r.Log.Warn("refresh run record", "run", t.RunID, "part", t.LoadCase, "err", err)
+			}
+		}
+	}()
+	return out
 }
 
 // settle ends t's run by the error of its work: nil leaves it as the work

@@ -11,37 +11,13 @@ import (
 	"github.com/gusset/gusset/pkg/store"
 )
 
-// The end of a fanned-out run: the sub-task that leaves no case pending
-// gathers what the others staged and completes the run (nonlinear_run.go).
-
-// complete ends a run whose cases are all done: Cancelled after a cancel,
-// Failed when no case has results, otherwise Completed with the staged
-// results published, and the run warning about each case that failed.
-func (r *Runner) complete(ctx context.Context, t Task) error {
-	run, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
-	if err != nil {
-		return err
-	}
-	if run.Status.Finished() {
-		return r.FanOut.Discard(ctx, t.Workspace, t.RunID)
-	}
-	if run.Status == model.RunCancelling {
-		if _, err := r.finish(ctx, t, model.RunCancelled, "", nil); err != nil {
-			return err
-		}
-		return r.FanOut.Discard(ctx, t.Workspace, t.RunID)
-	}
-	job, slot, err := r.Jobs.Job(ctx, t.Workspace)
-	if err != nil {
-		return err
-	}
+// Gather implements FanOutKind: the static results of the cases that
+// converged, stored as a static run stores them (retainLoadCases, the
+// Step load cases), and the warnings of the cases that failed.
+func (nonLinearStatic) Gather(ctx context.Context, r *Runner, t Task, job model.Job, staged map[int64]store.ResultSet) (Publisher, []string, error) {
 	s, err := RunSettings[model.StaticSettings](staticFamily, t, job)
 	if err != nil {
-		return r.settle(ctx, t, err, false, nil)
-	}
-	staged, err := r.FanOut.Staged(ctx, t.Workspace, t.RunID)
-	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	set, warnings, err := gatherStaged(staged)
 	if err == nil && len(set.cases) == 0 {
@@ -51,38 +27,19 @@ func (r *Runner) complete(ctx context.Context, t Task) error {
 		}
 		err = modelError("%s", msg)
 	}
-	if err == nil {
-		set.rev = slot.Rev
-		err = r.storeStatic(ctx, t, s, set, func(run *model.Run) {
-			r.end(run, model.RunCompleted, "", func(run *model.Run) {
-				run.Warnings = append(run.Warnings, warnings...)
-				for i := range run.Progress.StepPercentages {
-					run.Progress.StepPercentages[i] = 100
-				}
-				run.Progress.TotalSteps = len(nonlinearSteps)
-				run.Progress.CurrentStep = len(nonlinearSteps)
-				run.Progress.IterationPercentage = 100
-				run.HeartbeatAt = run.CompletedAt
-				run.Progress.StatusText = "Analysis completed"
-			})
-		})
-		if err == nil {
-			if done, rerr := r.Runs.Run(ctx, t.Workspace, t.RunID); rerr == nil {
-				r.observe(t, done)
-			}
-		}
+	if err != nil {
+		return nil, warnings, err
 	}
-	if err := r.settle(ctx, t, err, false, func(run *model.Run) { run.Warnings = append(run.Warnings, warnings...) }); err != nil &&
-		model.KindOf(err) != model.KindValidation {
-		return err
-	}
-	return r.FanOut.Discard(ctx, t.Workspace, t.RunID)
+	return func(ctx context.Context, rev int64, complete func(*model.Run)) error {
+		set.rev = rev
+		return r.storeStatic(ctx, t, s, set, complete)
+	}, warnings, nil
 }
 
 // gatherStaged assembles the staged entries into the set a run publishes,
 // cases ascending, and the messages of the cases that failed.
 func gatherStaged(staged map[int64]store.ResultSet) (*staticSet, []string, error) {
-	m, ok := staged[modelEntry]
+	m, ok := staged[SharedPart]
 	if !ok {
 		return nil, nil, errors.New("the model-wide results of the run are missing")
 	}
@@ -104,7 +61,7 @@ func gatherStaged(staged map[int64]store.ResultSet) (*staticSet, []string, error
 	}
 	ids := make([]int64, 0, len(staged))
 	for lc := range staged {
-		if lc != modelEntry {
+		if lc != SharedPart {
 			ids = append(ids, lc)
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gusset/gusset/pkg/fem/static"
@@ -313,41 +312,6 @@ func (l *Progress) solverParams(eqs int, method string, nnz int64, flops float64
 			model.Parameter{Label: paramFactorNNZ, Value: strconv.FormatInt(nnz, 10)},
 			model.Parameter{Label: paramFlops, Value: strconv.FormatFloat(flops, 'g', 4, 64)})
 	})
-}
-
-// supervise keeps the run record current until stop is closed: the
-// progress, a heartbeat, and the check for a cancel request, which
-// cancels the solve. It reports whether a cancel was requested.
-func (r *Runner) supervise(ctx context.Context, t Task, lv *Progress, labels []string, cancel context.CancelFunc, stop <-chan struct{}) *atomic.Bool {
-	flag := &atomic.Bool{}
-	go func() {
-		tick := time.NewTicker(r.Tick)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-			}
-			run, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
-				lv.apply(run, labels)
-				now := r.Now().UTC()
-				run.HeartbeatAt = &now
-				return nil
-			})
-			if err != nil {
-				if ctx.Err() == nil {
-					r.Log.Warn("refresh run record", "run", t.RunID, "err", err)
-				}
-				continue
-			}
-			if run.Status == model.RunCancelling {
-				flag.Store(true)
-				cancel()
-			}
-		}
-	}()
-	return flag
 }
 
 // Names of run parameters.
