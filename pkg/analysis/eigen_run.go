@@ -3,7 +3,6 @@ package analysis
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"strconv"
 
 	"github.com/gusset/gusset/pkg/fem/buckling"
@@ -182,7 +181,7 @@ func (r *Runner) solveEigen(ctx context.Context, t Task, job model.Job, er eigen
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		if me := (*errModel)(nil); errors.As(err, &me) {
+		if model.KindOf(err) == model.KindValidation {
 			return nil, err
 		}
 		return nil, modelError("%s", engineMessage(err))

@@ -13,15 +13,16 @@ import (
 	"github.com/gusset/gusset/pkg/store"
 )
 
-// errModel marks a failure of the model (or of the settings against the
-// model): the user must change something, and retrying cannot help.
-type errModel struct{ msg string }
-
-func (e *errModel) Error() string { return e.msg }
-
-func modelError(format string, args ...any) error {
-	return &errModel{msg: fmt.Sprintf(format, args...)}
+// ModelError is a failure of the model, or of the settings against the
+// model: the user must change something, and retrying cannot help. It is
+// a model.KindValidation error; a run that returns one ends Failed with
+// its message (settle), and the queue does not retry its task.
+func ModelError(format string, args ...any) error {
+	return model.E(model.KindValidation, format, args...)
 }
+
+// modelError is ModelError.
+func modelError(format string, args ...any) error { return ModelError(format, args...) }
 
 // Publisher stores a run's results and completes the run in the same
 // transaction: complete is applied to the run record just before it is
@@ -142,16 +143,22 @@ func (r *Runner) supervise(ctx context.Context, t Task, next func() func(*model.
 // interrupted context or any other error is returned for another attempt.
 // fn is applied to the record of a run it ends.
 func (r *Runner) settle(ctx context.Context, t Task, err error, cancelled bool, fn func(*model.Run)) error {
-	var me *errModel
+	var me *model.Error
 	switch {
 	case err == nil:
 		return nil
 	case cancelled || errors.Is(err, store.ErrRunCancelled):
 		_, err = r.finish(ctx, t, model.RunCancelled, "", fn)
 		return err
-	case errors.As(err, &me):
-		_, ferr := r.finish(ctx, t, model.RunFailed, me.msg, fn)
-		return errors.Join(model.E(model.KindValidation, "%s", me.msg), ferr)
+	case errors.As(err, &me) && me.Kind == model.KindValidation:
+		// The message without the operations that wrapped it: the user
+		// reads what is wrong, not where the service noticed.
+		msg := me.Msg
+		if msg == "" {
+			msg = me.Error()
+		}
+		_, ferr := r.finish(ctx, t, model.RunFailed, msg, fn)
+		return errors.Join(model.E(model.KindValidation, "%s", msg), ferr)
 	case ctx.Err() != nil:
 		// The worker is stopping or lost its lease: another attempt runs it.
 		return fmt.Errorf("run %s interrupted: %w", t.RunID, ctx.Err())

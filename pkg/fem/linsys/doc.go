@@ -10,7 +10,7 @@
 // non-linear iterations) with the numeric phase only. DenseFactorizer is a
 // reference for tests and tiny models.
 //
-// A zero or negligible pivot is a *SingularError naming the equation (the
+// A zero or negligible pivot is a *SingularError whose DOF is the equation (the
 // original, un-permuted index), so the analysis can name the node and DOF
 // of a mechanism.
 //

@@ -58,17 +58,12 @@ type Inertial interface {
 	Inertia() sparse.Inertia
 }
 
-// SingularError reports a zero or negligible pivot at an equation; a
-// Factorizer returns it (possibly wrapped) so the analysis can name the
-// node and DOF of a mechanism.
-type SingularError struct {
-	Equation int
-}
-
-// Error implements error.
-func (e *SingularError) Error() string {
-	return fmt.Sprintf("singular pivot at equation %d", e.Equation)
-}
+// SingularError reports a zero or negligible pivot; a Factorizer returns
+// it (possibly wrapped) so the analysis can name the node and DOF of a
+// mechanism. It is the sparse factorization's own error: its DOF is the
+// equation of the failing pivot (the rows of the system are its
+// equations).
+type SingularError = sparse.SingularError
 
 // DenseFactorizer is a dense LDLᵀ factorizer (no pivoting; the stiffness
 // of a stable structure is positive definite) for tests and small models.
@@ -115,7 +110,7 @@ func (f DenseFactorizer) Factor(ctx context.Context, m *sparse.SymMatrix, _ []in
 			d -= rj[k] * w[k]
 		}
 		if !(d > tol*math.Abs(orig[j])) || orig[j] == 0 {
-			return nil, &SingularError{Equation: j}
+			return nil, &SingularError{DOF: j, Pivot: d, Ref: math.Abs(orig[j])}
 		}
 		a[j*n+j] = d
 		for i := j + 1; i < n; i++ {

@@ -65,7 +65,7 @@ func TestFactorizersAgree(t *testing.T) {
 }
 
 // TestSingularNamesTheEquation gives both factorizers a matrix whose
-// equation 3 has no stiffness: each must answer *SingularError{3}.
+// equation 3 has no stiffness: each must answer a *SingularError of DOF 3.
 func TestSingularNamesTheEquation(t *testing.T) {
 	a := spd(t, 6, 1)
 	for q := a.Pat.ColPtr[3]; q < a.Pat.ColPtr[4]; q++ {
@@ -81,7 +81,7 @@ func TestSingularNamesTheEquation(t *testing.T) {
 	for _, f := range []Factorizer{&SparseFactorizer{Orderings: []sparse.Method{sparse.Natural}}, DenseFactorizer{}} {
 		_, err := f.Factor(context.Background(), a, nil)
 		var se *SingularError
-		if !errors.As(err, &se) || se.Equation != 3 {
+		if !errors.As(err, &se) || se.DOF != 3 {
 			t.Errorf("%T: error %v, want a singular pivot at equation 3", f, err)
 		}
 	}

@@ -130,7 +130,7 @@ func (f *SparseFactorizer) FactorReporting(ctx context.Context, a *sparse.SymMat
 	if err != nil {
 		var se *sparse.SingularError
 		if errors.As(err, &se) {
-			return nil, &SingularError{Equation: se.DOF}
+			return nil, se
 		}
 		return nil, fmt.Errorf("sparse factor: %w", err)
 	}
@@ -220,7 +220,7 @@ func (s *sparseFactorization) Refactor(ctx context.Context, a *sparse.SymMatrix)
 	if err != nil {
 		var se *sparse.SingularError
 		if errors.As(err, &se) {
-			return &SingularError{Equation: se.DOF}
+			return se
 		}
 		return fmt.Errorf("sparse refactor: %w", err)
 	}

@@ -110,19 +110,19 @@ func (s *System) Factor(ctx context.Context, sigma float64, b *sparse.SymMatrix)
 		switch {
 		case err == nil:
 			return f, nil
-		case !errors.As(err, &se) || se.Equation < 0 || se.Equation >= s.Equations():
+		case !errors.As(err, &se) || se.DOF < 0 || se.DOF >= s.Equations():
 			return nil, err
 		case (sigma == 0 || b == nil) && s.stab.on && springs < s.Equations():
 			// Stabilizing: a zero pivot of K gets a spring, and the same
 			// factorization is tried again.
-			s.addSpring(se.Equation)
+			s.addSpring(se.DOF)
 			springs++
 			try--
 			continue
 		case sigma == 0 || b == nil:
-			return nil, s.mechanism(se.Equation)
+			return nil, s.mechanism(se.DOF)
 		case try == 3:
-			return nil, fmt.Errorf("the shift stays on an eigenvalue after moving it: %w", s.mechanism(se.Equation))
+			return nil, fmt.Errorf("the shift stays on an eigenvalue after moving it: %w", s.mechanism(se.DOF))
 		}
 		sigma *= 1 + 1e-9*float64(int(1)<<try)
 	}

@@ -388,8 +388,8 @@ func (a *driver) factor(k *sparse.SymMatrix, lambda float64) (linsys.Factorizati
 	f, err := a.opts.Factorizer.Factor(a.ctx, k, a.num.NodeOf)
 	if err != nil {
 		var se *linsys.SingularError
-		if errors.As(err, &se) && se.Equation >= 0 && se.Equation < a.num.Equations() {
-			return nil, a.num.Mechanism(se.Equation)
+		if errors.As(err, &se) && se.DOF >= 0 && se.DOF < a.num.Equations() {
+			return nil, a.num.Mechanism(se.DOF)
 		}
 		return nil, fmt.Errorf("factor tangent: %w", err)
 	}

@@ -152,13 +152,13 @@ func (a *analysis) factorSystem(s *system, m *sparse.SymMatrix) error {
 			return nil
 		}
 		var se *linsys.SingularError
-		if !errors.As(err, &se) || se.Equation < 0 || se.Equation >= s.neq {
+		if !errors.As(err, &se) || se.DOF < 0 || se.DOF >= s.neq {
 			return fmt.Errorf("factor stiffness: %w", err)
 		}
 		if !a.opts.StabilizeUnrestrainedNodes || attempt > s.neq {
-			return a.mechanism(s, se.Equation)
+			return a.mechanism(s, se.DOF)
 		}
-		m.Val[pat.Diagonal(se.Equation)] += a.stabilize(s, se.Equation, maxT, maxR)
+		m.Val[pat.Diagonal(se.DOF)] += a.stabilize(s, se.DOF, maxT, maxR)
 	}
 }
 
