@@ -1,8 +1,8 @@
-// Package analysis turns the stored model of a job into the engine's input
-// and, later, runs analyses for the worker. It sits between the model
-// editor (Redis-backed collections, SI records) and the engine packages
-// under pkg/fem, which know nothing of storage.
 package analysis
+
+// The adapter turns the stored model of a job (the editor's collections,
+// SI records) into the engine's input (pkg/fem/domain), which knows
+// nothing of storage.
 
 import (
 	"context"

@@ -12,21 +12,6 @@ import (
 	"github.com/gusset/gusset/pkg/store"
 )
 
-// The middle layer is organised like asynq's task mux: every analysis
-// kind is one registered value, and the routes, the worker's runner, the
-// result queries and the job-file check loop over the registry instead of
-// naming kinds. A kind's value owns its settings rules, its solving and
-// the storing of its results; the family it belongs to owns the settings
-// record, the results' meta record and the queries over them.
-//
-// The path of a run: the HTTP edge finds the kind by its start route
-// (Kind.Start), merges the client's overrides into the family's settings
-// record, and asks the kind to check them (Kind.Check); Service.Start
-// records the run and queues a Task naming the kind's Type. A worker's
-// Runner.Run looks the Task's kind up and calls Kind.Run, which carries
-// the run through the one lifecycle (Runner.Execute: begin, supervise,
-// solve, publish, settle). The queries read what the family stored.
-
 // Settings is a family's settings record: a struct whose fields carry the
 // validator's tags (pkg/model, fields.go).
 type Settings interface {
@@ -39,8 +24,8 @@ type Settings interface {
 // linear and non-linear static analyses are one family.
 type Family struct {
 	// Name is the path segment of the family's settings and results-info
-	// routes, and the name its results are stored under (in Redis and in
-	// job files).
+	// routes, and the name its results are stored under (in the store and
+	// in job files).
 	Name model.AnalysisKind
 	// QueryDir is the path segment of its result queries.
 	QueryDir string
@@ -58,7 +43,7 @@ type Family struct {
 	// ("%", "Hz") for the settings metadata.
 	SettingsLabels map[string]string
 	// SettingsKey is the name of the family's record in a job's analysis
-	// settings (model.AnalysisSettings), in Redis and in job files.
+	// settings (model.AnalysisSettings), in the store and in job files.
 	SettingsKey string
 	// Default is the family's settings record in a new job; its dynamic
 	// type is the family's record type. A record type may have an
