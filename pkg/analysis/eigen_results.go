@@ -12,34 +12,6 @@ import (
 	"github.com/gusset/gusset/pkg/store"
 )
 
-// The buckling and dynamic-frequency results (one set per kind and job)
-// share one layout: the model's nodes and members as in the static
-// results, and per load case
-//
-//	{case}:modes   float64 per mode [value, period, residual, iterations,
-//	               partX, partY, partZ, nodeT, axisT, nodeR, axisR]: value
-//	               is the frequency (Hz) or the load factor, period in s
-//	               (0 for buckling), part* the mass participation fractions
-//	               (0 for buckling), nodeT/nodeR the nodes of the largest
-//	               translation and rotation (0: none beyond round-off) and
-//	               axisT/axisR their global axes (0, 1, 2)
-//	{case}:shapes  float64 [ux uy uz rx ry rz] per mode and node, mode by
-//	               mode, global axes: as the eigensolver returns them
-//	               (frequencies: mass-normalized) or largest translation 1
-//	               (buckling)
-//	{case}:lengths float64 per mode and member [pcr, length, ly, lz,
-//	               reason]: reason 0 for a member in compression, else the
-//	               1-based index into the case's Reasons (buckling only)
-const (
-	colModes   = "modes"
-	colShapes  = "shapes"
-	colLengths = "lengths"
-
-	widthMode   = 11
-	widthShape  = 6
-	widthLength = 5
-)
-
 // Positions in a row of the modes column.
 const (
 	modeValue = iota
