@@ -355,24 +355,6 @@ var caseColumns = []string{colDisp, colReact, colEnd, colSummary, colPlate, colC
 // caseColumn names the column col of load case lc.
 func caseColumn(lc int64, col string) string { return strconv.FormatInt(lc, 10) + ":" + col }
 
-// packFloats encodes values as packed little-endian float64.
-func packFloats(v []float64) []byte {
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
-	}
-	return b
-}
-
-// packInts encodes values as packed little-endian int64.
-func packInts(v []int64) []byte {
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], uint64(x))
-	}
-	return b
-}
-
 // floats decodes a packed float64 column of rows of width w.
 func floats(b []byte, w int, name string) ([]float64, error) {
 	if len(b)%(8*w) != 0 {

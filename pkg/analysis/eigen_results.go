@@ -101,13 +101,14 @@ func packEigen(m *domain.Model, cs []eigenCase, tol float64, runID, solver strin
 	for i, n := range m.Nodes {
 		nodes[i], _ = EngineID(n.ID)
 	}
-	set.columns[colNodes] = packInts(nodes)
-	set.columns[colMembers] = packInts(memberColumn(m))
+	set.columns[colNodes] = nodesCol.encode(nodes)
+	set.columns[colMembers] = membersCol.encode(memberColumn(m))
 	for _, c := range cs {
 		cm := EigenCaseMeta{CaseMeta: CaseMeta{LoadCase: c.id, RunID: runID, Solver: solver, AnalysedAt: at},
 			Modes: len(c.modes), Requested: c.requested, Tolerance: tol}
-		modes := make([]float64, 0, widthMode*len(c.modes))
-		var shapes, lengths []float64
+		modes := make([]modeRow, 0, len(c.modes))
+		var shapes []dispRow
+		var lengths []effLengthRow
 		for _, md := range c.modes {
 			nt, at, nr, ar := largest(md.shape)
 			nodeID := func(i int) float64 { // 0: none
@@ -116,10 +117,10 @@ func packEigen(m *domain.Model, cs []eigenCase, tol float64, runID, solver strin
 				}
 				return float64(nodes[i])
 			}
-			modes = append(modes, md.value, md.period, md.residual, float64(md.iterations),
-				md.part[0], md.part[1], md.part[2], nodeID(nt), float64(at), nodeID(nr), float64(ar))
+			modes = append(modes, modeRow{Value: md.value, Period: md.period, Residual: md.residual, Iterations: float64(md.iterations),
+				Part: md.part, NodeT: nodeID(nt), AxisT: float64(at), NodeR: nodeID(nr), AxisR: float64(ar)})
 			for _, s := range md.shape {
-				shapes = append(shapes, s[:]...)
+				shapes = append(shapes, dispRow{U: s})
 			}
 			for _, l := range md.lengths {
 				code := 0
@@ -129,27 +130,26 @@ func packEigen(m *domain.Model, cs []eigenCase, tol float64, runID, solver strin
 						code = len(cm.Reasons)
 					}
 				}
-				lengths = append(lengths, l.pcr, l.length, l.ly, l.lz, float64(code))
+				lengths = append(lengths, effLengthRow{Pcr: l.pcr, Length: l.length, Ly: l.ly, Lz: l.lz, Reason: float64(code)})
 			}
 		}
-		set.columns[caseColumn(c.id, colModes)] = packFloats(modes)
-		set.columns[caseColumn(c.id, colShapes)] = packFloats(shapes)
+		set.columns[modesCol.of(c.id)] = modesCol.encode(modes)
+		set.columns[shapesCol.of(c.id)] = shapesCol.encode(shapes)
 		if lengths != nil {
-			set.columns[caseColumn(c.id, colLengths)] = packFloats(lengths)
+			set.columns[lengthsCol.of(c.id)] = lengthsCol.encode(lengths)
 		}
 		set.cases = append(set.cases, cm)
 	}
 	return set
 }
 
-// memberColumn lists [id, nodeA, nodeB] of every member of m.
-func memberColumn(m *domain.Model) []int64 {
-	out := make([]int64, 0, widthMember*len(m.Members))
-	for _, mb := range m.Members {
-		id, _ := EngineID(mb.ID)
-		a, _ := EngineID(mb.NodeA)
-		b, _ := EngineID(mb.NodeB)
-		out = append(out, id, a, b)
+// memberColumn returns the end nodes of every member of m, model order.
+func memberColumn(m *domain.Model) []memberRow {
+	out := make([]memberRow, len(m.Members))
+	for i, mb := range m.Members {
+		out[i].ID, _ = EngineID(mb.ID)
+		out[i].NodeA, _ = EngineID(mb.NodeA)
+		out[i].NodeB, _ = EngineID(mb.NodeB)
 	}
 	return out
 }
