@@ -95,6 +95,15 @@ type plateNodesRow struct {
 	Nodes [4]int64
 }
 
+// corners returns the plate's corner nodes: three for a triangle, four
+// for a quadrilateral.
+func (r *plateNodesRow) corners() []int64 {
+	if r.Nodes[3] == 0 {
+		return r.Nodes[:3]
+	}
+	return r.Nodes[:]
+}
+
 // dispRow is a row of a disp column (a node's displacements, m and rad)
 // and of a shapes column (a node's motion in a mode shape).
 //
