@@ -233,18 +233,6 @@ const (
 	widthPlates = int(unsafe.Sizeof(plateNodesRow{})) / 8
 )
 
-// Widths of the rows of the other columns, in values.
-const (
-	widthDisp    = int(unsafe.Sizeof(dispRow{})) / 8
-	widthReact   = int(unsafe.Sizeof(reactRow{})) / 8
-	widthEnd     = int(unsafe.Sizeof(endRow{})) / 8
-	widthSummary = int(unsafe.Sizeof(summaryRow{})) / 8
-	widthPlate   = int(unsafe.Sizeof(plateForcesRow{})) / 8
-	widthMode    = int(unsafe.Sizeof(modeRow{})) / 8
-	widthShape   = int(unsafe.Sizeof(dispRow{})) / 8
-	widthLength  = int(unsafe.Sizeof(effLengthRow{})) / 8
-)
-
 // declare returns the column name of rows R. It panics, when the package
 // initialises, if R is not a whole number of 8-byte values in declaration
 // order: reading a column into rows of R copies bytes into R's memory,
@@ -364,26 +352,18 @@ var caseColumns = []string{colDisp, colReact, colEnd, colSummary, colPlate, colC
 // caseColumn names the column col of load case lc.
 func caseColumn(lc int64, col string) string { return strconv.FormatInt(lc, 10) + ":" + col }
 
-// floats decodes a packed float64 column of rows of width w.
-func floats(b []byte, w int, name string) ([]float64, error) {
-	if len(b)%(8*w) != 0 {
-		return nil, fmt.Errorf("results column %s holds %d bytes, not whole rows of %d values", name, len(b), w)
-	}
-	out := make([]float64, len(b)/8)
-	for i := range out {
-		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return out, nil
+// values returns every value of the float64 column name, whatever its
+// rows: for the checks that treat the values alike.
+func values(b []byte, name string) ([]float64, error) {
+	return column[float64]{name: name}.decode(b, name)
 }
 
-// ints decodes a packed int64 column of rows of width w.
+// ints decodes the int64 column name, of rows of w values, flat: the form
+// a static set keeps its members and plates in (staticSet), which only
+// counts them.
 func ints(b []byte, w int, name string) ([]int64, error) {
 	if len(b)%(8*w) != 0 {
 		return nil, fmt.Errorf("results column %s holds %d bytes, not whole rows of %d values", name, len(b), w)
 	}
-	out := make([]int64, len(b)/8)
-	for i := range out {
-		out[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return out, nil
+	return column[int64]{name: name}.decode(b, name)
 }

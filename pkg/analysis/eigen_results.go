@@ -12,21 +12,6 @@ import (
 	"github.com/gusset/gusset/pkg/store"
 )
 
-// Positions in a row of the modes column.
-const (
-	modeValue = iota
-	modePeriod
-	modeResidual
-	modeIterations
-	modePartX
-	modePartY
-	modePartZ
-	modeNodeT
-	modeAxisT
-	modeNodeR
-	modeAxisR
-)
-
 // EigenMeta is the meta record of stored buckling or dynamic-frequency
 // results.
 type EigenMeta struct {
@@ -207,11 +192,11 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 		if !(c.Tolerance > 0 && c.Tolerance < 1) {
 			return bad("load case %d has the tolerance %v, not between 0 and 1", c.LoadCase, c.Tolerance)
 		}
-		want[caseColumn(c.LoadCase, colModes)] = 8 * widthMode * c.Modes
-		want[caseColumn(c.LoadCase, colShapes)] = 8 * widthShape * m.Nodes * c.Modes
+		want[modesCol.of(c.LoadCase)] = modesCol.size(c.Modes)
+		want[shapesCol.of(c.LoadCase)] = shapesCol.size(m.Nodes * c.Modes)
 		if kind == model.KindBuckling {
-			want[caseColumn(c.LoadCase, colLengths)] = 8 * widthLength * m.Members * c.Modes
-			reasons[caseColumn(c.LoadCase, colLengths)] = len(c.Reasons)
+			want[lengthsCol.of(c.LoadCase)] = lengthsCol.size(m.Members * c.Modes)
+			reasons[lengthsCol.of(c.LoadCase)] = len(c.Reasons)
 		}
 	}
 	for name, col := range set.Columns {
@@ -228,39 +213,19 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 		}
 		switch {
 		case strings.HasSuffix(name, ":"+colModes):
-			vals, _ := floats(col, 1, name)
-			for r := 0; r < len(vals); r += widthMode {
-				v := vals[r : r+widthMode]
-				if it := v[modeIterations]; !(it >= 0 && it <= 1e9 && it == math.Trunc(it)) || !(v[modeResidual] >= 0) || !(v[modePeriod] >= 0) {
-					return bad("the column %q holds a mode with %v iterations, residual %v and period %v", name,
-						it, v[modeResidual], v[modePeriod])
-				}
-				for k := modePartX; k <= modePartZ; k++ {
-					if !(v[k] >= 0 && v[k] <= 1+1e-9) {
-						return bad("the column %q holds the participation fraction %v, not between 0 and 1", name, v[k])
-					}
-				}
-				for _, k := range []int{modeNodeT, modeNodeR} {
-					if v[k] == 0 {
-						continue // no node: the shape has no such motion
-					}
-					if _, ok := slices.BinarySearch(ref.nodes, int64(v[k])); !ok || v[k] != math.Trunc(v[k]) {
-						return bad("the column %q names node %v, which is not a node of the model", name, v[k])
-					}
-				}
-				for _, k := range []int{modeAxisT, modeAxisR} {
-					if a := vals[r+k]; a != 0 && a != 1 && a != 2 {
-						return bad("the column %q holds the axis %v", name, a)
-					}
+			rows, _ := modesCol.decode(col, name)
+			for i := range rows {
+				if err := checkMode(name, &rows[i], ref.nodes); err != nil {
+					return err
 				}
 			}
 		case strings.HasSuffix(name, ":"+colLengths):
-			vals, _ := floats(col, 1, name)
-			for r := 0; r < len(vals); r += widthLength {
-				if code := vals[r+4]; code < 0 || code > float64(reasons[name]) || code != math.Trunc(code) {
+			rows, _ := lengthsCol.decode(col, name)
+			for _, r := range rows {
+				if code := r.Reason; code < 0 || code > float64(reasons[name]) || code != math.Trunc(code) {
 					return bad("the column %q holds the exclusion code %v", name, code)
 				}
-				for _, x := range vals[r : r+4] {
+				for _, x := range [...]float64{r.Pcr, r.Length, r.Ly, r.Lz} {
 					if !(x >= 0) {
 						return bad("the column %q holds the negative critical force or length %v", name, x)
 					}
@@ -270,6 +235,34 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 	}
 	for name := range want {
 		return bad("they lack the column %q", name)
+	}
+	return nil
+}
+
+// checkMode checks a mode of the modes column name against the model's
+// nodes (ascending).
+func checkMode(name string, v *modeRow, nodes []int64) error {
+	bad := func(format string, args ...any) error { return model.E(model.KindValidation, format, args...) }
+	if it := v.Iterations; !(it >= 0 && it <= 1e9 && it == math.Trunc(it)) || !(v.Residual >= 0) || !(v.Period >= 0) {
+		return bad("the column %q holds a mode with %v iterations, residual %v and period %v", name, it, v.Residual, v.Period)
+	}
+	for _, p := range v.Part {
+		if !(p >= 0 && p <= 1+1e-9) {
+			return bad("the column %q holds the participation fraction %v, not between 0 and 1", name, p)
+		}
+	}
+	for _, n := range [...]float64{v.NodeT, v.NodeR} {
+		if n == 0 {
+			continue // no node: the shape has no such motion
+		}
+		if _, ok := slices.BinarySearch(nodes, int64(n)); !ok || n != math.Trunc(n) {
+			return bad("the column %q names node %v, which is not a node of the model", name, n)
+		}
+	}
+	for _, a := range [...]float64{v.AxisT, v.AxisR} {
+		if a != 0 && a != 1 && a != 2 {
+			return bad("the column %q holds the axis %v", name, a)
+		}
 	}
 	return nil
 }
