@@ -200,3 +200,23 @@ func TestWordsOf(t *testing.T) {
 		})
 	}
 }
+
+// Reading or writing a column costs one allocation, its rows or its
+// bytes, whatever its length: no work per value that could grow a query.
+func TestColumnCodecAllocs(t *testing.T) {
+	rows := make([]endRow, 1000)
+	b := endCol.encode(rows)
+	for _, tc := range []struct {
+		name string
+		run  func()
+	}{
+		{"decode", func() { _, _ = endCol.decode(b, "1:end") }},
+		{"encode", func() { _ = endCol.encode(rows) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if n := testing.AllocsPerRun(20, tc.run); n != 1 {
+				t.Errorf("%v allocations, want 1", n)
+			}
+		})
+	}
+}
