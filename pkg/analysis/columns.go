@@ -153,7 +153,7 @@ func newEndRow(a, b, dispA *[6]float64, inactive bool) endRow {
 // summaryRow is the one row of a summary column.
 //
 //	layout: [load Fx Fy Fz Mx My Mz, reaction Fx … Mz, residual,
-//	maxLoad] float64: 14 values, global axes, moments about the origin
+//	maxLoad] float64: 14 values, global axes
 type summaryRow struct {
 	_                 structs.HostLayout
 	Load, Reaction    [6]float64
@@ -200,8 +200,9 @@ type effLengthRow struct {
 	Reason              float64
 }
 
-// columnRow is the set of the types a column's rows may have: the record types
-// above, and a lone int64 or float64 for columns of one value per row.
+// columnRow is the set of the types a column's rows may have: the record
+// types above, and a lone int64 or float64 for columns of one value per
+// row.
 type columnRow interface {
 	int64 | float64 | memberRow | plateNodesRow | dispRow | reactRow | endRow | summaryRow | plateForcesRow | modeRow | effLengthRow
 }
