@@ -4,33 +4,34 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
+	"structs"
+	"unsafe"
 )
 
 // Results are stored as columns of packed little-endian 8-byte values:
 // cheap to write, to read and to slice, and exact (no decimal round trip).
+// A column is a run of rows of one record type declared in this file, and
+// that type is the layout: its fields in order, each an 8-byte value or
+// an array of them, are the values of a row in order. Packing, reading,
+// the check of a job file's results and every size derive from these
+// types (column, below), so that no other code knows where a value sits
+// in a row (columns_source_test.go holds the rest of the package to it).
 //
 // Columns of the static results (one set per job, any number of cases):
 //
 //	nodes          int64 node ids, model order (ascending)
-//	members        int64 [id, nodeA, nodeB] per member, model order
-//	{case}:disp    float64 [ux uy uz rx ry rz] per node, m and rad, global
-//	{case}:react   float64 [node, Fx Fy Fz Mx My Mz] per supported node, N, N·m
-//	{case}:end     float64 per member: end A [Fx Fy Fz Mx My Mz], end B
-//	               [same], the member's own end-A displacements (local, after
-//	               releases) and an inactive flag (1 when a one-way member
-//	               was switched off): 19 values
-//	{case}:summary float64 [Load Fx…Mz, Reaction Fx…Mz, Residual, MaxLoad]
+//	members        memberRow per member, model order
+//	{case}:disp    dispRow per node, model order
+//	{case}:react   reactRow per supported node, model order
+//	{case}:end     endRow per member, model order
+//	{case}:summary one summaryRow
 //
 // and, when the model has plates,
 //
-//	plates         int64 [id, nodeA, nodeB, nodeC, nodeD] per plate, model
-//	               order (nodeD 0 for a triangle)
-//	{case}:plate   float64 per plate, plate local axes: the resultants at
-//	               the centroid [Fx Fy Fxy (N/m), Mx My Mxy (N·m/m), Vxz Vyz
-//	               (N/m)], then the forces the nodes exert on the plate,
-//	               [Fx Fy Fz Mx My Mz] per corner A B C D (N, N·m; zeros
-//	               for D of a triangle): 32 values
+//	plates         plateNodesRow per plate, model order
+//	{case}:plate   plateForcesRow per plate, model order
 //
 // Station values (internal forces, displacements, stresses along members)
 // are not stored: they are exact piecewise polynomials of the end state and
@@ -47,21 +48,295 @@ const (
 	colPlates  = "plates"
 	colPlate   = "plate"
 	// colCable, per non-linear case of a model with cables
-	// (CaseMeta.Cables): each member's stretched cable length, 0 for the
-	// members that are not cables.
+	// (CaseMeta.Cables): each member's stretched cable length (float64,
+	// m), 0 for the members that are not cables.
 	colCable = "cable"
 )
 
-// Widths of the rows of each column, in values.
+// The buckling and dynamic-frequency results (one set per kind and job)
+// share one layout: the model's nodes and members as in the static
+// results, and per load case
+//
+//	{case}:modes   modeRow per mode
+//	{case}:shapes  dispRow per mode and node, mode by mode: the shape as
+//	               the eigensolver returns it (frequencies:
+//	               mass-normalized) or with its largest translation 1
+//	               (buckling)
+//	{case}:lengths effLengthRow per mode and member, mode by mode
+//	               (buckling only)
 const (
-	widthMember  = 3
-	widthDisp    = 6
-	widthReact   = 7
-	widthEnd     = 19
-	widthSummary = 14
-	widthPlates  = 5
-	widthPlate   = 32
+	colModes   = "modes"
+	colShapes  = "shapes"
+	colLengths = "lengths"
 )
+
+// The row types. Each starts with a structs.HostLayout marker, which
+// fixes its fields in declaration order without padding (checked by
+// declare): the row's memory is its stored values, so a column is read
+// and written as one copy, with no per-value work. The layout comment of
+// each gives its stored values in order; columns_layout_test.go pins them
+// byte by byte.
+
+// memberRow is a row of the members column.
+//
+//	layout: [id nodeA nodeB] int64
+type memberRow struct {
+	_            structs.HostLayout
+	ID           int64
+	NodeA, NodeB int64
+}
+
+// plateNodesRow is a row of the plates column.
+//
+//	layout: [id nodeA nodeB nodeC nodeD] int64, nodeD 0 for a triangle
+type plateNodesRow struct {
+	_     structs.HostLayout
+	ID    int64
+	Nodes [4]int64
+}
+
+// corners returns the plate's corner nodes: three for a triangle, four
+// for a quadrilateral.
+func (r *plateNodesRow) corners() []int64 {
+	if r.Nodes[3] == 0 {
+		return r.Nodes[:3]
+	}
+	return r.Nodes[:]
+}
+
+// dispRow is a row of a disp column (a node's displacements, m and rad)
+// and of a shapes column (a node's motion in a mode shape).
+//
+//	layout: [ux uy uz rx ry rz] float64, global axes
+type dispRow struct {
+	_ structs.HostLayout
+	U [6]float64
+}
+
+// reactRow is a row of a react column: a supported node and its reaction.
+//
+//	layout: [node Fx Fy Fz Mx My Mz] float64: the node id, then the
+//	reaction in global axes, N and N·m
+type reactRow struct {
+	_    structs.HostLayout
+	Node float64
+	F    [6]float64
+}
+
+// endRow is a row of an end column: what fixes a member's state.
+//
+//	layout: [end A: Fx Fy Fz Mx My Mz, end B: Fx … Mz, dispA: ux uy uz
+//	rx ry rz, inactive] float64: 19 values. The end actions are in
+//	member local axes, N and N·m; dispA are the member's own end-A
+//	displacements (local, after releases); inactive is 1 when a one-way
+//	member was switched off, else 0.
+type endRow struct {
+	_        structs.HostLayout
+	A, B     [6]float64
+	DispA    [6]float64
+	Inactive float64
+}
+
+// inactive reports whether the member was switched off.
+func (r *endRow) inactive() bool { return r.Inactive != 0 }
+
+// newEndRow is the row of a member with end actions a and b, end-A
+// displacements dispA, switched off when inactive.
+func newEndRow(a, b, dispA *[6]float64, inactive bool) endRow {
+	r := endRow{A: *a, B: *b, DispA: *dispA}
+	if inactive {
+		r.Inactive = 1
+	}
+	return r
+}
+
+// summaryRow is the one row of a summary column.
+//
+//	layout: [load Fx Fy Fz Mx My Mz, reaction Fx … Mz, residual,
+//	maxLoad] float64: 14 values, global axes
+type summaryRow struct {
+	_                 structs.HostLayout
+	Load, Reaction    [6]float64
+	Residual, MaxLoad float64
+}
+
+// plateForcesRow is a row of a plate column, in plate local axes.
+//
+//	layout: [Fx Fy Fxy, Mx My Mxy, Vxz Vyz, corner A: Fx Fy Fz Mx My Mz,
+//	corner B …, corner C …, corner D …] float64: 32 values. The first
+//	eight are the resultants at the centroid (N/m, N·m/m, N/m); the
+//	corners hold the forces the nodes exert on the plate (N, N·m), zeros
+//	for D of a triangle and for an inactive plate.
+type plateForcesRow struct {
+	_       structs.HostLayout
+	F       [3]float64
+	M       [3]float64
+	V       [2]float64
+	Corners [4][6]float64
+}
+
+// modeRow is a row of a modes column.
+//
+//	layout: [value, period, residual, iterations, partX partY partZ,
+//	nodeT, axisT, nodeR, axisR] float64: 11 values. value is the
+//	frequency (Hz) or the load factor, period in s (0 for buckling),
+//	part* the mass participation fractions (0 for buckling), nodeT and
+//	nodeR the nodes of the largest translation and rotation (0: none
+//	beyond round-off) and axisT and axisR their global axes (0, 1, 2).
+type modeRow struct {
+	_                                   structs.HostLayout
+	Value, Period, Residual, Iterations float64
+	Part                                [3]float64
+	NodeT, AxisT, NodeR, AxisR          float64
+}
+
+// effLengthRow is a row of a lengths column: a member in a buckling mode.
+//
+//	layout: [pcr, length, ly, lz, reason] float64: reason 0 for a member
+//	in compression, else the 1-based index into the case's Reasons
+type effLengthRow struct {
+	_                   structs.HostLayout
+	Pcr, Length, Ly, Lz float64
+	Reason              float64
+}
+
+// columnRow is the set of the types a column's rows may have: the record
+// types above, and a lone int64 or float64 for columns of one value per
+// row.
+type columnRow interface {
+	int64 | float64 | memberRow | plateNodesRow | dispRow | reactRow | endRow | summaryRow | plateForcesRow | modeRow | effLengthRow
+}
+
+// column is a results column: its name (for a per-case column, the
+// suffix caseColumn adds to the case) and, by R, the layout of its rows.
+type column[R columnRow] struct{ name string }
+
+// The columns. Declaring them checks their row types (declare).
+var (
+	nodesCol   = declare[int64](colNodes)
+	membersCol = declare[memberRow](colMembers)
+	platesCol  = declare[plateNodesRow](colPlates)
+	dispCol    = declare[dispRow](colDisp)
+	reactCol   = declare[reactRow](colReact)
+	endCol     = declare[endRow](colEnd)
+	summaryCol = declare[summaryRow](colSummary)
+	plateCol   = declare[plateForcesRow](colPlate)
+	cableCol   = declare[float64](colCable)
+	modesCol   = declare[modeRow](colModes)
+	shapesCol  = declare[dispRow](colShapes)
+	lengthsCol = declare[effLengthRow](colLengths)
+)
+
+// Widths, in values, of the rows of the members and plates columns, for
+// reads that keep them flat (ints).
+const (
+	widthMember = int(unsafe.Sizeof(memberRow{})) / 8
+	widthPlates = int(unsafe.Sizeof(plateNodesRow{})) / 8
+)
+
+// declare returns the column name of rows R. It panics, when the package
+// initialises, if R is not a whole number of 8-byte values in declaration
+// order: reading a column into rows of R copies bytes into R's memory,
+// which would otherwise put values in the wrong fields.
+func declare[R columnRow](name string) column[R] {
+	t := reflect.TypeFor[R]()
+	n, err := wordsOf(t)
+	if err == nil && t.Size() != uintptr(8*n) {
+		err = fmt.Errorf("%s takes %d bytes for %d values: it is padded", t, t.Size(), n)
+	}
+	if err != nil {
+		panic("results column " + name + ": " + err.Error())
+	}
+	return column[R]{name: name}
+}
+
+// wordsOf returns the number of 8-byte values of t.
+func wordsOf(t reflect.Type) (int, error) {
+	switch t.Kind() {
+	case reflect.Int64, reflect.Float64:
+		return 1, nil
+	case reflect.Array:
+		n, err := wordsOf(t.Elem())
+		return n * t.Len(), err
+	case reflect.Struct:
+		n, host := 0, false
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.Type == reflect.TypeFor[structs.HostLayout]() {
+				host = true
+				continue
+			}
+			k, err := wordsOf(f.Type)
+			if err != nil {
+				return 0, err
+			}
+			n += k
+		}
+		if !host {
+			return 0, fmt.Errorf("%s has no structs.HostLayout field, so its field order is not fixed", t)
+		}
+		return n, nil
+	}
+	return 0, fmt.Errorf("%s is not made of int64 and float64 values", t)
+}
+
+// of names the column of load case lc.
+func (c column[R]) of(lc int64) string { return caseColumn(lc, c.name) }
+
+// rowBytes returns the bytes of one row.
+func (column[R]) rowBytes() int { return int(unsafe.Sizeof(*new(R))) }
+
+// width returns the values of one row.
+func (c column[R]) width() int { return c.rowBytes() / 8 }
+
+// size returns the bytes of n rows.
+func (c column[R]) size(n int) int { return n * c.rowBytes() }
+
+// encode packs rows, in order, as stored.
+func (c column[R]) encode(rows []R) []byte {
+	b := make([]byte, c.size(len(rows)))
+	copyWords(b, memoryOf(rows))
+	return b
+}
+
+// decode unpacks the column name (the name c has in the results, for the
+// message) into its rows.
+func (c column[R]) decode(b []byte, name string) ([]R, error) {
+	if len(b)%c.rowBytes() != 0 {
+		return nil, fmt.Errorf("results column %s holds %d bytes, not whole rows of %d values", name, len(b), c.width())
+	}
+	out := make([]R, len(b)/c.rowBytes())
+	copyWords(memoryOf(out), b)
+	return out, nil
+}
+
+// memoryOf returns the memory of rows, which declare found to be the
+// rows' values, as bytes.
+func memoryOf[R columnRow](rows []R) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(rows))), len(rows)*int(unsafe.Sizeof(*new(R))))
+}
+
+// hostLittleEndian is set when this machine keeps 8-byte values in
+// memory as they are stored, so that copyWords is a copy.
+var hostLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// copyWords copies the 8-byte values of src to dst, between the stored
+// byte order and the machine's.
+func copyWords(dst, src []byte) {
+	if hostLittleEndian {
+		copy(dst, src)
+		return
+	}
+	swapWords(dst, src)
+}
+
+// swapWords copies the 8-byte values of src to dst, each with its bytes
+// reversed: the conversion either way on a big-endian machine.
+func swapWords(dst, src []byte) {
+	for i := 0; i+8 <= len(src); i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:], binary.BigEndian.Uint64(src[i:]))
+	}
+}
 
 // maxStored bounds the magnitude of a stored result: far beyond what a
 // sane model gives, yet small enough that converting it to job units
@@ -78,44 +353,18 @@ var caseColumns = []string{colDisp, colReact, colEnd, colSummary, colPlate, colC
 // caseColumn names the column col of load case lc.
 func caseColumn(lc int64, col string) string { return strconv.FormatInt(lc, 10) + ":" + col }
 
-// packFloats encodes values as packed little-endian float64.
-func packFloats(v []float64) []byte {
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
-	}
-	return b
+// values returns every value of the float64 column name, whatever its
+// rows: for the checks that treat the values alike.
+func values(b []byte, name string) ([]float64, error) {
+	return column[float64]{name: name}.decode(b, name)
 }
 
-// packInts encodes values as packed little-endian int64.
-func packInts(v []int64) []byte {
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], uint64(x))
-	}
-	return b
-}
-
-// floats decodes a packed float64 column of rows of width w.
-func floats(b []byte, w int, name string) ([]float64, error) {
-	if len(b)%(8*w) != 0 {
-		return nil, fmt.Errorf("results column %s holds %d bytes, not whole rows of %d values", name, len(b), w)
-	}
-	out := make([]float64, len(b)/8)
-	for i := range out {
-		out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return out, nil
-}
-
-// ints decodes a packed int64 column of rows of width w.
+// ints decodes the int64 column name, of rows of w values, flat: the form
+// a static set keeps its members and plates in (staticSet), which only
+// counts them.
 func ints(b []byte, w int, name string) ([]int64, error) {
 	if len(b)%(8*w) != 0 {
 		return nil, fmt.Errorf("results column %s holds %d bytes, not whole rows of %d values", name, len(b), w)
 	}
-	out := make([]int64, len(b)/8)
-	for i := range out {
-		out[i] = int64(binary.LittleEndian.Uint64(b[8*i:]))
-	}
-	return out, nil
+	return column[int64]{name: name}.decode(b, name)
 }

@@ -18,7 +18,7 @@ const MaxShapeEntries = 250_000
 type eigenData struct {
 	meta    *EigenMeta
 	nodes   []int64
-	members []int64 // id, nodeA, nodeB
+	members []memberRow
 	// cases are the analysed cases the filter selects, with their meta;
 	// notAnalysed the selected model cases without results.
 	cases       []EigenCaseMeta
@@ -65,10 +65,10 @@ func eigenView[T any](q *Query, ctx context.Context, ws string, kind model.Analy
 		if err != nil {
 			return err
 		}
-		if d.nodes, err = ints(raws[0], 1, colNodes); err != nil {
+		if d.nodes, err = nodesCol.decode(raws[0], colNodes); err != nil {
 			return err
 		}
-		if d.members, err = ints(raws[1], widthMember, colMembers); err != nil {
+		if d.members, err = membersCol.decode(raws[1], colMembers); err != nil {
 			return err
 		}
 		out, err = fn(d)
@@ -103,23 +103,18 @@ func (c EigenCaseMeta) modes(list *model.IDList) ([]int, *model.ModesNotFound) {
 
 // modeRows reads the modes column of every selected case and calls emit
 // for each selected mode, in order; it returns the warnings.
-func (d *eigenData) modeRows(f Filter, emit func(c EigenCaseMeta, mode int, row, all []float64)) (model.ResultsWarnings, error) {
+func (d *eigenData) modeRows(f Filter, emit func(c EigenCaseMeta, mode int, row *modeRow, all []modeRow)) (model.ResultsWarnings, error) {
 	cms, w := d.selectModes(f)
-	cols, err := d.caseColumns(colModes, widthMode)
+	cols, err := readCaseRows(d.cols, d.caseIDs(), modesCol)
 	if err != nil {
 		return w, err
 	}
 	for i, cm := range cms {
 		for _, m := range cm.modes {
-			emit(cm.c, m, cols[i][widthMode*(m-1):widthMode*m], cols[i])
+			emit(cm.c, m, &cols[i][m-1], cols[i])
 		}
 	}
 	return w, nil
-}
-
-// caseColumns reads the column col of every selected case.
-func (d *eigenData) caseColumns(col string, width int) ([][]float64, error) {
-	return readCaseColumns(d.cols, d.caseIDs(), col, width)
 }
 
 func (d *eigenData) caseIDs() []int64 {
@@ -158,11 +153,11 @@ func modeWarning(c EigenCaseMeta, residual float64) string {
 func (q *Query) LoadFactors(ctx context.Context, ws string, f Filter) (Page[model.BucklingLoadFactorRow], error) {
 	return eigenView(q, ctx, ws, model.KindBuckling, f, func(d *eigenData) (Page[model.BucklingLoadFactorRow], error) {
 		var rows []model.BucklingLoadFactorRow
-		w, err := d.modeRows(f, func(c EigenCaseMeta, mode int, v, _ []float64) {
+		w, err := d.modeRows(f, func(c EigenCaseMeta, mode int, v *modeRow, _ []modeRow) {
 			rows = append(rows, model.BucklingLoadFactorRow{LoadCase: c.LoadCase, Mode: mode,
-				Warning: modeWarning(c, v[modeResidual]), LoadFactor: v[modeValue], Tolerance: v[modeResidual],
-				Iterations: int(v[modeIterations]), NodeAtMaxTrans: int64(v[modeNodeT]), TransAxis: axisName(v[modeNodeT], v[modeAxisT]),
-				NodeAtMaxRotn: int64(v[modeNodeR]), RotnAxis: axisName(v[modeNodeR], v[modeAxisR])})
+				Warning: modeWarning(c, v.Residual), LoadFactor: v.Value, Tolerance: v.Residual,
+				Iterations: int(v.Iterations), NodeAtMaxTrans: int64(v.NodeT), TransAxis: axisName(v.NodeT, v.AxisT),
+				NodeAtMaxRotn: int64(v.NodeR), RotnAxis: axisName(v.NodeR, v.AxisR)})
 		})
 		return Page[model.BucklingLoadFactorRow]{Rows: pageSlice(rows, f), Total: int64(len(rows)), Warnings: w}, err
 	})
@@ -174,17 +169,17 @@ func (q *Query) LoadFactors(ctx context.Context, ws string, f Filter) (Page[mode
 func (q *Query) NaturalFrequencies(ctx context.Context, ws string, f Filter) (Page[model.NaturalFrequencyRow], error) {
 	return eigenView(q, ctx, ws, model.KindDynamic, f, func(d *eigenData) (Page[model.NaturalFrequencyRow], error) {
 		var rows []model.NaturalFrequencyRow
-		w, err := d.modeRows(f, func(c EigenCaseMeta, mode int, v, all []float64) {
+		w, err := d.modeRows(f, func(c EigenCaseMeta, mode int, v *modeRow, all []modeRow) {
 			var sum [3]float64
 			for k := range mode {
-				for a := range 3 {
-					sum[a] += all[widthMode*k+modePartX+a]
+				for a := range sum {
+					sum[a] += all[k].Part[a]
 				}
 			}
 			rows = append(rows, model.NaturalFrequencyRow{LoadCase: c.LoadCase, Mode: mode,
-				Warning: modeWarning(c, v[modeResidual]), NaturalFrequency: v[modeValue], NaturalPeriod: v[modePeriod],
-				FrequencyTolerance: v[modeResidual], Iterations: int(v[modeIterations]),
-				MassPartX: 100 * v[modePartX], MassPartY: 100 * v[modePartY], MassPartZ: 100 * v[modePartZ],
+				Warning: modeWarning(c, v.Residual), NaturalFrequency: v.Value, NaturalPeriod: v.Period,
+				FrequencyTolerance: v.Residual, Iterations: int(v.Iterations),
+				MassPartX: 100 * v.Part[0], MassPartY: 100 * v.Part[1], MassPartZ: 100 * v.Part[2],
 				MassPartSumX: 100 * sum[0], MassPartSumY: 100 * sum[1], MassPartSumZ: 100 * sum[2]})
 		})
 		return Page[model.NaturalFrequencyRow]{Rows: pageSlice(rows, f), Total: int64(len(rows)), Warnings: w}, err
@@ -251,19 +246,19 @@ func (q *Query) EffectiveLengths(ctx context.Context, ws string, f Filter) (Page
 		}
 		cms, w := d.selectModes(f)
 		p.Warnings = w
-		var col []float64
+		var col []effLengthRow
 		p.Total, err = pageGrid(cms, len(idx), f, func(i int) error {
-			cs, err := readCaseColumns(d.cols, []int64{cms[i].c.LoadCase}, colLengths, widthLength)
+			cs, err := readCaseRows(d.cols, []int64{cms[i].c.LoadCase}, lengthsCol)
 			if err == nil {
 				col = cs[0]
 			}
 			return err
 		}, func(i, mode, item int) {
 			c, m := cms[i].c, idx[item]
-			v := col[widthLength*((mode-1)*len(d.members)/widthMember+m):]
-			row := model.EffectiveLengthRow{LoadCase: c.LoadCase, Mode: mode, Member: d.members[widthMember*m],
-				Pcr: v[0], Length: v[1], Ly: v[2], Lz: v[3]}
-			if code := int(v[4]); code > 0 && code <= len(c.Reasons) {
+			v := &col[(mode-1)*len(d.members)+m]
+			row := model.EffectiveLengthRow{LoadCase: c.LoadCase, Mode: mode, Member: d.members[m].ID,
+				Pcr: v.Pcr, Length: v.Length, Ly: v.Ly, Lz: v.Lz}
+			if code := int(v.Reason); code > 0 && code <= len(c.Reasons) {
 				row.ExclusionReason = c.Reasons[code-1]
 			}
 			p.Rows = append(p.Rows, row)
@@ -315,9 +310,9 @@ func (q *Query) ModeShapes(ctx context.Context, ws string, kind model.AnalysisKi
 		if err := checkShapePage(hi-lo, int64(len(idx))); err != nil {
 			return p, err
 		}
-		var col []float64
+		var col []dispRow
 		p.Total, err = pageGrid(cms, 1, f, func(i int) error {
-			cs, err := readCaseColumns(d.cols, []int64{cms[i].c.LoadCase}, colShapes, widthShape)
+			cs, err := readCaseRows(d.cols, []int64{cms[i].c.LoadCase}, shapesCol)
 			if err == nil {
 				col = cs[0]
 			}
@@ -326,7 +321,7 @@ func (q *Query) ModeShapes(ctx context.Context, ws string, kind model.AnalysisKi
 			n := len(d.nodes)
 			shape := make([][6]float64, n)
 			for k := range shape {
-				copy(shape[k][:], col[widthShape*((mode-1)*n+k):])
+				shape[k] = col[(mode-1)*n+k].U
 			}
 			switch norm {
 			case model.NormalizeMass:

@@ -12,49 +12,6 @@ import (
 	"github.com/gusset/gusset/pkg/store"
 )
 
-// The buckling and dynamic-frequency results (one set per kind and job)
-// share one layout: the model's nodes and members as in the static
-// results, and per load case
-//
-//	{case}:modes   float64 per mode [value, period, residual, iterations,
-//	               partX, partY, partZ, nodeT, axisT, nodeR, axisR]: value
-//	               is the frequency (Hz) or the load factor, period in s
-//	               (0 for buckling), part* the mass participation fractions
-//	               (0 for buckling), nodeT/nodeR the nodes of the largest
-//	               translation and rotation (0: none beyond round-off) and
-//	               axisT/axisR their global axes (0, 1, 2)
-//	{case}:shapes  float64 [ux uy uz rx ry rz] per mode and node, mode by
-//	               mode, global axes: as the eigensolver returns them
-//	               (frequencies: mass-normalized) or largest translation 1
-//	               (buckling)
-//	{case}:lengths float64 per mode and member [pcr, length, ly, lz,
-//	               reason]: reason 0 for a member in compression, else the
-//	               1-based index into the case's Reasons (buckling only)
-const (
-	colModes   = "modes"
-	colShapes  = "shapes"
-	colLengths = "lengths"
-
-	widthMode   = 11
-	widthShape  = 6
-	widthLength = 5
-)
-
-// Positions in a row of the modes column.
-const (
-	modeValue = iota
-	modePeriod
-	modeResidual
-	modeIterations
-	modePartX
-	modePartY
-	modePartZ
-	modeNodeT
-	modeAxisT
-	modeNodeR
-	modeAxisR
-)
-
 // EigenMeta is the meta record of stored buckling or dynamic-frequency
 // results.
 type EigenMeta struct {
@@ -129,13 +86,14 @@ func packEigen(m *domain.Model, cs []eigenCase, tol float64, runID, solver strin
 	for i, n := range m.Nodes {
 		nodes[i], _ = EngineID(n.ID)
 	}
-	set.columns[colNodes] = packInts(nodes)
-	set.columns[colMembers] = packInts(memberColumn(m))
+	set.columns[colNodes] = nodesCol.encode(nodes)
+	set.columns[colMembers] = membersCol.encode(memberColumn(m))
 	for _, c := range cs {
 		cm := EigenCaseMeta{CaseMeta: CaseMeta{LoadCase: c.id, RunID: runID, Solver: solver, AnalysedAt: at},
 			Modes: len(c.modes), Requested: c.requested, Tolerance: tol}
-		modes := make([]float64, 0, widthMode*len(c.modes))
-		var shapes, lengths []float64
+		modes := make([]modeRow, 0, len(c.modes))
+		var shapes []dispRow
+		var lengths []effLengthRow
 		for _, md := range c.modes {
 			nt, at, nr, ar := largest(md.shape)
 			nodeID := func(i int) float64 { // 0: none
@@ -144,10 +102,10 @@ func packEigen(m *domain.Model, cs []eigenCase, tol float64, runID, solver strin
 				}
 				return float64(nodes[i])
 			}
-			modes = append(modes, md.value, md.period, md.residual, float64(md.iterations),
-				md.part[0], md.part[1], md.part[2], nodeID(nt), float64(at), nodeID(nr), float64(ar))
+			modes = append(modes, modeRow{Value: md.value, Period: md.period, Residual: md.residual, Iterations: float64(md.iterations),
+				Part: md.part, NodeT: nodeID(nt), AxisT: float64(at), NodeR: nodeID(nr), AxisR: float64(ar)})
 			for _, s := range md.shape {
-				shapes = append(shapes, s[:]...)
+				shapes = append(shapes, dispRow{U: s})
 			}
 			for _, l := range md.lengths {
 				code := 0
@@ -157,27 +115,26 @@ func packEigen(m *domain.Model, cs []eigenCase, tol float64, runID, solver strin
 						code = len(cm.Reasons)
 					}
 				}
-				lengths = append(lengths, l.pcr, l.length, l.ly, l.lz, float64(code))
+				lengths = append(lengths, effLengthRow{Pcr: l.pcr, Length: l.length, Ly: l.ly, Lz: l.lz, Reason: float64(code)})
 			}
 		}
-		set.columns[caseColumn(c.id, colModes)] = packFloats(modes)
-		set.columns[caseColumn(c.id, colShapes)] = packFloats(shapes)
+		set.columns[modesCol.of(c.id)] = modesCol.encode(modes)
+		set.columns[shapesCol.of(c.id)] = shapesCol.encode(shapes)
 		if lengths != nil {
-			set.columns[caseColumn(c.id, colLengths)] = packFloats(lengths)
+			set.columns[lengthsCol.of(c.id)] = lengthsCol.encode(lengths)
 		}
 		set.cases = append(set.cases, cm)
 	}
 	return set
 }
 
-// memberColumn lists [id, nodeA, nodeB] of every member of m.
-func memberColumn(m *domain.Model) []int64 {
-	out := make([]int64, 0, widthMember*len(m.Members))
-	for _, mb := range m.Members {
-		id, _ := EngineID(mb.ID)
-		a, _ := EngineID(mb.NodeA)
-		b, _ := EngineID(mb.NodeB)
-		out = append(out, id, a, b)
+// memberColumn returns the end nodes of every member of m, model order.
+func memberColumn(m *domain.Model) []memberRow {
+	out := make([]memberRow, len(m.Members))
+	for i, mb := range m.Members {
+		out[i].ID, _ = EngineID(mb.ID)
+		out[i].NodeA, _ = EngineID(mb.NodeA)
+		out[i].NodeB, _ = EngineID(mb.NodeB)
 	}
 	return out
 }
@@ -235,11 +192,11 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 		if !(c.Tolerance > 0 && c.Tolerance < 1) {
 			return bad("load case %d has the tolerance %v, not between 0 and 1", c.LoadCase, c.Tolerance)
 		}
-		want[caseColumn(c.LoadCase, colModes)] = 8 * widthMode * c.Modes
-		want[caseColumn(c.LoadCase, colShapes)] = 8 * widthShape * m.Nodes * c.Modes
+		want[modesCol.of(c.LoadCase)] = modesCol.size(c.Modes)
+		want[shapesCol.of(c.LoadCase)] = shapesCol.size(m.Nodes * c.Modes)
 		if kind == model.KindBuckling {
-			want[caseColumn(c.LoadCase, colLengths)] = 8 * widthLength * m.Members * c.Modes
-			reasons[caseColumn(c.LoadCase, colLengths)] = len(c.Reasons)
+			want[lengthsCol.of(c.LoadCase)] = lengthsCol.size(m.Members * c.Modes)
+			reasons[lengthsCol.of(c.LoadCase)] = len(c.Reasons)
 		}
 	}
 	for name, col := range set.Columns {
@@ -256,39 +213,19 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 		}
 		switch {
 		case strings.HasSuffix(name, ":"+colModes):
-			vals, _ := floats(col, 1, name)
-			for r := 0; r < len(vals); r += widthMode {
-				v := vals[r : r+widthMode]
-				if it := v[modeIterations]; !(it >= 0 && it <= 1e9 && it == math.Trunc(it)) || !(v[modeResidual] >= 0) || !(v[modePeriod] >= 0) {
-					return bad("the column %q holds a mode with %v iterations, residual %v and period %v", name,
-						it, v[modeResidual], v[modePeriod])
-				}
-				for k := modePartX; k <= modePartZ; k++ {
-					if !(v[k] >= 0 && v[k] <= 1+1e-9) {
-						return bad("the column %q holds the participation fraction %v, not between 0 and 1", name, v[k])
-					}
-				}
-				for _, k := range []int{modeNodeT, modeNodeR} {
-					if v[k] == 0 {
-						continue // no node: the shape has no such motion
-					}
-					if _, ok := slices.BinarySearch(ref.nodes, int64(v[k])); !ok || v[k] != math.Trunc(v[k]) {
-						return bad("the column %q names node %v, which is not a node of the model", name, v[k])
-					}
-				}
-				for _, k := range []int{modeAxisT, modeAxisR} {
-					if a := vals[r+k]; a != 0 && a != 1 && a != 2 {
-						return bad("the column %q holds the axis %v", name, a)
-					}
+			rows, _ := modesCol.decode(col, name)
+			for i := range rows {
+				if err := checkMode(name, &rows[i], ref.nodes); err != nil {
+					return err
 				}
 			}
 		case strings.HasSuffix(name, ":"+colLengths):
-			vals, _ := floats(col, 1, name)
-			for r := 0; r < len(vals); r += widthLength {
-				if code := vals[r+4]; code < 0 || code > float64(reasons[name]) || code != math.Trunc(code) {
+			rows, _ := lengthsCol.decode(col, name)
+			for _, r := range rows {
+				if code := r.Reason; code < 0 || code > float64(reasons[name]) || code != math.Trunc(code) {
 					return bad("the column %q holds the exclusion code %v", name, code)
 				}
-				for _, x := range vals[r : r+4] {
+				for _, x := range [...]float64{r.Pcr, r.Length, r.Ly, r.Lz} {
 					if !(x >= 0) {
 						return bad("the column %q holds the negative critical force or length %v", name, x)
 					}
@@ -298,6 +235,34 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 	}
 	for name := range want {
 		return bad("they lack the column %q", name)
+	}
+	return nil
+}
+
+// checkMode checks a mode of the modes column name against the model's
+// nodes (ascending).
+func checkMode(name string, v *modeRow, nodes []int64) error {
+	bad := func(format string, args ...any) error { return model.E(model.KindValidation, format, args...) }
+	if it := v.Iterations; !(it >= 0 && it <= 1e9 && it == math.Trunc(it)) || !(v.Residual >= 0) || !(v.Period >= 0) {
+		return bad("the column %q holds a mode with %v iterations, residual %v and period %v", name, it, v.Residual, v.Period)
+	}
+	for _, p := range v.Part {
+		if !(p >= 0 && p <= 1+1e-9) {
+			return bad("the column %q holds the participation fraction %v, not between 0 and 1", name, p)
+		}
+	}
+	for _, n := range [...]float64{v.NodeT, v.NodeR} {
+		if n == 0 {
+			continue // no node: the shape has no such motion
+		}
+		if _, ok := slices.BinarySearch(nodes, int64(n)); !ok || n != math.Trunc(n) {
+			return bad("the column %q names node %v, which is not a node of the model", name, n)
+		}
+	}
+	for _, a := range [...]float64{v.AxisT, v.AxisR} {
+		if a != 0 && a != 1 && a != 2 {
+			return bad("the column %q holds the axis %v", name, a)
+		}
 	}
 	return nil
 }

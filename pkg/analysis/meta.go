@@ -156,10 +156,10 @@ func openMeta[M metaRecord](set store.ResultSet, colls map[string][]store.Row) (
 
 // modelRefs are the ids a job file's results must agree with.
 type modelRefs struct {
-	nodes   []int64 // ascending
-	members []int64 // [id, nodeA, nodeB] by id
-	plates  []int64 // [id, nodeA … nodeD] by id; static results only
-	cases   []int64 // ascending
+	nodes   []int64         // ascending
+	members []memberRow     // by id
+	plates  []plateNodesRow // by id; static results only
+	cases   []int64         // ascending
 }
 
 // readPlates reads the file's plates for static results of plates plates,
@@ -188,12 +188,12 @@ func (ref *modelRefs) readPlates(colls map[string][]store.Row, plates int, want 
 		cs[i].ID = k[0]
 	}
 	slices.SortFunc(cs, func(a, b corners) int { return cmp.Compare(a.ID, b.ID) })
-	ref.plates = make([]int64, 0, widthPlates*len(cs))
-	for _, c := range cs {
-		ref.plates = append(ref.plates, c.ID, c.NodeA, c.NodeB, c.NodeC, c.NodeD)
+	ref.plates = make([]plateNodesRow, len(cs))
+	for i, c := range cs {
+		ref.plates[i] = plateNodesRow{ID: c.ID, Nodes: [4]int64{c.NodeA, c.NodeB, c.NodeC, c.NodeD}}
 	}
 	if plates > 0 {
-		want[colPlates] = 8 * widthPlates * plates
+		want[colPlates] = platesCol.size(plates)
 	}
 	return nil
 }
@@ -207,15 +207,15 @@ func readModelRefs(colls map[string][]store.Row, nodes, members int, cases []int
 	if ref.nodes, err = rowIDs(colls[model.CollNodes]); err != nil {
 		return nil, nil, err
 	}
-	if ref.members, err = memberRows(colls[model.CollMembers]); err != nil {
+	if ref.members, err = fileMembers(colls[model.CollMembers]); err != nil {
 		return nil, nil, err
 	}
 	if ref.cases, err = rowIDs(colls[model.CollLoadCases]); err != nil {
 		return nil, nil, err
 	}
-	if nodes != len(ref.nodes) || members != len(ref.members)/widthMember {
+	if nodes != len(ref.nodes) || members != len(ref.members) {
 		return nil, nil, model.E(model.KindValidation, "they are of a model with %d nodes and %d members, not of the file's own (%d and %d)",
-			nodes, members, len(ref.nodes), len(ref.members)/widthMember)
+			nodes, members, len(ref.nodes), len(ref.members))
 	}
 	for i, lc := range cases {
 		if i > 0 && lc <= cases[i-1] {
@@ -226,7 +226,7 @@ func readModelRefs(colls map[string][]store.Row, nodes, members int, cases []int
 			return nil, nil, model.E(model.KindValidation, "they hold load case %d, which the model does not have", lc)
 		}
 	}
-	return ref, map[string]int{colNodes: 8 * nodes, colMembers: 8 * widthMember * members}, nil
+	return ref, map[string]int{colNodes: nodesCol.size(nodes), colMembers: membersCol.size(members)}, nil
 }
 
 // checkColumn checks the nodes and members columns against the model and
@@ -235,19 +235,19 @@ func (ref *modelRefs) checkColumn(name string, col []byte) error {
 	bad := func(format string, args ...any) error { return model.E(model.KindValidation, format, args...) }
 	switch name {
 	case colNodes:
-		if got, _ := ints(col, 1, name); !slices.Equal(got, ref.nodes) {
+		if got, _ := nodesCol.decode(col, name); !slices.Equal(got, ref.nodes) {
 			return bad("the nodes column does not list the model's nodes")
 		}
 	case colMembers:
-		if got, _ := ints(col, widthMember, name); !slices.Equal(got, ref.members) {
+		if got, _ := membersCol.decode(col, name); !slices.Equal(got, ref.members) {
 			return bad("the members column does not list the model's members and their end nodes")
 		}
 	case colPlates:
-		if got, _ := ints(col, widthPlates, name); !slices.Equal(got, ref.plates) {
+		if got, _ := platesCol.decode(col, name); !slices.Equal(got, ref.plates) {
 			return bad("the plates column does not list the model's plates and their corner nodes")
 		}
 	default:
-		vals, _ := floats(col, 1, name)
+		vals, _ := values(col, name)
 		for i, v := range vals {
 			if !storable(v) {
 				return bad("the column %q holds %v at value %d, which is not a finite number of at most %g in magnitude", name, v, i, maxStored)
@@ -270,15 +270,16 @@ func checkStatic(set store.ResultSet, colls map[string][]store.Row) error {
 		return err
 	}
 	for _, c := range m.Cases {
+		lc := c.LoadCase
 		if m.Plates > 0 {
-			want[caseColumn(c.LoadCase, colPlate)] = 8 * widthPlate * m.Plates
+			want[plateCol.of(lc)] = plateCol.size(m.Plates)
 		}
-		want[caseColumn(c.LoadCase, colDisp)] = 8 * widthDisp * m.Nodes
-		want[caseColumn(c.LoadCase, colEnd)] = 8 * widthEnd * m.Members
-		want[caseColumn(c.LoadCase, colSummary)] = 8 * widthSummary
-		want[caseColumn(c.LoadCase, colReact)] = -1 // rows of 7, any number
+		want[dispCol.of(lc)] = dispCol.size(m.Nodes)
+		want[endCol.of(lc)] = endCol.size(m.Members)
+		want[summaryCol.of(lc)] = summaryCol.size(1)
+		want[reactCol.of(lc)] = -1 // whole rows, any number
 		if c.Cables {
-			want[caseColumn(c.LoadCase, colCable)] = 8 * m.Members
+			want[cableCol.of(lc)] = cableCol.size(m.Members)
 		}
 	}
 	for name, col := range set.Columns {
@@ -286,7 +287,7 @@ func checkStatic(set store.ResultSet, colls map[string][]store.Row) error {
 		switch {
 		case !ok:
 			return bad("they hold an unknown column %q", name)
-		case n == -1 && len(col)%(8*widthReact) != 0, n >= 0 && len(col) != n:
+		case n == -1 && len(col)%reactCol.rowBytes() != 0, n >= 0 && len(col) != n:
 			return bad("the column %q has %d bytes, which does not fit the model", name, len(col))
 		}
 		delete(want, name)
@@ -294,10 +295,10 @@ func checkStatic(set store.ResultSet, colls map[string][]store.Row) error {
 			return err
 		}
 		if strings.HasSuffix(name, ":"+colReact) {
-			vals, _ := floats(col, 1, name)
-			for r := 0; r < len(vals); r += widthReact {
-				if _, ok := slices.BinarySearch(ref.nodes, int64(vals[r])); !ok || vals[r] != math.Trunc(vals[r]) {
-					return bad("the column %q has a reaction at %v, which is not a node of the model", name, vals[r])
+			rows, _ := reactCol.decode(col, name)
+			for _, r := range rows {
+				if _, ok := slices.BinarySearch(ref.nodes, int64(r.Node)); !ok || r.Node != math.Trunc(r.Node) {
+					return bad("the column %q has a reaction at %v, which is not a node of the model", name, r.Node)
 				}
 			}
 		}
@@ -322,8 +323,8 @@ func rowIDs(rows []store.Row) ([]int64, error) {
 	return out, nil
 }
 
-// memberRows returns [id, nodeA, nodeB] of every member row, by id.
-func memberRows(rows []store.Row) ([]int64, error) {
+// fileMembers returns the end nodes of every member row, by id.
+func fileMembers(rows []store.Row) ([]memberRow, error) {
 	type ends struct {
 		ID    int64 `json:"id"`
 		NodeA int64 `json:"nodeA"`
@@ -341,9 +342,9 @@ func memberRows(rows []store.Row) ([]int64, error) {
 		es[i].ID = k[0]
 	}
 	slices.SortFunc(es, func(a, b ends) int { return cmp.Compare(a.ID, b.ID) })
-	out := make([]int64, 0, widthMember*len(es))
-	for _, e := range es {
-		out = append(out, e.ID, e.NodeA, e.NodeB)
+	out := make([]memberRow, len(es))
+	for i, e := range es {
+		out[i] = memberRow{ID: e.ID, NodeA: e.NodeA, NodeB: e.NodeB}
 	}
 	return out, nil
 }

@@ -21,36 +21,32 @@ import (
 // where to look.
 func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (caseRows, error) {
 	var rows caseRows
-	var sum [14]float64
-	var load, react [6]float64
-	rows.disp = make([]float64, 0, widthDisp*len(res.Nodes))
+	rows.disp = make([]dispRow, len(res.Nodes))
 	for n, nr := range res.Nodes {
 		if !allStorable(nr.Translation[:], nr.Rotation[:], nr.Reaction[:]) {
 			return rows, modelError("the results at node %s are not finite numbers; check the properties of the members and supports there", nr.Node)
 		}
-		rows.disp = append(rows.disp, nr.Translation[:]...)
-		rows.disp = append(rows.disp, nr.Rotation[:]...)
+		t, r := nr.Translation, nr.Rotation
+		rows.disp[n] = dispRow{U: [6]float64{t[0], t[1], t[2], r[0], r[1], r[2]}}
 		at := d.Pos[n].Add(nr.Translation)
 		if nr.HasReaction {
 			id, _ := EngineID(nr.Node)
-			rows.react = append(rows.react, float64(id))
-			rows.react = append(rows.react, nr.Reaction[:]...)
-			geom.AddResultant(&react, at, nr.Reaction)
+			rows.react = append(rows.react, reactRow{Node: float64(id), F: nr.Reaction})
+			geom.AddResultant(&rows.sum.Reaction, at, nr.Reaction)
 		}
-		var f [6]float64
-		copy(f[:], res.Applied[6*n:6*n+6])
-		geom.AddResultant(&load, at, f)
+		f := [6]float64(res.Applied[6*n : 6*n+6])
+		geom.AddResultant(&rows.sum.Load, at, f)
 		for _, v := range f {
-			sum[13] = math.Max(sum[13], math.Abs(v))
+			rows.sum.MaxLoad = math.Max(rows.sum.MaxLoad, math.Abs(v))
 		}
 	}
-	rows.end = make([]float64, 0, widthEnd*len(res.Members))
+	rows.end = make([]endRow, len(res.Members))
 	for i := range res.Members {
 		mr := &res.Members[i]
 		if !allStorable(mr.EndA[:], mr.EndB[:], mr.DispA[:]) {
 			return rows, modelError("the results of member %s are not finite numbers; check its section and material properties", mr.Member)
 		}
-		rows.end = appendEnd(rows.end, &mr.EndA, &mr.EndB, &mr.DispA, false)
+		rows.end[i] = newEndRow(&mr.EndA, &mr.EndB, &mr.DispA, false)
 		if m.Members[i].Type == domain.Cable {
 			if rows.cable == nil {
 				rows.cable = make([]float64, len(res.Members))
@@ -61,10 +57,7 @@ func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (ca
 			rows.cable[i] = mr.CableLength
 		}
 	}
-	copy(sum[0:6], load[:])
-	copy(sum[6:12], react[:])
-	sum[12] = res.Residual
-	rows.sum = sum[:]
+	rows.sum.Residual = res.Residual
 	if len(m.Plates) > 0 {
 		plates := make([]domain.PlateResult, len(res.Plates))
 		for i := range res.Plates {

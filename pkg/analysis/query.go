@@ -48,7 +48,7 @@ func errNoResults(kind model.AnalysisKind) error {
 type staticData struct {
 	meta    *StaticMeta
 	nodes   []int64
-	members []int64 // id, nodeA, nodeB
+	members []memberRow
 	// cases are the analysed cases the filter selects; notAnalysed the
 	// selected model cases without results.
 	cases       []int64
@@ -125,9 +125,9 @@ func (q *Query) static(ctx context.Context, ws string, f Filter, raw json.RawMes
 	for i, n := range names {
 		switch n {
 		case colNodes:
-			d.nodes, err = ints(raws[i], 1, n)
+			d.nodes, err = nodesCol.decode(raws[i], n)
 		case colMembers:
-			d.members, err = ints(raws[i], widthMember, n)
+			d.members, err = membersCol.decode(raws[i], n)
 		}
 		if err != nil {
 			return nil, err
@@ -203,27 +203,22 @@ func pageOf(total, offset, limit int64) (lo, hi int64) {
 	return lo, hi
 }
 
-// caseColumns reads one column of each case in cs.
-func (d *staticData) caseColumns(cs []int64, col string, width int) ([][]float64, error) {
-	return readCaseColumns(d.cols, cs, col, width)
-}
-
-// readCaseColumns reads the column col of each case in cs.
-func readCaseColumns(cols columnReader, cs []int64, col string, width int) ([][]float64, error) {
+// readCaseRows reads the rows of column c of each case in cs.
+func readCaseRows[R columnRow](cols columnReader, cs []int64, c column[R]) ([][]R, error) {
 	names := make([]string, len(cs))
 	for i, lc := range cs {
-		names[i] = caseColumn(lc, col)
+		names[i] = c.of(lc)
 	}
 	raw, err := cols(names...)
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]float64, len(cs))
+	out := make([][]R, len(cs))
 	for i := range cs {
 		if raw[i] == nil {
-			return nil, fmt.Errorf("the results of load case %d lack the column %s", cs[i], col)
+			return nil, fmt.Errorf("the results of load case %d lack the column %s", cs[i], c.name)
 		}
-		if out[i], err = floats(raw[i], width, names[i]); err != nil {
+		if out[i], err = c.decode(raw[i], names[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -264,15 +259,15 @@ func (q *Query) NodeDisplacements(ctx context.Context, ws string, f Filter) (Pag
 			return p, err
 		}
 		cs := casesIn(d.cases, len(idx), f.Offset, f.Limit)
-		cols, err := d.caseColumns(cs, colDisp, widthDisp)
+		cols, err := readCaseRows(d.cols, cs, dispCol)
 		if err != nil {
 			return p, err
 		}
 		first := slices.Index(d.cases, firstOr(cs))
 		p.Total = gridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
-			v := cols[c-first][widthDisp*idx[i]:]
+			u := &cols[c-first][idx[i]].U
 			p.Rows = append(p.Rows, model.NodeDisplacementRow{LoadCase: d.cases[c], Node: d.nodes[idx[i]],
-				Tx: v[0], Ty: v[1], Tz: v[2], Rx: v[3], Ry: v[4], Rz: v[5]})
+				Tx: u[0], Ty: u[1], Tz: u[2], Rx: u[3], Ry: u[4], Rz: u[5]})
 		})
 		return p, nil
 	})
@@ -294,22 +289,21 @@ func (q *Query) NodeReactions(ctx context.Context, ws string, f Filter) (Page[mo
 		if err != nil {
 			return p, err
 		}
-		cols, err := d.caseColumns(d.cases, colReact, widthReact)
+		cols, err := readCaseRows(d.cols, d.cases, reactCol)
 		if err != nil {
 			return p, err
 		}
 		var all []model.NodeReactionRow
 		for c, col := range cols {
-			for r := 0; r < len(col); r += widthReact {
-				v := col[r:]
-				node := int64(v[0])
+			for r := range col {
+				node, v := int64(col[r].Node), &col[r].F
 				if f.Nodes != nil {
 					if _, ok := slices.BinarySearch(keep, node); !ok {
 						continue
 					}
 				}
 				all = append(all, model.NodeReactionRow{LoadCase: d.cases[c], Node: node,
-					Fx: v[1], Fy: v[2], Fz: v[3], Mx: v[4], My: v[5], Mz: v[6]})
+					Fx: v[0], Fy: v[1], Fz: v[2], Mx: v[3], My: v[4], Mz: v[5]})
 			}
 		}
 		p.Total = int64(len(all))
@@ -324,22 +318,22 @@ func (q *Query) ReactionSummary(ctx context.Context, ws string, f Filter) (Page[
 	return view(q, ctx, ws, f, false, false, func(d *staticData) (Page[model.ReactionSummaryRow], error) {
 		var p Page[model.ReactionSummaryRow]
 		p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
-		cols, err := d.caseColumns(d.cases, colSummary, widthSummary)
+		cols, err := readCaseRows(d.cols, d.cases, summaryCol)
 		if err != nil {
 			return p, err
 		}
 		var all []model.ReactionSummaryRow
-		for c, v := range cols {
+		for c, col := range cols {
 			row := func(t string, x [6]float64) model.ReactionSummaryRow {
 				return model.ReactionSummaryRow{LoadCase: d.cases[c], SummaryType: t, Fx: x[0], Fy: x[1], Fz: x[2], Mx: x[3], My: x[4], Mz: x[5]}
 			}
-			var load, react, resid [6]float64
-			copy(load[:], v[0:6])
-			copy(react[:], v[6:12])
-			for i := range resid {
-				resid[i] = load[i] + react[i]
+			for _, s := range col { // one row
+				var resid [6]float64
+				for i := range resid {
+					resid[i] = s.Load[i] + s.Reaction[i]
+				}
+				all = append(all, row(model.SummaryLoad, s.Load), row(model.SummaryReaction, s.Reaction), row(model.SummaryResidual, resid))
 			}
-			all = append(all, row(model.SummaryLoad, load), row(model.SummaryReaction, react), row(model.SummaryResidual, resid))
 		}
 		p.Total = int64(len(all))
 		lo, hi := pageOf(p.Total, f.Offset, f.Limit)
@@ -358,7 +352,7 @@ func (q *Query) MemberEndForces(ctx context.Context, ws string, f Filter) (Page[
 			return p, err
 		}
 		cs := casesIn(d.cases, len(idx), f.Offset, f.Limit)
-		cols, err := d.caseColumns(cs, colEnd, widthEnd)
+		cols, err := readCaseRows(d.cols, cs, endCol)
 		if err != nil {
 			return p, err
 		}
@@ -369,7 +363,7 @@ func (q *Query) MemberEndForces(ctx context.Context, ws string, f Filter) (Page[
 				withCables = append(withCables, lc)
 			}
 		}
-		cables, err := d.caseColumns(withCables, colCable, 1)
+		cables, err := readCaseRows(d.cols, withCables, cableCol)
 		if err != nil {
 			return p, err
 		}
@@ -380,15 +374,15 @@ func (q *Query) MemberEndForces(ctx context.Context, ws string, f Filter) (Page[
 		first := slices.Index(d.cases, firstOr(cs))
 		p.Total = gridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
 			m := idx[i]
-			v := cols[c-first][widthEnd*m:]
+			v, mb := &cols[c-first][m], &d.members[m]
 			length := []float64{}
 			if l := cableOf[d.cases[c]]; l != nil && l[m] > 0 {
 				length = []float64{l[m]}
 			}
-			p.Rows = append(p.Rows, model.MemberEndForcesRow{LoadCase: d.cases[c], Member: d.members[widthMember*m],
-				Node: []int64{d.members[widthMember*m+1], d.members[widthMember*m+2]},
-				Fx:   []float64{v[0], v[6]}, Fy: []float64{v[1], v[7]}, Fz: []float64{v[2], v[8]},
-				Mx: []float64{v[3], v[9]}, My: []float64{v[4], v[10]}, Mz: []float64{v[5], v[11]},
+			p.Rows = append(p.Rows, model.MemberEndForcesRow{LoadCase: d.cases[c], Member: mb.ID,
+				Node: []int64{mb.NodeA, mb.NodeB},
+				Fx:   []float64{v.A[0], v.B[0]}, Fy: []float64{v.A[1], v.B[1]}, Fz: []float64{v.A[2], v.B[2]},
+				Mx: []float64{v.A[3], v.B[3]}, My: []float64{v.A[4], v.B[4]}, Mz: []float64{v.A[5], v.B[5]},
 				FinalCableLength: length})
 		})
 		return p, nil
@@ -396,10 +390,10 @@ func (q *Query) MemberEndForces(ctx context.Context, ws string, f Filter) (Page[
 }
 
 // memberIDs returns the ids of a members column.
-func memberIDs(members []int64) []int64 {
-	out := make([]int64, len(members)/widthMember)
-	for i := range out {
-		out[i] = members[widthMember*i]
+func memberIDs(members []memberRow) []int64 {
+	out := make([]int64, len(members))
+	for i := range members {
+		out[i] = members[i].ID
 	}
 	return out
 }

@@ -12,19 +12,15 @@ import (
 // plateRow is one (case, plate) row of a plate query's page.
 type plateRow struct {
 	lc      int64
-	corners []int64   // [id, nodeA … nodeD], nodeD 0 for a triangle
-	v       []float64 // the stored values (widthPlate)
+	corners *plateNodesRow
+	v       *plateForcesRow
 }
 
-func (r *plateRow) plate() int64 { return r.corners[0] }
+func (r *plateRow) plate() int64 { return r.corners.ID }
 
 // resultants returns the stored resultants.
 func (r *plateRow) resultants() shell.Resultants {
-	var s shell.Resultants
-	copy(s.F[:], r.v[0:3])
-	copy(s.M[:], r.v[3:6])
-	copy(s.V[:], r.v[6:8])
-	return s
+	return shell.Resultants{F: r.v.F, M: r.v.M, V: r.v.V}
 }
 
 // platePage resolves the plates filter and the page of a plate query and
@@ -35,22 +31,22 @@ func platePage(d *staticData, f Filter) ([]plateRow, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	var plates []int64
+	var plates []plateNodesRow
 	if raw[0] != nil {
-		if plates, err = ints(raw[0], widthPlates, colPlates); err != nil {
+		if plates, err = platesCol.decode(raw[0], colPlates); err != nil {
 			return nil, 0, err
 		}
 	}
-	ids := make([]int64, len(plates)/widthPlates)
-	for i := range ids {
-		ids[i] = plates[widthPlates*i]
+	ids := make([]int64, len(plates))
+	for i := range plates {
+		ids[i] = plates[i].ID
 	}
 	idx, err := indexOf("plates", "plate", ids, f.Plates)
 	if err != nil {
 		return nil, 0, err
 	}
 	cs := casesIn(d.cases, len(idx), f.Offset, f.Limit)
-	cols, err := d.caseColumns(cs, colPlate, widthPlate)
+	cols, err := readCaseRows(d.cols, cs, plateCol)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -58,8 +54,7 @@ func platePage(d *staticData, f Filter) ([]plateRow, int64, error) {
 	var rows []plateRow
 	total := gridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
 		k := idx[i]
-		rows = append(rows, plateRow{lc: d.cases[c], corners: plates[widthPlates*k : widthPlates*(k+1)],
-			v: cols[c-first][widthPlate*k : widthPlate*(k+1)]})
+		rows = append(rows, plateRow{lc: d.cases[c], corners: &plates[k], v: &cols[c-first][k]})
 	})
 	return rows, total, nil
 }
@@ -88,15 +83,13 @@ func (q *Query) PlateNodalForces(ctx context.Context, ws string, f Filter) (Page
 		rows, total, err := platePage(d, f)
 		p.Total = total
 		for i := range rows {
-			n := 4
-			if rows[i].corners[4] == 0 {
-				n = 3
-			}
-			row := model.PlateNodalForcesRow{LoadCase: rows[i].lc, Plate: rows[i].plate(), Node: rows[i].corners[1 : 1+n],
+			corners := rows[i].corners.corners()
+			n := len(corners)
+			row := model.PlateNodalForcesRow{LoadCase: rows[i].lc, Plate: rows[i].plate(), Node: corners,
 				Fx: make([]float64, n), Fy: make([]float64, n), Fz: make([]float64, n),
 				Mx: make([]float64, n), My: make([]float64, n), Mz: make([]float64, n)}
 			for k := range n {
-				v := rows[i].v[8+6*k:]
+				v := &rows[i].v.Corners[k]
 				row.Fx[k], row.Fy[k], row.Fz[k], row.Mx[k], row.My[k], row.Mz[k] = v[0], v[1], v[2], v[3], v[4], v[5]
 			}
 			p.Rows = append(p.Rows, row)

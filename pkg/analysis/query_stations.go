@@ -49,7 +49,7 @@ func (q *Query) stationPage(ctx context.Context, ws string, f Filter, d *staticD
 	if err != nil {
 		return "", 0, err
 	}
-	ends, err := d.caseColumns(cs, colEnd, widthEnd)
+	ends, err := readCaseRows(d.cols, cs, endCol)
 	if err != nil {
 		return "", 0, err
 	}
@@ -67,12 +67,9 @@ func (q *Query) stationPage(ctx context.Context, ws string, f Filter, d *staticD
 		in := make([]static.MemberEnd, 0, hi-lo)
 		for _, p := range pairs[lo:hi] {
 			mi := idx[p.i]
-			v := col[widthEnd*mi : widthEnd*(mi+1)]
-			e := static.MemberEnd{Member: strconv.FormatInt(ids[mi], 10), Inactive: v[18] != 0}
-			copy(e.EndA[:], v[0:6])
-			copy(e.EndB[:], v[6:12])
-			copy(e.DispA[:], v[12:18])
-			in = append(in, e)
+			v := &col[mi]
+			in = append(in, static.MemberEnd{Member: strconv.FormatInt(ids[mi], 10), EndA: v.A, EndB: v.B, DispA: v.DispA,
+				Inactive: v.inactive()})
 		}
 		res, err := static.Stations(ctx, m, d.meta.stationOptions(d.cases[c]), strconv.FormatInt(d.cases[c], 10), in)
 		if err != nil {

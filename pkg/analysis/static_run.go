@@ -253,22 +253,19 @@ func packStatic(m *domain.Model, res *static.Results, ids []int64, runID, solver
 	}
 	for i, cr := range res.Cases {
 		var rows caseRows
-		rows.disp = make([]float64, 0, widthDisp*len(cr.Nodes))
+		rows.disp = make([]dispRow, len(cr.Nodes))
 		for j, nr := range cr.Nodes {
-			rows.disp = append(rows.disp, nr.Disp[:]...)
+			rows.disp[j] = dispRow{U: nr.Disp}
 			if nr.HasReaction {
-				rows.react = append(rows.react, float64(set.nodes[j]))
-				rows.react = append(rows.react, nr.Reaction[:]...)
+				rows.react = append(rows.react, reactRow{Node: float64(set.nodes[j]), F: nr.Reaction})
 			}
 		}
-		rows.end = make([]float64, 0, widthEnd*len(cr.Members))
-		for _, mr := range cr.Members {
-			rows.end = appendEnd(rows.end, &mr.EndA, &mr.EndB, &mr.DispA, mr.Inactive)
+		rows.end = make([]endRow, len(cr.Members))
+		for j := range cr.Members {
+			mr := &cr.Members[j]
+			rows.end[j] = newEndRow(&mr.EndA, &mr.EndB, &mr.DispA, mr.Inactive)
 		}
-		rows.sum = make([]float64, 0, widthSummary)
-		rows.sum = append(rows.sum, cr.Summary.Load[:]...)
-		rows.sum = append(rows.sum, cr.Summary.Reaction[:]...)
-		rows.sum = append(rows.sum, cr.Summary.Residual, cr.Summary.MaxLoad)
+		rows.sum = summaryRow{Load: cr.Summary.Load, Reaction: cr.Summary.Reaction, Residual: cr.Summary.Residual, MaxLoad: cr.Summary.MaxLoad}
 		if len(m.Plates) > 0 {
 			rows.plate = plateValues(cr.Plates, func(p *static.PlateResult) *domain.PlateResult { return &p.PlateResult })
 		}
@@ -277,54 +274,49 @@ func packStatic(m *domain.Model, res *static.Results, ids []int64, runID, solver
 	return set
 }
 
-// caseRows are the packed values of one case's columns (columns.go).
+// caseRows are the rows of one case's columns (columns.go).
 type caseRows struct {
-	disp, react, end, sum, plate, cable []float64
+	disp  []dispRow
+	react []reactRow
+	end   []endRow
+	sum   summaryRow
+	plate []plateForcesRow
+	cable []float64
 }
 
 // addCase adds the columns and the record of case lc; rows.plate is nil
 // when the model has no plates, rows.cable when the case reports no cable
 // lengths (a linear case, a model without cables).
 func (set *staticSet) addCase(lc int64, rows caseRows, meta CaseMeta) {
-	set.columns[caseColumn(lc, colDisp)] = packFloats(rows.disp)
-	set.columns[caseColumn(lc, colReact)] = packFloats(rows.react)
-	set.columns[caseColumn(lc, colEnd)] = packFloats(rows.end)
-	set.columns[caseColumn(lc, colSummary)] = packFloats(rows.sum)
+	set.columns[dispCol.of(lc)] = dispCol.encode(rows.disp)
+	set.columns[reactCol.of(lc)] = reactCol.encode(rows.react)
+	set.columns[endCol.of(lc)] = endCol.encode(rows.end)
+	set.columns[summaryCol.of(lc)] = summaryCol.encode([]summaryRow{rows.sum})
 	if rows.plate != nil {
-		set.columns[caseColumn(lc, colPlate)] = packFloats(rows.plate)
+		set.columns[plateCol.of(lc)] = plateCol.encode(rows.plate)
 	}
 	if rows.cable != nil {
-		set.columns[caseColumn(lc, colCable)] = packFloats(rows.cable)
+		set.columns[cableCol.of(lc)] = cableCol.encode(rows.cable)
 	}
 	set.cases = append(set.cases, meta)
 }
 
-// appendEnd appends one member's row of the end column.
-func appendEnd(out []float64, endA, endB, dispA *[6]float64, inactive bool) []float64 {
-	out = append(out, endA[:]...)
-	out = append(out, endB[:]...)
-	out = append(out, dispA[:]...)
-	flag := 0.0
-	if inactive {
-		flag = 1
-	}
-	return append(out, flag)
-}
-
 // newStaticSet returns a set holding the model-wide columns of m: nodes,
-// members and, when it has plates, plates.
+// members and, when it has plates, plates. Its members and plates are
+// read back from their columns, flat, as gatherStaged reads those of a
+// fanned-out run, so that a set means the same however it was made.
 func newStaticSet(m *domain.Model) *staticSet {
 	set := &staticSet{columns: map[string][]byte{}}
 	set.nodes = make([]int64, len(m.Nodes))
 	for i, n := range m.Nodes {
 		set.nodes[i], _ = EngineID(n.ID)
 	}
-	set.members = memberColumn(m)
-	set.columns[colNodes] = packInts(set.nodes)
-	set.columns[colMembers] = packInts(set.members)
+	set.columns[colNodes] = nodesCol.encode(set.nodes)
+	set.columns[colMembers] = membersCol.encode(memberColumn(m))
+	set.members, _ = ints(set.columns[colMembers], widthMember, colMembers)
 	if len(m.Plates) > 0 {
-		set.plates = plateColumn(m)
-		set.columns[colPlates] = packInts(set.plates)
+		set.columns[colPlates] = platesCol.encode(plateColumn(m))
+		set.plates, _ = ints(set.columns[colPlates], widthPlates, colPlates)
 	}
 	return set
 }
@@ -471,34 +463,31 @@ func allStorable(vs ...[]float64) bool {
 	return true
 }
 
-// plateColumn returns [id, nodeA … nodeD] of every plate of m, model
-// order; nodeD is 0 for a triangle.
-func plateColumn(m *domain.Model) []int64 {
-	out := make([]int64, 0, widthPlates*len(m.Plates))
-	for _, p := range m.Plates {
-		var row [widthPlates]int64
-		row[0], _ = EngineID(p.ID)
+// plateColumn returns the corners of every plate of m, model order.
+func plateColumn(m *domain.Model) []plateNodesRow {
+	out := make([]plateNodesRow, len(m.Plates))
+	for i, p := range m.Plates {
+		out[i].ID, _ = EngineID(p.ID)
 		for k, n := range p.Nodes {
-			row[1+k], _ = EngineID(n)
+			out[i].Nodes[k], _ = EngineID(n)
 		}
-		out = append(out, row[:]...)
 	}
 	return out
 }
 
-// plateValues packs the plate results of a case (model order) into rows
-// of widthPlate: resultants, then node forces padded to four corners.
-// An inactive plate (no results) stores zeros.
-func plateValues[P any](ps []P, of func(*P) *domain.PlateResult) []float64 {
-	out := make([]float64, widthPlate*len(ps))
+// plateValues returns the rows of the plate results of a case (model
+// order). An inactive plate (no results) stores zeros.
+func plateValues[P any](ps []P, of func(*P) *domain.PlateResult) []plateForcesRow {
+	out := make([]plateForcesRow, len(ps))
 	for i := range ps {
-		row := out[widthPlate*i : widthPlate*(i+1)]
 		p := of(&ps[i])
-		r := p.Resultants
-		copy(row[0:3], r.F[:])
-		copy(row[3:6], r.M[:])
-		copy(row[6:8], r.V[:])
-		copy(row[8:], p.NodeForces)
+		r := &out[i]
+		r.F, r.M, r.V = p.Resultants.F, p.Resultants.M, p.Resultants.V
+		// NodeForces are six per corner, of three or four corners (none
+		// for an inactive plate).
+		for k := range min(len(p.NodeForces)/6, len(r.Corners)) {
+			r.Corners[k] = [6]float64(p.NodeForces[6*k : 6*k+6])
+		}
 	}
 	return out
 }
