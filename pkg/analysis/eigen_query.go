@@ -28,7 +28,7 @@ type eigenData struct {
 
 // eigenView runs fn, a query, against one consistent set of results of
 // kind (see view).
-func eigenView[T any](q *Query, ctx context.Context, ws string, kind model.AnalysisKind, f Filter,
+func eigenView[T any](q *Query, ctx context.Context, ws string, kind model.AnalysisFamily, f Filter,
 	fn func(d *eigenData) (Page[T], error)) (Page[T], error) {
 	var out Page[T]
 	err := q.Results.View(ctx, ws, kind, func(raw json.RawMessage, cols func(names ...string) ([][]byte, error)) error {
@@ -151,7 +151,7 @@ func modeWarning(c EigenCaseMeta, residual float64) string {
 
 // LoadFactors answers buckling/load-factors.
 func (q *Query) LoadFactors(ctx context.Context, ws string, f Filter) (Page[model.BucklingLoadFactorRow], error) {
-	return eigenView(q, ctx, ws, model.KindBuckling, f, func(d *eigenData) (Page[model.BucklingLoadFactorRow], error) {
+	return eigenView(q, ctx, ws, bucklingName, f, func(d *eigenData) (Page[model.BucklingLoadFactorRow], error) {
 		var rows []model.BucklingLoadFactorRow
 		w, err := d.modeRows(f, func(c EigenCaseMeta, mode int, v *modeRow, _ []modeRow) {
 			rows = append(rows, model.BucklingLoadFactorRow{LoadCase: c.LoadCase, Mode: mode,
@@ -167,7 +167,7 @@ func (q *Query) LoadFactors(ctx context.Context, ws string, f Filter) (Page[mode
 // shown in percent; its sums run over every mode up to the row's, whether
 // the filter selects them or not.
 func (q *Query) NaturalFrequencies(ctx context.Context, ws string, f Filter) (Page[model.NaturalFrequencyRow], error) {
-	return eigenView(q, ctx, ws, model.KindDynamic, f, func(d *eigenData) (Page[model.NaturalFrequencyRow], error) {
+	return eigenView(q, ctx, ws, dynamicName, f, func(d *eigenData) (Page[model.NaturalFrequencyRow], error) {
 		var rows []model.NaturalFrequencyRow
 		w, err := d.modeRows(f, func(c EigenCaseMeta, mode int, v *modeRow, all []modeRow) {
 			var sum [3]float64
@@ -238,7 +238,7 @@ func pageGrid(cms []caseModes, items int, f Filter, read func(i int) error, emit
 // EffectiveLengths answers buckling/member-effective-lengths: rows by load
 // case, mode and member.
 func (q *Query) EffectiveLengths(ctx context.Context, ws string, f Filter) (Page[model.EffectiveLengthRow], error) {
-	return eigenView(q, ctx, ws, model.KindBuckling, f, func(d *eigenData) (Page[model.EffectiveLengthRow], error) {
+	return eigenView(q, ctx, ws, bucklingName, f, func(d *eigenData) (Page[model.EffectiveLengthRow], error) {
 		var p Page[model.EffectiveLengthRow]
 		idx, err := indexOf("members", "member", memberIDs(d.members), f.Members)
 		if err != nil {
@@ -270,15 +270,15 @@ func (q *Query) EffectiveLengths(ctx context.Context, ws string, f Filter) (Page
 // ParseNormalization reads the normalization of a mode-shapes query for
 // kind: "" means the default (Mass for frequencies, Unit for buckling,
 // whose shapes are stored so).
-func ParseNormalization(kind model.AnalysisKind, s string) (string, error) {
+func ParseNormalization(kind model.AnalysisFamily, s string) (string, error) {
 	switch {
-	case s == "" && kind == model.KindBuckling:
+	case s == "" && kind == bucklingName:
 		return model.NormalizeUnit, nil
 	case s == "":
 		return model.NormalizeMass, nil
-	case kind == model.KindBuckling && s == model.NormalizeUnit:
+	case kind == bucklingName && s == model.NormalizeUnit:
 		return s, nil
-	case kind == model.KindBuckling:
+	case kind == bucklingName:
 		return "", model.Invalid("normalization", "normalization of buckling mode shapes must be Unit (the largest translation 1), got %q", s)
 	case s == model.NormalizeMass || s == model.NormalizeUnit || s == model.NormalizeNone:
 		return s, nil
@@ -289,7 +289,7 @@ func ParseNormalization(kind model.AnalysisKind, s string) (string, error) {
 // ModeShapes answers dynamic/mode-shapes (kind KindDynamic) and
 // buckling/mode-shapes: one row per load case and mode, arrays over the
 // selected nodes, scaled as f.Normalization says (see ParseNormalization).
-func (q *Query) ModeShapes(ctx context.Context, ws string, kind model.AnalysisKind, f Filter) (Page[model.ModeShapeRow], error) {
+func (q *Query) ModeShapes(ctx context.Context, ws string, kind model.AnalysisFamily, f Filter) (Page[model.ModeShapeRow], error) {
 	norm, err := ParseNormalization(kind, f.Normalization)
 	if err != nil {
 		return Page[model.ModeShapeRow]{}, err

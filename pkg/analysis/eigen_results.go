@@ -169,8 +169,8 @@ func largest(shape [][6]float64) (nodeT, axisT, nodeR, axisR int) {
 }
 
 // eigenCaseColumns lists the columns stored per load case of kind.
-func eigenCaseColumns(kind model.AnalysisKind) []string {
-	if kind == model.KindBuckling {
+func eigenCaseColumns(kind model.AnalysisFamily) []string {
+	if kind == bucklingName {
 		return []string{colModes, colShapes, colLengths}
 	}
 	return []string{colModes, colShapes}
@@ -178,7 +178,7 @@ func eigenCaseColumns(kind model.AnalysisKind) []string {
 
 // checkEigen checks the buckling or dynamic-frequency results a job file
 // carries against its model (see CheckResults).
-func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][]store.Row) error {
+func checkEigen(kind model.AnalysisFamily, set store.ResultSet, colls map[string][]store.Row) error {
 	bad := func(format string, args ...any) error { return model.E(model.KindValidation, format, args...) }
 	m, ref, want, err := openMeta[EigenMeta](set, colls)
 	if err != nil {
@@ -194,7 +194,7 @@ func checkEigen(kind model.AnalysisKind, set store.ResultSet, colls map[string][
 		}
 		want[modesCol.of(c.LoadCase)] = modesCol.size(c.Modes)
 		want[shapesCol.of(c.LoadCase)] = shapesCol.size(m.Nodes * c.Modes)
-		if kind == model.KindBuckling {
+		if kind == bucklingName {
 			want[lengthsCol.of(c.LoadCase)] = lengthsCol.size(m.Members * c.Modes)
 			reasons[lengthsCol.of(c.LoadCase)] = len(c.Reasons)
 		}

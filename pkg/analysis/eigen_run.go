@@ -46,7 +46,7 @@ const (
 // eigenRun is what the two eigen runs have in common once their settings
 // are read.
 type eigenRun struct {
-	kind     model.AnalysisKind
+	kind     model.AnalysisFamily
 	what     string // the analysis, in messages
 	choice   caseChoice
 	settings modal.Settings
@@ -65,7 +65,7 @@ func (r *Runner) runDynamic(ctx context.Context, t Task) error {
 			return nil, err
 		}
 		list, some := s.LoadCaseList()
-		er := eigenRun{kind: model.KindDynamic, what: "frequency",
+		er := eigenRun{kind: dynamicName, what: "frequency",
 			choice: caseChoice{list: list, some: some, raw: s.LoadCases, check: s.CheckNonExistentLoadCases, primaryOnly: "frequency"},
 			settings: eigenSettings(s.Modes, s.LowerLimit, s.UpperLimit, s.Tolerance, s.ExtraIterations, s.StabilizeUnrestrainedNodes,
 				s.SolverType, s.OptimizationMethod),
@@ -103,7 +103,7 @@ func (r *Runner) runBuckling(ctx context.Context, t Task) error {
 				"static analysis) is not joined to buckling yet; set it to Linear")
 		}
 		list, some := s.LoadCaseList()
-		er := eigenRun{kind: model.KindBuckling, what: "buckling",
+		er := eigenRun{kind: bucklingName, what: "buckling",
 			choice: caseChoice{list: list, some: some, raw: s.LoadCases, check: s.CheckNonExistentLoadCases, primaryOnly: "buckling"},
 			settings: eigenSettings(s.Modes, s.LowerLimit, s.UpperLimit, s.Tolerance, s.ExtraIterations, s.StabilizeUnrestrainedNodes,
 				s.SolverType, s.OptimizationMethod),
@@ -239,7 +239,7 @@ func finiteModes(c eigenCase, what string) error {
 
 // storeEigen writes the results of an eigen run: with retain the results
 // of cases it did not analyse stay, otherwise they go.
-func (r *Runner) storeEigen(ctx context.Context, t Task, kind model.AnalysisKind, retain bool, rev int64, set *eigenSet,
+func (r *Runner) storeEigen(ctx context.Context, t Task, kind model.AnalysisFamily, retain bool, rev int64, set *eigenSet,
 	complete func(*model.Run)) error {
 	raw, err := r.Results.Meta(ctx, t.Workspace, kind)
 	if err != nil {

@@ -167,7 +167,7 @@ func (e *fanEnv) advance(d time.Duration) {
 // start starts a non-linear run of few steps.
 func (e *fanEnv) start() model.Run {
 	e.t.Helper()
-	run, err := e.svc.Start(e.ctx, "w", model.NonLinearStatic, json.RawMessage(`{"loadSteps":2}`))
+	run, err := e.svc.Start(e.ctx, "w", model.AnalysisType("NonLinearStaticAnalysis"), json.RawMessage(`{"loadSteps":2}`))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func (e *fanEnv) endState(id string, want model.RunStatus) model.Run {
 		t.Errorf("staged results left behind for cases %v", stagedKeys(st))
 	}
 	if want == model.RunCancelled {
-		if meta, err := e.results.Meta(e.ctx, "w", model.KindStatic); meta != nil || err != nil {
+		if meta, err := e.results.Meta(e.ctx, "w", model.AnalysisFamily("static")); meta != nil || err != nil {
 			t.Errorf("a cancelled run stored results: %s (%v)", meta, err)
 		}
 	}
@@ -375,7 +375,7 @@ func TestFanOutParentRetryAfterCaseDone(t *testing.T) {
 		t.Errorf("attempt %d, want 2", done.Attempt)
 	}
 	var meta analysis.StaticMeta
-	raw, _ := e.results.Meta(e.ctx, "w", model.KindStatic)
+	raw, _ := e.results.Meta(e.ctx, "w", model.AnalysisFamily("static"))
 	if err := json.Unmarshal(raw, &meta); err != nil || len(meta.Cases) != 3 {
 		t.Errorf("stored cases %+v (%v), want 3", meta.Cases, err)
 	}
@@ -441,7 +441,7 @@ func TestFanOutQueuedSubTasksNotLost(t *testing.T) {
 	if got := e.run(run.RunID); got.Status != model.RunFailed {
 		t.Errorf("run %s after its remaining sub-tasks ran", got.Status)
 	}
-	if meta, _ := e.results.Meta(e.ctx, "w", model.KindStatic); meta != nil {
+	if meta, _ := e.results.Meta(e.ctx, "w", model.AnalysisFamily("static")); meta != nil {
 		t.Error("a reaped run stored results")
 	}
 	// Its fan-out state goes with it.
@@ -456,7 +456,7 @@ func TestFanOutQueuedSubTasksNotLost(t *testing.T) {
 func TestFanOutStraySubTasks(t *testing.T) {
 	e := newFanEnv(t, 2)
 	for _, task := range []analysis.Task{
-		{Workspace: "w", RunID: "gone", Kind: model.NonLinearStatic, LoadCase: 1},
+		{Workspace: "w", RunID: "gone", Kind: model.AnalysisType("NonLinearStaticAnalysis"), LoadCase: 1},
 	} {
 		if err := e.r.Run(e.ctx, task); err != nil {
 			t.Errorf("task %+v: %v", task, err)
@@ -465,10 +465,10 @@ func TestFanOutStraySubTasks(t *testing.T) {
 	run := e.start()
 	e.drain()
 	e.endState(run.RunID, model.RunCompleted)
-	if err := e.r.Run(e.ctx, analysis.Task{Workspace: "w", RunID: run.RunID, Kind: model.NonLinearStatic, LoadCase: 2}); err != nil {
+	if err := e.r.Run(e.ctx, analysis.Task{Workspace: "w", RunID: run.RunID, Kind: model.AnalysisType("NonLinearStaticAnalysis"), LoadCase: 2}); err != nil {
 		t.Errorf("late sub-task: %v", err)
 	}
-	if err := e.r.Run(e.ctx, analysis.Task{Workspace: "w", RunID: run.RunID, Kind: model.NonLinearStatic}); err != nil {
+	if err := e.r.Run(e.ctx, analysis.Task{Workspace: "w", RunID: run.RunID, Kind: model.AnalysisType("NonLinearStaticAnalysis")}); err != nil {
 		t.Errorf("late parent: %v", err)
 	}
 	e.endState(run.RunID, model.RunCompleted)

@@ -45,9 +45,15 @@ func eigenCases(raw []byte) ([]model.CaseResultsInfo, error) {
 	return out, nil
 }
 
+// Names of the eigen families (constants, as staticName).
+const (
+	bucklingName model.AnalysisFamily = "buckling"
+	dynamicName  model.AnalysisFamily = "dynamic-frequency"
+)
+
 // bucklingFamily is the family of the buckling analysis.
 var bucklingFamily = &Family{
-	Name: "buckling", QueryDir: "buckling", Noun: "buckling analysis", StatusFlag: "hasBucklingResults",
+	Name: bucklingName, QueryDir: "buckling", Noun: "buckling analysis", StatusFlag: "hasBucklingResults",
 	SettingsName: "BucklingSettings",
 	SettingsDoc: reversalDoc + " " + eigenSettingsDoc + " upperLimit and lowerLimit are load factors (no unit, any sign). " +
 		commonSettingsDoc,
@@ -72,18 +78,18 @@ var bucklingFamily = &Family{
 			Filters:       []string{"loadCases", "modes", "nodes"},
 			Normalization: "Unit (default and only value)"},
 			func(q *Query, ctx context.Context, ws string, f Filter) (Page[model.ModeShapeRow], error) {
-				return q.ModeShapes(ctx, ws, model.KindBuckling, f)
+				return q.ModeShapes(ctx, ws, bucklingName, f)
 			}),
 	},
 	Cases: eigenCases,
 	Check: func(set store.ResultSet, colls map[string][]store.Row) error {
-		return checkEigen(model.KindBuckling, set, colls)
+		return checkEigen(bucklingName, set, colls)
 	},
 }
 
 // dynamicFamily is the family of the natural-frequency analysis.
 var dynamicFamily = &Family{
-	Name: "dynamic-frequency", QueryDir: "dynamic", Noun: "dynamic frequency analysis", StatusFlag: "hasDynamicResults",
+	Name: dynamicName, QueryDir: "dynamic", Noun: "dynamic frequency analysis", StatusFlag: "hasDynamicResults",
 	SettingsName: "DynamicSettings",
 	SettingsDoc: eigenSettingsDoc + " upperLimit, lowerLimit and frequencyShift are frequencies in Hz (>= 0; the job units have no " +
 		"frequency unit); frequencyShift 0 means no shift. " + commonSettingsDoc,
@@ -105,12 +111,12 @@ var dynamicFamily = &Family{
 			Filters:       []string{"loadCases", "modes", "nodes"},
 			Normalization: "Mass (default), Unit or None"},
 			func(q *Query, ctx context.Context, ws string, f Filter) (Page[model.ModeShapeRow], error) {
-				return q.ModeShapes(ctx, ws, model.KindDynamic, f)
+				return q.ModeShapes(ctx, ws, dynamicName, f)
 			}),
 	},
 	Cases: eigenCases,
 	Check: func(set store.ResultSet, colls map[string][]store.Row) error {
-		return checkEigen(model.KindDynamic, set, colls)
+		return checkEigen(dynamicName, set, colls)
 	},
 }
 

@@ -11,9 +11,13 @@ import (
 // The static family: linear and non-linear static analyses share the
 // static settings record and store their results together.
 
+// staticName names the static family (a constant, so that the queries'
+// code may name it without an initialisation cycle through the family).
+const staticName model.AnalysisFamily = "static"
+
 // staticFamily is the family of the static analyses.
 var staticFamily = &Family{
-	Name: "static", QueryDir: "static", Noun: "static analysis", StatusFlag: "hasStaticResults",
+	Name: staticName, QueryDir: "static", Noun: "static analysis", StatusFlag: "hasStaticResults",
 	SettingsName: "StaticSettings",
 	SettingsDoc: reversalDoc + fmt.Sprintf(" loadStepIterations and loadSteps are 1 to %d, dampingSteps 0 to %d; dampingFactor "+
 		"is a percentage from 0 to less than 100, convergenceAccuracy one greater than 0 and less than 100. theory, dampingFactor, "+

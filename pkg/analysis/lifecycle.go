@@ -227,7 +227,7 @@ func RunSettings[T Settings](f *Family, t Task, job model.Job) (T, error) {
 
 // Publish stores set as the results of kind, deletes the columns drop
 // names and completes the run (store.Results.Publish).
-func (r *Runner) Publish(ctx context.Context, t Task, kind model.AnalysisKind, set store.ResultSet, drop []string, rows []store.Op,
+func (r *Runner) Publish(ctx context.Context, t Task, kind model.AnalysisFamily, set store.ResultSet, drop []string, rows []store.Op,
 	complete func(*model.Run)) error {
 	err := r.Results.Publish(ctx, t.Workspace, t.RunID, kind, set, drop, rows, complete)
 	if model.KindOf(err) == model.KindConflict && !errors.Is(err, store.ErrRunCancelled) {

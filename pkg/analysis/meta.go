@@ -75,7 +75,7 @@ func (m *StaticMeta) Has(lc int64) bool { return m.Case(lc) != nil }
 // ReadStaticMeta reads the meta record of the static results; nil when the
 // job has none.
 func ReadStaticMeta(ctx context.Context, res store.Results, ws string) (*StaticMeta, error) {
-	raw, err := res.Meta(ctx, ws, model.KindStatic)
+	raw, err := res.Meta(ctx, ws, staticName)
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ type Page[T any] struct {
 }
 
 // errNoResults answers a query before any analysis of its kind.
-func errNoResults(kind model.AnalysisKind) error {
+func errNoResults(kind model.AnalysisFamily) error {
 	return model.E(model.KindConflict, "the job has no %s analysis results: run a %s analysis first", kind, kind)
 }
 
@@ -65,7 +65,7 @@ type columnReader func(names ...string) ([][]byte, error)
 // gone).
 func view[T any](q *Query, ctx context.Context, ws string, f Filter, nodes, members bool, fn func(d *staticData) (Page[T], error)) (Page[T], error) {
 	var out Page[T]
-	err := q.Results.View(ctx, ws, model.KindStatic, func(meta json.RawMessage, cols func(names ...string) ([][]byte, error)) error {
+	err := q.Results.View(ctx, ws, staticName, func(meta json.RawMessage, cols func(names ...string) ([][]byte, error)) error {
 		d, err := q.static(ctx, ws, f, meta, cols, nodes, members)
 		if err != nil {
 			return err
@@ -88,7 +88,7 @@ func (q *Query) static(ctx context.Context, ws string, f Filter, raw json.RawMes
 		if _, _, err := q.Source.Loads.Cases.Stats(ctx, ws); err != nil {
 			return nil, err
 		}
-		return nil, errNoResults(model.KindStatic)
+		return nil, errNoResults(staticName)
 	}
 	d := &staticData{meta: meta, cols: cols}
 	all, err := q.modelCases(ctx, ws)

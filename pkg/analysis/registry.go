@@ -26,7 +26,7 @@ type Family struct {
 	// Name is the path segment of the family's settings and results-info
 	// routes, and the name its results are stored under (in the store and
 	// in job files).
-	Name model.AnalysisKind
+	Name model.AnalysisFamily
 	// QueryDir is the path segment of its result queries.
 	QueryDir string
 	// Noun names the family in summaries ("static analysis").
@@ -151,7 +151,7 @@ func (g *Registry) Kind(t model.AnalysisType) Kind {
 }
 
 // Family returns the family named name; nil when none is registered.
-func (g *Registry) Family(name model.AnalysisKind) *Family {
+func (g *Registry) Family(name model.AnalysisFamily) *Family {
 	for _, f := range g.families {
 		if f.Name == name {
 			return f

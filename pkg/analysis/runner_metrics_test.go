@@ -63,12 +63,12 @@ func TestRunnerReportsResumedAttempts(t *testing.T) {
 			if tc.prevAttempt > 0 {
 				status = model.RunRunning
 			}
-			if err := runs.Start(ctx, "team-a", model.Run{RunID: tc.id, AnalysisType: model.LinearStatic, Status: status,
+			if err := runs.Start(ctx, "team-a", model.Run{RunID: tc.id, AnalysisType: model.AnalysisType("LinearStaticAnalysis"), Status: status,
 				QueuedAt: now, Attempt: tc.prevAttempt}); err != nil {
 				t.Fatal(err)
 			}
 			// The job is empty: the attempt begins, then fails on the model.
-			_ = r.Run(ctx, analysis.Task{Workspace: "team-a", RunID: tc.id, Kind: model.LinearStatic})
+			_ = r.Run(ctx, analysis.Task{Workspace: "team-a", RunID: tc.id, Kind: model.AnalysisType("LinearStaticAnalysis")})
 			run, err := runs.Run(ctx, "team-a", tc.id)
 			if err != nil || run.Attempt != tc.prevAttempt+1 || !run.Status.Finished() {
 				t.Fatalf("run after the worker: attempt %d status %s (%v)", run.Attempt, run.Status, err)
@@ -76,7 +76,7 @@ func TestRunnerReportsResumedAttempts(t *testing.T) {
 			if len(ev.resumed) != tc.wantResumed {
 				t.Errorf("resumed reported %d times, want %d", len(ev.resumed), tc.wantResumed)
 			}
-			want := "team-a/" + string(model.LinearStatic) + "/" + string(run.Status)
+			want := "team-a/" + string(model.AnalysisType("LinearStaticAnalysis")) + "/" + string(run.Status)
 			if n := len(ev.observed); n == 0 || ev.observed[n-1] != want {
 				t.Errorf("observed %v, want last %s", ev.observed, want)
 			}
@@ -105,7 +105,7 @@ func TestServiceReportsLostRunOnce(t *testing.T) {
 	runs := redisstore.NewRuns(rdb)
 	var ev events
 	s := &analysis.Service{Runs: runs, Queue: lostQueue{}, FanOut: redisstore.NewFanOut(rdb), Lost: ev.lose}
-	if err := runs.Start(ctx, "team-a", model.Run{RunID: "r", AnalysisType: model.BucklingAnalysis, Status: model.RunRunning,
+	if err := runs.Start(ctx, "team-a", model.Run{RunID: "r", AnalysisType: model.AnalysisType("BucklingAnalysis"), Status: model.RunRunning,
 		QueuedAt: now.Add(-time.Hour), Attempt: 4}); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestServiceReportsLostRunOnce(t *testing.T) {
 			t.Fatalf("lost run read as %s (%v), want Failed", run.Status, err)
 		}
 	}
-	if len(ev.lost) != 1 || ev.lost[0] != model.BucklingAnalysis {
-		t.Errorf("lost reported %v, want one %s", ev.lost, model.BucklingAnalysis)
+	if len(ev.lost) != 1 || ev.lost[0] != model.AnalysisType("BucklingAnalysis") {
+		t.Errorf("lost reported %v, want one %s", ev.lost, model.AnalysisType("BucklingAnalysis"))
 	}
 }

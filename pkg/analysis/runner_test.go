@@ -22,13 +22,13 @@ func TestRunnerHonoursCancelBeforeStart(t *testing.T) {
 	r, runs := emptyJobRunner(t, "w")
 	now := time.Now()
 
-	if err := runs.Start(ctx, "w", model.Run{RunID: "r1", AnalysisType: model.LinearStatic, Status: model.RunQueued, QueuedAt: now}); err != nil {
+	if err := runs.Start(ctx, "w", model.Run{RunID: "r1", AnalysisType: model.AnalysisType("LinearStaticAnalysis"), Status: model.RunQueued, QueuedAt: now}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := runs.Update(ctx, "w", "r1", func(run *model.Run) error { run.Status = model.RunCancelling; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Run(ctx, analysis.Task{Workspace: "w", RunID: "r1", Kind: model.LinearStatic}); err != nil {
+	if err := r.Run(ctx, analysis.Task{Workspace: "w", RunID: "r1", Kind: model.AnalysisType("LinearStaticAnalysis")}); err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	run, err := runs.Run(ctx, "w", "r1")
@@ -39,7 +39,7 @@ func TestRunnerHonoursCancelBeforeStart(t *testing.T) {
 		t.Errorf("lock still held by %q (%v)", h, err)
 	}
 	for _, id := range []string{"r1", "gone"} {
-		if err := r.Run(ctx, analysis.Task{Workspace: "w", RunID: id, Kind: model.LinearStatic}); err != nil {
+		if err := r.Run(ctx, analysis.Task{Workspace: "w", RunID: id, Kind: model.AnalysisType("LinearStaticAnalysis")}); err != nil {
 			t.Errorf("task for run %s: %v", id, err)
 		}
 	}

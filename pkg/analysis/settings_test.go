@@ -10,7 +10,7 @@ import (
 )
 
 // family returns the standard family named name.
-func family(t *testing.T, name model.AnalysisKind) *analysis.Family {
+func family(t *testing.T, name model.AnalysisFamily) *analysis.Family {
 	t.Helper()
 	f := analysis.StandardKinds().Family(name)
 	if f == nil {
@@ -61,7 +61,7 @@ func TestStoredZeroDrillingStiffnessReadsAsOne(t *testing.T) {
 	a := model.AnalysisSettings{"static": json.RawMessage(`{"drillingStiffness":0}`),
 		"buckling": json.RawMessage(`{"drillingStiffness":0}`), "dynamicFrequency": json.RawMessage(`{"drillingStiffness":2.5}`)}
 	for _, tc := range []struct {
-		name model.AnalysisKind
+		name model.AnalysisFamily
 		want float64
 	}{{"static", 1}, {"buckling", 1}, {"dynamic-frequency", 2.5}} {
 		t.Run(string(tc.name), func(t *testing.T) {
@@ -72,7 +72,7 @@ func TestStoredZeroDrillingStiffnessReadsAsOne(t *testing.T) {
 			if err := s.Validate(); err != nil {
 				t.Errorf("the settings read back do not validate: %v", err)
 			}
-			d := map[model.AnalysisKind]float64{}
+			d := map[model.AnalysisFamily]float64{}
 			switch r := s.(type) {
 			case model.StaticSettings:
 				d[tc.name] = r.DrillingStiffness

@@ -369,7 +369,7 @@ func (r *Runner) storeStatic(ctx context.Context, t Task, s model.StaticSettings
 	if err != nil {
 		return err
 	}
-	return r.Publish(ctx, t, model.KindStatic, store.ResultSet{Meta: raw, Columns: set.columns}, drop, rows, complete)
+	return r.Publish(ctx, t, staticName, store.ResultSet{Meta: raw, Columns: set.columns}, drop, rows, complete)
 }
 
 // stepRows returns the load-case rows a static run publishes with its

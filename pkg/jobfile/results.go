@@ -25,7 +25,7 @@ const (
 )
 
 // writeResults adds the result sets to the archive.
-func writeResults(zw *zip.Writer, sets map[model.AnalysisKind]store.ResultSet) error {
+func writeResults(zw *zip.Writer, sets map[model.AnalysisFamily]store.ResultSet) error {
 	// Sorted, so that saving the same results writes the same file.
 	for _, kind := range slices.Sorted(maps.Keys(sets)) {
 		set := sets[kind]
@@ -58,8 +58,8 @@ func writeRaw(zw *zip.Writer, name string, b []byte) error {
 // knows the family, is checked by the caller (it knows the model and the
 // analyses); here a name that cannot be a family or a column is refused.
 // Columns are kept as the bytes they are, so each is read whole.
-func readResults(b *budget, files map[string]*zip.File) (map[model.AnalysisKind]store.ResultSet, error) {
-	out := map[model.AnalysisKind]store.ResultSet{}
+func readResults(b *budget, files map[string]*zip.File) (map[model.AnalysisFamily]store.ResultSet, error) {
+	out := map[model.AnalysisFamily]store.ResultSet{}
 	for name, f := range files {
 		rest, ok := strings.CutPrefix(name, resultsDir)
 		if !ok || strings.HasSuffix(name, "/") {
@@ -67,7 +67,7 @@ func readResults(b *budget, files map[string]*zip.File) (map[model.AnalysisKind]
 			continue
 		}
 		kindName, entry, ok := strings.Cut(rest, "/")
-		kind := model.AnalysisKind(kindName)
+		kind := model.AnalysisFamily(kindName)
 		if !ok || !validFamily(kindName) || strings.Contains(entry, "/") {
 			return nil, invalid("unexpected results entry %q", name)
 		}

@@ -5,29 +5,16 @@ import (
 	"time"
 )
 
-// AnalysisKind names a family of analyses whose results are stored
-// together: static (linear and non-linear), buckling and dynamic
-// frequency. It is also the path segment of the settings, info and query
-// routes.
-type AnalysisKind string
+// AnalysisFamily names a family of analyses whose results are stored
+// together and whose settings they share (package analysis registers
+// them: linear and non-linear static analyses are one family). It is the
+// name of the family's results in the store and in job files, and the
+// path segment of its settings and info routes.
+type AnalysisFamily string
 
-// The analysis kinds.
-const (
-	KindStatic   AnalysisKind = "static"
-	KindBuckling AnalysisKind = "buckling"
-	KindDynamic  AnalysisKind = "dynamic-frequency"
-)
-
-// AnalysisType is a run's analysisType (as the interface names it).
+// AnalysisType is a run's analysisType (as the interface names it): the
+// type of a registered analysis kind (package analysis).
 type AnalysisType string
-
-// The analysis types a run can have.
-const (
-	LinearStatic     AnalysisType = "LinearStaticAnalysis"
-	NonLinearStatic  AnalysisType = "NonLinearStaticAnalysis"
-	BucklingAnalysis AnalysisType = "BucklingAnalysis"
-	DynamicFrequency AnalysisType = "DynamicFrequencyAnalysis"
-)
 
 // RunStatus is the state of an analysis run.
 //

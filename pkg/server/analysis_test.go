@@ -61,7 +61,7 @@ func TestLinearStaticRunLifecycle(t *testing.T) {
 	proppedCantilever(s)
 
 	run := s.run(nil)
-	if run.Status != model.RunQueued || run.AnalysisType != model.LinearStatic || run.ElapsedTime != nil {
+	if run.Status != model.RunQueued || run.AnalysisType != model.AnalysisType("LinearStaticAnalysis") || run.ElapsedTime != nil {
 		t.Fatalf("new run %+v, want Queued LinearStaticAnalysis without elapsed time", run)
 	}
 	done := s.wait(run.RunID)

@@ -268,9 +268,9 @@ func TestAnalysisMetricsSeries(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	m := newAnalysisMetrics(reg, analysis.StandardKinds().Types())
 	lost := newRunsLost(reg, analysis.StandardKinds().Types())
-	m.observe("team-a", model.LinearStatic, model.RunCompleted, 120, 1500*time.Millisecond)
-	m.resume(model.NonLinearStatic)
-	lost(model.BucklingAnalysis)
+	m.observe("team-a", model.AnalysisType("LinearStaticAnalysis"), model.RunCompleted, 120, 1500*time.Millisecond)
+	m.resume(model.AnalysisType("NonLinearStaticAnalysis"))
+	lost(model.AnalysisType("BucklingAnalysis"))
 
 	mfs, err := reg.Gather()
 	if err != nil {

@@ -94,7 +94,7 @@ func TestNonLinearAISCBenchmark(t *testing.T) {
 	aiscColumn(s, n, map[int]float64{1: 0.5, 2: 1.2})
 	run := s.runNonLinear(map[string]any{"theory": "Small", "loadSteps": 2, "convergenceAccuracy": 1e-6,
 		"matrixType": "Tangent", "deflectionsConvergence": false})
-	if run.AnalysisType != model.NonLinearStatic {
+	if run.AnalysisType != model.AnalysisType("NonLinearStaticAnalysis") {
 		t.Fatalf("run %+v", run)
 	}
 	done := s.wait(run.RunID)

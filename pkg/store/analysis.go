@@ -66,18 +66,18 @@ type Results interface {
 	// whose keys have more than one part, are refused. When there are any,
 	// the model revision moves on and the job counts as modified, but the
 	// results stay: they are of the model these rows complete.
-	Publish(ctx context.Context, ws, runID string, kind model.AnalysisKind, set ResultSet, drop []string, rows []Op,
+	Publish(ctx context.Context, ws, runID string, kind model.AnalysisFamily, set ResultSet, drop []string, rows []Op,
 		complete func(*model.Run)) error
 	// Meta reads the meta record of kind; nil when there are no results.
-	Meta(ctx context.Context, ws string, kind model.AnalysisKind) (json.RawMessage, error)
+	Meta(ctx context.Context, ws string, kind model.AnalysisFamily) (json.RawMessage, error)
 	// View calls fn with the meta record of kind (nil when there are no
 	// results) and a reader of its columns that sees the same results: a
 	// run publishing or a model change clearing them meanwhile makes View
 	// call fn again. fn must therefore start afresh each time.
-	View(ctx context.Context, ws string, kind model.AnalysisKind,
+	View(ctx context.Context, ws string, kind model.AnalysisFamily,
 		fn func(meta json.RawMessage, columns func(names ...string) ([][]byte, error)) error) error
 	// Columns reads columns of kind; a missing column is nil.
-	Columns(ctx context.Context, ws string, kind model.AnalysisKind, names ...string) ([][]byte, error)
+	Columns(ctx context.Context, ws string, kind model.AnalysisFamily, names ...string) ([][]byte, error)
 }
 
 // FanOut keeps the shared state of a run split into sub-tasks, one per

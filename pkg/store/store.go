@@ -35,7 +35,7 @@ type Snapshot struct {
 	Collections map[string][]Row `json:"-"`
 	// Results holds the stored analysis results by kind; they belong to
 	// exactly this model.
-	Results map[model.AnalysisKind]ResultSet `json:"-"`
+	Results map[model.AnalysisFamily]ResultSet `json:"-"`
 }
 
 // Slot is the state of a workspace's job slot as the store keeps it.

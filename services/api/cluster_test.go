@@ -55,7 +55,7 @@ const (
 )
 
 var (
-	linearKind  = `kind="` + string(model.LinearStatic) + `"`
+	linearKind  = `kind="` + string(model.AnalysisType("LinearStaticAnalysis")) + `"`
 	outcomeDone = `outcome="` + string(model.RunCompleted) + `"`
 	// underWay are the states of a run that holds its workspace.
 	underWay = []model.RunStatus{model.RunQueued, model.RunRunning}

@@ -217,7 +217,7 @@ func (c *cluster) scrape(t *testing.T, p *proctest.Proc) workerMetrics {
 		case name == "gusset_analysis_runs_in_flight":
 			m.inFlight, seen = v, true
 		case strings.HasPrefix(name, "gusset_analysis_duration_seconds_count{") &&
-			strings.Contains(name, `kind="`+string(model.LinearStatic)+`"`) && strings.Contains(name, `outcome="Completed"`):
+			strings.Contains(name, `kind="`+string(model.AnalysisType("LinearStaticAnalysis"))+`"`) && strings.Contains(name, `outcome="Completed"`):
 			m.completed = v
 		}
 	}

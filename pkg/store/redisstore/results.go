@@ -28,7 +28,7 @@ type Results struct {
 func NewResults(rdb redis.UniversalClient) *Results { return &Results{jobs: &Jobs{rdb: rdb}} }
 
 // Publish implements store.Results.
-func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.AnalysisKind, set store.ResultSet, drop []string,
+func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.AnalysisFamily, set store.ResultSet, drop []string,
 	rows []store.Op, complete func(*model.Run)) error {
 	const op = "publish results"
 	k, err := s.jobs.keys(ws)
@@ -69,7 +69,7 @@ func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.Anal
 				p.Del(ctx, ck)
 				p.SRem(ctx, k.resultKeys(), ck)
 			}
-			writeResults(ctx, p, k, map[model.AnalysisKind]store.ResultSet{kind: set})
+			writeResults(ctx, p, k, map[model.AnalysisFamily]store.ResultSet{kind: set})
 			writeRows(ctx, p, k, rows)
 			p.Set(ctx, k.run(runID), encodeRun(run), 0)
 			p.Del(ctx, k.lock())
@@ -101,7 +101,7 @@ func writeRows(ctx context.Context, p redis.Pipeliner, k keys, rows []store.Op) 
 }
 
 // Meta implements store.Results.
-func (s *Results) Meta(ctx context.Context, ws string, kind model.AnalysisKind) (json.RawMessage, error) {
+func (s *Results) Meta(ctx context.Context, ws string, kind model.AnalysisFamily) (json.RawMessage, error) {
 	const op = "read results"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
@@ -117,7 +117,7 @@ func (s *Results) Meta(ctx context.Context, ws string, kind model.AnalysisKind) 
 // View implements store.Results: fn runs under WATCH of the meta key,
 // which every publish and every clearing writes, and an empty transaction
 // at the end fails (and View retries) if it moved.
-func (s *Results) View(ctx context.Context, ws string, kind model.AnalysisKind,
+func (s *Results) View(ctx context.Context, ws string, kind model.AnalysisFamily,
 	fn func(meta json.RawMessage, columns func(names ...string) ([][]byte, error)) error) error {
 	const op = "read results"
 	k, err := s.jobs.keys(ws)
@@ -148,7 +148,7 @@ func (s *Results) View(ctx context.Context, ws string, kind model.AnalysisKind,
 }
 
 // Columns implements store.Results.
-func (s *Results) Columns(ctx context.Context, ws string, kind model.AnalysisKind, names ...string) ([][]byte, error) {
+func (s *Results) Columns(ctx context.Context, ws string, kind model.AnalysisFamily, names ...string) ([][]byte, error) {
 	k, err := s.jobs.keys(ws)
 	if err != nil {
 		return nil, model.Wrap("read results", err)
@@ -159,7 +159,7 @@ func (s *Results) Columns(ctx context.Context, ws string, kind model.AnalysisKin
 
 // readColumns reads columns through r (a client or a WATCH transaction);
 // a missing column is nil.
-func readColumns(ctx context.Context, r redis.Cmdable, k keys, kind model.AnalysisKind, names []string) ([][]byte, error) {
+func readColumns(ctx context.Context, r redis.Cmdable, k keys, kind model.AnalysisFamily, names []string) ([][]byte, error) {
 	cmds := make([]*redis.StringCmd, len(names))
 	_, err := r.Pipelined(ctx, func(p redis.Pipeliner) error {
 		for i, n := range names {
@@ -186,8 +186,8 @@ func readColumns(ctx context.Context, r redis.Cmdable, k keys, kind model.Analys
 
 // readResults reads every stored result set (for a snapshot); r is a
 // client or a WATCH transaction.
-func readResults(ctx context.Context, r redis.Cmdable, k keys) (map[model.AnalysisKind]store.ResultSet, error) {
-	out := map[model.AnalysisKind]store.ResultSet{}
+func readResults(ctx context.Context, r redis.Cmdable, k keys) (map[model.AnalysisFamily]store.ResultSet, error) {
+	out := map[model.AnalysisFamily]store.ResultSet{}
 	members, err := r.SMembers(ctx, k.resultKeys()).Result()
 	if err != nil {
 		return nil, err
@@ -228,13 +228,13 @@ func readResults(ctx context.Context, r redis.Cmdable, k keys) (map[model.Analys
 			}
 			set.Columns[m[len(prefix):]] = col
 		}
-		out[model.AnalysisKind(kind)] = set
+		out[model.AnalysisFamily(kind)] = set
 	}
 	return out, nil
 }
 
 // writeResults queues the result sets of a snapshot.
-func writeResults(ctx context.Context, p redis.Pipeliner, k keys, sets map[model.AnalysisKind]store.ResultSet) {
+func writeResults(ctx context.Context, p redis.Pipeliner, k keys, sets map[model.AnalysisFamily]store.ResultSet) {
 	for kind, set := range sets {
 		mk := k.resultMeta(string(kind))
 		p.Set(ctx, mk, []byte(set.Meta), 0)

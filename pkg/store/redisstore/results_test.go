@@ -45,11 +45,11 @@ func TestPublishWithRows(t *testing.T) {
 		{Kind: store.OpCreate, Coll: model.CollLoadCases, Key: store.Key(8), Value: raw8},
 		{Kind: store.OpPut, Coll: model.CollLoadCases, Key: store.Key(1, 2), Value: raw8},
 	} {
-		err := res.Publish(ctx, "w", "r", model.KindStatic, set, nil, []store.Op{bad}, complete)
+		err := res.Publish(ctx, "w", "r", model.AnalysisFamily("static"), set, nil, []store.Op{bad}, complete)
 		if err == nil {
 			t.Fatalf("row %c %s accepted", bad.Kind, bad.Key)
 		}
-		if meta, _ := res.Meta(ctx, "w", model.KindStatic); meta != nil {
+		if meta, _ := res.Meta(ctx, "w", model.AnalysisFamily("static")); meta != nil {
 			t.Fatalf("refused publish wrote results: %s", meta)
 		}
 		if run, _ := runs.Run(ctx, "w", "r"); run.Status != model.RunRunning {
@@ -61,7 +61,7 @@ func TestPublishWithRows(t *testing.T) {
 		{Kind: store.OpPut, Coll: model.CollLoadCases, Key: store.Key(8), Value: raw8},
 		{Kind: store.OpDeleteIfAny, Coll: model.CollLoadCases, Key: store.Key(7)},
 	}
-	if err := res.Publish(ctx, "w", "r", model.KindStatic, set, nil, rows, complete); err != nil {
+	if err := res.Publish(ctx, "w", "r", model.AnalysisFamily("static"), set, nil, rows, complete); err != nil {
 		t.Fatal(err)
 	}
 	got, err := mdl.Get(ctx, "w", model.CollLoadCases, store.Key(1), store.Key(7), store.Key(8))
@@ -78,10 +78,10 @@ func TestPublishWithRows(t *testing.T) {
 	if after.Rev != before.Rev+1 || !after.State.IsModified {
 		t.Errorf("revision %d → %d, modified %v: want one step on, modified", before.Rev, after.Rev, after.State.IsModified)
 	}
-	if meta, _ := res.Meta(ctx, "w", model.KindStatic); meta == nil {
+	if meta, _ := res.Meta(ctx, "w", model.AnalysisFamily("static")); meta == nil {
 		t.Error("the rows cleared the results they came with")
 	}
-	if cols, err := res.Columns(ctx, "w", model.KindStatic, "c"); err != nil || string(cols[0]) != "\x01\x02\x03" {
+	if cols, err := res.Columns(ctx, "w", model.AnalysisFamily("static"), "c"); err != nil || string(cols[0]) != "\x01\x02\x03" {
 		t.Errorf("column c = %q, %v", cols, err)
 	}
 	if h, _ := runs.Holder(ctx, "w"); h != "" {
