@@ -194,13 +194,3 @@ func (dynamicKind) Check(s Settings) error { return checkModes("frequency", s) }
 
 // Run implements Kind.
 func (dynamicKind) Run(ctx context.Context, r *Runner, t Task) error { return r.runDynamic(ctx, t) }
-
-// StandardKinds returns a registry of the analyses the service runs:
-// linear and non-linear static, buckling and dynamic frequency.
-func StandardKinds() *Registry {
-	g := &Registry{}
-	for _, k := range []Kind{linearStatic{}, nonLinearStatic{}, bucklingKind{}, dynamicKind{}} {
-		g.Register(k)
-	}
-	return g
-}
