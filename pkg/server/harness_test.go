@@ -257,41 +257,16 @@ func (s *stack) rawRequest(method, path, body string) *http.Request {
 	return req
 }
 
-// startStackDir is startStack with a jobs directory the test can read.
+// startStackDir is startStack with a jobs directory the test can read;
+// GUSSET_TEST_LOG set shows the services' logs.
 func startStackDir(t *testing.T, workers int) (*stack, string) {
 	t.Helper()
-	srv := redistest.Start(t)
-	rdb := srv.Client(t)
 	var logw io.Writer = io.Discard
 	if os.Getenv("GUSSET_TEST_LOG") != "" {
 		logw = os.Stderr
 	}
-	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	ctx, cancel := context.WithCancel(context.Background())
 	dir := t.TempDir()
-	baseURL := make(chan string, 1)
-	done := make(chan error, 1+workers)
-	go func() {
-		done <- ServeAPI(ctx, Config{Port: "0", Host: "127.0.0.1", JobsDir: dir}, rdb, log, nil, func(b string) { baseURL <- b })
-	}()
-	for range workers {
-		go func() { done <- RunWorker(ctx, Config{}, rdb, log, nil) }()
-	}
-	t.Cleanup(func() {
-		cancel()
-		for range 1 + workers {
-			<-done
-		}
-	})
-	select {
-	case b := <-baseURL:
-		return &stack{t: t, base: b, redis: srv}, dir
-	case err := <-done:
-		t.Fatalf("api stopped: %v", err)
-	case <-time.After(patience):
-		t.Fatal("api did not start")
-	}
-	return nil, ""
+	return startStackWith(t, workers, Config{JobsDir: dir}, logw), dir
 }
 
 // uploadReply posts a job file to new-from-template and returns the reply.
