@@ -473,3 +473,70 @@ func TestFanOutStraySubTasks(t *testing.T) {
 	}
 	e.endState(run.RunID, model.RunCompleted)
 }
+
+// updateCounter counts the run-record updates (the supervisor's ticks
+// among them), so that a test can wait for a tick instead of sleeping.
+type updateCounter struct {
+	store.Runs
+	mu sync.Mutex
+	n  int
+}
+
+func (u *updateCounter) Update(ctx context.Context, ws, id string, fn func(*model.Run) error) (model.Run, error) {
+	u.mu.Lock()
+	u.n++
+	u.mu.Unlock()
+	return u.Runs.Update(ctx, ws, id, fn)
+}
+
+func (u *updateCounter) count() int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.n
+}
+
+// cancelOnShared cancels the run once its own task has staged what the
+// parts share, and holds the planning until the supervisor has ticked
+// twice since: the cancel reaches the run while it plans.
+type cancelOnShared struct {
+	store.FanOut
+	t      *testing.T
+	ticks  *updateCounter
+	cancel func()
+}
+
+func (c cancelOnShared) Stage(ctx context.Context, ws, runID string, lc int64, set store.ResultSet) error {
+	c.t.Helper()
+	err := c.FanOut.Stage(ctx, ws, runID, lc, set)
+	if lc == analysis.SharedPart {
+		c.cancel()
+		seen := c.ticks.count()
+		deadline := time.Now().Add(time.Minute) // a safety net only
+		for c.ticks.count() < seen+2 {
+			if time.Now().After(deadline) {
+				c.t.Fatal("the supervisor did not tick")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return err
+}
+
+// A cancel that reaches a fan-out run while its own task plans ends it
+// Cancelled there: the lock is freed and what the plan staged is
+// discarded, with no part queued. (It once left the run Cancelling, the
+// workspace locked until the run was given up as lost, and the staged
+// columns in Redis.)
+func TestFanOutCancelWhilePlanning(t *testing.T) {
+	e := newFanEnv(t, 3)
+	run := e.start()
+	ticks := &updateCounter{Runs: e.runs}
+	e.r.Runs = ticks
+	e.r.FanOut = cancelOnShared{FanOut: e.fan, t: t, ticks: ticks, cancel: func() {
+		if err := e.svc.Cancel(e.ctx, "w", run.RunID); err != nil {
+			t.Errorf("cancel: %v", err)
+		}
+	}}
+	e.drain()
+	e.endState(run.RunID, model.RunCancelled)
+}

@@ -89,7 +89,13 @@ func (r *Runner) execute(ctx context.Context, t Task, steps []string, solve Solv
 	}
 	close(stop)
 	cancelled := <-supervised
-	if err == nil && handOff != nil && !cancelled {
+	switch {
+	case handOff != nil && cancelled:
+		// Cancelled before the run was handed on, whatever the plan made
+		// of it: nothing will use what it staged, and no part will end
+		// the run, so it ends here.
+		err = errors.Join(store.ErrRunCancelled, r.FanOut.Discard(ctx, t.Workspace, t.RunID))
+	case handOff != nil && err == nil:
 		err = handOff(ctx, lv)
 	}
 	return r.settle(ctx, t, err, cancelled, func(run *model.Run) { lv.apply(run, steps) })
