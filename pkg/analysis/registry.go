@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -76,8 +77,9 @@ type Kind interface {
 	Start() StartRoute
 	// Check refuses settings (the family's record with a run's overrides
 	// applied) that a run of the kind cannot use, with a message naming
-	// the field. It runs before a run is queued and again when it starts,
-	// should the settings have changed in between.
+	// the field. It runs before a run is queued; a kind whose rules the
+	// worker must see again (the settings may change while a run waits)
+	// checks them in its Run.
 	Check(s Settings) error
 	// Run carries the run of t through r's lifecycle (Runner.Execute).
 	Run(ctx context.Context, r *Runner, t Task) error
@@ -101,9 +103,11 @@ type Registry struct {
 }
 
 // Register adds k, and its family when it is the first of its family. A
-// second kind of the same type, or a second family of the same name or
-// query path, is a programming error and panics, as asynq's mux does for
-// a pattern registered twice.
+// second kind of the same type, a second family of the same name, query
+// path or settings key, or a family that cannot be stored (a name or key
+// a job file cannot carry, no default settings record, or one that is not
+// a struct) is a programming error and panics, as asynq's mux does for a
+// pattern registered twice.
 func (g *Registry) Register(k Kind) {
 	if k == nil || k.Family() == nil {
 		panic("analysis: Register of a nil kind or a kind without a family")
@@ -113,14 +117,40 @@ func (g *Registry) Register(k Kind) {
 	}
 	f := k.Family()
 	if !slices.Contains(g.families, f) {
+		if !storableName(string(f.Name), false) || !storableName(f.SettingsKey, true) || f.QueryDir == "" {
+			panic(fmt.Sprintf("analysis: family %q (settings key %q, query path %q): the name takes lower-case letters and hyphens, "+
+				"the settings key letters, and neither nor the query path may be empty", f.Name, f.SettingsKey, f.QueryDir))
+		}
+		if f.Default == nil || reflect.TypeOf(f.Default).Kind() != reflect.Struct {
+			panic(fmt.Sprintf("analysis: family %s: its default settings record is a %T, not a struct", f.Name, f.Default))
+		}
 		for _, o := range g.families {
-			if o.Name == f.Name || o.QueryDir == f.QueryDir {
-				panic(fmt.Sprintf("analysis: two families named %s (query path %s)", f.Name, f.QueryDir))
+			if o.Name == f.Name || o.QueryDir == f.QueryDir || strings.EqualFold(o.SettingsKey, f.SettingsKey) {
+				panic(fmt.Sprintf("analysis: two families named %s (query path %s, settings key %s)", f.Name, f.QueryDir, f.SettingsKey))
 			}
 		}
 		g.families = append(g.families, f)
 	}
 	g.kinds = append(g.kinds, k)
+}
+
+// storableName reports whether s may name a family in a job file: its
+// results folder takes lower-case letters and hyphens, its settings key
+// (camel case) letters.
+func storableName(s string, key bool) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z':
+		case key && r >= 'A' && r <= 'Z':
+		case !key && r == '-':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Kinds lists the kinds in the order they were registered.
@@ -226,6 +256,49 @@ func SettingsOf[T Settings](f *Family, a model.AnalysisSettings) (T, error) {
 	return t, nil
 }
 
+// canonicalKeys returns a copy of a whose records are under their
+// families' keys: a file written by hand may spell a key in another case
+// ("Static"), which the records' readers accepted before they were kept
+// per family. A record already under its key wins.
+func (g *Registry) canonicalKeys(a model.AnalysisSettings) model.AnalysisSettings {
+	out := a.Clone()
+	for key, raw := range a {
+		for _, f := range g.families {
+			if key != f.SettingsKey && strings.EqualFold(key, f.SettingsKey) {
+				if _, ok := a[f.SettingsKey]; !ok {
+					out[f.SettingsKey] = raw
+				}
+				delete(out, key)
+			}
+		}
+	}
+	return out
+}
+
+// PrepareSave readies a snapshot of a job for its file: every family's
+// settings record written out over its defaults, normalised (so that the
+// file keeps the settings its job ran with, even should a later version
+// change the defaults), and the results of families the registry does not
+// know left out (this version could not open a file holding them). The
+// records are not validated: what the job holds was checked when it was
+// stored, and a save must not fail on rules tightened since.
+func (g *Registry) PrepareSave(snap *store.Snapshot) {
+	a := snap.Job.Analysis.Clone()
+	for _, f := range g.families {
+		// A record that cannot be read stays as it is, for the file to
+		// carry and its opening to report.
+		if s, err := f.Settings(a); err == nil {
+			_ = f.SetSettings(&a, s) // s is of the family's type: SetSettings cannot refuse it
+		}
+	}
+	snap.Job.Analysis = a
+	for name := range snap.Results {
+		if g.Family(name) == nil {
+			delete(snap.Results, name)
+		}
+	}
+}
+
 // CheckSettings checks the analysis settings of a job file against the
 // rules a PATCH meets, reporting every failing field of every family at
 // once, named with its family's key ("buckling.modes"), and returns them
@@ -234,7 +307,8 @@ func SettingsOf[T Settings](f *Family, a model.AnalysisSettings) (T, error) {
 // its job ran with, even should a later version change the defaults.
 // Records of families the registry does not know are kept as they are.
 func (g *Registry) CheckSettings(a model.AnalysisSettings) (model.AnalysisSettings, error) {
-	out := a.Clone()
+	out := g.canonicalKeys(a)
+	a = out.Clone()
 	var fields []model.FieldError
 	for _, f := range g.families {
 		s, err := f.Settings(a)

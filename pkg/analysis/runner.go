@@ -151,8 +151,12 @@ func (r *Runner) Run(ctx context.Context, t Task) error {
 	}
 	if k == nil {
 		// An API that serves a kind this worker does not run: the run
-		// cannot succeed here, and retrying would not help.
+		// cannot succeed here, and retrying would not help. A part of a
+		// fanned-out run leaves fan-out state that nothing else would end.
 		_, err = r.finish(ctx, t, model.RunFailed, fmt.Sprintf("%s is not available on worker %s", t.Kind, r.name()), nil)
+		if err == nil && t.LoadCase != 0 {
+			err = r.FanOut.Discard(ctx, t.Workspace, t.RunID)
+		}
 		return err
 	}
 	return k.Run(ctx, r, t)

@@ -1,12 +1,14 @@
 package analysis_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"testing"
 
 	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
 )
 
 // family returns the standard family named name.
@@ -92,3 +94,84 @@ func TestStoredZeroDrillingStiffnessReadsAsOne(t *testing.T) {
 		t.Errorf("modes %d (%v), want the default %d", s.Modes, err, model.DefaultDynamicSettings().Modes)
 	}
 }
+
+// A file written by hand may spell a family's key in another case; the
+// record is read as the family's, and one under the family's own key
+// wins.
+func TestCheckSettingsReadsKeysInAnyCase(t *testing.T) {
+	a := model.AnalysisSettings{"Static": json.RawMessage(`{"loadSteps":7}`), "BUCKLING": json.RawMessage(`{"modes":3}`),
+		"buckling": json.RawMessage(`{"modes":4}`)}
+	out, err := analysis.StandardKinds().CheckSettings(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := analysis.SettingsOf[model.StaticSettings](family(t, "static"), out)
+	if err != nil || st.LoadSteps != 7 {
+		t.Errorf("static loadSteps %d (%v), want 7 from the record keyed Static", st.LoadSteps, err)
+	}
+	b, err := analysis.SettingsOf[model.BucklingSettings](family(t, "buckling"), out)
+	if err != nil || b.Modes != 4 {
+		t.Errorf("buckling modes %d (%v), want 4 from the record under its own key", b.Modes, err)
+	}
+	for _, k := range []string{"Static", "BUCKLING"} {
+		if _, ok := out[k]; ok {
+			t.Errorf("the record keyed %s is still there beside the family's", k)
+		}
+	}
+}
+
+// Saving writes every family's record over its defaults without
+// validating (a job stored under older rules must still save), and
+// leaves out the results of families this version does not know (a file
+// holding them would not reopen).
+func TestPrepareSave(t *testing.T) {
+	snap := store.Snapshot{Job: model.Job{Analysis: model.AnalysisSettings{"buckling": json.RawMessage(`{"modes":0}`)}},
+		Results: map[model.AnalysisFamily]store.ResultSet{"static": {Meta: []byte(`{}`)}, "future": {Meta: []byte(`{}`)}}}
+	analysis.StandardKinds().PrepareSave(&snap)
+	for _, f := range analysis.StandardKinds().Families() {
+		if _, ok := snap.Job.Analysis[f.SettingsKey]; !ok {
+			t.Errorf("no %s record written", f.SettingsKey)
+		}
+	}
+	b, err := analysis.SettingsOf[model.BucklingSettings](family(t, "buckling"), snap.Job.Analysis)
+	if err != nil || b.Modes != 0 || b.Tolerance != model.DefaultBucklingSettings().Tolerance {
+		t.Errorf("buckling record %+v (%v), want modes kept at 0 and the default tolerance", b, err)
+	}
+	if _, ok := snap.Results["future"]; ok || len(snap.Results) != 1 {
+		t.Errorf("results saved: %v, want the static ones only", snap.Results)
+	}
+}
+
+// A family that a job file could not carry is refused when registered,
+// not when a job is saved.
+func TestRegisterRefusesUnstorableFamilies(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		f    analysis.Family
+	}{
+		{"underscore in the name", analysis.Family{Name: "moving_load", QueryDir: "m", SettingsKey: "movingLoad", Default: model.DefaultStaticSettings()}},
+		{"hyphen in the settings key", analysis.Family{Name: "moving-load", QueryDir: "m", SettingsKey: "moving-load", Default: model.DefaultStaticSettings()}},
+		{"no default record", analysis.Family{Name: "moving-load", QueryDir: "m", SettingsKey: "movingLoad"}},
+		{"a pointer as the default", analysis.Family{Name: "moving-load", QueryDir: "m", SettingsKey: "movingLoad", Default: &model.DynamicSettings{}}},
+		{"the static settings key in another case", analysis.Family{Name: "moving-load", QueryDir: "m", SettingsKey: "Static", Default: model.DefaultStaticSettings()}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if recover() == nil {
+					t.Error("registered")
+				}
+			}()
+			analysis.StandardKinds().Register(probeKind{f: &tc.f})
+		})
+	}
+}
+
+// probeKind is a kind of family f that is never run.
+type probeKind struct{ f *analysis.Family }
+
+func (k probeKind) Type() model.AnalysisType                                   { return "ProbeAnalysis" }
+func (k probeKind) Family() *analysis.Family                                   { return k.f }
+func (k probeKind) Describe() string                                           { return "probe" }
+func (k probeKind) Start() analysis.StartRoute                                 { return analysis.StartRoute{Path: "probe/run"} }
+func (k probeKind) Check(analysis.Settings) error                              { return nil }
+func (k probeKind) Run(context.Context, *analysis.Runner, analysis.Task) error { return nil }

@@ -66,7 +66,8 @@ func newEnv(t testing.TB, opt envOptions) *env {
 	mod := redisstore.NewModel(rdb)
 	ed := editor.New(mod, jobs)
 	sess := session.New(jobs, dir, session.Options{RecoveryDelay: opt.recoveryDelay, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		CheckModel: ed.CheckSnapshot, CheckAnalysis: analysis.StandardKinds().CheckSettings, MaxJobBytes: opt.maxJobBytes})
+		CheckModel: ed.CheckSnapshot, CheckAnalysis: analysis.StandardKinds().CheckSettings,
+		PrepareSave: analysis.StandardKinds().PrepareSave, MaxJobBytes: opt.maxJobBytes})
 	logs := &logtest.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	ed.Touched = sess.Touched

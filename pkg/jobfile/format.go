@@ -243,6 +243,10 @@ func DecodeContext(ctx context.Context, r io.ReaderAt, size, maxBytes int64) (De
 // it indented, and a record read back must equal the one saved.
 func checkAnalysis(a *model.AnalysisSettings) error {
 	for key, raw := range *a {
+		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+			delete(*a, key) // no record: the family's defaults
+			continue
+		}
 		if !validFamily(strings.ToLower(key)) {
 			return invalid("entry %s: %q is not the name of an analysis family", entryAnalysis, key)
 		}

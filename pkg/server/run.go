@@ -91,7 +91,7 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	m := newModel(rdb, cfg.Kinds)
 	keys := cfg.AuthMode == AuthKeys
 	sess := session.New(m.jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
-		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot, CheckAnalysis: m.kinds.CheckSettings, MaxJobBytes: cfg.MaxJobBytes,
+		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot, CheckAnalysis: m.kinds.CheckSettings, PrepareSave: m.kinds.PrepareSave, MaxJobBytes: cfg.MaxJobBytes,
 		WorkspaceDirs: keys})
 	var authn httpapi.Authenticator
 	if keys {

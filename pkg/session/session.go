@@ -42,6 +42,7 @@ type Service struct {
 	recoveryDelay time.Duration
 	checkModel    func(context.Context, store.Snapshot) error
 	checkAnalysis func(model.AnalysisSettings) (model.AnalysisSettings, error)
+	prepareSave   func(*store.Snapshot)
 	maxJobBytes   int64
 	// perWorkspace gives each workspace the folder of its name inside dir.
 	perWorkspace bool
@@ -71,9 +72,12 @@ type Options struct {
 	CheckModel func(ctx context.Context, snap store.Snapshot) error
 	// CheckAnalysis checks the analysis settings of a job file before it
 	// is opened and returns them normalised, with every family's record
-	// written out (the analyses' Registry.CheckSettings); saving fills
-	// them in the same way. Nil opens and saves them as they are.
+	// written out (the analyses' Registry.CheckSettings); nil opens them
+	// unchecked.
 	CheckAnalysis func(model.AnalysisSettings) (model.AnalysisSettings, error)
+	// PrepareSave readies a snapshot for a job file or a recovery file
+	// (the analyses' Registry.PrepareSave); nil saves it as it is.
+	PrepareSave func(*store.Snapshot)
 	// MaxJobBytes caps what a job file may expand to, opened or uploaded,
 	// and an uploaded template's size (MAX_JOB_BYTES); zero or less means
 	// jobfile.DefaultMaxJobBytes.
@@ -87,7 +91,7 @@ type Options struct {
 // New returns a Service over the job store and the jobs directory.
 func New(jobs store.Jobs, dir *jobfile.Dir, opt Options) *Service {
 	s := &Service{jobs: jobs, dir: dir, log: opt.Log, now: opt.Now, generator: opt.Generator,
-		recoveryDelay: opt.RecoveryDelay, checkModel: opt.CheckModel, checkAnalysis: opt.CheckAnalysis, maxJobBytes: opt.MaxJobBytes, pending: map[string]*time.Timer{},
+		recoveryDelay: opt.RecoveryDelay, checkModel: opt.CheckModel, checkAnalysis: opt.CheckAnalysis, prepareSave: opt.PrepareSave, maxJobBytes: opt.MaxJobBytes, pending: map[string]*time.Timer{},
 		perWorkspace: opt.WorkspaceDirs, dirs: map[string]*jobfile.Dir{}}
 	if s.now == nil {
 		s.now = time.Now
@@ -130,21 +134,13 @@ func (s *Service) openState(file model.FileInfo, isNew, modified bool) model.Sta
 	return model.State{IsOpen: true, IsNew: isNew, IsModified: modified, OpenedAt: &now, File: file}
 }
 
-// snapshot reads the open job of ws as a file holds it: with the
-// analysis settings of every family written out (CheckAnalysis), so that
-// the file keeps the settings its job ran with even where they are the
-// defaults of this version.
+// snapshot reads the open job of ws as a file holds it (PrepareSave).
 func (s *Service) snapshot(ctx context.Context, ws string) (store.Snapshot, store.Slot, error) {
 	snap, sl, err := s.jobs.Snapshot(ctx, ws)
-	if err != nil || s.checkAnalysis == nil {
-		return snap, sl, err
+	if err == nil && s.prepareSave != nil {
+		s.prepareSave(&snap)
 	}
-	a, err := s.checkAnalysis(snap.Job.Analysis)
-	if err != nil {
-		return snap, sl, fmt.Errorf("the stored analysis settings: %w", err)
-	}
-	snap.Job.Analysis = a
-	return snap, sl, nil
+	return snap, sl, err
 }
 
 // load opens a job read from a file, once its analysis settings pass
