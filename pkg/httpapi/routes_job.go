@@ -56,6 +56,8 @@ func (a *API) registerJobRoutes() {
 			"Saving onto a file that is not the open job's own (a first save or a save-as onto an existing job file, or onto a recovery file of another session) is a 409 naming the file unless overwrite is true (an extension); " +
 			"saving the open job to its own file needs no flag. " +
 			"The file is written to a temporary file and renamed into place; folders are created. Saving removes the recovery file. " +
+			"The file holds the settings record of every analysis family, defaults included, " +
+			"so that it keeps the settings its job ran with; opening a file checks them as a PATCH would. " +
 			savePathRules,
 		body: SaveRequest{}, responses: map[int]any{200: model.State{}, 201: model.State{}}, errors: errsJobLoader, handler: a.saveJob})
 	a.add(route{method: "POST", path: "/job/close", tag: tag, summary: "Close the open job",
