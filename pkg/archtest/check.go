@@ -177,15 +177,13 @@ func matchAny(patterns []string, path string) bool {
 	return false
 }
 
-// ReadTree parses the imports of every .go file under root and groups them
-// by module-relative directory. Build constraints are ignored: files behind
-// tags (ccx, fault, load, GOARCH) import things too. It skips testdata,
-// directories the go tool ignores (names starting with "." or "_"), vendor
-// (other modules' code) and bin (build output).
-func ReadTree(root string) (map[string]PackageImports, error) {
-	out := map[string]PackageImports{}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+// WalkGoFiles calls fn with the path and the module-relative,
+// slash-separated name of every regular .go file under root, test files
+// and files behind build tags included. It skips testdata, directories
+// the go tool ignores (names starting with "." or "_"), vendor (other
+// modules' code) and bin (build output).
+func WalkGoFiles(root string, fn func(path, rel string) error) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -200,16 +198,27 @@ func ReadTree(root string) (map[string]PackageImports, error) {
 		if !strings.HasSuffix(name, ".go") || !d.Type().IsRegular() {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
 		rel, err := filepath.Rel(root, path)
 		if err != nil {
 			return err
 		}
-		rel = filepath.ToSlash(rel)
-		file := File{Name: rel, Test: strings.HasSuffix(name, "_test.go")}
+		return fn(path, filepath.ToSlash(rel))
+	})
+}
+
+// ReadTree parses the imports of every .go file under root and groups them
+// by module-relative directory, over the files WalkGoFiles visits. Build
+// constraints are ignored: files behind tags (ccx, fault, load, GOARCH)
+// import things too.
+func ReadTree(root string) (map[string]PackageImports, error) {
+	out := map[string]PackageImports{}
+	fset := token.NewFileSet()
+	err := WalkGoFiles(root, func(path, rel string) error {
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		file := File{Name: rel, Test: strings.HasSuffix(rel, "_test.go")}
 		for _, imp := range f.Imports {
 			p, err := strconv.Unquote(imp.Path.Value)
 			if err != nil {

@@ -3,10 +3,8 @@ package archtest
 import (
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -17,23 +15,8 @@ func TestOneTagReader(t *testing.T) {
 	root := moduleRoot(t)
 	fset := token.NewFileSet()
 	files := 0
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
-				name == "testdata" || name == "vendor" || name == "bin") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
-		if !strings.HasSuffix(name, ".go") || filepath.ToSlash(filepath.Dir(rel)) == TagReader {
+	err := WalkGoFiles(root, func(path, rel string) error {
+		if filepath.ToSlash(filepath.Dir(rel)) == TagReader {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
@@ -43,7 +26,7 @@ func TestOneTagReader(t *testing.T) {
 		files++
 		for _, p := range TagReads(fset, f) {
 			t.Errorf("%s:%d reads a struct tag: take the field's rules from %s's field definitions (model.DefOf, model.TagsOf), the one reader of the tags",
-				filepath.ToSlash(rel), p.Line, TagReader)
+				rel, p.Line, TagReader)
 		}
 		return nil
 	})
