@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gusset/gusset/pkg/analysis/lifecycle"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
 )
@@ -82,7 +83,7 @@ type Kind interface {
 	// checks them in its Run.
 	Check(s Settings) error
 	// Run carries the run of t through r's lifecycle (Runner.Execute).
-	Run(ctx context.Context, r *Runner, t Task) error
+	Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error
 }
 
 // StartRoute is the route that starts a run of a kind.
@@ -169,6 +170,17 @@ func (g *Registry) Types() []model.AnalysisType {
 // Families lists the families in the order their first kind was
 // registered: the order results are shown in.
 func (g *Registry) Families() []*Family { return slices.Clone(g.families) }
+
+// Handler implements lifecycle.Kinds: the kind of type t, as the worker
+// runs it; nil when none is registered.
+func (g *Registry) Handler(t model.AnalysisType) lifecycle.Handler {
+	if k := g.Kind(t); k != nil {
+		return k
+	}
+	return nil
+}
+
+var _ lifecycle.Kinds = (*Registry)(nil)
 
 // Kind returns the kind of type t; nil when none is registered.
 func (g *Registry) Kind(t model.AnalysisType) Kind {
@@ -334,4 +346,17 @@ func (g *Registry) CheckSettings(a model.AnalysisSettings) (model.AnalysisSettin
 		return nil, model.FieldsError(fields)
 	}
 	return out, nil
+}
+
+// RunSettings returns the settings record of family f that t runs with:
+// the job's stored record with the run's overrides applied.
+func RunSettings[T Settings](f *Family, t lifecycle.Task, job model.Job) (T, error) {
+	base, err := SettingsOf[T](f, job.Analysis)
+	if err != nil || len(t.Overrides) == 0 {
+		return base, err
+	}
+	if err := json.Unmarshal(t.Overrides, &base); err != nil {
+		return base, lifecycle.ModelError("the run's setting overrides cannot be read: %v", err)
+	}
+	return base, nil
 }

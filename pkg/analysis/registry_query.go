@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 
+	"github.com/gusset/gusset/pkg/analysis/query"
 	"github.com/gusset/gusset/pkg/model"
 )
 
@@ -26,7 +27,7 @@ type ResultQuery struct {
 	// Response is a zero Envelope of its rows, for documentation.
 	Response any
 	// Run answers the query: Rows of the page is a non-nil []Row.
-	Run func(q *Query, ctx context.Context, ws string, f Filter) (AnyPage, error)
+	Run func(q *query.Query, ctx context.Context, ws string, f query.Filter) (AnyPage, error)
 }
 
 // AnyPage is a page of query rows of any row type.
@@ -48,10 +49,10 @@ type Envelope[T any] struct {
 // with (Name, Summary, Doc, Filters,
 // Normalization) answered by run, with the fields that follow from its
 // row type T.
-func NewResultQuery[T any](spec ResultQuery, run func(q *Query, ctx context.Context, ws string, f Filter) (Page[T], error)) ResultQuery {
+func NewResultQuery[T any](spec ResultQuery, run func(q *query.Query, ctx context.Context, ws string, f query.Filter) (query.Page[T], error)) ResultQuery {
 	spec.Row = reflect.TypeFor[T]()
 	spec.Response = Envelope[T]{}
-	spec.Run = func(q *Query, ctx context.Context, ws string, f Filter) (AnyPage, error) {
+	spec.Run = func(q *query.Query, ctx context.Context, ws string, f query.Filter) (AnyPage, error) {
 		p, err := run(q, ctx, ws, f)
 		if p.Rows == nil {
 			p.Rows = []T{}

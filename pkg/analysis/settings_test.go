@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/kinds"
+	"github.com/gusset/gusset/pkg/analysis/lifecycle"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
 )
@@ -14,7 +16,7 @@ import (
 // family returns the standard family named name.
 func family(t *testing.T, name model.AnalysisFamily) *analysis.Family {
 	t.Helper()
-	f := analysis.StandardKinds().Family(name)
+	f := kinds.StandardKinds().Family(name)
 	if f == nil {
 		t.Fatalf("no family %s", name)
 	}
@@ -26,7 +28,7 @@ func family(t *testing.T, name model.AnalysisFamily) *analysis.Family {
 func TestCheckSettingsNamesTheFamily(t *testing.T) {
 	a := model.AnalysisSettings{"buckling": json.RawMessage(`{"modes":0}`),
 		"dynamicFrequency": json.RawMessage(`{"tolerance":-1}`), "static": json.RawMessage(`{"loadCases":" 7, 1-3,2 "}`)}
-	_, err := analysis.StandardKinds().CheckSettings(a)
+	_, err := kinds.StandardKinds().CheckSettings(a)
 	var me *model.Error
 	if !errors.As(err, &me) {
 		t.Fatalf("CheckSettings = %v, want field errors", err)
@@ -42,7 +44,7 @@ func TestCheckSettingsNamesTheFamily(t *testing.T) {
 	// Valid settings come back with their load case lists normalised,
 	// and the records of families nobody registered kept as they are.
 	a = model.AnalysisSettings{"static": json.RawMessage(`{"loadCases":" 7, 1-3,2 "}`), "future": json.RawMessage(`{"x":1}`)}
-	out, err := analysis.StandardKinds().CheckSettings(a)
+	out, err := kinds.StandardKinds().CheckSettings(a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +103,7 @@ func TestStoredZeroDrillingStiffnessReadsAsOne(t *testing.T) {
 func TestCheckSettingsReadsKeysInAnyCase(t *testing.T) {
 	a := model.AnalysisSettings{"Static": json.RawMessage(`{"loadSteps":7}`), "BUCKLING": json.RawMessage(`{"modes":3}`),
 		"buckling": json.RawMessage(`{"modes":4}`)}
-	out, err := analysis.StandardKinds().CheckSettings(a)
+	out, err := kinds.StandardKinds().CheckSettings(a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,8 +129,8 @@ func TestCheckSettingsReadsKeysInAnyCase(t *testing.T) {
 func TestPrepareSave(t *testing.T) {
 	snap := store.Snapshot{Job: model.Job{Analysis: model.AnalysisSettings{"buckling": json.RawMessage(`{"modes":0}`)}},
 		Results: map[model.AnalysisFamily]store.ResultSet{"static": {Meta: []byte(`{}`)}, "future": {Meta: []byte(`{}`)}}}
-	analysis.StandardKinds().PrepareSave(&snap)
-	for _, f := range analysis.StandardKinds().Families() {
+	kinds.StandardKinds().PrepareSave(&snap)
+	for _, f := range kinds.StandardKinds().Families() {
 		if _, ok := snap.Job.Analysis[f.SettingsKey]; !ok {
 			t.Errorf("no %s record written", f.SettingsKey)
 		}
@@ -161,7 +163,7 @@ func TestRegisterRefusesUnstorableFamilies(t *testing.T) {
 					t.Error("registered")
 				}
 			}()
-			analysis.StandardKinds().Register(probeKind{f: &tc.f})
+			kinds.StandardKinds().Register(probeKind{f: &tc.f})
 		})
 	}
 }
@@ -169,9 +171,9 @@ func TestRegisterRefusesUnstorableFamilies(t *testing.T) {
 // probeKind is a kind of family f that is never run.
 type probeKind struct{ f *analysis.Family }
 
-func (k probeKind) Type() model.AnalysisType                                   { return "ProbeAnalysis" }
-func (k probeKind) Family() *analysis.Family                                   { return k.f }
-func (k probeKind) Describe() string                                           { return "probe" }
-func (k probeKind) Start() analysis.StartRoute                                 { return analysis.StartRoute{Path: "probe/run"} }
-func (k probeKind) Check(analysis.Settings) error                              { return nil }
-func (k probeKind) Run(context.Context, *analysis.Runner, analysis.Task) error { return nil }
+func (k probeKind) Type() model.AnalysisType                                     { return "ProbeAnalysis" }
+func (k probeKind) Family() *analysis.Family                                     { return k.f }
+func (k probeKind) Describe() string                                             { return "probe" }
+func (k probeKind) Start() analysis.StartRoute                                   { return analysis.StartRoute{Path: "probe/run"} }
+func (k probeKind) Check(analysis.Settings) error                                { return nil }
+func (k probeKind) Run(context.Context, *lifecycle.Runner, lifecycle.Task) error { return nil }

@@ -1,7 +1,7 @@
 // Package archtest enforces the design of the repository and that the
 // repository documents itself. Imports point down:
 //
-//	services/* → pkg/server → pkg/{httpapi, session, store, store/redisstore, queue, jobfile, samples, analysis, editor} → pkg/model/... → pkg/fem/...
+//	services/* → pkg/server → pkg/{httpapi, session, store, store/redisstore, queue, jobfile, samples, analysis/..., editor} → pkg/model/... → pkg/fem/...
 //
 // Rules (rules.go) states, package by package or for a subtree, which
 // module packages and which other modules a package may import, what its

@@ -56,6 +56,9 @@ var (
 	// the HTTP edge (the worker, the standalone, benchmarks), so none of
 	// them may assume a request or a server.
 	noHTTP = []string{"net/http/..."}
+	// The middle layer runs in the worker and the standalone as well as
+	// behind the HTTP edge: no web framework, no queue.
+	noTransport = []string{"net/http/...", fiber, fasthttp, asynq}
 	// The model is the vocabulary every layer shares; it knows nothing of
 	// transport, storage or queueing.
 	noService = []string{"net/http/...", goRedis, asynq, fiber, fasthttp}
@@ -102,7 +105,7 @@ var Rules = []Rule{
 	// The server assembles the middle layer and the embedded Redis of the
 	// standalone.
 	{Package: "pkg/server", Why: "the server wires the middle layer; it talks to Fiber and asynq only through pkg/httpapi and pkg/queue",
-		Allow: []string{"pkg/admin", "pkg/analysis", "pkg/auth", "pkg/editor", "pkg/httpapi", "pkg/jobfile", "pkg/model", "pkg/queue",
+		Allow: []string{"pkg/admin", "pkg/analysis/...", "pkg/auth", "pkg/editor", "pkg/httpapi", "pkg/jobfile", "pkg/model", "pkg/queue",
 			"pkg/session", "pkg/store", "pkg/store/redisstore"},
 		External: []string{miniredis, prometheus, goRedis},
 		// Tests compare what the service stores with the engine's own
@@ -113,7 +116,7 @@ var Rules = []Rule{
 
 	// The middle layer.
 	{Package: "pkg/httpapi", Why: "the HTTP edge translates requests for the layer below",
-		Allow: []string{"pkg/analysis", "pkg/editor", "pkg/jobfile", "pkg/model", "pkg/model/library",
+		Allow: []string{"pkg/analysis", "pkg/analysis/kinds", "pkg/analysis/query", "pkg/analysis/service", "pkg/editor", "pkg/jobfile", "pkg/model", "pkg/model/library",
 			"pkg/model/vehicles", "pkg/samples", "pkg/session", "pkg/store", "pkg/webui"},
 		External:  []string{fiber, fasthttp, prometheus},
 		TestAllow: []string{"pkg/store/redisstore", testutil}, TestExternal: []string{goRedis}},
@@ -141,11 +144,40 @@ var Rules = []Rule{
 	{Package: "pkg/samples", Why: "samples are model data",
 		Allow:     []string{"pkg/model"},
 		TestAllow: []string{"pkg/jobfile", "pkg/model/library", "pkg/model/vehicles", "pkg/store"}},
-	{Package: "pkg/analysis", Why: "analyses run in the worker and the standalone, with no web framework or queue",
-		Allow: []string{"pkg/editor", "pkg/fem/buckling", "pkg/fem/domain", "pkg/fem/dynamic", "pkg/fem/geom", "pkg/fem/linsys",
-			"pkg/fem/modal", "pkg/fem/nonlinear", "pkg/fem/shell", "pkg/fem/static", "pkg/model", "pkg/store"},
-		External: []string{uuid}, Deny: []string{"net/http/...", fiber, fasthttp, asynq},
-		TestAllow: []string{"pkg/jobfile", "pkg/samples", "pkg/store/redisstore", testutil}},
+	// The middle layer between the HTTP edge and the engine: the registry
+	// of analysis kinds (pkg/analysis) over the run lifecycle, the result
+	// columns and queries, the model adapter and the API's side of runs;
+	// the kinds themselves in packages of their own; none of it knows a
+	// web framework or the queue.
+	{Package: "pkg/analysis", Why: "the registry of analysis kinds knows the lifecycle and the query layer, not the kinds",
+		Allow: []string{"pkg/analysis/lifecycle", "pkg/analysis/query", "pkg/model", "pkg/store"}, Deny: noTransport,
+		TestAllow: []string{"pkg/analysis/kinds"}},
+	{Package: "pkg/analysis/adapter", Why: "the adapter reads the model through the editor and builds the engine's",
+		Allow: []string{"pkg/editor", "pkg/fem/domain", "pkg/fem/geom", "pkg/fem/shell", "pkg/model"}, Deny: noTransport,
+		// The tests solve the samples with the engine and read them from
+		// job files into Redis.
+		TestAllow: []string{"pkg/fem/dynamic", "pkg/fem/modal", "pkg/fem/static", "pkg/jobfile", "pkg/samples", "pkg/store",
+			"pkg/store/redisstore", testutil}},
+	{Package: "pkg/analysis/columns", Why: "the stored result layouts pack the engine's model ids and check job files",
+		Allow: []string{"pkg/analysis/adapter", "pkg/fem/domain", "pkg/model", "pkg/store"}, Deny: noTransport},
+	{Package: "pkg/analysis/query", Why: "the query layer reads stored results and the model, for any family",
+		Allow: []string{"pkg/analysis/adapter", "pkg/analysis/columns", "pkg/model", "pkg/store"}, Deny: noTransport},
+	{Package: "pkg/analysis/lifecycle", Why: "the run lifecycle knows the store, the model reader and the column names, not the kinds nor the engine",
+		Allow: []string{"pkg/analysis/adapter", "pkg/analysis/columns", "pkg/model", "pkg/store"}, Deny: noTransport,
+		// The tests run the standard kinds against Redis.
+		TestAllow: []string{"pkg/analysis/kinds", "pkg/analysis/service", "pkg/analysis/statics", "pkg/editor", "pkg/store/redisstore", testutil}},
+	{Package: "pkg/analysis/service", Why: "the API's side of runs records them and queues their tasks",
+		Allow: []string{"pkg/analysis/lifecycle", "pkg/model", "pkg/store"}, External: []string{uuid}, Deny: noTransport},
+	{Package: "pkg/analysis/statics", Why: "the static family solves with the static and non-linear engines",
+		Allow: []string{"pkg/analysis", "pkg/analysis/adapter", "pkg/analysis/columns", "pkg/analysis/lifecycle", "pkg/analysis/query",
+			"pkg/fem/domain", "pkg/fem/geom", "pkg/fem/linsys", "pkg/fem/nonlinear", "pkg/fem/shell", "pkg/fem/static", "pkg/model", "pkg/store"},
+		Deny: noTransport},
+	{Package: "pkg/analysis/eigen", Why: "the buckling and frequency families solve with the modal engines",
+		Allow: []string{"pkg/analysis", "pkg/analysis/adapter", "pkg/analysis/columns", "pkg/analysis/lifecycle", "pkg/analysis/query",
+			"pkg/fem/buckling", "pkg/fem/domain", "pkg/fem/dynamic", "pkg/fem/linsys", "pkg/fem/modal", "pkg/model", "pkg/store"},
+		Deny: noTransport},
+	{Package: "pkg/analysis/kinds", Why: "the standard registry names the standard kinds",
+		Allow: []string{"pkg/analysis", "pkg/analysis/eigen", "pkg/analysis/statics"}, Deny: noTransport},
 	{Package: "pkg/editor", Why: "editing is domain logic; storage is reached through pkg/store interfaces",
 		Allow: []string{"pkg/fem/geom", "pkg/model", "pkg/model/movingload", "pkg/store"},
 		Deny:  noService,

@@ -21,6 +21,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/kinds"
+	"github.com/gusset/gusset/pkg/analysis/query"
+	"github.com/gusset/gusset/pkg/analysis/service"
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/session"
 	"github.com/gusset/gusset/pkg/store"
@@ -49,10 +52,10 @@ type Config struct {
 	Loads     *editor.Loads
 	// Analysis starts, reads and cancels runs; Query reads results. Both
 	// nil leave the analysis and result routes out.
-	Analysis *analysis.Service
-	Query    *analysis.Query
+	Analysis *service.Service
+	Query    *query.Query
 	// Kinds are the analysis kinds whose routes the API serves; nil means
-	// analysis.StandardKinds(). The worker must run the same kinds.
+	// kinds.StandardKinds(). The worker must run the same kinds.
 	Kinds *analysis.Registry
 	// Ready checks the dependencies for /readyz (Redis reachable).
 	Ready func(ctx context.Context) error
@@ -96,8 +99,8 @@ type API struct {
 	model     store.Model
 	structure *editor.Structure
 	loads     *editor.Loads
-	analysis  *analysis.Service
-	query     *analysis.Query
+	analysis  *service.Service
+	query     *query.Query
 	kinds     *analysis.Registry
 	ready     func(ctx context.Context) error
 	log       *slog.Logger
@@ -129,7 +132,7 @@ func New(cfg Config) *API {
 		a.log = slog.Default()
 	}
 	if a.kinds == nil {
-		a.kinds = analysis.StandardKinds()
+		a.kinds = kinds.StandardKinds()
 	}
 	if a.reg == nil {
 		a.reg = prometheus.NewRegistry()

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/kinds"
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/jobfile"
@@ -66,8 +66,8 @@ func newEnv(t testing.TB, opt envOptions) *env {
 	mod := redisstore.NewModel(rdb)
 	ed := editor.New(mod, jobs)
 	sess := session.New(jobs, dir, session.Options{RecoveryDelay: opt.recoveryDelay, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		CheckModel: ed.CheckSnapshot, CheckAnalysis: analysis.StandardKinds().CheckSettings,
-		PrepareSave: analysis.StandardKinds().PrepareSave, MaxJobBytes: opt.maxJobBytes})
+		CheckModel: ed.CheckSnapshot, CheckAnalysis: kinds.StandardKinds().CheckSettings,
+		PrepareSave: kinds.StandardKinds().PrepareSave, MaxJobBytes: opt.maxJobBytes})
 	logs := &logtest.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	ed.Touched = sess.Touched

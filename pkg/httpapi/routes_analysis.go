@@ -171,7 +171,7 @@ func (a *API) resultsInfo(c *fiber.Ctx, f *analysis.Family) error {
 	if some {
 		lp = &list
 	}
-	info, err := a.query.Info(c.UserContext(), workspace(c), f, lp)
+	info, err := f.Info(c.UserContext(), a.query, workspace(c), lp)
 	if err != nil {
 		return err
 	}

@@ -223,7 +223,7 @@ func (a *API) getStatus(c *fiber.Ctx) error {
 	}
 	if a.query != nil {
 		for _, f := range a.kinds.Families() {
-			has, err := a.query.HasResults(ctx, ws, f)
+			has, err := f.HasResults(ctx, a.query, ws)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/query"
 	"github.com/gusset/gusset/pkg/model"
 )
 
@@ -81,8 +82,8 @@ func addResultQuery(a *API, f *analysis.Family, rq analysis.ResultQuery) {
 }
 
 // resultFilter reads the paging and the id-list filters of a query.
-func resultFilter(c *fiber.Ctx, names []string) (analysis.Filter, error) {
-	var f analysis.Filter
+func resultFilter(c *fiber.Ctx, names []string) (query.Filter, error) {
+	var f query.Filter
 	var err error
 	if f.Offset, f.Limit, err = paging(c); err != nil {
 		return f, err

@@ -508,3 +508,22 @@ func (c *settingsChecker) optimization(method, axis string, x, y, z float64) {
 		c.add("optimizationAxis", "optimizationAxis Vector with %s optimisation needs a non-zero vector (optimizationX, optimizationY, optimizationZ)", method)
 	}
 }
+
+// Rules shared by the analysis settings records, for their
+// documentation: CommonSettingsDoc for the fields every record has,
+// ReversalDoc for reversalIterations.
+var (
+	CommonSettingsDoc = fmt.Sprintf("loadCases is an id list such as \"1,3-7,10\" (empty: every load case) of at most %d entries, "+
+		"a number or a range counting as one; it is stored normalised and its ids need not exist (checkNonExistentLoadCases "+
+		"decides whether a run reports missing ones). solverType is Paradise or Wavefront; input also takes the integer codes "+
+		"0 (Paradise) and 1 (Wavefront), while 2 (the legacy solver, not exposed) and 3 (the cloud solver, which the in-process "+
+		"analysis does not support) are 400s; output is always the name. optimizationMethod None keeps the model's node order; Auto, "+
+		"General, Linear and Circular all let the solver order the equations. optimizationAxis and optimizationX/Y/Z (in the job "+
+		"length unit; the desktop program's axis or centre of Linear and Circular optimisation) are accepted, checked (with "+
+		"optimizationAxis Vector, Linear or Circular optimisation needs a non-zero vector) and stored, but ignored: the ordering "+
+		"is automatic. drillingStiffness (> 0, default 1) multiplies the plate elements' drilling (in-plane "+
+		"rotation) stiffness; a 0 that a job or file saved by an earlier version holds (it meant 1 then) is read as 1. plateType (BCPlates, DLPlates) is stored and returned but selects nothing: each plate's theory "+
+		"(Kirchoff: DKQ/DKT; Mindlin: MITC4/MITC3) picks its formulation. Numbers must be "+
+		"finite and at most %g in magnitude.", MaxAnalysisLoadCases, MaxMagnitude)
+	ReversalDoc = fmt.Sprintf("reversalIterations is 1 to %d.", MaxIterations)
+)

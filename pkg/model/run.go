@@ -130,6 +130,10 @@ type Run struct {
 	// (non-linear): from then on its sub-tasks, not its own task, tell
 	// whether it is lost.
 	FanOut bool `json:"-"`
+	// Equations is the number of equations the run solved (the free
+	// degrees of freedom), for the metrics; 0 until the solver has
+	// numbered them. The parameters show it to clients.
+	Equations int `json:"-"`
 }
 
 // RunResult is the record of GET .../runs/{runId}/result.

@@ -27,7 +27,7 @@ import (
 const QueueAnalysis = "analysis"
 
 // TypeAnalysisRun is the task type of an analysis run; its payload is the
-// JSON of analysis.Task.
+// JSON of lifecycle.Task.
 const TypeAnalysisRun = "analysis:run"
 
 // MaxRetry is how many times a task is handed to another worker after its

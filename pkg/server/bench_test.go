@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/adapter"
 	"github.com/gusset/gusset/pkg/fem/static"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store/redisstore"
@@ -65,7 +65,7 @@ func BenchmarkRunGrid20(b *testing.B) {
 			ts := time.Since(t0)
 			// The engine's own time: the model as the worker converts it,
 			// analysed with the worker's options.
-			in, err := analysis.Build(ctx, m.source, "default", job.Settings)
+			in, err := adapter.Build(ctx, m.source, "default", job.Settings)
 			if err != nil {
 				b.Fatal(err)
 			}

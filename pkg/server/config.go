@@ -7,7 +7,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"github.com/gusset/gusset/pkg/analysis"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -16,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/jobfile"
 )
@@ -65,7 +65,7 @@ type Config struct {
 	// "*" serves any (ALLOWED_HOSTS).
 	AllowedHosts []string
 	// Kinds are the analysis kinds the API serves and the worker runs;
-	// nil means analysis.StandardKinds(). An API and the workers it
+	// nil means kinds.StandardKinds(). An API and the workers it
 	// queues for must run the same kinds.
 	Kinds *analysis.Registry
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/adapter"
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/dynamic"
@@ -293,7 +293,7 @@ func sampleEngineModel(t *testing.T, s *stack, name string) *domain.Model {
 	}
 	ed := editor.New(redisstore.NewModel(rdb), jobs)
 	st := editor.NewStructure(ed)
-	in, err := analysis.Build(ctx, analysis.Source{Structure: st, Loads: editor.NewLoads(ed, st)}, "engine-check", dec.Snapshot.Job.Settings)
+	in, err := adapter.Build(ctx, adapter.Source{Structure: st, Loads: editor.NewLoads(ed, st)}, "engine-check", dec.Snapshot.Job.Settings)
 	if err != nil {
 		t.Fatal(err)
 	}

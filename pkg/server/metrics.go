@@ -80,7 +80,7 @@ func (m *analysisMetrics) resume(kind model.AnalysisType) {
 
 // newRunsLost registers gusset_analysis_runs_lost_total in reg and
 // returns the function that counts a run the API gave up as "worker
-// lost" (analysis.Service.Lost).
+// lost" (service.Service.Lost).
 func newRunsLost(reg prometheus.Registerer, types []model.AnalysisType) func(model.AnalysisType) {
 	c := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "gusset_analysis_runs_lost_total",

@@ -13,7 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/kinds"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/queue"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
@@ -266,8 +266,8 @@ func TestRedisCollectorCluster(t *testing.T) {
 // that an alert's increase() sees the first event.
 func TestAnalysisMetricsSeries(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	m := newAnalysisMetrics(reg, analysis.StandardKinds().Types())
-	lost := newRunsLost(reg, analysis.StandardKinds().Types())
+	m := newAnalysisMetrics(reg, kinds.StandardKinds().Types())
+	lost := newRunsLost(reg, kinds.StandardKinds().Types())
 	m.observe("team-a", model.AnalysisType("LinearStaticAnalysis"), model.RunCompleted, 120, 1500*time.Millisecond)
 	m.resume(model.AnalysisType("NonLinearStaticAnalysis"))
 	lost(model.AnalysisType("BucklingAnalysis"))

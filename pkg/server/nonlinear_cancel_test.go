@@ -12,7 +12,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/lifecycle"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/queue"
 	"github.com/gusset/gusset/pkg/store"
@@ -62,7 +62,7 @@ func (s *stack) leftovers(runID string, cases int) []string {
 	insp := asynq.NewInspectorFromRedisClient(rdb)
 	var out []string
 	for lc := 1; lc <= cases; lc++ {
-		id := analysis.SubTaskID(runID, int64(lc))
+		id := lifecycle.SubTaskID(runID, int64(lc))
 		info, err := insp.GetTaskInfo(queue.QueueAnalysis, id)
 		switch {
 		case err == nil:

@@ -16,6 +16,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/adapter"
+	"github.com/gusset/gusset/pkg/analysis/kinds"
+	"github.com/gusset/gusset/pkg/analysis/lifecycle"
+	results "github.com/gusset/gusset/pkg/analysis/query"
+	"github.com/gusset/gusset/pkg/analysis/service"
 	"github.com/gusset/gusset/pkg/auth"
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/httpapi"
@@ -54,21 +59,21 @@ type modelStores struct {
 	jobs   *redisstore.Jobs
 	model  *redisstore.Model
 	editor *editor.Editor
-	source analysis.Source
+	source adapter.Source
 	// kinds are the analyses the api serves and the worker runs.
 	kinds *analysis.Registry
 }
 
-func newModel(rdb redis.UniversalClient, kinds *analysis.Registry) *modelStores {
-	if kinds == nil {
-		kinds = analysis.StandardKinds()
+func newModel(rdb redis.UniversalClient, reg *analysis.Registry) *modelStores {
+	if reg == nil {
+		reg = kinds.StandardKinds()
 	}
 	jobs := redisstore.NewJobs(rdb, editor.Collections())
 	mod := redisstore.NewModel(rdb)
 	ed := editor.New(mod, jobs)
 	st := editor.NewStructure(ed)
-	return &modelStores{jobs: jobs, model: mod, editor: ed, source: analysis.Source{Structure: st, Loads: editor.NewLoads(ed, st)},
-		kinds: kinds}
+	return &modelStores{jobs: jobs, model: mod, editor: ed, source: adapter.Source{Structure: st, Loads: editor.NewLoads(ed, st)},
+		kinds: reg}
 }
 
 // checkSnapshot checks a job file before it opens: the model rows, then
@@ -106,8 +111,8 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		qc.MaxRetry = *cfg.AnalysisMaxRetry
 	}
 	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
-		Analysis: &analysis.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb), Lost: newRunsLost(reg, m.kinds.Types())},
-		Query:    &analysis.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
+		Analysis: &service.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb), Lost: newRunsLost(reg, m.kinds.Types())},
+		Query:    &results.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
 		Kinds:    m.kinds,
 		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
 		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts, Auth: authn})
@@ -156,11 +161,11 @@ func ServeWorker(ctx context.Context, cfg Config, rdb redis.UniversalClient, log
 func RunWorker(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *slog.Logger, reg prometheus.Registerer) error {
 	m := newModel(rdb, cfg.Kinds)
 	met := newAnalysisMetrics(reg, m.kinds.Types())
-	runner := &analysis.Runner{Kinds: m.kinds, Source: m.source, Jobs: m.jobs, Runs: redisstore.NewRuns(rdb), Results: redisstore.NewResults(rdb),
+	runner := &lifecycle.Runner{Kinds: m.kinds, Source: m.source, Jobs: m.jobs, Runs: redisstore.NewRuns(rdb), Results: redisstore.NewResults(rdb),
 		FanOut: redisstore.NewFanOut(rdb), Queue: queue.NewClient(rdb), Name: workerName(), Log: log, Observe: met.observe, Running: met.running, Resumed: met.resume}
 	log.Info("worker started", "queue", queue.QueueAnalysis)
 	return queue.NewWorker(rdb, log, queue.Handler{TaskType: queue.TypeAnalysisRun, Handle: func(ctx context.Context, payload []byte) error {
-		var t analysis.Task
+		var t lifecycle.Task
 		if err := json.Unmarshal(payload, &t); err != nil {
 			return model.E(model.KindValidation, "analysis task payload: %v", err)
 		}

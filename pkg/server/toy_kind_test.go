@@ -12,6 +12,10 @@ import (
 	"testing"
 
 	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/adapter"
+	"github.com/gusset/gusset/pkg/analysis/kinds"
+	"github.com/gusset/gusset/pkg/analysis/lifecycle"
+	results "github.com/gusset/gusset/pkg/analysis/query"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
 )
@@ -88,10 +92,10 @@ var toyFamily = &analysis.Family{
 	QueryDoc: "One row per load case.",
 	Queries: []analysis.ResultQuery{analysis.NewResultQuery(analysis.ResultQuery{Name: "case-totals", Summary: "Node load totals",
 		Doc: "Global axes.", Filters: []string{"loadCases"}},
-		func(q *analysis.Query, ctx context.Context, ws string, f analysis.Filter) (analysis.Page[toyRow], error) {
-			var page analysis.Page[toyRow]
+		func(q *results.Query, ctx context.Context, ws string, f results.Filter) (results.Page[toyRow], error) {
+			var page results.Page[toyRow]
 			err := q.Results.View(ctx, ws, "node-totals", func(meta json.RawMessage, cols func(...string) ([][]byte, error)) error {
-				page = analysis.Page[toyRow]{}
+				page = results.Page[toyRow]{}
 				if meta == nil {
 					return model.E(model.KindConflict, "the job has no node load totals: run them first")
 				}
@@ -157,14 +161,14 @@ func (toyKind) Check(s analysis.Settings) error {
 // toySteps are the steps of a toy run; the last is storing the results.
 var toySteps = []string{"Reading the model", "Adding up", "Storing results"}
 
-func (toyKind) Run(ctx context.Context, r *analysis.Runner, t analysis.Task) error {
-	return r.Execute(ctx, t, toySteps, func(ctx context.Context, job model.Job, p *analysis.Progress) (analysis.Publisher, error) {
+func (toyKind) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error {
+	return r.Execute(ctx, t, toySteps, func(ctx context.Context, job model.Job, p *lifecycle.Progress) (lifecycle.Publisher, error) {
 		s, err := analysis.RunSettings[toySettings](toyFamily, t, job)
 		if err != nil {
 			return nil, err
 		}
 		list, some, _ := model.ParseIDList("loadCases", s.LoadCases)
-		in, err := analysis.Build(ctx, r.Source, t.Workspace, job.Settings)
+		in, err := adapter.Build(ctx, r.Source, t.Workspace, job.Settings)
 		if err != nil {
 			return nil, err
 		}
@@ -172,7 +176,7 @@ func (toyKind) Run(ctx context.Context, r *analysis.Runner, t analysis.Task) err
 		meta := toyMeta{}
 		var col []byte
 		for _, lc := range in.Model.LoadCases {
-			id, err := analysis.EngineID(lc.Name)
+			id, err := adapter.EngineID(lc.Name)
 			if err != nil {
 				return nil, err
 			}
@@ -207,9 +211,9 @@ func (toyKind) Run(ctx context.Context, r *analysis.Runner, t analysis.Task) err
 // query with filters and paging, its metadata, and a job file that keeps
 // settings and results.
 func TestToyKindRunsEndToEnd(t *testing.T) {
-	kinds := analysis.StandardKinds()
-	kinds.Register(toyKind{})
-	s := startStackWith(t, 1, Config{Kinds: kinds}, io.Discard)
+	reg := kinds.StandardKinds()
+	reg.Register(toyKind{})
+	s := startStackWith(t, 1, Config{Kinds: reg}, io.Discard)
 	proppedCantilever(s)
 	// Node loads in kN (a new job's force unit): by hand, case 1 totals
 	// Fx = 3, Fy = −10; case 2 totals Fy = −4 − 6 = −10 (the load on the

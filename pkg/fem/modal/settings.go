@@ -10,7 +10,7 @@ import (
 // MaxModes bounds the modes of one case: the Lanczos basis grows with
 // them (about 8 vectors a mode, two copies of N values each) and every
 // step decomposes its projection densely. It is the service's one limit on
-// the modes a run computes: the run start's check (analysis.MaxEigenModes)
+// the modes a run computes: the run start's check (analysis/eigen.MaxEigenModes)
 // and the settings' API description cite it, while the settings themselves
 // may store more (model.MaxModesSetting).
 const MaxModes = 200

@@ -28,10 +28,11 @@ type runRecord struct {
 	model.Run
 	Overrides json.RawMessage `json:"overrides,omitempty"`
 	FanOut    bool            `json:"fanOut,omitempty"`
+	Equations int             `json:"equations,omitempty"`
 }
 
 func encodeRun(r model.Run) string {
-	rec := runRecord{Run: r, FanOut: r.FanOut}
+	rec := runRecord{Run: r, FanOut: r.FanOut, Equations: r.Equations}
 	if len(r.Overrides) > 0 {
 		rec.Overrides = json.RawMessage(r.Overrides)
 	}
@@ -45,6 +46,7 @@ func decodeRun(s string) (model.Run, error) {
 	}
 	rec.Run.Overrides = []byte(rec.Overrides)
 	rec.Run.FanOut = rec.FanOut
+	rec.Run.Equations = rec.Equations
 	return rec.Run, nil
 }
 

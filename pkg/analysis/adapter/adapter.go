@@ -1,0 +1,649 @@
+package adapter
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gusset/gusset/pkg/editor"
+	"github.com/gusset/gusset/pkg/fem/domain"
+	"github.com/gusset/gusset/pkg/fem/geom"
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// Source reads the stored model of a workspace.
+type Source struct {
+	Structure *editor.Structure
+	Loads     *editor.Loads
+}
+
+// Input is the engine model of a job and what the conversion had to say.
+type Input struct {
+	Model *domain.Model
+	// Warnings name what the conversion left out or read in a way the
+	// user may not expect, so that a run can report them. Lumped masses
+	// are carried to the load cases (domain.LoadCase.Masses): eigen
+	// analyses use them, static ones do not need them.
+	Warnings []string
+	// StepCases are the Step load cases of the job (load steps an earlier
+	// non-linear run kept), by id, with the case each is a step of. They
+	// are results, not loads: the engine model leaves them out.
+	StepCases map[int64]int64
+	// LastCase is the largest id of the other load cases and combinations
+	// (0 when there are none).
+	LastCase int64
+}
+
+func id(n int64) string { return strconv.FormatInt(n, 10) }
+
+const degree = math.Pi / 180
+
+var axisNames = map[string]geom.Axis{"XAxis": geom.XAxis, "YAxis": geom.YAxis, "ZAxis": geom.ZAxis,
+	"NegativeXAxis": geom.NegativeXAxis, "NegativeYAxis": geom.NegativeYAxis, "NegativeZAxis": geom.NegativeZAxis}
+
+var memberTypes = map[string]domain.MemberType{"Normal": domain.Frame, "Truss": domain.Truss, "TensionOnly": domain.TensionOnly,
+	"CompressionOnly": domain.CompressionOnly, "Cable": domain.Cable, "Gap": domain.Gap,
+	// Fuses and pulleys behave as ordinary members in a linear analysis.
+	"BrittleFuse": domain.Frame, "PlasticFuse": domain.Frame, "Pulley": domain.Frame}
+
+// loadAxesNames and positionKinds map the axes and positionUnits of member
+// loads.
+var loadAxesNames = map[string]domain.LoadAxes{"Local": domain.Local, "GlobalInclined": domain.GlobalInclined,
+	"GlobalProjected": domain.GlobalProjected}
+
+var positionKinds = map[string]domain.PositionKind{"Actual": domain.Actual, "Percent": domain.Percent}
+
+// The stored values are checked on the way in (the HTTP edge and
+// editor.CheckSnapshot), but a value these maps do not hold is never given
+// a default meaning: the conversion fails naming the row and the value.
+func unknownValue(what string, id any, field, value string) error {
+	return model.E(model.KindValidation, "%s %v: %s %q is not a value the analysis knows", what, id, field, value)
+}
+
+// Build reads every collection of the open job and converts it. Values
+// are SI on both sides; ids become the engine's string ids.
+func Build(ctx context.Context, src Source, ws string, settings model.Settings) (Input, error) {
+	b := &builder{ctx: ctx, src: src, ws: ws, m: &domain.Model{VerticalAxis: editor.VerticalAxis(settings.VerticalAxis)}}
+	steps := []func() error{b.nodes, b.materials, b.sections, b.members, b.plates, b.supports, b.constraints, b.cases}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return Input{}, fmt.Errorf("read the model for analysis: %w", err)
+		}
+	}
+	sort.Strings(b.warnings)
+	return Input{Model: b.m, Warnings: b.warnings, StepCases: b.steps, LastCase: b.lastCase}, nil
+}
+
+// BuildMembers converts the part of the model that the results along
+// some members need (static.Stations): those members with their nodes,
+// offsets, sections and materials, and the load cases cases (and the
+// components of those that are combinations) with the loads on those
+// members only. Supports, constraints and node loads are left out: they
+// do not act along a member.
+func BuildMembers(ctx context.Context, src Source, ws string, settings model.Settings, members, cases []int64) (*domain.Model, error) {
+	b := &builder{ctx: ctx, src: src, ws: ws, m: &domain.Model{VerticalAxis: editor.VerticalAxis(settings.VerticalAxis)},
+		sub: &subset{ids: members, members: make(map[int64]bool, len(members)), cases: cases}}
+	for _, id := range members {
+		b.sub.members[id] = true
+	}
+	steps := []func() error{b.materials, b.sections, b.members, b.nodes, b.cases}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, fmt.Errorf("read the model for member results: %w", err)
+		}
+	}
+	return b.m, nil
+}
+
+// subset is what BuildMembers reads.
+type subset struct {
+	ids     []int64 // members, ascending
+	members map[int64]bool
+	nodes   []int64 // the members' end and direction nodes
+	cases   []int64
+	// loadCases lists the primary cases whose loads are read.
+	loadCases *model.IDList
+}
+
+// wants reports whether a load on member m belongs to the model built.
+func (b *builder) wants(m int64) bool { return b.sub == nil || b.sub.members[m] }
+
+type builder struct {
+	ctx      context.Context
+	src      Source
+	ws       string
+	m        *domain.Model
+	warnings []string
+	// steps and lastCase are Input.StepCases and Input.LastCase.
+	steps    map[int64]int64
+	lastCase int64
+	// yGrad counts the plate thermal loads with a yThermalGradient, which
+	// is left out; yGradAt names the first.
+	yGrad   int
+	yGradAt string
+	sub     *subset // nil: the whole model
+	// primary maps a stored case id to its index in Model.LoadCases.
+	primary map[int64]int
+}
+
+func (b *builder) warn(format string, args ...any) {
+	b.warnings = append(b.warnings, fmt.Sprintf(format, args...))
+}
+
+func (b *builder) nodes() error {
+	var nodes []model.Node
+	var err error
+	if b.sub != nil {
+		nodes, err = getMany(b.ctx, b.src.Structure.Nodes, b.ws, b.sub.nodes)
+	} else {
+		nodes, err = b.src.Structure.Nodes.All(b.ctx, b.ws)
+	}
+	for _, n := range nodes {
+		b.m.Nodes = append(b.m.Nodes, domain.Node{ID: id(n.ID), X: n.X, Y: n.Y, Z: n.Z})
+	}
+	return err
+}
+
+func (b *builder) materials() error {
+	mats, err := b.src.Structure.Materials.All(b.ctx, b.ws)
+	for _, x := range mats {
+		b.m.Materials = append(b.m.Materials, domain.Material{Name: id(x.ID), E: x.YoungsModulus,
+			G: x.YoungsModulus / (2 * (1 + x.PoissonsRatio)), Density: x.MassDensity, Alpha: x.ThermalCoeff})
+	}
+	return err
+}
+
+func (b *builder) sections() error {
+	secs, err := b.src.Structure.Sections.All(b.ctx, b.ws)
+	for _, x := range secs {
+		s := domain.Section{Name: id(x.ID), A: x.A, Ay: x.Ay, Az: x.Az, J: x.J, Iy: x.Iy, Iz: x.Iz,
+			PrincipalAngle: x.PrincipalAngle * degree}
+		if len(x.Shapes) > 0 {
+			sh := x.Shapes[0]
+			s.YTop, s.YBottom, s.ZTop, s.ZBottom = sh.YTop, sh.YBtm, sh.ZTop, sh.ZBtm
+		}
+		b.m.Sections = append(b.m.Sections, s)
+	}
+	return err
+}
+
+func (b *builder) members() error {
+	st := b.src.Structure
+	var members []model.Member
+	var offs []model.MemberOffset
+	var err error
+	if b.sub != nil {
+		if members, err = getMany(b.ctx, st.Members, b.ws, b.sub.ids); err != nil {
+			return err
+		}
+		if offs, err = getMany(b.ctx, st.Offsets, b.ws, b.sub.ids); err != nil {
+			return err
+		}
+		nodes := make([]int64, 0, 2*len(members))
+		for _, m := range members {
+			nodes = append(nodes, m.NodeA, m.NodeB)
+			if m.Direction.Source == "Node" {
+				nodes = append(nodes, m.Direction.DirNode)
+			}
+		}
+		slices.Sort(nodes)
+		b.sub.nodes = slices.Compact(nodes)
+	} else {
+		if members, err = st.Members.All(b.ctx, b.ws); err != nil {
+			return err
+		}
+		if offs, err = st.Offsets.All(b.ctx, b.ws); err != nil {
+			return err
+		}
+	}
+	offByMember := map[int64]model.MemberOffset{}
+	for _, o := range offs {
+		offByMember[o.Member] = o
+	}
+	secs, err := st.Sections.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	secByID := map[int64]model.Section{}
+	for _, s := range secs {
+		secByID[s.ID] = s
+	}
+	for _, m := range members {
+		r := m.Releases
+		mt, ok := memberTypes[m.Type]
+		if !ok {
+			return unknownValue("member", m.ID, "type", m.Type)
+		}
+		em := domain.Member{ID: id(m.ID), Type: mt, NodeA: id(m.NodeA), NodeB: id(m.NodeB),
+			Section: id(m.Section), Material: id(m.Material),
+			ReleaseA: r.FixityCodeAtA, ReleaseB: r.FixityCodeAtB,
+			SpringsA:  [6]float64{r.TxStiffnessAtA, r.TyStiffnessAtA, r.TzStiffnessAtA, r.RxStiffnessAtA, r.RyStiffnessAtA, r.RzStiffnessAtA},
+			SpringsB:  [6]float64{r.TxStiffnessAtB, r.TyStiffnessAtB, r.TzStiffnessAtB, r.RxStiffnessAtB, r.RyStiffnessAtB, r.RzStiffnessAtB},
+			Direction: geom.Direction{Angle: m.Direction.DirAngle * degree}}
+		switch m.Direction.Source {
+		case "Angle":
+		case "Node":
+			em.Direction.Kind, em.DirectionNode = geom.DirectionNode, id(m.Direction.DirNode)
+		case "Axis":
+			ax, ok := axisNames[m.Direction.DirAxis]
+			if !ok {
+				return unknownValue("member", m.ID, "direction.dirAxis", m.Direction.DirAxis)
+			}
+			em.Direction.Kind, em.Direction.Axis = geom.DirectionAxis, ax
+		default:
+			return unknownValue("member", m.ID, "direction.source", m.Direction.Source)
+		}
+		if m.Type == "BrittleFuse" || m.Type == "PlasticFuse" || m.Type == "Pulley" {
+			b.warn("member %d (%s) acts as a normal member in a linear analysis", m.ID, m.Type)
+		}
+		// The non-linear analysis reads these; the linear ones ignore them.
+		em.CableLength, em.GapTension, em.GapCompression = m.CableLength, m.GapTensionLimit, m.GapCompressionLimit
+		switch m.Type {
+		case "BrittleFuse":
+			em.Fuse = domain.BrittleFuse
+		case "PlasticFuse":
+			em.Fuse = domain.PlasticFuse
+		case "Pulley":
+			em.Pulley = true
+		}
+		if em.Fuse != domain.NoFuse {
+			em.FuseTension, em.FuseCompression = m.FuseTensionLimit, m.FuseCompressionLimit
+		}
+		if s, ok := secByID[m.Section]; ok {
+			em.AreaFactor, em.TorsionFactor, em.IyFactor, em.IzFactor = s.AreaFactor, s.TorsionFactor, s.IyFactor, s.IzFactor
+		}
+		if o, ok := offByMember[m.ID]; ok {
+			if o.Axes != "Global" && o.Axes != "Local" {
+				return unknownValue("offset of member", m.ID, "axes", o.Axes)
+			}
+			em.OffsetA = geom.Vec3{o.XOffsetAtA, o.YOffsetAtA, o.ZOffsetAtA}
+			em.OffsetB = geom.Vec3{o.XOffsetAtB, o.YOffsetAtB, o.ZOffsetAtB}
+			em.OffsetsLocal = o.Axes == "Local"
+		}
+		b.m.Members = append(b.m.Members, em)
+	}
+	return nil
+}
+
+func (b *builder) supports() error {
+	rs, err := b.src.Structure.Restraints.All(b.ctx, b.ws)
+	for _, r := range rs {
+		s := domain.Support{Node: id(r.Node), Code: r.RestraintCode,
+			Springs: [6]float64{r.TxStiffness, r.TyStiffness, r.TzStiffness, r.RxStiffness, r.RyStiffness, r.RzStiffness},
+			PlasticLimit: [6]float64{r.TxPlasticLimit, r.TyPlasticLimit, r.TzPlasticLimit,
+				r.RxPlasticLimit, r.RyPlasticLimit, r.RzPlasticLimit}}
+		for i, f := range [3]struct {
+			axis, dir string
+			mu        float64
+		}{{r.XFrictionNormalAxis, r.XFrictionNormalDirection, r.XFrictionFactor},
+			{r.YFrictionNormalAxis, r.YFrictionNormalDirection, r.YFrictionFactor},
+			{r.ZFrictionNormalAxis, r.ZFrictionNormalDirection, r.ZFrictionFactor}} {
+			ax, ok := frictionAxes[f.axis]
+			if !ok {
+				return unknownValue("restraint of node", r.Node, strings.ToLower("XYZ"[i:i+1])+"FrictionNormalAxis", f.axis)
+			}
+			sign, ok := frictionSigns[f.dir]
+			if !ok {
+				return unknownValue("restraint of node", r.Node, strings.ToLower("XYZ"[i:i+1])+"FrictionNormalDirection", f.dir)
+			}
+			s.Friction[i] = domain.Friction{Normal: ax, Sign: sign, Factor: f.mu}
+		}
+		for i := 0; i < 6; i++ {
+			if t := *editor.Table(&r, i); t != nil {
+				s.Tables[i] = segments(t)
+			}
+			if c := r.ActiveDirection[i]; c == 'P' || c == 'N' {
+				s.Active[i] = c
+			}
+		}
+		b.m.Supports = append(b.m.Supports, s)
+	}
+	return err
+}
+
+// frictionAxes and frictionSigns map a restraint's friction normal axis
+// and direction ("None" and "Either", the defaults, and unset map to the
+// zero values: no normal, either sign).
+var (
+	frictionAxes  = map[string]geom.Axis{"": 0, "None": 0, "XAxis": geom.XAxis, "YAxis": geom.YAxis, "ZAxis": geom.ZAxis}
+	frictionSigns = map[string]int{"": 0, "Either": 0, "PositiveOnly": 1, "NegativeOnly": -1}
+)
+
+// segments turns a table of [x, stiffness] rows into spring segments: each
+// row's stiffness holds up to the next row's x.
+func segments(t *model.Table) []domain.SpringSegment {
+	out := make([]domain.SpringSegment, len(t.Rows))
+	for i, row := range t.Rows {
+		limit := math.Inf(1)
+		if i+1 < len(t.Rows) {
+			limit = t.Rows[i+1][0]
+		}
+		out[i] = domain.SpringSegment{Stiffness: row[1], Limit: limit}
+	}
+	return out
+}
+
+func (b *builder) constraints() error {
+	cs, err := b.src.Structure.Constraints.All(b.ctx, b.ws)
+	for _, c := range cs {
+		ec := domain.Constraint{Master: id(c.MasterNode), Slaves: []string{id(c.SlaveNode)}, Code: c.ConstraintCode}
+		if c.Axes != "Global" && c.Axes != "Inclined" {
+			return unknownValue("constraint of node", c.SlaveNode, "axes", c.Axes)
+		}
+		if c.Axes == "Inclined" {
+			// The vector is the constraint's x axis; y and z complete it
+			// the way member axes are completed.
+			r, err := geom.LocalAxes(geom.Vec3{}, geom.Vec3{c.XVector, c.YVector, c.ZVector},
+				geom.Direction{}, b.m.VerticalAxis)
+			if err != nil {
+				return fmt.Errorf("constraint of node %d: %w", c.SlaveNode, err)
+			}
+			ec.Axes = &r
+		}
+		b.m.Constraints = append(b.m.Constraints, ec)
+	}
+	return err
+}
+
+// loadCase returns the engine case of a stored case id, creating it.
+func (b *builder) loadCase(lc int64) *domain.LoadCase {
+	i, ok := b.primary[lc]
+	if !ok {
+		b.m.LoadCases = append(b.m.LoadCases, domain.LoadCase{Name: id(lc)})
+		i = len(b.m.LoadCases) - 1
+		b.primary[lc] = i
+	}
+	return &b.m.LoadCases[i]
+}
+
+func (b *builder) cases() error {
+	cases, err := b.src.Loads.Cases.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	// Step load cases hold results of load steps and carry no loads (the
+	// editor refuses them any): the engine does not see them.
+	b.steps = map[int64]int64{}
+	cases = slices.DeleteFunc(cases, func(c model.LoadCase) bool {
+		if c.StepOf != 0 {
+			b.steps[c.ID] = c.StepOf
+			return true
+		}
+		b.lastCase = max(b.lastCase, c.ID)
+		return false
+	})
+	need := b.neededCases(cases)
+	// Every non-combination case exists in the engine, loaded or not, so
+	// that combinations and results can name it.
+	b.primary = map[int64]int{}
+	for _, c := range cases {
+		if len(c.CombinationItems) == 0 && need(c.ID) {
+			b.loadCase(c.ID)
+		}
+	}
+	for _, c := range cases {
+		if len(c.CombinationItems) == 0 || !need(c.ID) {
+			continue
+		}
+		comb := domain.Combination{Name: id(c.ID)}
+		for _, it := range c.CombinationItems {
+			comb.Terms = append(comb.Terms, domain.Term{Case: id(it.LoadCase), Factor: it.MultiplyingFactor})
+		}
+		b.m.Combinations = append(b.m.Combinations, comb)
+	}
+	return b.loads()
+}
+
+var globalAxes = [3]geom.Axis{geom.XAxis, geom.YAxis, geom.ZAxis}
+
+// memberLoadKinds reads the axes and positionUnits of a member load.
+func memberLoadKinds(what string, lc, member int64, axes, units string) (domain.LoadAxes, domain.PositionKind, error) {
+	row := fmt.Sprintf("(loadCase %d, member %d)", lc, member)
+	a, ok := loadAxesNames[axes]
+	if !ok {
+		return 0, 0, unknownValue(what, row, "axes", axes)
+	}
+	p, ok := positionKinds[units]
+	if !ok {
+		return 0, 0, unknownValue(what, row, "positionUnits", units)
+	}
+	return a, p, nil
+}
+
+// neededCases returns the test of which cases the model built holds: all
+// of them, or for a subset the cases asked for and, through
+// combinations, every case they are made of.
+func (b *builder) neededCases(cases []model.LoadCase) func(int64) bool {
+	if b.sub == nil {
+		return func(int64) bool { return true }
+	}
+	byID := make(map[int64]*model.LoadCase, len(cases))
+	for i := range cases {
+		byID[cases[i].ID] = &cases[i]
+	}
+	need := map[int64]bool{}
+	var visit func(id int64)
+	visit = func(id int64) {
+		if need[id] {
+			return
+		}
+		need[id] = true
+		if c, ok := byID[id]; ok {
+			for _, it := range c.CombinationItems {
+				visit(it.LoadCase)
+			}
+		}
+	}
+	for _, id := range b.sub.cases {
+		visit(id)
+	}
+	var primary []int64
+	for id := range need {
+		if c, ok := byID[id]; ok && len(c.CombinationItems) == 0 {
+			primary = append(primary, id)
+		}
+	}
+	b.sub.loadCases = &model.IDList{}
+	slices.Sort(primary)
+	for _, id := range primary {
+		b.sub.loadCases.Ranges = append(b.sub.loadCases.Ranges, model.IDRange{Lo: id, Hi: id})
+	}
+	return func(id int64) bool { return need[id] }
+}
+
+// all reads every row of a load collection, or for a subset the rows of
+// the cases it needs.
+func all[T any](b *builder, c *editor.Collection[T]) ([]T, error) {
+	if b.sub == nil {
+		return c.All(b.ctx, b.ws)
+	}
+	if len(b.sub.loadCases.Ranges) == 0 {
+		return nil, nil
+	}
+	out, _, err := c.List(b.ctx, b.ws, editor.ListQuery[T]{IDs: b.sub.loadCases, Limit: -1})
+	return out, err
+}
+
+// getMany reads the rows of ids that exist, in order.
+func getMany[T any](ctx context.Context, c *editor.Collection[T], ws string, ids []int64) ([]T, error) {
+	recs, err := c.GetMany(ctx, ws, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, 0, len(recs))
+	for _, r := range recs {
+		if r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out, nil
+}
+
+// loads converts every load of every primary case. Component loads of
+// one record (fx, fy, fz) become one engine load per non-zero component.
+func (b *builder) loads() error {
+	l := b.src.Loads
+	if b.sub == nil {
+		if err := b.nodeLoads(); err != nil {
+			return err
+		}
+	}
+	cls, err := all(b, l.Concentrated)
+	if err != nil {
+		return err
+	}
+	for _, x := range cls {
+		if !b.wants(x.Member) {
+			continue
+		}
+		axes, pos, err := memberLoadKinds("member concentrated load", x.LoadCase, x.Member, x.Axes, x.PositionUnits)
+		if err != nil {
+			return err
+		}
+		c := b.loadCase(x.LoadCase)
+		f := [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}
+		for i, v := range f {
+			if v == 0 {
+				continue
+			}
+			kind := domain.ConcentratedForce
+			if i >= 3 {
+				kind = domain.ConcentratedMoment
+			}
+			c.Members = append(c.Members, domain.MemberLoad{Member: id(x.Member), Type: kind, Axes: axes,
+				Direction: globalAxes[i%3], Position: pos, A: x.Position, P1: v})
+		}
+	}
+	dls, err := all(b, l.Distributed)
+	if err != nil {
+		return err
+	}
+	for _, x := range dls {
+		if !b.wants(x.Member) {
+			continue
+		}
+		if err := b.distributed("member distributed load", x.LoadCase, x.Member, domain.DistributedForce, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
+			[3][2]float64{{x.FxStart, x.FxFinish}, {x.FyStart, x.FyFinish}, {x.FzStart, x.FzFinish}}); err != nil {
+			return err
+		}
+	}
+	dms, err := all(b, l.Moments)
+	if err != nil {
+		return err
+	}
+	for _, x := range dms {
+		if !b.wants(x.Member) {
+			continue
+		}
+		if err := b.distributed("member distributed moment", x.LoadCase, x.Member, domain.DistributedMoment, x.Axes, x.PositionUnits, x.StartPosition, x.FinishPosition,
+			[3][2]float64{{x.MxStart, x.MxFinish}, {x.MyStart, x.MyFinish}, {x.MzStart, x.MzFinish}}); err != nil {
+			return err
+		}
+	}
+	pss, err := all(b, l.Prestress)
+	if err != nil {
+		return err
+	}
+	for _, x := range pss {
+		if !b.wants(x.Member) {
+			continue
+		}
+		c := b.loadCase(x.LoadCase)
+		c.Prestress = append(c.Prestress, domain.PrestressLoad{Member: id(x.Member), Force: x.Prestress})
+	}
+	sws, err := all(b, l.SelfWeight)
+	if err != nil {
+		return err
+	}
+	for _, x := range sws {
+		b.loadCase(x.LoadCase).SelfWeight = [3]float64{x.AccelerationX / domain.G, x.AccelerationY / domain.G, x.AccelerationZ / domain.G}
+	}
+	ths, err := all(b, l.Thermal)
+	if err != nil {
+		return err
+	}
+	for _, x := range ths {
+		if x.ElementType != "Member" && x.ElementType != "Plate" {
+			return unknownValue("thermal load", fmt.Sprintf("(loadCase %d, element %d)", x.LoadCase, x.ElementID), "elementType", x.ElementType)
+		}
+		if b.sub != nil && (x.ElementType == "Plate" || !b.wants(x.ElementID)) {
+			continue
+		}
+		if x.ElementType == "Plate" {
+			b.plateThermal(x)
+			continue
+		}
+		c := b.loadCase(x.LoadCase)
+		c.Thermal = append(c.Thermal, domain.ThermalLoad{Member: id(x.ElementID), DT: x.ThermalLoad, DTy: x.YThermalGradient, DTz: x.ZThermalGradient})
+	}
+	b.yGradients()
+	if b.sub != nil {
+		return nil
+	}
+	return b.pressures()
+}
+
+// nodeLoads converts the node loads and prescribed displacements.
+func (b *builder) nodeLoads() error {
+	l := b.src.Loads
+	nls, err := l.NodeLoads.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range nls {
+		c := b.loadCase(x.LoadCase)
+		c.NodeLoads = append(c.NodeLoads, domain.NodeLoad{Node: id(x.Node), F: [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}})
+	}
+	pds, err := l.Prescribed.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range pds {
+		v := [6]float64{x.Tx, x.Ty, x.Tz, x.Rx, x.Ry, x.Rz}
+		p := domain.PrescribedDisplacement{Node: id(x.Node), Value: v}
+		for i := range v {
+			p.Set[i] = v[i] != 0
+		}
+		c := b.loadCase(x.LoadCase)
+		c.Prescribed = append(c.Prescribed, p)
+	}
+	lms, err := l.LumpedMasses.All(b.ctx, b.ws)
+	if err != nil {
+		return err
+	}
+	for _, x := range lms {
+		c := b.loadCase(x.LoadCase)
+		c.Masses = append(c.Masses, domain.NodeMass{Node: id(x.Node), M: [6]float64{x.Tmx, x.Tmy, x.Tmz, x.Rmx, x.Rmy, x.Rmz}})
+	}
+	return nil
+}
+
+// distributed adds one engine load per non-zero component of a trapezoid.
+func (b *builder) distributed(what string, lc, member int64, kind domain.MemberLoadType, axesName, units string, start, finish float64, w [3][2]float64) error {
+	axes, pos, err := memberLoadKinds(what, lc, member, axesName, units)
+	if err != nil {
+		return err
+	}
+	c := b.loadCase(lc)
+	for i, p := range w {
+		if p[0] == 0 && p[1] == 0 {
+			continue
+		}
+		c.Members = append(c.Members, domain.MemberLoad{Member: id(member), Type: kind, Axes: axes,
+			Direction: globalAxes[i], Position: pos, A: start, B: finish, P1: p[0], P2: p[1]})
+	}
+	return nil
+}
+
+// EngineID parses an engine id back into the stored id.
+func EngineID(s string) (int64, error) {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("engine id %q is not a stored id: %w", s, err)
+	}
+	return n, nil
+}

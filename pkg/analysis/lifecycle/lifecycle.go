@@ -1,0 +1,253 @@
+package lifecycle
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/gusset/gusset/pkg/analysis/columns"
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+)
+
+// ModelError is a failure of the model, or of the settings against the
+// model: the user must change something, and retrying cannot help. It is
+// a model.KindValidation error; a run that returns one ends Failed with
+// its message (settle), and the queue does not retry its task.
+func ModelError(format string, args ...any) error {
+	return model.E(model.KindValidation, format, args...)
+}
+
+// Publisher stores a run's results and completes the run in the same
+// transaction: complete is applied to the run record just before it is
+// written (store.Results.Publish). rev is the model revision read at the
+// run's start.
+type Publisher func(ctx context.Context, rev int64, complete func(*model.Run)) error
+
+// Solver is the part of a run that differs by kind: it analyses the job's
+// model (moving lv along steps) and returns how to store the results.
+type Solver func(ctx context.Context, job model.Job, lv *Progress) (Publisher, error)
+
+// Execute carries a run through its life: it marks the run Running, keeps
+// the run record current while solve works (progress, heartbeat, cancel
+// requests), stores the results and completes the run, or ends it
+// Cancelled or Failed. The last of steps is storing the results.
+func (r *Runner) Execute(ctx context.Context, t Task, steps []string, solve Solver) error {
+	return r.execute(ctx, t, steps, solve, nil)
+}
+
+// execute is Execute. With handOff set, the run does not end here: once
+// solve has returned (its Publisher is not used) and the run record is no
+// longer refreshed, handOff passes the run on (a fan-out queues its
+// parts), unless a cancel came first.
+func (r *Runner) execute(ctx context.Context, t Task, steps []string, solve Solver, handOff func(ctx context.Context, lv *Progress) error) error {
+	lv := &Progress{percent: make([]float64, len(steps))}
+	job, slot, err := r.Jobs.Job(ctx, t.Workspace)
+	if model.KindOf(err) == model.KindNoJobOpen {
+		_, err = r.finish(ctx, t, model.RunFailed, "the job was closed before the analysis started", nil)
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	ok, err := r.begin(ctx, t, job, func(run *model.Run) { lv.apply(run, steps) })
+	if !ok || err != nil {
+		return err
+	}
+
+	solveCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := make(chan struct{})
+	supervised := r.supervise(ctx, t, func() func(*model.Run) { return func(run *model.Run) { lv.apply(run, steps) } }, cancel, stop)
+	publish, err := solve(solveCtx, job, lv)
+	if err == nil && handOff == nil {
+		last := len(steps) - 1
+		lv.stage(last, 0)
+		// Storing the results completes the run in the same transaction,
+		// unless a cancel was accepted first. The lock keeps the model
+		// from changing during the run, so the revision read at its start
+		// is the one the results belong to.
+		var done model.Run
+		err = publish(ctx, slot.Rev, func(run *model.Run) {
+			lv.stage(last, 100)
+			r.end(run, model.RunCompleted, "", func(run *model.Run) {
+				lv.apply(run, steps)
+				run.HeartbeatAt = run.CompletedAt
+				run.Progress.StatusText = "Analysis completed"
+			})
+			done = *run
+		})
+		if err == nil {
+			r.observe(t, done)
+		}
+	}
+	close(stop)
+	cancelled := <-supervised
+	switch {
+	case handOff != nil && cancelled:
+		// Cancelled before the run was handed on, whatever the plan made
+		// of it: nothing will use what it staged, and no part will end
+		// the run, so it ends here.
+		err = errors.Join(store.ErrRunCancelled, r.FanOut.Discard(ctx, t.Workspace, t.RunID))
+	case handOff != nil && err == nil:
+		err = handOff(ctx, lv)
+	}
+	return r.settle(ctx, t, err, cancelled, func(run *model.Run) { lv.apply(run, steps) })
+}
+
+// supervise keeps t's run record current until stop is closed: every
+// tick it calls next, once, and applies the change it returns to the
+// record (which may take more than one try of the transaction), and
+// refreshes the heartbeat. When
+// a cancel is requested, or the run ended without this task (reaped as
+// lost: its answer has nowhere to go), it cancels the solve. The channel
+// yields, once stop is closed, whether it cancelled. Every task of a run,
+// a fanned-out run's parts included, is supervised so.
+func (r *Runner) supervise(ctx context.Context, t Task, next func() func(*model.Run), cancel context.CancelFunc, stop <-chan struct{}) <-chan bool {
+	out := make(chan bool, 1)
+	go func() {
+		cancelled := false
+		tick := time.NewTicker(r.Tick)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				out <- cancelled
+				return
+			case <-tick.C:
+			}
+			update := next()
+			run, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+				update(run)
+				now := r.Now().UTC()
+				run.HeartbeatAt = &now
+				return nil
+			})
+			switch {
+			case cancelled:
+			case errors.Is(err, store.ErrRunFinished), err == nil && run.Status == model.RunCancelling:
+				cancelled = true
+				cancel()
+			case err != nil && ctx.Err() == nil:
+				r.Log.Warn("refresh run record", "run", t.RunID, "part", t.LoadCase, "err", err)
+			}
+		}
+	}()
+	return out
+}
+
+// settle ends t's run by the error of its work: nil leaves it as the work
+// left it; a cancel (cancelled, or the store refusing to publish after
+// one) ends it Cancelled; a model error Failed, returned as
+// model.KindValidation so that the queue does not retry it; an
+// interrupted context or any other error is returned for another attempt.
+// fn is applied to the record of a run it ends.
+func (r *Runner) settle(ctx context.Context, t Task, err error, cancelled bool, fn func(*model.Run)) error {
+	var me *model.Error
+	switch {
+	case err == nil:
+		return nil
+	case cancelled || errors.Is(err, store.ErrRunCancelled):
+		_, err = r.finish(ctx, t, model.RunCancelled, "", fn)
+		return err
+	case errors.As(err, &me) && me.Kind == model.KindValidation:
+		// The message without the operations that wrapped it: the user
+		// reads what is wrong, not where the service noticed.
+		msg := me.Msg
+		if msg == "" {
+			msg = me.Error()
+		}
+		_, ferr := r.finish(ctx, t, model.RunFailed, msg, fn)
+		return errors.Join(model.E(model.KindValidation, "%s", msg), ferr)
+	case ctx.Err() != nil:
+		// The worker is stopping or lost its lease: another attempt runs it.
+		return fmt.Errorf("run %s interrupted: %w", t.RunID, ctx.Err())
+	}
+	return fmt.Errorf("run %s: %w", t.RunID, err)
+}
+
+// begin marks t's run Running, as a new attempt of a worker, with the
+// job's header, then applies fn. It reports false when the run ended
+// instead (cancelled before a worker took it, or finished meanwhile).
+func (r *Runner) begin(ctx context.Context, t Task, job model.Job, fn func(*model.Run)) (bool, error) {
+	// resumed is set by the update function, which may run more than once
+	// (optimistic transactions): only the attempt that was stored counts.
+	var resumed bool
+	started, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+		now := r.Now().UTC()
+		resumed = false
+		if run.Status == model.RunCancelling {
+			// Cancelled while this worker took the task: end it here, in
+			// the same transaction that would have started it.
+			run.Status, run.CompletedAt = model.RunCancelled, &now
+			run.Progress.StatusText = "Cancelled before it started"
+			return nil
+		}
+		run.Status, run.HeartbeatAt = model.RunRunning, &now
+		if run.StartedAt == nil {
+			run.StartedAt = &now
+		}
+		run.Attempt++
+		run.Header = r.header(t.Kind, job.Headings)
+		resumed = run.Attempt > 1
+		if resumed {
+			run.Progress.Messages = append(run.Progress.Messages, model.RunMessage{Level: "Warning",
+				Text: fmt.Sprintf("attempt %d on %s: the previous attempt did not finish (its worker was stopped or lost)",
+					run.Attempt, r.WorkerName()), Timestamp: now})
+		}
+		fn(run)
+		return nil
+	})
+	if errors.Is(err, store.ErrRunFinished) || started.Status == model.RunCancelled {
+		return false, nil
+	}
+	if err == nil && resumed && r.Resumed != nil {
+		r.Resumed(t.Kind)
+	}
+	if err == nil {
+		// Which worker solves which run, for operators reading the logs.
+		r.Log.Info("run started", "workspace", t.Workspace, "run", t.RunID, "kind", string(t.Kind),
+			"attempt", started.Attempt, "worker", r.WorkerName())
+	}
+	return err == nil, err
+}
+
+// Publish stores set as the results of kind, deletes the columns drop
+// names and completes the run (store.Results.Publish).
+func (r *Runner) Publish(ctx context.Context, t Task, kind model.AnalysisFamily, set store.ResultSet, drop []string, rows []store.Op,
+	complete func(*model.Run)) error {
+	err := r.Results.Publish(ctx, t.Workspace, t.RunID, kind, set, drop, rows, complete)
+	if model.KindOf(err) == model.KindConflict && !errors.Is(err, store.ErrRunCancelled) {
+		// The run no longer holds the workspace (reaped as lost): nothing
+		// is written, and nothing more to do.
+		return ModelError("%s", err.Error())
+	}
+	return err
+}
+
+// mergeCases returns the case records a run stores (fresh, and with
+// retain the old ones of cases it did not analyse), by load case, and the
+// columns (of cols, per case) of the old cases it drops or replaces.
+func MergeCases[C any](old, fresh []C, retain bool, cols []string, lc func(C) int64) ([]C, []string) {
+	isFresh := map[int64]bool{}
+	for _, c := range fresh {
+		isFresh[lc(c)] = true
+	}
+	var out []C
+	var drop []string
+	for _, c := range old {
+		if retain && !isFresh[lc(c)] {
+			out = append(out, c)
+			continue
+		}
+		for _, col := range cols {
+			drop = append(drop, columns.CaseColumn(lc(c), col))
+		}
+	}
+	out = append(out, fresh...)
+	slices.SortFunc(out, func(a, b C) int { return cmp.Compare(lc(a), lc(b)) })
+	return out, drop
+}
