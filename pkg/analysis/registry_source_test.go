@@ -4,7 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
+	pathpkg "path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gusset/gusset/pkg/analysis/kinds"
+	"github.com/gusset/gusset/pkg/archtest"
 )
 
 // kindHomes are the packages that may name a particular analysis kind or
@@ -71,26 +72,14 @@ func TestNoKindNamedOutsideItsHome(t *testing.T) {
 	exact, anywhere := kindNames(t)
 	fset := token.NewFileSet()
 	var found []string
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if n := d.Name(); n != "." && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules" || n == "vendor") {
-				return filepath.SkipDir
-			}
-			// The engine names its own analyses (its packages are
-			// the analyses' solvers); the rule is the middle layer's.
-			if rel, _ := filepath.Rel(root, path); rel == filepath.Join("pkg", "fem") {
-				return filepath.SkipDir
-			}
+	err = archtest.WalkGoFiles(root, func(path, rel string) error {
+		// The engine names its own analyses (its packages are the
+		// analyses' solvers); the rule is the middle layer's. Tests may
+		// name what they test.
+		if strings.HasPrefix(rel, "pkg/fem/") || strings.HasSuffix(rel, "_test.go") {
 			return nil
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		if slices.Contains(kindHomes, filepath.ToSlash(rel)) {
+		if slices.Contains(kindHomes, pathpkg.Dir(rel)) {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)

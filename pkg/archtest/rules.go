@@ -151,7 +151,7 @@ var Rules = []Rule{
 	// web framework or the queue.
 	{Package: "pkg/analysis", Why: "the registry of analysis kinds knows the lifecycle and the query layer, not the kinds",
 		Allow: []string{"pkg/analysis/lifecycle", "pkg/analysis/query", "pkg/model", "pkg/store"}, Deny: noTransport,
-		TestAllow: []string{"pkg/analysis/kinds"}},
+		TestAllow: []string{"pkg/analysis/kinds", "pkg/archtest"}},
 	{Package: "pkg/analysis/adapter", Why: "the adapter reads the model through the editor and builds the engine's",
 		Allow: []string{"pkg/editor", "pkg/fem/domain", "pkg/fem/geom", "pkg/fem/shell", "pkg/model"}, Deny: noTransport,
 		// The tests solve the samples with the engine and read them from
