@@ -42,16 +42,16 @@ func checkRequest(v any) error {
 	rv := reflect.ValueOf(v).Elem()
 	var errs []model.FieldError
 	for _, f := range infoOf(rv.Type()).fields {
-		fv := rv.Field(f.index)
-		if f.required && (fv.IsZero() || fv.Kind() == reflect.String && strings.TrimSpace(fv.String()) == "") {
-			msg := f.name + " is required"
-			if d := f.def.Doc; d != "" {
+		fv := rv.Field(f.Index)
+		if f.Required && (fv.IsZero() || fv.Kind() == reflect.String && strings.TrimSpace(fv.String()) == "") {
+			msg := f.Name + " is required"
+			if d := f.Doc; d != "" {
 				msg += ": " + d
 			}
-			errs = append(errs, model.FieldError{Field: f.name, Message: msg})
+			errs = append(errs, model.FieldError{Field: f.Name, Message: msg})
 		}
-		if f.enum != nil && fv.Kind() == reflect.String {
-			if c, ok := f.def.Canonical(fv.String()); ok {
+		if f.Enum != nil && fv.Kind() == reflect.String {
+			if c, ok := f.Canonical(fv.String()); ok {
 				fv.SetString(c)
 			}
 		}

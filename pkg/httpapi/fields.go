@@ -17,26 +17,15 @@ import (
 // unit) comes from model.DefOf, the one reader of the tags; units.go
 // scales the numbers.
 
-// fieldInfo describes one JSON field of a record type: the field rules
-// of model.FieldDef (def; its rules are checked by model, the one
-// validator of bodies, bulk items and job-file rows alike) and what the
-// edge adds, the units.
+// fieldInfo describes one JSON field of a record type: the field's
+// definition (model.FieldDef, read from its tags by the one reader of
+// them; its rules are checked by model, the one validator of bodies, bulk
+// items and job-file rows alike) and what the edge adds, the units.
 type fieldInfo struct {
-	def      *model.FieldDef
-	name     string
-	index    int
-	typ      reflect.Type
-	unit     unitExpr   // numbers
-	columns  []unitExpr // tables: one per column
-	readOnly bool
-	required bool
-	// positional fields are lengths unless the record says its positions
-	// are in percent (model.Positional).
-	positional bool
-	enum       []string
-	min, max   *float64 // bounds (SI; only 0 or unitless bounds are tagged)
-	exclusive  bool
-	nested     *typeInfo // struct-valued fields merge field by field
+	*model.FieldDef
+	unit    unitExpr   // numbers
+	columns []unitExpr // tables: one per column
+	nested  *typeInfo  // struct-valued fields merge field by field
 }
 
 type typeInfo struct {
@@ -67,9 +56,7 @@ func infoOf(t reflect.Type) *typeInfo {
 	def := model.DefOf(t)
 	ti := &typeInfo{def: def, bounds: !model.BoundsInValidate(t), byName: map[string]*fieldInfo{}}
 	for _, d := range def.Fields {
-		fi := &fieldInfo{def: d, name: d.Name, index: d.Index, typ: d.Type, readOnly: d.ReadOnly,
-			required: d.Required, positional: d.Positional,
-			enum: d.Enum, min: d.Min, max: d.Max, exclusive: d.Exclusive}
+		fi := &fieldInfo{FieldDef: d}
 		if u := d.Unit; u != "" {
 			if strings.Contains(u, ",") {
 				for _, c := range strings.Split(u, ",") {
@@ -84,7 +71,7 @@ func infoOf(t reflect.Type) *typeInfo {
 		}
 		ti.fields = append(ti.fields, fi)
 		ti.byName[d.Name] = fi
-		if fi.required {
+		if fi.Required {
 			ti.required = append(ti.required, fi)
 		}
 	}
@@ -242,7 +229,7 @@ func appendFieldErrs(errs []model.FieldError, err error) []model.FieldError {
 // positionUnits comes before the positions whose unit it decides. Of two
 // members with one name the later stays later, so it wins, as in a map.
 func sortMembers(ms []member) {
-	slices.SortStableFunc(ms, func(a, b member) int { return a.f.index - b.f.index })
+	slices.SortStableFunc(ms, func(a, b member) int { return a.f.Index - b.f.Index })
 }
 
 // recordMembers splits a valid JSON object into members naming fields of
@@ -279,13 +266,13 @@ func mergeMembers(dst reflect.Value, ms []member, u model.Units, path string) er
 	bounds := 0 // 1: the edge checks bounds, -1: Validate does; looked up once, when needed
 	for _, m := range ms {
 		f, raw := m.f, m.raw
-		p := joinPath(path, f.name)
-		if f.readOnly {
+		p := joinPath(path, f.Name)
+		if f.ReadOnly {
 			errs = append(errs, model.FieldError{Field: p, Message: p + " is read-only"})
 			continue
 		}
-		fv := dst.Field(f.index)
-		if f.typ == directionType {
+		fv := dst.Field(f.Index)
+		if f.Type == directionType {
 			if err := mergeDirection(fv, raw, u, p); err != nil {
 				if model.KindOf(err) != model.KindValidation {
 					return err
@@ -307,33 +294,33 @@ func mergeMembers(dst reflect.Value, ms []member, u model.Units, path string) er
 		// value, so that a pointer or slice is replaced, not merged into.
 		v, fresh := fv, !decodeScalar(raw, fv)
 		if fresh {
-			v = reflect.New(f.typ).Elem()
+			v = reflect.New(f.Type).Elem()
 			if err := json.Unmarshal(raw, v.Addr().Interface()); err != nil {
-				errs = appendFieldErrs(errs, decodeFieldErr(p, f.typ, raw, err))
+				errs = appendFieldErrs(errs, decodeFieldErr(p, f.Type, raw, err))
 				continue
 			}
 		}
-		if f.enum != nil && v.Kind() == reflect.String {
-			if c, ok := f.def.Canonical(v.String()); ok {
+		if f.Enum != nil && v.Kind() == reflect.String {
+			if c, ok := f.Canonical(v.String()); ok {
 				v.SetString(c)
 			}
 		}
-		if string(raw) == "null" && f.typ.Kind() != reflect.Pointer && f.typ.Kind() != reflect.Slice {
+		if string(raw) == "null" && f.Type.Kind() != reflect.Pointer && f.Type.Kind() != reflect.Slice {
 			errs = append(errs, model.FieldError{Field: p, Message: p + " must not be null"})
 			continue
 		}
-		if !(f.positional && isPercent(dst)) {
+		if !(f.Positional && isPercent(dst)) {
 			scaleField(f, v, u, true)
 		}
 		// Checked in SI, after scaling: a number fine in one unit may not
 		// be in another.
-		fe := f.def.CheckValue(v, p)
-		if fe == nil && (f.min != nil || f.max != nil) {
+		fe := f.CheckValue(v, p)
+		if fe == nil && (f.Min != nil || f.Max != nil) {
 			if bounds == 0 {
 				bounds = map[bool]int{true: 1, false: -1}[infoOf(dst.Type()).bounds]
 			}
 			if bounds > 0 {
-				fe = f.def.CheckBounds(v, p)
+				fe = f.CheckBounds(v, p)
 			}
 		}
 		if fe != nil {
@@ -411,7 +398,7 @@ func missingRequired(ti *typeInfo, has func(*fieldInfo) bool) []model.FieldError
 	var errs []model.FieldError
 	for _, f := range ti.required {
 		if !has(f) {
-			errs = append(errs, model.FieldError{Field: f.name, Message: f.name + " is required"})
+			errs = append(errs, model.FieldError{Field: f.Name, Message: f.Name + " is required"})
 		}
 	}
 	return errs
@@ -427,10 +414,10 @@ func hasMember(ms []member, f *fieldInfo) bool {
 func applyEnumDefaults(v reflect.Value) {
 	v = reflect.Indirect(v)
 	for _, f := range infoOf(v.Type()).fields {
-		fv := v.Field(f.index)
+		fv := v.Field(f.Index)
 		switch {
-		case f.enum != nil && fv.Kind() == reflect.String && fv.String() == "":
-			fv.SetString(f.enum[0])
+		case f.Enum != nil && fv.Kind() == reflect.String && fv.String() == "":
+			fv.SetString(f.Enum[0])
 		case f.nested != nil:
 			applyEnumDefaults(fv)
 		}
@@ -442,19 +429,19 @@ func applyEnumDefaults(v reflect.Value) {
 func fieldMetadata(t reflect.Type, u model.Units, prefix string) []FieldMetadata {
 	out := []FieldMetadata{}
 	for _, f := range infoOf(t).fields {
-		md := FieldMetadata{JSONName: prefix + f.name, AllowedValues: []AllowedValue{}}
+		md := FieldMetadata{JSONName: prefix + f.Name, AllowedValues: []AllowedValue{}}
 		var notes []string
-		if f.required {
+		if f.Required {
 			notes = append(notes, "required on create")
 		}
-		if f.readOnly {
+		if f.ReadOnly {
 			notes = append(notes, "read-only")
 		}
-		switch k := f.typ.Kind(); {
-		case f.enum != nil:
+		switch k := f.Type.Kind(); {
+		case f.Enum != nil:
 			md.DataType = "Enum"
-			md.Default = f.enum[0]
-			for _, v := range f.enum {
+			md.Default = f.Enum[0]
+			for _, v := range f.Enum {
 				md.AllowedValues = append(md.AllowedValues, AllowedValue{Value: v, Label: v})
 			}
 		case k == reflect.Int64 || k == reflect.Int:
@@ -466,7 +453,7 @@ func fieldMetadata(t reflect.Type, u model.Units, prefix string) []FieldMetadata
 		case k == reflect.Bool:
 			md.DataType = "Boolean"
 		case f.nested != nil:
-			out = append(out, fieldMetadata(f.typ, u, prefix+f.name+".")...)
+			out = append(out, fieldMetadata(f.Type, u, prefix+f.Name+".")...)
 			continue
 		default:
 			md.DataType = "Object"
@@ -488,8 +475,8 @@ func fieldMetadata(t reflect.Type, u model.Units, prefix string) []FieldMetadata
 			md.Units = &l
 			notes = append(notes, "table rows of [x, y]")
 		}
-		md.Min, md.Max = f.min, f.max
-		if f.exclusive {
+		md.Min, md.Max = f.Min, f.Max
+		if f.Exclusive {
 			notes = append(notes, "bounds exclusive")
 		}
 		md.Description = strings.Join(notes, "; ")

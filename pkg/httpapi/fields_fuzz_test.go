@@ -180,7 +180,7 @@ func checkRecordMembers(t *testing.T, b []byte, ti *typeInfo, want map[string]js
 	}
 	for i := range ms {
 		if ms[i].f != wantMs[i].f || !bytes.Equal(ms[i].raw, wantMs[i].raw) {
-			t.Fatalf("recordMembers(%q) member %d: %s=%s, map path %s=%s", b, i, ms[i].f.name, ms[i].raw, wantMs[i].f.name, wantMs[i].raw)
+			t.Fatalf("recordMembers(%q) member %d: %s=%s, map path %s=%s", b, i, ms[i].f.Name, ms[i].raw, wantMs[i].f.Name, wantMs[i].raw)
 		}
 	}
 }

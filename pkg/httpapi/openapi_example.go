@@ -54,7 +54,7 @@ func recordExample(t reflect.Type, partial bool, keys []string) any {
 	}
 	info := infoOf(t)
 	out := map[string]any{}
-	writable := func(f *fieldInfo) bool { return !f.readOnly && !slices.Contains(keys, f.name) }
+	writable := func(f *fieldInfo) bool { return !f.ReadOnly && !slices.Contains(keys, f.Name) }
 	for _, k := range keys {
 		if f := info.byName[k]; f != nil {
 			out[k] = fieldExample(t, f, partial)
@@ -62,19 +62,19 @@ func recordExample(t reflect.Type, partial bool, keys []string) any {
 	}
 	if partial {
 		// One field to change: the first required one, else the first.
-		pick := slices.IndexFunc(info.fields, func(f *fieldInfo) bool { return writable(f) && f.required })
+		pick := slices.IndexFunc(info.fields, func(f *fieldInfo) bool { return writable(f) && f.Required })
 		if pick < 0 {
 			pick = slices.IndexFunc(info.fields, writable)
 		}
 		if pick >= 0 {
 			f := info.fields[pick]
-			out[f.name] = fieldExample(t, f, partial)
+			out[f.Name] = fieldExample(t, f, partial)
 		}
 		return out
 	}
 	for _, f := range info.fields {
-		if writable(f) && (f.required || f.def.Example != "") {
-			out[f.name] = fieldExample(t, f, partial)
+		if writable(f) && (f.Required || f.Example != "") {
+			out[f.Name] = fieldExample(t, f, partial)
 		}
 	}
 	if len(out) == 0 {
@@ -82,7 +82,7 @@ func recordExample(t reflect.Type, partial bool, keys []string) any {
 		for _, f := range info.fields {
 			if writable(f) && len(out) < 2 {
 				if v := fieldExample(t, f, partial); v != nil {
-					out[f.name] = v
+					out[f.Name] = v
 				}
 			}
 		}
@@ -92,32 +92,32 @@ func recordExample(t reflect.Type, partial bool, keys []string) any {
 
 // fieldExample is the example value of one field of the record type t.
 func fieldExample(t reflect.Type, f *fieldInfo, partial bool) any {
-	if tag := f.def.Example; tag != "" {
+	if tag := f.Example; tag != "" {
 		var v any
 		if json.Unmarshal([]byte(tag), &v) == nil {
 			return v
 		}
 		return tag
 	}
-	if ids := unitIDs(t, f.name); ids != nil {
+	if ids := unitIDs(t, f.Name); ids != nil {
 		return ids[0]
 	}
 	switch {
-	case f.enum != nil:
-		return f.enum[0]
+	case f.Enum != nil:
+		return f.Enum[0]
 	case f.nested != nil:
-		return recordExample(f.typ, partial, nil)
+		return recordExample(f.Type, partial, nil)
 	case f.columns != nil: // a table: rows of [x, y], the first x zero
 		return map[string]any{"rows": [][]float64{{0, 0}, {1, 1}}}
-	case f.typ.Kind() == reflect.Float64:
+	case f.Type.Kind() == reflect.Float64:
 		return numberExample(f)
 	}
-	return exampleOf(f.typ, partial, nil)
+	return exampleOf(f.Type, partial, nil)
 }
 
 // numberExample picks a number inside the field's bounds.
 func numberExample(f *fieldInfo) float64 {
-	switch lo, hi := f.min, f.max; {
+	switch lo, hi := f.Min, f.Max; {
 	case lo != nil && hi != nil:
 		return (*lo + *hi) / 2
 	case lo != nil:

@@ -152,7 +152,7 @@ func (g *schemaGen) fields(t reflect.Type, props map[string]any, required *[]str
 			name = f.Name
 		}
 		fi := info.byName[name]
-		if fi != nil && fi.required && !partial {
+		if fi != nil && fi.Required && !partial {
 			*required = append(*required, name)
 		}
 		props[name] = g.property(t, f.Type, tags, fi, partial)
@@ -169,31 +169,31 @@ func (g *schemaGen) property(t, ft reflect.Type, tags model.FieldTags, fi *field
 		desc = append(desc, d)
 	}
 	if fi != nil {
-		if fi.readOnly {
+		if fi.ReadOnly {
 			extra["readOnly"] = true
 		}
 		// No default: a record kind's own defaults (the analysis
 		// settings') may differ from the first allowed value, and a PATCH
 		// keeps what the record has.
-		if fi.enum != nil && s["type"] == "string" {
-			extra["enum"] = fi.enum
+		if fi.Enum != nil && s["type"] == "string" {
+			extra["enum"] = fi.Enum
 		}
-		if ids := unitIDs(t, fi.name); ids != nil {
+		if ids := unitIDs(t, fi.Name); ids != nil {
 			extra["enum"] = ids
 		}
-		if fi.min != nil {
-			extra["minimum"] = *fi.min
-			if fi.exclusive {
+		if fi.Min != nil {
+			extra["minimum"] = *fi.Min
+			if fi.Exclusive {
 				extra["exclusiveMinimum"] = true
 			}
 		}
-		if fi.max != nil {
-			extra["maximum"] = *fi.max
-			if fi.exclusive {
+		if fi.Max != nil {
+			extra["maximum"] = *fi.Max
+			if fi.Exclusive {
 				extra["exclusiveMaximum"] = true
 			}
 		}
-		if u := unitDescription(tags.Unit, fi.positional); u != "" {
+		if u := unitDescription(tags.Unit, fi.Positional); u != "" {
 			desc = append(desc, u)
 		}
 	}

@@ -131,7 +131,7 @@ func scaleRows(rows any, u model.Units) {
 			continue
 		}
 		if d := f.unit.factor(u); d != 1 {
-			fs = append(fs, fieldScale{f.index, f.typ.Kind() == reflect.Slice, d})
+			fs = append(fs, fieldScale{f.Index, f.Type.Kind() == reflect.Slice, d})
 		}
 	}
 	if len(fs) == 0 {

@@ -87,7 +87,7 @@ func splitObjectDup(b []byte, ti *typeInfo) (m map[string]json.RawMessage, dup s
 	ok = eachMember(b, func(name, raw []byte) bool {
 		key := ""
 		if f, ok := ti.field(name); ok {
-			key = f.name
+			key = f.Name
 		} else {
 			key = string(name)
 		}

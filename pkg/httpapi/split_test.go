@@ -135,7 +135,7 @@ func TestRecordMembersMatchesMapPath(t *testing.T) {
 			}
 			for i := range ms {
 				if ms[i].f != want[i].f || string(ms[i].raw) != string(want[i].raw) {
-					t.Errorf("member %d: %s=%s, map path %s=%s", i, ms[i].f.name, ms[i].raw, want[i].f.name, want[i].raw)
+					t.Errorf("member %d: %s=%s, map path %s=%s", i, ms[i].f.Name, ms[i].raw, want[i].f.Name, want[i].raw)
 				}
 			}
 		})

@@ -134,10 +134,10 @@ func scale(v reflect.Value, u model.Units, toSI bool) {
 	ti := infoOf(v.Type())
 	percent := isPercent(v)
 	for _, f := range ti.fields {
-		if f.positional && percent {
+		if f.Positional && percent {
 			continue
 		}
-		scaleField(f, v.Field(f.index), u, toSI)
+		scaleField(f, v.Field(f.Index), u, toSI)
 	}
 }
 
