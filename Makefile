@@ -10,7 +10,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test test-fault test-load test-cluster test-redis-cluster bench bench-cholmod lint lint-openapi lint-openapi-deps clean verify-ccx fuzz vendor-web
+.PHONY: build run test test-fault test-load test-cluster test-capacity test-redis-cluster bench bench-cholmod lint lint-openapi lint-openapi-deps clean verify-ccx fuzz vendor-web
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
@@ -57,6 +57,14 @@ test-redis-cluster:
 test-load:
 	$(GO) vet -tags load ./services/api/
 	$(GO) test -tags load -count=1 -v -timeout 10m -run TestLoad ./services/api/
+
+# The capacity scenarios (services/api/capacity_*_test.go, tag capacity):
+# what one workspace must not be able to do to the service or to another
+# workspace, against real api and worker processes. CAPACITY_BIN_DIR runs
+# them against other binaries (an earlier build, say).
+test-capacity:
+	$(GO) vet -tags capacity ./services/api/
+	$(GO) test -tags capacity -count=1 -v -timeout 30m -run TestCapacity ./services/api/
 
 # Fuzz every Fuzz function of the *_fuzz_test.go files for FUZZTIME each,
 # one after another (go test fuzzes one function per run); `make test` runs
