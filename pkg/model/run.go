@@ -120,7 +120,7 @@ type Run struct {
 	// HeartbeatAt is the last time a worker refreshed the run: a lost
 	// worker's run keeps its status until the queue hands it on, but its
 	// heartbeat stops.
-	HeartbeatAt *time.Time `json:"heartbeatAt" doc:"extension: last refresh by the worker (every 250 ms while it solves); after 5 s without one, progress.statusText says the worker is not answering"`
+	HeartbeatAt *time.Time `json:"heartbeatAt" doc:"extension: last refresh by the worker (every 250 ms while it solves, and once as it begins storing the results, which may take longer); after 5 s without one, progress.statusText says the worker is not answering"`
 	// Attempt counts the workers that took the run (more than one after a
 	// worker was lost).
 	Attempt int `json:"attempt" doc:"extension: how many workers took the run (more than 1 after a lost worker)"`

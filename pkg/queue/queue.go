@@ -79,8 +79,16 @@ func NewWorker(rdb redis.UniversalClient, log *slog.Logger, handlers ...Handler)
 	for _, h := range handlers {
 		mux.HandleFunc(h.TaskType, func(ctx context.Context, t *asynq.Task) error {
 			err := h.Handle(ctx, t.Payload())
-			if err != nil && model.KindOf(err) == model.KindValidation {
+			switch {
+			case err == nil:
+			case model.KindOf(err) == model.KindValidation:
+				// The handler has told the user; retrying cannot help.
+				log.Info("task refused", "type", h.TaskType, "err", err)
 				return fmt.Errorf("%w: %w", asynq.SkipRetry, err)
+			default:
+				// asynq logs nothing of a handler's error: without this
+				// line an operator sees a retried task and no reason.
+				log.Warn("task failed; it is retried while retries remain", "type", h.TaskType, "err", err)
 			}
 			return err
 		})

@@ -63,29 +63,50 @@ func (r *Runner) execute(ctx context.Context, t Task, steps []string, solve Solv
 	stop := make(chan struct{})
 	supervised := r.supervise(ctx, t, func() func(*model.Run) { return func(run *model.Run) { lv.apply(run, steps) } }, cancel, stop)
 	publish, err := solve(solveCtx, job, lv)
+	// The supervisor stops before anything is published: the publish
+	// transaction watches the run record, and a refresh landing while it
+	// is under way would abort it (every time, once storing the results
+	// takes longer than a tick). A cancel requested from here on reaches
+	// the publish itself, which finds the run no longer Running.
+	close(stop)
+	cancelled := <-supervised
+	if err == nil && handOff == nil && cancelled {
+		err = store.ErrRunCancelled // solved, but the cancel came first
+	}
 	if err == nil && handOff == nil {
 		last := len(steps) - 1
 		lv.stage(last, 0)
+		// The record shows the last step, with a fresh heartbeat, before
+		// storing begins.
+		_, err = r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+			lv.apply(run, steps)
+			now := r.Now().UTC()
+			run.HeartbeatAt = &now
+			return nil
+		})
+		if errors.Is(err, store.ErrRunFinished) {
+			err = store.ErrRunCancelled // ended without this task: nothing to store
+		}
 		// Storing the results completes the run in the same transaction,
 		// unless a cancel was accepted first. The lock keeps the model
 		// from changing during the run, so the revision read at its start
 		// is the one the results belong to.
 		var done model.Run
-		err = publish(ctx, slot.Rev, func(run *model.Run) {
-			lv.stage(last, 100)
-			r.end(run, model.RunCompleted, "", func(run *model.Run) {
-				lv.apply(run, steps)
-				run.HeartbeatAt = run.CompletedAt
-				run.Progress.StatusText = "Analysis completed"
+		if err == nil {
+			err = publish(ctx, slot.Rev, func(run *model.Run) {
+				lv.stage(last, 100)
+				r.end(run, model.RunCompleted, "", func(run *model.Run) {
+					lv.apply(run, steps)
+					run.HeartbeatAt = run.CompletedAt
+					run.Progress.StatusText = "Analysis completed"
+				})
+				done = *run
 			})
-			done = *run
-		})
+		}
 		if err == nil {
 			r.observe(t, done)
 		}
 	}
-	close(stop)
-	cancelled := <-supervised
 	switch {
 	case handOff != nil && cancelled:
 		// Cancelled before the run was handed on, whatever the plan made
