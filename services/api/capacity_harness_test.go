@@ -36,8 +36,8 @@ const capStartLimit = 3 * time.Minute
 // capBins are the binaries under test: the tree's own, built once per
 // test binary, or those in CAPACITY_BIN_DIR.
 var capBins struct {
-	once                       sync.Once
-	err                        error
+	once                    sync.Once
+	err                     error
 	dir, api, worker, admin string
 }
 
