@@ -84,7 +84,7 @@ func packEigen(m *domain.Model, cs []eigenCase, tol float64, runID, solver strin
 	set := &eigenSet{columns: map[string][]byte{}, nodes: len(m.Nodes), members: len(m.Members)}
 	nodes := make([]int64, len(m.Nodes))
 	for i, n := range m.Nodes {
-		nodes[i], _ = EngineID(n.ID)
+		nodes[i] = n.ID
 	}
 	set.columns[colNodes] = nodesCol.encode(nodes)
 	set.columns[colMembers] = membersCol.encode(memberColumn(m))
@@ -132,9 +132,7 @@ func packEigen(m *domain.Model, cs []eigenCase, tol float64, runID, solver strin
 func memberColumn(m *domain.Model) []memberRow {
 	out := make([]memberRow, len(m.Members))
 	for i, mb := range m.Members {
-		out[i].ID, _ = EngineID(mb.ID)
-		out[i].NodeA, _ = EngineID(mb.NodeA)
-		out[i].NodeB, _ = EngineID(mb.NodeB)
+		out[i].ID, out[i].NodeA, out[i].NodeB = mb.ID, mb.NodeA, mb.NodeB
 	}
 	return out
 }

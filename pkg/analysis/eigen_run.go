@@ -109,8 +109,8 @@ func (r *Runner) runBuckling(ctx context.Context, t Task) error {
 				s.SolverType, s.OptimizationMethod),
 			solver: s.SolverType, drilling: s.DrillingStiffness, retain: s.RetainLoadCases,
 			analyze: func(ctx context.Context, m *domain.Model, ms modal.Settings) ([]eigenCase, modal.Report, error) {
-				if oneWay := oneWayMember(m); oneWay != "" && reversing(s.TensionCompressionOnly) {
-					return nil, modal.Report{}, modelError("member %s is tension-only or compression-only, and buckling analysis "+
+				if oneWay := oneWayMember(m); oneWay != 0 && reversing(s.TensionCompressionOnly) {
+					return nil, modal.Report{}, modelError("member %d is tension-only or compression-only, and buckling analysis "+
 						"cannot resolve such members yet (tensionCompressionOnly %s): set tensionCompressionOnly to NoReversal "+
 						"to treat them as two-way members", oneWay, s.TensionCompressionOnly)
 				}
@@ -141,14 +141,14 @@ func (r *Runner) runBuckling(ctx context.Context, t Task) error {
 func reversing(v string) bool { return v == "Activated" || v == "GradualActivation" }
 
 // oneWayMember returns the id of the first tension-only or
-// compression-only member of m, "" if none.
-func oneWayMember(m *domain.Model) string {
+// compression-only member of m, 0 if none.
+func oneWayMember(m *domain.Model) int64 {
 	for _, mb := range m.Members {
 		if mb.Type.OneWay() != 0 {
 			return mb.ID
 		}
 	}
-	return ""
+	return 0
 }
 
 // eigenSettings maps the service's eigen settings onto the engine's.

@@ -24,14 +24,13 @@ func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (ca
 	rows.disp = make([]dispRow, len(res.Nodes))
 	for n, nr := range res.Nodes {
 		if !allStorable(nr.Translation[:], nr.Rotation[:], nr.Reaction[:]) {
-			return rows, modelError("the results at node %s are not finite numbers; check the properties of the members and supports there", nr.Node)
+			return rows, modelError("the results at node %d are not finite numbers; check the properties of the members and supports there", nr.Node)
 		}
 		t, r := nr.Translation, nr.Rotation
 		rows.disp[n] = dispRow{U: [6]float64{t[0], t[1], t[2], r[0], r[1], r[2]}}
 		at := d.Pos[n].Add(nr.Translation)
 		if nr.HasReaction {
-			id, _ := EngineID(nr.Node)
-			rows.react = append(rows.react, reactRow{Node: float64(id), F: nr.Reaction})
+			rows.react = append(rows.react, reactRow{Node: float64(nr.Node), F: nr.Reaction})
 			geom.AddResultant(&rows.sum.Reaction, at, nr.Reaction)
 		}
 		f := [6]float64(res.Applied[6*n : 6*n+6])
@@ -44,7 +43,7 @@ func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (ca
 	for i := range res.Members {
 		mr := &res.Members[i]
 		if !allStorable(mr.EndA[:], mr.EndB[:], mr.DispA[:]) {
-			return rows, modelError("the results of member %s are not finite numbers; check its section and material properties", mr.Member)
+			return rows, modelError("the results of member %d are not finite numbers; check its section and material properties", mr.Member)
 		}
 		rows.end[i] = newEndRow(&mr.EndA, &mr.EndB, &mr.DispA, false)
 		if m.Members[i].Type == domain.Cable {
@@ -52,7 +51,7 @@ func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (ca
 				rows.cable = make([]float64, len(res.Members))
 			}
 			if !storable(mr.CableLength) {
-				return rows, modelError("the length of cable %s is not a finite number; check its section and material properties", mr.Member)
+				return rows, modelError("the length of cable %d is not a finite number; check its section and material properties", mr.Member)
 			}
 			rows.cable[i] = mr.CableLength
 		}
@@ -64,7 +63,7 @@ func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (ca
 			plates[i] = res.Plates[i].PlateResult
 			r := plates[i].Resultants
 			if !allStorable(r.F[:], r.M[:], r.V[:], plates[i].NodeForces) {
-				return rows, modelError("the results of plate %s are not finite numbers; check its thicknesses and material properties", res.Plates[i].Plate)
+				return rows, modelError("the results of plate %d are not finite numbers; check its thicknesses and material properties", res.Plates[i].Plate)
 			}
 		}
 		fitShears(d, plates)

@@ -130,7 +130,7 @@ func (r *Runner) solveCase(ctx context.Context, t Task, job model.Job, prog *Par
 	if err != nil {
 		return r.caseError(ctx, t, err)
 	}
-	name := strconv.FormatInt(t.LoadCase, 10)
+	name := t.LoadCase
 	opts := nonlinearOptions(s)
 	opts.Progress = func(it nonlinear.Iteration) {
 		prog.Add(model.ConvergencePoint{Percentage: 100 * it.Measure, LoadCase: t.LoadCase, Step: it.Step,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/static"
@@ -68,10 +67,10 @@ func (q *Query) stationPage(ctx context.Context, ws string, f Filter, d *staticD
 		for _, p := range pairs[lo:hi] {
 			mi := idx[p.i]
 			v := &col[mi]
-			in = append(in, static.MemberEnd{Member: strconv.FormatInt(ids[mi], 10), EndA: v.A, EndB: v.B, DispA: v.DispA,
+			in = append(in, static.MemberEnd{Member: ids[mi], EndA: v.A, EndB: v.B, DispA: v.DispA,
 				Inactive: v.inactive()})
 		}
-		res, err := static.Stations(ctx, m, d.meta.stationOptions(d.cases[c]), strconv.FormatInt(d.cases[c], 10), in)
+		res, err := static.Stations(ctx, m, d.meta.stationOptions(d.cases[c]), d.cases[c], in)
 		if err != nil {
 			return "", 0, err
 		}
@@ -107,8 +106,8 @@ func (q *Query) stationModel(ctx context.Context, ws string, settings model.Sett
 		return nil, err
 	}
 	for _, c := range steps {
-		m.Combinations = append(m.Combinations, domain.Combination{Name: id(c.LoadCase),
-			Terms: []domain.Term{{Case: id(c.StepOf), Factor: c.LoadFactor}}})
+		m.Combinations = append(m.Combinations, domain.Combination{ID: c.LoadCase,
+			Terms: []domain.Term{{Case: c.StepOf, Factor: c.LoadFactor}}})
 	}
 	return m, nil
 }

@@ -288,8 +288,7 @@ func (l *Progress) engine(ids []int64) func(static.Progress) {
 			l.solverParams(p.Equations, p.Method, p.NnzL, p.Flops)
 		}
 		l.stage(engineSteps[p.Stage], 100*p.Fraction)
-		if p.Case != "" {
-			id, _ := EngineID(p.Case)
+		if id := p.Case; id != 0 {
 			l.set(func(l *Progress) {
 				l.caseID = id
 				l.caseIdx = max(l.caseIdx, slices.Index(ids, id)+1)

@@ -100,7 +100,7 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 // stiffness multiplier, picks the load cases of ch and records the run's
 // first parameters.
 func (r *Runner) readModel(ctx context.Context, t Task, job model.Job, ch caseChoice, solver model.SolverType, drilling float64, lv *Progress) (
-	in Input, names []string, ids []int64, err error) {
+	in Input, names []int64, ids []int64, err error) {
 	if in, err = Build(ctx, r.Source, t.Workspace, job.Settings); err != nil {
 		return in, nil, nil, err
 	}
@@ -140,21 +140,19 @@ type caseChoice struct {
 
 // selectCases picks the load cases and combinations the settings ask for:
 // all of them when loadCases is empty. It returns their engine names and
-// ids, ascending.
-func selectCases(m *domain.Model, ch caseChoice) ([]string, []int64, error) {
-	exists := map[int64]string{}
+// ids, ascending (the engine names them by their ids).
+func selectCases(m *domain.Model, ch caseChoice) ([]int64, []int64, error) {
+	exists := map[int64]int64{}
 	for _, c := range m.LoadCases {
-		id, _ := EngineID(c.Name)
-		exists[id] = c.Name
+		exists[c.ID] = c.ID
 	}
 	combos := map[int64]bool{}
 	for _, c := range m.Combinations {
-		id, _ := EngineID(c.Name)
 		if ch.primaryOnly != "" {
-			combos[id] = true
+			combos[c.ID] = true
 			continue
 		}
-		exists[id] = c.Name
+		exists[c.ID] = c.ID
 	}
 	list, some, s := ch.list, ch.some, ch
 	var ids []int64
@@ -211,7 +209,7 @@ func selectCases(m *domain.Model, ch caseChoice) ([]string, []int64, error) {
 		}
 		return nil, nil, modelError("the model has no load cases to analyse")
 	}
-	names := make([]string, len(ids))
+	names := make([]int64, len(ids))
 	for i, id := range ids {
 		names[i] = exists[id]
 	}
@@ -309,7 +307,7 @@ func newStaticSet(m *domain.Model) *staticSet {
 	set := &staticSet{columns: map[string][]byte{}}
 	set.nodes = make([]int64, len(m.Nodes))
 	for i, n := range m.Nodes {
-		set.nodes[i], _ = EngineID(n.ID)
+		set.nodes[i] = n.ID
 	}
 	set.columns[colNodes] = nodesCol.encode(set.nodes)
 	set.columns[colMembers] = membersCol.encode(memberColumn(m))
@@ -432,19 +430,19 @@ func finiteResults(res *static.Results) error {
 	for _, c := range res.Cases {
 		for _, n := range c.Nodes {
 			if bad(n.Disp, n.Reaction) {
-				return modelError("load case %s: the results at node %s are not finite numbers; check the properties of the members and supports there", c.Name, n.Node)
+				return modelError("load case %d: the results at node %d are not finite numbers; check the properties of the members and supports there", c.Case, n.Node)
 			}
 		}
 		for _, m := range c.Members {
 			if bad(m.EndA, m.EndB, m.DispA) {
-				return modelError("load case %s: the results of member %s are not finite numbers; check its section and material properties", c.Name, m.Member)
+				return modelError("load case %d: the results of member %d are not finite numbers; check its section and material properties", c.Case, m.Member)
 			}
 		}
 		for i := range c.Plates {
 			p := &c.Plates[i]
 			r := p.Resultants
 			if !allStorable(r.F[:], r.M[:], r.V[:], p.NodeForces) {
-				return modelError("load case %s: the results of plate %s are not finite numbers; check its thicknesses and material properties", c.Name, p.Plate)
+				return modelError("load case %d: the results of plate %d are not finite numbers; check its thicknesses and material properties", c.Case, p.Plate)
 			}
 		}
 	}
@@ -467,10 +465,8 @@ func allStorable(vs ...[]float64) bool {
 func plateColumn(m *domain.Model) []plateNodesRow {
 	out := make([]plateNodesRow, len(m.Plates))
 	for i, p := range m.Plates {
-		out[i].ID, _ = EngineID(p.ID)
-		for k, n := range p.Nodes {
-			out[i].Nodes[k], _ = EngineID(n)
-		}
+		out[i].ID = p.ID
+		copy(out[i].Nodes[:], p.Nodes)
 	}
 	return out
 }

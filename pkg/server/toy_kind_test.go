@@ -172,10 +172,7 @@ func (toyKind) Run(ctx context.Context, r *analysis.Runner, t analysis.Task) err
 		meta := toyMeta{}
 		var col []byte
 		for _, lc := range in.Model.LoadCases {
-			id, err := analysis.EngineID(lc.Name)
-			if err != nil {
-				return nil, err
-			}
+			id := lc.ID
 			if some && !list.Contains(id) {
 				continue
 			}

@@ -147,16 +147,16 @@ func (n *Numbering) Expand(x, ur []float64) []float64 {
 // whose stiffness vanished in a factorization.
 func (n *Numbering) Mechanism(q int) error {
 	g := n.EqDOF[q]
-	return &MechanismError{Node: n.m.names[g/PerNode], DOF: g % PerNode}
+	return &MechanismError{Node: n.m.ids[g/PerNode], DOF: g % PerNode}
 }
 
 // MechanismError reports an unstable structure at a node DOF.
 type MechanismError struct {
-	Node string
+	Node int64
 	DOF  int // 0..5: ux uy uz rx ry rz, global axes
 }
 
 // Error names the node and DOF in words a user can act on.
 func (e *MechanismError) Error() string {
-	return fmt.Sprintf("mechanism at node %s, %s (restrain it, or set stabilizeUnrestrainedNodes)", e.Node, Names[e.DOF])
+	return fmt.Sprintf("mechanism at node %d, %s (restrain it, or set stabilizeUnrestrainedNodes)", e.Node, Names[e.DOF])
 }

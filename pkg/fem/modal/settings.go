@@ -17,8 +17,8 @@ const MaxModes = 200
 
 // Settings are what the eigen analyses have in common.
 type Settings struct {
-	// Cases lists the load cases to analyse; empty means all.
-	Cases []string
+	// Cases lists the ids of the load cases to analyse; empty means all.
+	Cases []int64
 	// Modes is the number of modes per case; 0 means 6.
 	Modes int
 	// LowerLimit and UpperLimit bound what is sought (frequencies in Hz,
@@ -80,14 +80,14 @@ func (s *Settings) Factorizer() *linsys.SparseFactorizer {
 	return &linsys.SparseFactorizer{Orderings: linsys.Orderings(s.SolverType, s.OptimizationMethod)}
 }
 
-// CaseNames returns the cases to analyse: Cases, or every load case of m.
-func (s *Settings) CaseNames(m *domain.Model) []string {
+// CaseIDs returns the cases to analyse: Cases, or every load case of m.
+func (s *Settings) CaseIDs(m *domain.Model) []int64 {
 	if len(s.Cases) > 0 {
 		return s.Cases
 	}
-	names := make([]string, len(m.LoadCases))
+	ids := make([]int64, len(m.LoadCases))
 	for i, c := range m.LoadCases {
-		names[i] = c.Name
+		ids[i] = c.ID
 	}
-	return names
+	return ids
 }

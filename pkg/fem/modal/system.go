@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/domain"
@@ -154,17 +153,14 @@ func (s *System) Recycle(f linsys.Factorization) {
 }
 
 // mechanism names the node and DOF of equation q; for a node inside a
-// member (its ID holds the member's after a NUL), the member.
+// member (one Subdivide made), the member.
 func (s *System) mechanism(q int) error {
-	err := s.Num.Mechanism(q)
-	var me *dof.MechanismError
-	if errors.As(err, &me) {
-		if i := strings.IndexByte(me.Node, 0); i >= 0 {
-			return fmt.Errorf("mechanism inside member %s, %s (check its releases and the supports of its ends)",
-				me.Node[:i], dof.Names[me.DOF])
-		}
+	g := s.Num.EqDOF[q]
+	if i, ok := s.Sub.InteriorOf(g / dof.PerNode); ok {
+		return fmt.Errorf("mechanism inside member %d, %s (check its releases and the supports of its ends)",
+			s.Model.Members[i].ID, dof.Names[g%dof.PerNode])
 	}
-	return err
+	return s.Num.Mechanism(q)
 }
 
 // Count returns the number of eigenvalues of K·φ = λ·B·φ below σ: the

@@ -13,7 +13,7 @@ import (
 	"github.com/gusset/gusset/pkg/fem/sparse"
 )
 
-// Analyze runs the non-linear static analysis of load case name (a
+// Analyze runs the non-linear static analysis of load case caseID (a
 // primary case) of d, a domain from domain.Build, in the theory of
 // opts.Theory, and returns the converged state at the full load (λ = 1).
 //
@@ -29,17 +29,17 @@ import (
 // or case. The context is checked between iterations and passed to the
 // factorizer. A case with no load on a free DOF returns the initial state
 // without iterating.
-func Analyze(ctx context.Context, d *domain.Domain, name string, opts Options) (*Result, error) {
+func Analyze(ctx context.Context, d *domain.Domain, caseID int64, opts Options) (*Result, error) {
 	if err := opts.resolve(); err != nil {
 		return nil, fmt.Errorf("non-linear analysis: %w", err)
 	}
-	if err := checkScope(d, name, opts.Theory); err != nil {
+	if err := checkScope(d, caseID, opts.Theory); err != nil {
 		return nil, fmt.Errorf("non-linear analysis: %w", err)
 	}
 	if opts.Theory == Small {
-		s, err := newSmall(ctx, d, name, opts)
+		s, err := newSmall(ctx, d, caseID, opts)
 		if err != nil {
-			return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+			return nil, fmt.Errorf("non-linear analysis of case %d: %w", caseID, err)
 		}
 		final := func(lambda float64) (*Result, error) {
 			res, err := s.result(lambda)
@@ -47,20 +47,20 @@ func Analyze(ctx context.Context, d *domain.Domain, name string, opts Options) (
 				return nil, err
 			}
 			if err := s.applied(res, lambda); err != nil {
-				return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+				return nil, fmt.Errorf("non-linear analysis of case %d: %w", caseID, err)
 			}
 			return res, nil
 		}
 		s.stepped = stepper(opts.Step, final)
 		lambda, err := s.run(s)
 		if err != nil {
-			return nil, runError(name, err)
+			return nil, runError(caseID, err)
 		}
 		return final(lambda)
 	}
-	a, err := newAnalysis(ctx, d, name, opts)
+	a, err := newAnalysis(ctx, d, caseID, opts)
 	if err != nil {
-		return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+		return nil, fmt.Errorf("non-linear analysis of case %d: %w", caseID, err)
 	}
 	final := func(lambda float64) (*Result, error) {
 		res := a.result(lambda)
@@ -70,7 +70,7 @@ func Analyze(ctx context.Context, d *domain.Domain, name string, opts Options) (
 	a.stepped = stepper(opts.Step, final)
 	lambda, err := a.run(a)
 	if err != nil {
-		return nil, runError(name, err)
+		return nil, runError(caseID, err)
 	}
 	return final(lambda)
 }
@@ -93,13 +93,13 @@ func stepper(step func(int, *Result) error, final func(lambda float64) (*Result,
 
 // runError returns the error of a failed run: typed failures as they are,
 // others wrapped with the case.
-func runError(name string, err error) error {
+func runError(caseID int64, err error) error {
 	var nc *NotConvergedError
 	var ue *UnstableError
 	if errors.As(err, &nc) || errors.As(err, &ue) {
 		return err
 	}
-	return fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+	return fmt.Errorf("non-linear analysis of case %d: %w", caseID, err)
 }
 
 // problem is what the load stepping of driver.run needs from a theory:
@@ -144,11 +144,11 @@ type staler interface{ stale() bool }
 // driver steps the load of one Analyze call and iterates each step
 // (package doc, "Solution"), for either theory.
 type driver struct {
-	ctx  context.Context
-	name string
-	opts Options
-	num  *dof.Numbering
-	hist []Iteration
+	ctx    context.Context
+	caseID int64
+	opts   Options
+	num    *dof.Numbering
+	hist   []Iteration
 	// stable, when set, refuses a tangent with negative pivots (when the
 	// factorizer counts them): the small-displacement theory past its
 	// critical load.
@@ -186,8 +186,8 @@ type analysis struct {
 
 // newAnalysis numbers the equations, prepares the members and resolves
 // the loads.
-func newAnalysis(ctx context.Context, d *domain.Domain, name string, opts Options) (*analysis, error) {
-	a := &analysis{driver: driver{ctx: ctx, name: name, opts: opts}, d: d}
+func newAnalysis(ctx context.Context, d *domain.Domain, caseID int64, opts Options) (*analysis, error) {
+	a := &analysis{driver: driver{ctx: ctx, caseID: caseID, opts: opts}, d: d}
 	a.num = d.DOF.Number(nil)
 	as, err := d.NewAssembler(a.num)
 	if err != nil {
@@ -197,14 +197,14 @@ func newAnalysis(ctx context.Context, d *domain.Domain, name string, opts Option
 	if a.members, err = newMembers(d); err != nil {
 		return nil, err
 	}
-	loads, err := caseLoads(d, name)
+	loads, err := caseLoads(d, caseID)
 	if err != nil {
 		return nil, err
 	}
 	if len(loads.Presc) > 0 {
 		return nil, errors.New("prescribed displacements are not supported yet by the large-displacement analysis")
 	}
-	if err := a.setLoads(name, loads); err != nil {
+	if err := a.setLoads(caseID, loads); err != nil {
 		return nil, err
 	}
 	refs := [][]float64{a.p}
@@ -334,12 +334,12 @@ func (a *driver) run(p problem) (float64, error) {
 				break
 			}
 			if !isFinite(rn) || !isFinite(dn) {
-				return reached, &NotConvergedError{Case: a.name, Step: step, Target: lambda, LoadFactor: reached,
+				return reached, &NotConvergedError{Case: a.caseID, Step: step, Target: lambda, LoadFactor: reached,
 					Iterations: iter, Residual: rn, Increment: dn}
 			}
 		}
 		if !converged {
-			return reached, &NotConvergedError{Case: a.name, Step: step, Target: lambda, LoadFactor: reached,
+			return reached, &NotConvergedError{Case: a.caseID, Step: step, Target: lambda, LoadFactor: reached,
 				Iterations: a.opts.MaxIterations, Residual: rn, Increment: dn}
 		}
 		if c, ok := p.(committer); ok {
@@ -395,7 +395,7 @@ func (a *driver) factor(k *sparse.SymMatrix, lambda float64) (linsys.Factorizati
 	}
 	if in, ok := f.(linsys.Inertial); ok && a.stable {
 		if neg := in.Inertia().Negative; neg > 0 {
-			return nil, &UnstableError{Case: a.name, LoadFactor: lambda, Negative: neg}
+			return nil, &UnstableError{Case: a.caseID, LoadFactor: lambda, Negative: neg}
 		}
 	}
 	return f, nil

@@ -234,7 +234,7 @@ func (o *Options) loadFactor(k int) float64 {
 // NotConvergedError reports a step whose iterations did not converge
 // within Options.MaxIterations: the case fails, with the state reached.
 type NotConvergedError struct {
-	Case string
+	Case int64
 	// Step is the step that failed (1 … Options.Steps) and Target its
 	// load factor.
 	Step   int
@@ -251,7 +251,7 @@ type NotConvergedError struct {
 
 // Error describes the failure.
 func (e *NotConvergedError) Error() string {
-	return fmt.Sprintf("non-linear analysis of case %s: step %d (load factor %g) did not converge in %d iterations (residual %.3g, increment %.3g); load factor reached %g",
+	return fmt.Sprintf("non-linear analysis of case %d: step %d (load factor %g) did not converge in %d iterations (residual %.3g, increment %.3g); load factor reached %g",
 		e.Case, e.Step, e.Target, e.Iterations, e.Residual, e.Increment, e.LoadFactor)
 }
 
@@ -263,7 +263,7 @@ func (e *NotConvergedError) Error() string {
 // factorizer that counts pivot signs (linsys.Inertial; the default one
 // does).
 type UnstableError struct {
-	Case string
+	Case int64
 	// LoadFactor is the load factor of the step whose tangent was
 	// factored.
 	LoadFactor float64
@@ -274,19 +274,19 @@ type UnstableError struct {
 
 // Error describes the failure.
 func (e *UnstableError) Error() string {
-	return fmt.Sprintf("non-linear analysis of case %s: the structure is unstable at load factor %g: the tangent stiffness K + K_G has %d negative pivot(s), the load is past the critical (buckling) load",
+	return fmt.Sprintf("non-linear analysis of case %d: the structure is unstable at load factor %g: the tangent stiffness K + K_G has %d negative pivot(s), the load is past the critical (buckling) load",
 		e.Case, e.LoadFactor, e.Negative)
 }
 
 // Check reports, without analysing, what Analyze would refuse before any
-// work for load case name of d with opts: options out of range and what
+// work for load case caseID of d with opts: options out of range and what
 // the theory does not support (package doc), naming the member, plate,
 // node or case. A caller fanning cases out checks the model once here.
-func Check(d *domain.Domain, name string, opts Options) error {
+func Check(d *domain.Domain, caseID int64, opts Options) error {
 	if err := opts.resolve(); err != nil {
 		return fmt.Errorf("non-linear analysis: %w", err)
 	}
-	if err := checkScope(d, name, opts.Theory); err != nil {
+	if err := checkScope(d, caseID, opts.Theory); err != nil {
 		return fmt.Errorf("non-linear analysis: %w", err)
 	}
 	return nil
