@@ -71,7 +71,7 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	fz := opts.Factorizer()
 	s, err := modal.New(ctx, m, opts.Modes, fz)
 	if err != nil {
-		return nil, fmt.Errorf("buckling: %w", err)
+		return nil, domain.Wrapf("buckling: %w", err)
 	}
 	if opts.Stabilize {
 		s.Stabilize()
@@ -87,20 +87,20 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	// same diagonal) to its own copy of K.
 	st, err := static.Run(ctx, s.D, static.Options{Cases: ids, Factorizer: kp, StabilizeUnrestrainedNodes: opts.Stabilize})
 	if err != nil {
-		return nil, fmt.Errorf("buckling: %w", err)
+		return nil, domain.Wrapf("buckling: %w", err)
 	}
 	res.Factorizations += st.Timings.Factorizations
 	f := kp.last
 	if st.Timings.Factorizations != 1 || f == nil {
 		if f, err = s.Factor(ctx, 0, nil); err != nil {
-			return nil, fmt.Errorf("buckling: %w", err)
+			return nil, domain.Wrapf("buckling: %w", err)
 		}
 		res.Factorizations++
 	}
 	for i, id := range ids {
 		cr, err := analyzeCase(ctx, s, f, &st.Cases[i], id, i == len(ids)-1, opts, res)
 		if err != nil {
-			return nil, fmt.Errorf("buckling: load case %d: %w", id, err)
+			return nil, domain.Wrapf("buckling: load case %d: %w", id, err)
 		}
 		res.Cases = append(res.Cases, *cr)
 	}
@@ -150,7 +150,7 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 	// must neither count as compression nor give load factors.
 	small := 1e-9 * forceScale(sc.Members)
 	if !compressed(cr.Axial, small) && !platesCompressed(sc.Plates) {
-		return nil, errors.New("no member or plate is in compression, so the case cannot buckle")
+		return nil, domain.ModelErrorf(domain.ModelError{Case: id}, "no member or plate is in compression, so the case cannot buckle")
 	}
 	// θ = 1/λ: the largest positive θ are the smallest positive factors.
 	thLo, thHi := 0.0, math.Inf(1)
@@ -170,7 +170,7 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 	}
 	res.Applies += sol.Applies
 	if len(sol.Theta) == 0 {
-		return nil, errors.New("no positive load factor was found in the range asked for")
+		return nil, domain.ModelErrorf(domain.ModelError{Case: id}, "no positive load factor was found in the range asked for")
 	}
 	n := s.Equations()
 	// Solve returns the largest θ (smallest factors) first; the extra

@@ -58,7 +58,8 @@ type Map struct {
 // New builds the map of len(pos) nodes (ids for messages) with supports
 // sup, one per global DOF (nil: none), and constraints cons. A slave
 // cannot be a master, be a slave twice, or carry a support on a tied DOF
-// (any DOF, with inclined axes); constraint axes must be orthonormal.
+// (any DOF, with inclined axes); constraint axes must be orthonormal:
+// those errors are *InputError, naming the node.
 func New(pos []geom.Vec3, ids []int64, sup []Support, cons []Constraint) (*Map, error) {
 	nd := PerNode * len(pos)
 	if sup == nil {
@@ -82,23 +83,23 @@ func New(pos []geom.Vec3, ids []int64, sup []Support, cons []Constraint) (*Map, 
 		if c.Axes != nil {
 			R = *c.Axes
 			if err := checkOrthonormal(R); err != nil {
-				return nil, fmt.Errorf("constraint %d (master %d): %w", ci, ids[mn], err)
+				return nil, &InputError{Node: ids[mn], DOF: -1, Msg: fmt.Sprintf("constraint %d (master %d): %v", ci, ids[mn], err)}
 			}
 		}
 		tied := c.Tied
 		for _, sn := range c.Slaves {
 			if sn == mn {
-				return nil, fmt.Errorf("constraint %d: node %d is its own master", ci, ids[sn])
+				return nil, inputError(sn, -1, ids, "constraint %d: node %d is its own master", ci, ids[sn])
 			}
 			if constrained[sn] {
-				return nil, fmt.Errorf("constraint %d: node %d is a slave twice", ci, ids[sn])
+				return nil, inputError(sn, -1, ids, "constraint %d: node %d is a slave twice", ci, ids[sn])
 			}
 			constrained[sn] = true
 			for d := range PerNode {
 				g := PerNode*sn + d
 				if tied[d] || (c.Axes != nil && tied != [PerNode]bool{}) {
 					if sup[g].Fixed || sup[g].Spring != 0 {
-						return nil, fmt.Errorf("constraint %d: slave node %d %s also has a support", ci, ids[sn], Names[d])
+						return nil, inputError(sn, d, ids, "constraint %d: slave node %d %s also has a support", ci, ids[sn], Names[d])
 					}
 				}
 			}
@@ -140,10 +141,27 @@ func New(pos []geom.Vec3, ids []int64, sup []Support, cons []Constraint) (*Map, 
 	}
 	for mn := range isMaster {
 		if constrained[mn] {
-			return nil, fmt.Errorf("node %d is both a master and a slave: tie its slaves to its own master instead", ids[mn])
+			return nil, inputError(mn, -1, ids, "node %d is both a master and a slave: tie its slaves to its own master instead", ids[mn])
 		}
 	}
 	return m, nil
+}
+
+// InputError is a support or constraint that New cannot map, at one node:
+// the model's to mend, and domain.Build reports it as a model error
+// naming the node.
+type InputError struct {
+	Node int64 // the node's id
+	DOF  int   // 0..5 (ux uy uz rx ry rz), −1 when the error names none
+	Msg  string
+}
+
+// Error is the message a user reads.
+func (e *InputError) Error() string { return e.Msg }
+
+// inputError returns the *InputError at node index n.
+func inputError(n, dof int, ids []int64, format string, args ...any) *InputError {
+	return &InputError{Node: ids[n], DOF: dof, Msg: fmt.Sprintf(format, args...)}
 }
 
 // DOFs returns the number of global DOFs.

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -67,9 +68,9 @@ type BuildOptions struct {
 	Elements func(d *Domain) ([]Element, error)
 }
 
-// Build checks and prepares m. Errors name what the user must fix: a
-// missing section or material names the member, a bad support code the
-// node.
+// Build checks and prepares m. What the user must fix is a *ModelError
+// (a missing section or material names the member, a bad support code
+// the node); other errors are internal faults.
 func Build(ctx context.Context, m *Model, opts BuildOptions) (*Domain, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -121,6 +122,14 @@ func Build(ctx context.Context, m *Model, opts BuildOptions) (*Domain, error) {
 		ids[i] = n.ID
 	}
 	if d.DOF, err = dof.New(d.Pos, ids, sup, cons); err != nil {
+		var ie *dof.InputError
+		if errors.As(err, &ie) {
+			at := ModelError{Node: ie.Node}
+			if ie.DOF >= 0 {
+				at.DOF = dof.Names[ie.DOF]
+			}
+			return nil, ModelErrorf(at, "%w", ie)
+		}
 		return nil, err
 	}
 	return d, nil
@@ -160,16 +169,16 @@ func (d *Domain) warn(format string, args ...any) {
 func (d *Domain) buildMembers(opts BuildOptions) error {
 	m := d.Model
 	if m.VerticalAxis != 0 && m.VerticalAxis != geom.YAxis && m.VerticalAxis != geom.ZAxis {
-		return fmt.Errorf("vertical axis must be YAxis or ZAxis, got %v", m.VerticalAxis)
+		return ModelErrorf(ModelError{}, "vertical axis must be YAxis or ZAxis, got %v", m.VerticalAxis)
 	}
 	d.nodeIdx = make(map[int64]int, len(m.Nodes))
 	d.Pos = make([]geom.Vec3, len(m.Nodes))
 	for i, n := range m.Nodes {
 		if n.ID <= 0 {
-			return fmt.Errorf("node %d: ids must be positive", n.ID)
+			return ModelErrorf(ModelError{Node: n.ID}, "node %d: ids must be positive", n.ID)
 		}
 		if _, dup := d.nodeIdx[n.ID]; dup {
-			return fmt.Errorf("node %d is defined twice", n.ID)
+			return ModelErrorf(ModelError{Node: n.ID}, "node %d is defined twice", n.ID)
 		}
 		d.nodeIdx[n.ID] = i
 		d.Pos[i] = geom.Vec3{n.X, n.Y, n.Z}
@@ -177,14 +186,14 @@ func (d *Domain) buildMembers(opts BuildOptions) error {
 	d.secIdx = map[int64]*Section{}
 	for i := range m.Sections {
 		if id := m.Sections[i].ID; id <= 0 {
-			return fmt.Errorf("section %d: ids must be positive", id)
+			return ModelErrorf(ModelError{}, "section %d: ids must be positive", id)
 		}
 		d.secIdx[m.Sections[i].ID] = &m.Sections[i]
 	}
 	d.matIdx = map[int64]*Material{}
 	for i := range m.Materials {
 		if id := m.Materials[i].ID; id <= 0 {
-			return fmt.Errorf("material %d: ids must be positive", id)
+			return ModelErrorf(ModelError{}, "material %d: ids must be positive", id)
 		}
 		d.matIdx[m.Materials[i].ID] = &m.Materials[i]
 	}
@@ -203,10 +212,10 @@ func (d *Domain) buildMembers(opts BuildOptions) error {
 	d.memIdx = make(map[int64]int, len(m.Members))
 	for i := range m.Members {
 		if id := m.Members[i].ID; id <= 0 {
-			return fmt.Errorf("member %d: ids must be positive", id)
+			return ModelErrorf(ModelError{Member: id}, "member %d: ids must be positive", id)
 		}
 		if _, dup := d.memIdx[m.Members[i].ID]; dup {
-			return fmt.Errorf("member %d is defined twice", m.Members[i].ID)
+			return ModelErrorf(ModelError{Member: m.Members[i].ID}, "member %d is defined twice", m.Members[i].ID)
 		}
 		d.memIdx[m.Members[i].ID] = i
 		if errs[i] != nil {
@@ -222,23 +231,23 @@ func (d *Domain) indexCases() error {
 	d.caseIdx = map[int64]int{}
 	for i, c := range m.LoadCases {
 		if c.ID <= 0 {
-			return fmt.Errorf("load case %d: ids must be positive", c.ID)
+			return ModelErrorf(ModelError{Case: c.ID}, "load case %d: ids must be positive", c.ID)
 		}
 		if _, dup := d.caseIdx[c.ID]; dup {
-			return fmt.Errorf("load case %d is defined twice", c.ID)
+			return ModelErrorf(ModelError{Case: c.ID}, "load case %d is defined twice", c.ID)
 		}
 		d.caseIdx[c.ID] = i
 	}
 	d.comboIdx = map[int64]int{}
 	for i, c := range m.Combinations {
 		if c.ID <= 0 {
-			return fmt.Errorf("combination %d: ids must be positive", c.ID)
+			return ModelErrorf(ModelError{Case: c.ID}, "combination %d: ids must be positive", c.ID)
 		}
 		if _, dup := d.caseIdx[c.ID]; dup {
-			return fmt.Errorf("combination %d has the name of a load case", c.ID)
+			return ModelErrorf(ModelError{Case: c.ID}, "combination %d has the name of a load case", c.ID)
 		}
 		if _, dup := d.comboIdx[c.ID]; dup {
-			return fmt.Errorf("combination %d is defined twice", c.ID)
+			return ModelErrorf(ModelError{Case: c.ID}, "combination %d is defined twice", c.ID)
 		}
 		d.comboIdx[c.ID] = i
 	}
@@ -254,14 +263,14 @@ func (d *Domain) supports() ([]dof.Support, error) {
 	for _, s := range d.Model.Supports {
 		n, ok := d.nodeIdx[s.Node]
 		if !ok {
-			return nil, fmt.Errorf("support: node \"%d\" does not exist", s.Node)
+			return nil, ModelErrorf(ModelError{Node: s.Node}, "support: node \"%d\" does not exist", s.Node)
 		}
 		if seen[n] {
-			return nil, fmt.Errorf("support: node %d has more than one support", s.Node)
+			return nil, ModelErrorf(ModelError{Node: s.Node}, "support: node %d has more than one support", s.Node)
 		}
 		seen[n] = true
 		if len(s.Code) != 6 {
-			return nil, fmt.Errorf("support at node %d: code %q must have 6 characters", s.Node, s.Code)
+			return nil, ModelErrorf(ModelError{Node: s.Node}, "support at node %d: code %q must have 6 characters", s.Node, s.Code)
 		}
 		for k := range 6 {
 			sd := &sup[6*n+k]
@@ -271,12 +280,12 @@ func (d *Domain) supports() ([]dof.Support, error) {
 			case 'R', 'r':
 			case 'S', 's':
 				if !(s.Springs[k] >= 0) || math.IsInf(s.Springs[k], 0) {
-					return nil, fmt.Errorf("support at node %d: spring %d is %g", s.Node, k, s.Springs[k])
+					return nil, ModelErrorf(ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: spring %d is %g", s.Node, k, s.Springs[k])
 				}
 				sd.Spring = s.Springs[k]
 			case 'V', 'v':
 				if len(s.Tables[k]) == 0 || !(s.Tables[k][0].Stiffness >= 0) {
-					return nil, fmt.Errorf("support at node %d: variable spring %d needs a table with a non-negative first stiffness", s.Node, k)
+					return nil, ModelErrorf(ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: variable spring %d needs a table with a non-negative first stiffness", s.Node, k)
 				}
 				sd.Spring = s.Tables[k][0].Stiffness
 				vNodes = appendOnce(vNodes, s.Node)
@@ -287,7 +296,7 @@ func (d *Domain) supports() ([]dof.Support, error) {
 				sd.Fixed = true
 				nNodes = appendOnce(nNodes, s.Node)
 			default:
-				return nil, fmt.Errorf("support at node %d: code %q: unknown character %q", s.Node, s.Code, s.Code[k])
+				return nil, ModelErrorf(ModelError{Node: s.Node}, "support at node %d: code %q: unknown character %q", s.Node, s.Code, s.Code[k])
 			}
 			switch s.Active[k] {
 			case 0, 'B', 'b':
@@ -296,7 +305,7 @@ func (d *Domain) supports() ([]dof.Support, error) {
 			case 'N', 'n':
 				sd.OneWay = -1
 			default:
-				return nil, fmt.Errorf("support at node %d: active direction %q", s.Node, s.Active[k])
+				return nil, ModelErrorf(ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: active direction %q", s.Node, s.Active[k])
 			}
 		}
 	}
@@ -328,10 +337,10 @@ func (d *Domain) constraints() ([]dof.Constraint, error) {
 	for ci, c := range d.Model.Constraints {
 		mn, ok := d.nodeIdx[c.Master]
 		if !ok {
-			return nil, fmt.Errorf("constraint %d: master node \"%d\" does not exist", ci, c.Master)
+			return nil, ModelErrorf(ModelError{Node: c.Master}, "constraint %d: master node \"%d\" does not exist", ci, c.Master)
 		}
 		if len(c.Code) != 6 {
-			return nil, fmt.Errorf("constraint %d (master %d): code %q must have 6 characters", ci, c.Master, c.Code)
+			return nil, ModelErrorf(ModelError{Node: c.Master}, "constraint %d (master %d): code %q must have 6 characters", ci, c.Master, c.Code)
 		}
 		dc := dof.Constraint{Master: mn, Axes: c.Axes, Slaves: make([]int, len(c.Slaves))}
 		for k := range 6 {
@@ -340,13 +349,13 @@ func (d *Domain) constraints() ([]dof.Constraint, error) {
 				dc.Tied[k] = true
 			case 'R', 'r':
 			default:
-				return nil, fmt.Errorf("constraint %d (master %d): code %q: unknown character %q", ci, c.Master, c.Code, c.Code[k])
+				return nil, ModelErrorf(ModelError{Node: c.Master}, "constraint %d (master %d): code %q: unknown character %q", ci, c.Master, c.Code, c.Code[k])
 			}
 		}
 		for i, sid := range c.Slaves {
 			sn, ok := d.nodeIdx[sid]
 			if !ok {
-				return nil, fmt.Errorf("constraint %d (master %d): slave node \"%d\" does not exist", ci, c.Master, sid)
+				return nil, ModelErrorf(ModelError{Node: sid}, "constraint %d (master %d): slave node \"%d\" does not exist", ci, c.Master, sid)
 			}
 			dc.Slaves[i] = sn
 		}

@@ -276,17 +276,17 @@ func (d *Domain) buildFrame(i int, matrices bool) (*FrameElement, error) {
 	for e, id := range [2]int64{mm.NodeA, mm.NodeB} {
 		n, ok := d.nodeIdx[id]
 		if !ok {
-			return nil, fmt.Errorf("member %d: node \"%d\" does not exist", mm.ID, id)
+			return nil, ModelErrorf(ModelError{Member: mm.ID, Node: id}, "member %d: node \"%d\" does not exist", mm.ID, id)
 		}
 		m.nodes[e] = n
 	}
 	sec, ok := d.secIdx[mm.Section]
 	if !ok {
-		return nil, fmt.Errorf("member %d: section \"%d\" does not exist", mm.ID, mm.Section)
+		return nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: section \"%d\" does not exist", mm.ID, mm.Section)
 	}
 	mat, ok := d.matIdx[mm.Material]
 	if !ok {
-		return nil, fmt.Errorf("member %d: material \"%d\" does not exist", mm.ID, mm.Material)
+		return nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: material \"%d\" does not exist", mm.ID, mm.Material)
 	}
 	m.Sec, m.Mat = sec, mat
 
@@ -294,7 +294,7 @@ func (d *Domain) buildFrame(i int, matrices bool) (*FrameElement, error) {
 	if mm.Direction.Kind == geom.DirectionNode {
 		n, ok := d.nodeIdx[mm.DirectionNode]
 		if !ok {
-			return nil, fmt.Errorf("member %d: direction node \"%d\" does not exist", mm.ID, mm.DirectionNode)
+			return nil, ModelErrorf(ModelError{Member: mm.ID, Node: mm.DirectionNode}, "member %d: direction node \"%d\" does not exist", mm.ID, mm.DirectionNode)
 		}
 		dirNode = d.Pos[n]
 	}
@@ -302,7 +302,7 @@ func (d *Domain) buildFrame(i int, matrices bool) (*FrameElement, error) {
 	var err error
 	m.eA, m.eB, m.Rot, err = memberLine(mm, pa, pb, dirNode, sec.PrincipalAngle, d.Model.VerticalAxis)
 	if err != nil {
-		return nil, fmt.Errorf("member %d: %w", mm.ID, err)
+		return nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: %w", mm.ID, err)
 	}
 	m.Props = element.FrameProps{
 		L: pb.Add(m.eB).Sub(pa.Add(m.eA)).Norm(),
@@ -311,14 +311,14 @@ func (d *Domain) buildFrame(i int, matrices bool) (*FrameElement, error) {
 		J: sec.J * factor(mm.TorsionFactor), Iy: sec.Iy * factor(mm.IyFactor), Iz: sec.Iz * factor(mm.IzFactor),
 	}
 	if err := checkProps(m); err != nil {
-		return nil, fmt.Errorf("member %d: %w", mm.ID, err)
+		return nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: %w", mm.ID, err)
 	}
 	if m.Type.AxialOnly() {
 		m.rel = trussReleases
 	} else {
 		m.rel, err = element.ParseReleases(mm.ReleaseA, mm.ReleaseB, mm.SpringsA, mm.SpringsB)
 		if err != nil {
-			return nil, fmt.Errorf("member %d: %w", mm.ID, err)
+			return nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: %w", mm.ID, err)
 		}
 	}
 	m.released = m.rel.Any()
@@ -368,7 +368,7 @@ func (m *FrameElement) formMatrices() error {
 		kc = new([144]float64)
 		*kc = m.k0
 		if err := element.Condense(kc[:], nil, &m.rel); err != nil {
-			return fmt.Errorf("member %d: %w", m.MemberID, err)
+			return ModelErrorf(ModelError{Member: m.MemberID}, "member %d: %w", m.MemberID, err)
 		}
 		if m.Type.AxialOnly() {
 			// Exact bar matrix: condensation leaves round-off in bending.
@@ -431,7 +431,7 @@ func (m *FrameElement) FixedEnd(l *element.MemberLoads, qc, q0 []float64) error 
 		element.FrameStiffness(m.Props, k0[:])
 	}
 	if err := element.Condense(k0[:], qc, &m.rel); err != nil {
-		return fmt.Errorf("member %d: %w", m.MemberID, err)
+		return ModelErrorf(ModelError{Member: m.MemberID}, "member %d: %w", m.MemberID, err)
 	}
 	return nil
 }

@@ -127,7 +127,7 @@ func (c *Loads) AddScaled(o *Loads, f float64) {
 func (d *Domain) ResolveCase(id int64) (*Loads, error) {
 	ci, ok := d.caseIdx[id]
 	if !ok {
-		return nil, fmt.Errorf("load case \"%d\" does not exist", id)
+		return nil, ModelErrorf(ModelError{Case: id}, "load case \"%d\" does not exist", id)
 	}
 	return d.resolveCase(&d.Model.LoadCases[ci])
 }
@@ -195,7 +195,7 @@ func (d *Domain) resolveNodeLoads(c *Loads, lc *LoadCase) error {
 	for _, nl := range lc.NodeLoads {
 		n, ok := d.nodeIdx[nl.Node]
 		if !ok {
-			return fmt.Errorf("load case %d: node load on node \"%d\", which does not exist", lc.ID, nl.Node)
+			return ModelErrorf(ModelError{Case: lc.ID, Node: nl.Node}, "load case %d: node load on node \"%d\", which does not exist", lc.ID, nl.Node)
 		}
 		for d := range 6 {
 			c.NodeF[6*n+d] += nl.F[d]
@@ -209,7 +209,7 @@ func (d *Domain) resolvePrescribed(c *Loads, lc *LoadCase) error {
 	for _, pd := range lc.Prescribed {
 		n, ok := d.nodeIdx[pd.Node]
 		if !ok {
-			return fmt.Errorf("load case %d: prescribed displacement on node \"%d\", which does not exist", lc.ID, pd.Node)
+			return ModelErrorf(ModelError{Case: lc.ID, Node: pd.Node}, "load case %d: prescribed displacement on node \"%d\", which does not exist", lc.ID, pd.Node)
 		}
 		for k := range 6 {
 			if !pd.Set[k] {
@@ -217,7 +217,7 @@ func (d *Domain) resolvePrescribed(c *Loads, lc *LoadCase) error {
 			}
 			g := 6*n + k
 			if s := d.DOF.Support(g); !s.Fixed || s.OneWay != 0 {
-				return fmt.Errorf("load case %d: prescribed displacement at node %d %s needs a fixed two-way support there", lc.ID, pd.Node, dof.Names[k])
+				return ModelErrorf(ModelError{Case: lc.ID, Node: pd.Node, DOF: dof.Names[k]}, "load case %d: prescribed displacement at node %d %s needs a fixed two-way support there", lc.ID, pd.Node, dof.Names[k])
 			}
 			c.Presc[g] += pd.Value[k]
 		}
@@ -232,16 +232,16 @@ func (d *Domain) resolveMemberLoads(c *Loads, lc *LoadCase) error {
 		ml := &lc.Members[i]
 		mi, ok := d.memIdx[ml.Member]
 		if !ok {
-			return fmt.Errorf("load case %d: member load on member \"%d\", which does not exist", lc.ID, ml.Member)
+			return ModelErrorf(ModelError{Case: lc.ID, Member: ml.Member}, "load case %d: member load on member \"%d\", which does not exist", lc.ID, ml.Member)
 		}
 		if err := d.addMemberLoad(c, d.Frames[mi], ml); err != nil {
-			return fmt.Errorf("load case %d: member %d: %w", lc.ID, ml.Member, err)
+			return ModelErrorf(ModelError{Case: lc.ID, Member: ml.Member}, "load case %d: member %d: %w", lc.ID, ml.Member, err)
 		}
 	}
 	for _, th := range lc.Thermal {
 		mi, ok := d.memIdx[th.Member]
 		if !ok {
-			return fmt.Errorf("load case %d: thermal load on member \"%d\", which does not exist", lc.ID, th.Member)
+			return ModelErrorf(ModelError{Case: lc.ID, Member: th.Member}, "load case %d: thermal load on member \"%d\", which does not exist", lc.ID, th.Member)
 		}
 		m := d.Frames[mi]
 		al := m.Mat.Alpha
@@ -255,7 +255,7 @@ func (d *Domain) resolveMemberLoads(c *Loads, lc *LoadCase) error {
 	for _, ps := range lc.Prestress {
 		mi, ok := d.memIdx[ps.Member]
 		if !ok {
-			return fmt.Errorf("load case %d: prestress on member \"%d\", which does not exist", lc.ID, ps.Member)
+			return ModelErrorf(ModelError{Case: lc.ID, Member: ps.Member}, "load case %d: prestress on member \"%d\", which does not exist", lc.ID, ps.Member)
 		}
 		m := d.Frames[mi]
 		c.loadsOf(mi).Strain.Eps += -ps.Force / (m.Props.E * m.Props.A)
@@ -357,16 +357,16 @@ func (d *Domain) expand(id int64, f float64, out map[int64]float64, path map[int
 	}
 	ci, ok := d.comboIdx[id]
 	if !ok {
-		return fmt.Errorf("load case or combination \"%d\" does not exist", id)
+		return ModelErrorf(ModelError{Case: id}, "load case or combination \"%d\" does not exist", id)
 	}
 	if path[id] {
-		return fmt.Errorf("combination %d refers to itself", id)
+		return ModelErrorf(ModelError{Case: id}, "combination %d refers to itself", id)
 	}
 	path[id] = true
 	defer delete(path, id)
 	for _, t := range d.Model.Combinations[ci].Terms {
 		if err := d.expand(t.Case, f*t.Factor, out, path); err != nil {
-			return fmt.Errorf("combination %d: %w", id, err)
+			return Wrapf("combination %d: %w", id, err)
 		}
 	}
 	return nil

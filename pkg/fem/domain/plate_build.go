@@ -40,15 +40,15 @@ func (d *Domain) buildPlates() error {
 	for i := range m.Plates {
 		p := &m.Plates[i]
 		if p.ID <= 0 {
-			return fmt.Errorf("plate %d: ids must be positive", p.ID)
+			return ModelErrorf(ModelError{Plate: p.ID}, "plate %d: ids must be positive", p.ID)
 		}
 		if _, dup := d.plateIdx[p.ID]; dup {
-			return fmt.Errorf("plate %d is defined twice", p.ID)
+			return ModelErrorf(ModelError{Plate: p.ID}, "plate %d is defined twice", p.ID)
 		}
 		d.plateIdx[p.ID] = i
 		s, err := d.buildPlate(i, q)
 		if err != nil {
-			return fmt.Errorf("plate %d: %w", p.ID, err)
+			return ModelErrorf(ModelError{Plate: p.ID}, "plate %d: %w", p.ID, err)
 		}
 		d.Plates[i] = s
 	}
@@ -67,11 +67,11 @@ func (d *Domain) buildPlate(i int, q *quality) (*ShellElement, error) {
 	for k, id := range p.Nodes {
 		n, ok := d.nodeIdx[id]
 		if !ok {
-			return nil, fmt.Errorf("corner node \"%d\" does not exist", id)
+			return nil, ModelErrorf(ModelError{Node: id}, "corner node \"%d\" does not exist", id)
 		}
 		for _, prev := range s.nodes[:k] {
 			if prev == n {
-				return nil, fmt.Errorf("corner node %d is used twice", id)
+				return nil, ModelErrorf(ModelError{Node: id}, "corner node %d is used twice", id)
 			}
 		}
 		s.nodes[k], corners[k] = n, d.Pos[n]
@@ -151,11 +151,11 @@ func (d *Domain) plateAxes(p *Plate, corners []geom.Vec3) (geom.PlateFrame, erro
 	case p.DirectionNode != 0:
 		n, ok := d.nodeIdx[p.DirectionNode]
 		if !ok {
-			return geom.PlateFrame{}, fmt.Errorf("direction node \"%d\" does not exist", p.DirectionNode)
+			return geom.PlateFrame{}, ModelErrorf(ModelError{Node: p.DirectionNode}, "direction node \"%d\" does not exist", p.DirectionNode)
 		}
 		fr, err := geom.PlateAxesTowardNode(corners, d.Pos[n])
 		if err != nil {
-			return fr, fmt.Errorf("direction node %d: %w", p.DirectionNode, err)
+			return fr, ModelErrorf(ModelError{Node: p.DirectionNode}, "direction node %d: %w", p.DirectionNode, err)
 		}
 		return fr, nil
 	case p.DirectionAxis != 0:
@@ -234,7 +234,7 @@ func (d *Domain) resolvePlateLoads(c *Loads, lc *LoadCase) error {
 	for _, pl := range lc.Pressures {
 		i, ok := d.plateIdx[pl.Plate]
 		if !ok {
-			return fmt.Errorf("load case %d: pressure on plate \"%d\", which does not exist", lc.ID, pl.Plate)
+			return ModelErrorf(ModelError{Case: lc.ID, Plate: pl.Plate}, "load case %d: pressure on plate \"%d\", which does not exist", lc.ID, pl.Plate)
 		}
 		s := d.Plates[i]
 		var q geom.Vec3
@@ -249,7 +249,7 @@ func (d *Domain) resolvePlateLoads(c *Loads, lc *LoadCase) error {
 			n := s.Rot.Z()
 			q = s.Rot.Apply(geom.Vec3{pl.P[0] * math.Abs(n[0]), pl.P[1] * math.Abs(n[1]), pl.P[2] * math.Abs(n[2])})
 		default:
-			return fmt.Errorf("load case %d: plate %d: unknown load axes %d", lc.ID, pl.Plate, pl.Axes)
+			return ModelErrorf(ModelError{Case: lc.ID, Plate: pl.Plate}, "load case %d: plate %d: unknown load axes %d", lc.ID, pl.Plate, pl.Axes)
 		}
 		l := c.plateLoadsOf(i)
 		l.Pressure = l.Pressure.Add(q)
@@ -257,7 +257,7 @@ func (d *Domain) resolvePlateLoads(c *Loads, lc *LoadCase) error {
 	for _, th := range lc.PlateThermal {
 		i, ok := d.plateIdx[th.Plate]
 		if !ok {
-			return fmt.Errorf("load case %d: thermal load on plate \"%d\", which does not exist", lc.ID, th.Plate)
+			return ModelErrorf(ModelError{Case: lc.ID, Plate: th.Plate}, "load case %d: thermal load on plate \"%d\", which does not exist", lc.ID, th.Plate)
 		}
 		st := shell.Thermal(d.Plates[i].Mat.Alpha, th.DT, th.DTz)
 		l := c.plateLoadsOf(i)

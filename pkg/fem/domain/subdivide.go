@@ -55,7 +55,7 @@ func idsAbove[T any](items []T, id func(*T) int64) *newIDs {
 // take returns the next id, or an error once ids run out.
 func (g *newIDs) take() (int64, error) {
 	if g.next <= 0 { // wrapped past the largest int64
-		return 0, fmt.Errorf("the model's ids leave no room for the ids of member segments")
+		return 0, ModelErrorf(ModelError{}, "the model's ids leave no room for the ids of member segments")
 	}
 	id := g.next
 	g.next++
@@ -139,7 +139,7 @@ func Subdivide(m *Model, segments func(i int) int) (*Model, *Subdivision, error)
 		}
 		ln, err := ix.flexibleLine(mm, m.VerticalAxis)
 		if err != nil {
-			return nil, nil, fmt.Errorf("member %d: %w", mm.ID, err)
+			return nil, nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: %w", mm.ID, err)
 		}
 		lengths[i] = ln.b.Sub(ln.a).Norm()
 		if err := s.split(&out, mm, i, n, ln, lengths[i], ids); err != nil {
@@ -239,7 +239,7 @@ func (ix *modelIndex) flexibleLine(mm *Member, vertical geom.Axis) (flexibleLine
 		}
 		var ok bool
 		if p[j], ok = ix.nodes[id]; !ok {
-			return ln, fmt.Errorf("node \"%d\" does not exist", id)
+			return ln, ModelErrorf(ModelError{Node: id}, "node \"%d\" does not exist", id)
 		}
 	}
 	sec, ok := ix.sections[mm.Section]
@@ -285,7 +285,7 @@ func (s *Subdivision) splitCase(out, lc *LoadCase, members map[int64]int, length
 		}
 		var err error
 		if out.Members, err = s.splitLoad(out.Members, ml, i, lengths[i], ids); err != nil {
-			return fmt.Errorf("load case %d: member %d: %w", lc.ID, ml.Member, err)
+			return ModelErrorf(ModelError{Case: lc.ID, Member: ml.Member}, "load case %d: member %d: %w", lc.ID, ml.Member, err)
 		}
 	}
 	out.Thermal = onEverySegment(lc.Thermal, func(t *ThermalLoad) *int64 { return &t.Member }, segs)

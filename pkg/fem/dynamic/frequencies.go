@@ -63,7 +63,7 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	}
 	s, err := modal.New(ctx, m, opts.Modes, opts.Factorizer())
 	if err != nil {
-		return nil, fmt.Errorf("frequencies: %w", err)
+		return nil, domain.Wrapf("frequencies: %w", err)
 	}
 	if opts.Stabilize {
 		s.Stabilize()
@@ -72,7 +72,7 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	for _, id := range opts.CaseIDs(m) {
 		cr, err := analyzeCase(ctx, s, id, opts, res)
 		if err != nil {
-			return nil, fmt.Errorf("frequencies: load case %d: %w", id, err)
+			return nil, domain.Wrapf("frequencies: load case %d: %w", id, err)
 		}
 		res.Cases = append(res.Cases, *cr)
 	}
@@ -93,7 +93,7 @@ func analyzeCase(ctx context.Context, s *modal.System, id int64, opts Options, r
 		}
 	}
 	if lc == nil {
-		return nil, errors.New("it does not exist")
+		return nil, domain.ModelErrorf(domain.ModelError{Case: id}, "it does not exist")
 	}
 	mm, total, err := massOf(s, lc)
 	if err != nil {
@@ -102,7 +102,7 @@ func analyzeCase(ctx context.Context, s *modal.System, id int64, opts Options, r
 	cr := &CaseResult{Case: id, TotalMass: total}
 	mr := massTranslations(s, mm)
 	if cr.TotalMass == ([3]float64{}) {
-		return nil, errors.New("it has no mass: give it self-weight, lumped masses or loads along gravity")
+		return nil, domain.ModelErrorf(domain.ModelError{Case: id}, "it has no mass: give it self-weight, lumped masses or loads along gravity")
 	}
 	lo, hi := omega2(opts.LowerLimit), math.Inf(1)
 	if opts.UpperLimit > 0 {

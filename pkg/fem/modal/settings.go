@@ -1,8 +1,6 @@
 package modal
 
 import (
-	"fmt"
-
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/linsys"
 )
@@ -64,13 +62,13 @@ func (s *Settings) Resolve(what string) error {
 		s.Tolerance /= 100
 	}
 	if s.Modes > MaxModes {
-		return fmt.Errorf("%s: %d modes asked for; at most %d are computed per case", what, s.Modes, MaxModes)
+		return domain.ModelErrorf(domain.ModelError{}, "%s: %d modes asked for; at most %d are computed per case", what, s.Modes, MaxModes)
 	}
 	if s.LowerLimit < 0 || s.UpperLimit < 0 {
-		return fmt.Errorf("%s: the limits must not be negative (lower %g, upper %g)", what, s.LowerLimit, s.UpperLimit)
+		return domain.ModelErrorf(domain.ModelError{}, "%s: the limits must not be negative (lower %g, upper %g)", what, s.LowerLimit, s.UpperLimit)
 	}
 	if s.UpperLimit > 0 && s.UpperLimit <= s.LowerLimit {
-		return fmt.Errorf("%s: the upper limit %g is not above the lower limit %g", what, s.UpperLimit, s.LowerLimit)
+		return domain.ModelErrorf(domain.ModelError{}, "%s: the upper limit %g is not above the lower limit %g", what, s.UpperLimit, s.LowerLimit)
 	}
 	return nil
 }

@@ -121,7 +121,8 @@ func (s *System) Factor(ctx context.Context, sigma float64, b *sparse.SymMatrix)
 		case sigma == 0 || b == nil:
 			return nil, s.mechanism(se.DOF)
 		case try == 3:
-			return nil, fmt.Errorf("the shift stays on an eigenvalue after moving it: %w", s.mechanism(se.DOF))
+			// Not the model's: a shift moved three times stays singular.
+			return nil, fmt.Errorf("the shift stays on an eigenvalue after moving it: %v", s.mechanism(se.DOF))
 		}
 		sigma *= 1 + 1e-9*float64(int(1)<<try)
 	}
@@ -157,10 +158,11 @@ func (s *System) Recycle(f linsys.Factorization) {
 func (s *System) mechanism(q int) error {
 	g := s.Num.EqDOF[q]
 	if i, ok := s.Sub.InteriorOf(g / dof.PerNode); ok {
-		return fmt.Errorf("mechanism inside member %d, %s (check its releases and the supports of its ends)",
-			s.Model.Members[i].ID, dof.Names[g%dof.PerNode])
+		id, dir := s.Model.Members[i].ID, dof.Names[g%dof.PerNode]
+		return domain.ModelErrorf(domain.ModelError{Member: id, DOF: dir},
+			"mechanism inside member %d, %s (check its releases and the supports of its ends)", id, dir)
 	}
-	return s.Num.Mechanism(q)
+	return s.D.Mechanism(s.Num, q)
 }
 
 // Count returns the number of eigenvalues of K·φ = λ·B·φ below σ: the

@@ -22,7 +22,7 @@ func checkScope(d *domain.Domain, caseID int64, th Theory) error {
 	m := d.Model
 	if len(d.Elements) != len(d.Frames)+len(d.Plates) {
 		el := d.Elements[len(d.Frames)+len(d.Plates)]
-		return fmt.Errorf("element %d: only frame members and plates are supported yet by the large-displacement analysis", el.ID())
+		return domain.ModelErrorf(domain.ModelError{}, "element %d: only frame members and plates are supported yet by the large-displacement analysis", el.ID())
 	}
 	for i := range m.Members {
 		mm := &m.Members[i]
@@ -30,15 +30,15 @@ func checkScope(d *domain.Domain, caseID int64, th Theory) error {
 			return err
 		}
 		if mm.OffsetA != (geom.Vec3{}) || mm.OffsetB != (geom.Vec3{}) {
-			return fmt.Errorf("member %d: rigid end offsets are not supported yet by the large-displacement analysis", mm.ID)
+			return domain.ModelErrorf(domain.ModelError{Member: mm.ID}, "member %d: rigid end offsets are not supported yet by the large-displacement analysis", mm.ID)
 		}
 		if mm.Type == domain.Frame {
 			r, err := element.ParseReleases(mm.ReleaseA, mm.ReleaseB, mm.SpringsA, mm.SpringsB)
 			if err != nil {
-				return fmt.Errorf("member %d: %w", mm.ID, err)
+				return domain.ModelErrorf(domain.ModelError{Member: mm.ID}, "member %d: %w", mm.ID, err)
 			}
 			if r.Any() {
-				return fmt.Errorf("member %d: end releases are not supported yet by the large-displacement analysis", mm.ID)
+				return domain.ModelErrorf(domain.ModelError{Member: mm.ID}, "member %d: end releases are not supported yet by the large-displacement analysis", mm.ID)
 			}
 		}
 	}
@@ -46,7 +46,7 @@ func checkScope(d *domain.Domain, caseID int64, th Theory) error {
 		return err
 	}
 	if len(m.Constraints) > 0 {
-		return fmt.Errorf("constraint with master node %d: constraints are not supported yet by the large-displacement analysis", m.Constraints[0].Master)
+		return domain.ModelErrorf(domain.ModelError{Node: m.Constraints[0].Master}, "constraint with master node %d: constraints are not supported yet by the large-displacement analysis", m.Constraints[0].Master)
 	}
 	cases, err := primaries(d, caseID)
 	if err != nil {
@@ -55,16 +55,16 @@ func checkScope(d *domain.Domain, caseID int64, th Theory) error {
 	for _, lc := range cases {
 		id := lc.ID
 		if len(lc.Prescribed) > 0 {
-			return fmt.Errorf("load case %d: prescribed displacements (node %d) are not supported yet by the large-displacement analysis", id, lc.Prescribed[0].Node)
+			return domain.ModelErrorf(domain.ModelError{Case: id, Node: lc.Prescribed[0].Node}, "load case %d: prescribed displacements (node %d) are not supported yet by the large-displacement analysis", id, lc.Prescribed[0].Node)
 		}
 		if len(lc.Thermal) > 0 {
-			return fmt.Errorf("load case %d: thermal loads (member %d) are not supported yet by the large-displacement analysis", id, lc.Thermal[0].Member)
+			return domain.ModelErrorf(domain.ModelError{Case: id, Member: lc.Thermal[0].Member}, "load case %d: thermal loads (member %d) are not supported yet by the large-displacement analysis", id, lc.Thermal[0].Member)
 		}
 		if len(lc.Prestress) > 0 {
-			return fmt.Errorf("load case %d: prestress loads (member %d) are not supported yet by the large-displacement analysis", id, lc.Prestress[0].Member)
+			return domain.ModelErrorf(domain.ModelError{Case: id, Member: lc.Prestress[0].Member}, "load case %d: prestress loads (member %d) are not supported yet by the large-displacement analysis", id, lc.Prestress[0].Member)
 		}
 		if len(lc.PlateThermal) > 0 {
-			return fmt.Errorf("load case %d: thermal loads on plates (plate %d) are not supported yet by the large-displacement analysis", id, lc.PlateThermal[0].Plate)
+			return domain.ModelErrorf(domain.ModelError{Case: id, Plate: lc.PlateThermal[0].Plate}, "load case %d: thermal loads on plates (plate %d) are not supported yet by the large-displacement analysis", id, lc.PlateThermal[0].Plate)
 		}
 	}
 	return nil
@@ -100,7 +100,7 @@ func checkSmall(d *domain.Domain, caseID int64) error {
 					switch s.Code[k] {
 					case 'P', 'p', 'N', 'n':
 						if pd.Set[k] {
-							return fmt.Errorf("load case %d: prescribed displacement at node %d %s: the support there is plastic or friction, which the non-linear analysis cannot prescribe", id, pd.Node, dof.Names[k])
+							return domain.ModelErrorf(domain.ModelError{Case: id, Node: pd.Node, DOF: dof.Names[k]}, "load case %d: prescribed displacement at node %d %s: the support there is plastic or friction, which the non-linear analysis cannot prescribe", id, pd.Node, dof.Names[k])
 						}
 					}
 				}
@@ -114,12 +114,12 @@ func checkSmall(d *domain.Domain, caseID int64) error {
 // fuses whose axial force a release or spring at an end takes away.
 func checkMemberLaw(mm *domain.Member) error {
 	if mm.Pulley {
-		return fmt.Errorf("member %d: pulley members are not supported by the non-linear analysis", mm.ID)
+		return domain.ModelErrorf(domain.ModelError{Member: mm.ID}, "member %d: pulley members are not supported by the non-linear analysis", mm.ID)
 	}
 	if mm.Fuse != domain.NoFuse && mm.Type == domain.Frame {
 		for _, r := range []string{mm.ReleaseA, mm.ReleaseB} {
 			if r != "" && r[0] != 'F' && r[0] != 'f' {
-				return fmt.Errorf("member %d: a fuse needs its axial DOF fixed at both ends (release code %q)", mm.ID, r)
+				return domain.ModelErrorf(domain.ModelError{Member: mm.ID}, "member %d: a fuse needs its axial DOF fixed at both ends (release code %q)", mm.ID, r)
 			}
 		}
 	}
@@ -134,12 +134,12 @@ func linearSupports(m *domain.Model, what string) error {
 		for k := range 6 {
 			switch s.Code[k] {
 			case 'V', 'v', 'P', 'p', 'N', 'n':
-				return fmt.Errorf("support at node %d: variable, plastic and friction supports (code %q) are not supported yet by the %s", s.Node, s.Code, what)
+				return domain.ModelErrorf(domain.ModelError{Node: s.Node}, "support at node %d: variable, plastic and friction supports (code %q) are not supported yet by the %s", s.Node, s.Code, what)
 			}
 			switch s.Active[k] {
 			case 0, 'B', 'b':
 			default:
-				return fmt.Errorf("support at node %d: one-way supports are not supported yet by the %s", s.Node, what)
+				return domain.ModelErrorf(domain.ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: one-way supports are not supported yet by the %s", s.Node, what)
 			}
 		}
 	}

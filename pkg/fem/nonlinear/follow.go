@@ -1,7 +1,6 @@
 package nonlinear
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
@@ -74,7 +73,7 @@ func loadsWhere(d *domain.Domain, caseID int64, local bool) (*domain.Loads, erro
 	part := func(primary int64) (*domain.Loads, error) {
 		i := slices.IndexFunc(d.Model.LoadCases, func(lc domain.LoadCase) bool { return lc.ID == primary })
 		if i < 0 {
-			return nil, fmt.Errorf("load case \"%d\" does not exist", primary)
+			return nil, domain.ModelErrorf(domain.ModelError{Case: primary}, "load case \"%d\" does not exist", primary)
 		}
 		lc := d.Model.LoadCases[i]
 		keep := lc.Members[:0:0]
@@ -114,7 +113,7 @@ func addMemberLoads(d *domain.Domain, loads *domain.Loads, p []float64, fix [][1
 		}
 		pe = [12]float64{}
 		if err := fe.LoadVector(loads, pe[:]); err != nil {
-			return nil, fmt.Errorf("member %d: %w", fe.MemberID, err)
+			return nil, domain.Wrapf("member %d: %w", fe.MemberID, err)
 		}
 		for e, nd := range fe.Nodes() {
 			for k := range 6 {

@@ -64,7 +64,7 @@ func (m *member) configure(u []geom.Vec3, rot []geom.Rotation, cfg *transform.Co
 // (0 for a broken fuse; kb's without a law).
 func (m *member) configureLaw(u []geom.Vec3, rot []geom.Rotation, cfg *transform.CorotConfig, initial bool, kt []float64) (q [transform.BasicDOF]float64, gone bool, kax float64, err error) {
 	if err := m.c.Configure([2]geom.Vec3{u[m.a], u[m.b]}, [2]geom.Rotation{rot[m.a], rot[m.b]}, cfg); err != nil {
-		return q, false, 0, fmt.Errorf("member %d: %w", m.fe.MemberID, err)
+		return q, false, 0, domain.ModelErrorf(domain.ModelError{Member: m.fe.MemberID}, "member %d: %w", m.fe.MemberID, err)
 	}
 	v := cfg.Basic()
 	for i := range q {

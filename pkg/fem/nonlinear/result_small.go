@@ -1,8 +1,6 @@
 package nonlinear
 
 import (
-	"fmt"
-
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/transform"
@@ -28,7 +26,7 @@ type PlateResult struct {
 func (s *small) result(lambda float64) (*Result, error) {
 	s.setLambda(lambda)
 	if _, err := s.forces(false); err != nil {
-		return nil, fmt.Errorf("non-linear analysis of case %d: %w", s.caseID, err)
+		return nil, domain.Wrapf("non-linear analysis of case %d: %w", s.caseID, err)
 	}
 	d := s.d
 	res := &Result{Case: s.caseID, LoadFactor: lambda, History: s.hist}
@@ -67,13 +65,13 @@ func (s *small) result(lambda float64) (*Result, error) {
 			law = s.laws[i]
 		}
 		if err := s.memberResult(fe, law, &res.Members[i]); err != nil {
-			return nil, fmt.Errorf("non-linear analysis of case %d: %w", s.caseID, err)
+			return nil, domain.Wrapf("non-linear analysis of case %d: %w", s.caseID, err)
 		}
 	}
 	res.Plates = make([]PlateResult, len(d.Plates))
 	for i, pe := range d.Plates {
 		if err := s.plateResult(pe, &res.Plates[i]); err != nil {
-			return nil, fmt.Errorf("non-linear analysis of case %d: %w", s.caseID, err)
+			return nil, domain.Wrapf("non-linear analysis of case %d: %w", s.caseID, err)
 		}
 	}
 	return res, nil
@@ -157,7 +155,7 @@ func (s *small) plateResult(pe *domain.ShellElement, pr *PlateResult) error {
 		return nil
 	}
 	if err := pe.GeometricStiffness(ue, s.cl, kg); err != nil {
-		return fmt.Errorf("plate %d: %w", pe.PlateID, err)
+		return domain.Wrapf("plate %d: %w", pe.PlateID, err)
 	}
 	for i := range n {
 		for j := range n {

@@ -116,7 +116,7 @@ func (a *analysis) requested() ([]int64, error) {
 	if len(a.opts.Cases) > 0 {
 		for _, id := range a.opts.Cases {
 			if !a.d.IsCase(id) && !a.d.IsCombination(id) {
-				return nil, fmt.Errorf("requested load case or combination \"%d\" does not exist", id)
+				return nil, domain.ModelErrorf(domain.ModelError{Case: id}, "requested load case or combination \"%d\" does not exist", id)
 			}
 		}
 		return a.opts.Cases, nil

@@ -2,7 +2,6 @@ package static
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/internal/par"
@@ -26,7 +25,7 @@ func (a *analysis) addOtherLoads(cl *caseLoads, p []float64) error {
 		dofs = domain.DOFs(el, dofs[:0])
 		pe = grow(pe, len(dofs))
 		if err := el.LoadVector(cl.loads(), pe); err != nil {
-			return fmt.Errorf("element %d: %w", el.ID(), err)
+			return domain.Wrapf("element %d: %w", el.ID(), err)
 		}
 		for i, g := range dofs {
 			p[g] += pe[i]
@@ -51,7 +50,7 @@ func (a *analysis) addOtherResisting(s *system, cl *caseLoads, u, f []float64) e
 			ue[k] = u[g]
 		}
 		if err := el.Resisting(ue, cl.loads(), fe); err != nil {
-			return fmt.Errorf("element %d: %w", el.ID(), err)
+			return domain.Wrapf("element %d: %w", el.ID(), err)
 		}
 		for k, g := range dofs {
 			f[g] += fe[k]
@@ -109,7 +108,7 @@ func (a *analysis) recoverOthers(s *system, cl *caseLoads, u []float64) ([]Eleme
 			}
 			r.Forces = make([]float64, el.NumForces())
 			if err := el.InternalForces(ue, cl.loads(), r.Forces); err != nil {
-				errs[i] = fmt.Errorf("element %d: %w", el.ID(), err)
+				errs[i] = domain.Wrapf("element %d: %w", el.ID(), err)
 			}
 		}
 	})

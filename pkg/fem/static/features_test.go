@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/static"
@@ -272,8 +271,8 @@ func TestErrorsAndWarnings(t *testing.T) {
 		m.Supports[0].Code = "FFFFFR"
 		m.LoadCases = []domain.LoadCase{{ID: 40, NodeLoads: []domain.NodeLoad{{Node: 5, F: [6]float64{0, -1}}}}}
 		_, err := static.Analyze(ctx, m, static.Options{})
-		var me *dof.MechanismError
-		if !errors.As(err, &me) || !strings.Contains(err.Error(), "rotation about Z") {
+		var me *domain.ModelError
+		if !errors.As(err, &me) || me.Node != 6 || me.DOF != "rotation about Z" || !strings.Contains(err.Error(), "rotation about Z") {
 			t.Fatalf("err = %v", err)
 		}
 	})

@@ -80,7 +80,7 @@ func (a *analysis) recoverCases(ids []int64, s *system, cls []*caseLoads, us [][
 	})
 	for i := range nc {
 		if err := errs[i]; err != nil {
-			return nil, fmt.Errorf("recover %d: %w", ids[i], err)
+			return nil, domain.Wrapf("recover %d: %w", ids[i], err)
 		}
 		if j := first[i]; j != i {
 			pTot[i], loads[i] = pTot[j], loads[j]
@@ -102,7 +102,7 @@ func (a *analysis) recoverCases(ids []int64, s *system, cls []*caseLoads, us [][
 	for i := range nc {
 		for c := range nChunks {
 			if err := merrs[c*nc+i]; err != nil {
-				return nil, fmt.Errorf("recover %d: %w", ids[i], err)
+				return nil, domain.Wrapf("recover %d: %w", ids[i], err)
 			}
 		}
 	}
@@ -114,7 +114,7 @@ func (a *analysis) recoverCases(ids []int64, s *system, cls []*caseLoads, us [][
 	})
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("recover %d: %w", ids[i], err)
+			return nil, domain.Wrapf("recover %d: %w", ids[i], err)
 		}
 	}
 	return crs, nil

@@ -55,7 +55,8 @@ func Stations(ctx context.Context, m *domain.Model, opts Options, id int64, ends
 	for i := range ends {
 		mi, ok := d.Member(ends[i].Member)
 		if !ok {
-			return nil, fmt.Errorf("stations: member \"%d\" is not in the model", ends[i].Member)
+			return nil, fmt.Errorf("stations: %w", domain.ModelErrorf(domain.ModelError{Member: ends[i].Member},
+				"member \"%d\" is not in the model", ends[i].Member))
 		}
 		idx[i] = mi
 	}

@@ -208,8 +208,8 @@ func (a *analysis) stabilize(s *system, e int, maxT, maxR float64) float64 {
 	return 1e-8 * scale
 }
 
-// mechanism returns the error naming the node and DOF of equation e.
-func (a *analysis) mechanism(s *system, e int) error { return s.num.Mechanism(e) }
+// mechanism returns the model error naming the node and DOF of equation e.
+func (a *analysis) mechanism(s *system, e int) error { return a.d.Mechanism(s.num, e) }
 
 // sortedKeys returns the keys of m in order, for deterministic sums.
 func sortedKeys[V any](m map[int64]V) []int64 {
