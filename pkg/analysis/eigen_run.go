@@ -184,7 +184,7 @@ func (r *Runner) solveEigen(ctx context.Context, t Task, job model.Job, er eigen
 		if model.KindOf(err) == model.KindValidation {
 			return nil, err
 		}
-		return nil, modelError("%s", engineMessage(err))
+		return nil, modelError("%s", r.engineMessage(t, err))
 	}
 	lv.set(func(l *Progress) {
 		l.warnings = append(l.warnings, rep.Warnings...)

@@ -3,6 +3,7 @@ package analysis
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -91,12 +92,12 @@ func (r *Runner) planCases(ctx context.Context, t Task, job model.Job, lv *Progr
 		if ctx.Err() != nil {
 			return casePlan{}, err
 		}
-		return casePlan{}, modelError("%s", engineMessage(err))
+		return casePlan{}, modelError("%s", r.engineMessage(t, err))
 	}
 	opts := nonlinearOptions(s)
 	for _, name := range names {
 		if err := nonlinear.Check(d, name, opts); err != nil {
-			return casePlan{}, modelError("%s", engineMessage(err))
+			return casePlan{}, modelError("%s", r.engineMessage(t, err))
 		}
 	}
 	lv.set(func(l *Progress) {
@@ -161,7 +162,7 @@ func (r *Runner) solveCase(ctx context.Context, t Task, job model.Job, prog *Par
 	case stageErr != nil:
 		return PartOutcome{}, fmt.Errorf("run %s, load case %d: stage a load step: %w", t.RunID, t.LoadCase, stageErr)
 	case err != nil:
-		msg := engineMessage(err)
+		msg := r.engineMessage(t, err)
 		if kept > 0 {
 			msg += fmt.Sprintf(" (its converged steps are kept as the Step load cases %s)", stepRange(t, kept))
 		}
@@ -217,7 +218,12 @@ func (r *Runner) caseError(ctx context.Context, t Task, err error) (PartOutcome,
 	if ctx.Err() != nil {
 		return PartOutcome{}, err
 	}
-	return r.stageFailure(ctx, t, engineMessage(err))
+	var me *model.Error
+	if errors.As(err, &me) && me.Kind == model.KindValidation {
+		// Reading the model: the service's own checks say what is wrong.
+		return r.stageFailure(ctx, t, me.Error())
+	}
+	return r.stageFailure(ctx, t, r.engineMessage(t, err))
 }
 
 // stageFailure stages the failure of t's case with msg.

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/static"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -352,11 +353,26 @@ func (r *Runner) header(kind model.AnalysisType, h model.Headings) string {
 	return strings.Join(parts, " — ")
 }
 
-// engineMessage turns an engine error into the message a user reads.
-func engineMessage(err error) string {
-	msg := err.Error()
-	for _, p := range []string{"analyze: ", "read the model for analysis: "} {
-		msg = strings.TrimPrefix(msg, p)
+// engineMessage turns an engine error of t's run into the message its
+// failure reads. A model error (*domain.ModelError) reads as the engine
+// words it; so does one of the service's own checks that the engine
+// passed back (model.KindValidation: a load step's results). Anything
+// else is an internal fault of the solver: the run still fails — the
+// engine is deterministic, so a retry cannot help — but the message says
+// it is not the model's to fix, and the fault is logged as an error.
+func (r *Runner) engineMessage(t Task, err error) string {
+	var me *domain.ModelError
+	switch {
+	case errors.As(err, &me):
+		return me.Error()
+	case model.KindOf(err) == model.KindValidation:
+		return err.Error()
 	}
-	return msg
+	log := r.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	log.Error("internal solver fault", "workspace", t.Workspace, "run", t.RunID, "kind", string(t.Kind),
+		"part", t.LoadCase, "err", err)
+	return "internal solver fault (please report it): " + err.Error()
 }

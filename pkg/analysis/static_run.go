@@ -79,7 +79,7 @@ func (r *Runner) solveStatic(ctx context.Context, t Task, job model.Job, s model
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, modelError("%s", engineMessage(err))
+		return nil, modelError("%s", r.engineMessage(t, err))
 	}
 	if st := fz.Stats(); st.Factorizations > 0 {
 		lv.solverParams(res.Timings.Equations, st.Method.String(), st.NnzL, st.Flops)
