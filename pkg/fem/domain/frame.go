@@ -16,8 +16,8 @@ import (
 // evaluating stations from stored end states needs none, and they are most
 // of its size.
 type FrameElement struct {
-	Index    int // in Model.Members
-	MemberID int64
+	Index    int   // in Model.Members
+	MemberID int64 // Model.Members[Index].ID
 	Type     MemberType
 	nodes    [2]int
 	// Props are the flexible length's properties, factors applied.

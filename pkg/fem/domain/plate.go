@@ -13,8 +13,8 @@ import (
 // surface (the mean plane of a warped quad, moved by the plate's offset),
 // and the local axes turn the element to global axes.
 type ShellElement struct {
-	Index   int // in Model.Plates
-	PlateID int64
+	Index   int   // in Model.Plates
+	PlateID int64 // Model.Plates[Index].ID
 	nodes   []int
 	// El is the element in its local plane: corners, rigidities, theory.
 	El shell.Element
