@@ -158,8 +158,8 @@ var Rules = []Rule{
 		// job files into Redis.
 		TestAllow: []string{"pkg/fem/dynamic", "pkg/fem/modal", "pkg/fem/static", "pkg/jobfile", "pkg/samples", "pkg/store",
 			"pkg/store/redisstore", testutil}},
-	{Package: "pkg/analysis/columns", Why: "the stored result layouts pack the engine's model ids and check job files",
-		Allow: []string{"pkg/analysis/adapter", "pkg/fem/domain", "pkg/model", "pkg/store"}, Deny: noTransport},
+	{Package: "pkg/analysis/columns", Why: "the stored result layouts take the engine model's ids and check job files",
+		Allow: []string{"pkg/fem/domain", "pkg/model", "pkg/store"}, Deny: noTransport},
 	{Package: "pkg/analysis/query", Why: "the query layer reads stored results and the model, for any family",
 		Allow: []string{"pkg/analysis/adapter", "pkg/analysis/columns", "pkg/model", "pkg/store"}, Deny: noTransport},
 	{Package: "pkg/analysis/lifecycle", Why: "the run lifecycle knows the store, the model reader and the column names, not the kinds nor the engine",

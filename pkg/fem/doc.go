@@ -75,4 +75,38 @@
 // BuildOptions.Elements; the DOF map, the assembler and the analyses take
 // it unchanged (static's TestElementFamilyPlugsIn does this with a
 // test-only triangle).
+//
+// # Errors
+//
+// Every analysis (static.Analyze, Run and Stations, nonlinear.Analyze and
+// Check, dynamic.Analyze, buckling.Analyze, modal.New, domain.Build)
+// returns two kinds of error, told apart with errors.As, never by their
+// text:
+//
+//   - Model errors, a *domain.ModelError somewhere in the chain: the user
+//     must change the model or the settings. They are the references to
+//     nodes, members, plates, sections, materials, load cases or
+//     combinations that do not exist, ids defined twice or not positive,
+//     bad support, release and constraint codes, members of zero length
+//     or with non-positive properties, releases that leave a member (or
+//     a load on it) unstable, plates that cannot be analysed, loads
+//     outside their member, a mechanism (a zero pivot of K or of a
+//     tangent, named by node and DOF — the factorizers' *SingularError
+//     mapped back — or, in an eigen analysis, the member a subdivision
+//     node lies in), settings out of range, what the non-linear analysis
+//     does not support, a non-linear step that does not converge or is
+//     past the critical load (nonlinear.NotConvergedError and
+//     UnstableError, which are model errors too), a member or plate that
+//     a diverging iteration collapses, and an eigen case with no mass, no
+//     compression or no load factor in the range asked for. The model
+//     error's Error is the message to show, with the context the engine
+//     added (package domain, "Errors").
+//   - Internal faults, any other error: a broken invariant or an
+//     unexpected state of the engine — a factorizer failing otherwise
+//     than on a zero pivot, an assembler refusing its pattern, a shift
+//     that stays on an eigenvalue, a plugged-in element family's own
+//     error, a domain built with MembersOnly given to an analysis. No
+//     change to the model mends them; they are bugs to report. A
+//     cancelled context is neither: it is returned wrapped, and callers
+//     check their context first.
 package fem

@@ -314,7 +314,7 @@ func TestFrequencyRunMultiStorey(t *testing.T) {
 	shapes := eigenQuery[model.ModeShapeRow](s, "dynamic/mode-shapes?normalization=None&nodes=21-24")
 
 	res, err := dynamic.Analyze(context.Background(), sampleEngineModel(t, s, "Multi-storey frame"),
-		dynamic.Options{Settings: modal.Settings{Cases: []string{"1"}, Modes: 6, Tolerance: 1e-4}})
+		dynamic.Options{Settings: modal.Settings{Cases: []int64{1}, Modes: 6, Tolerance: 1e-4}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -176,10 +176,7 @@ func (toyKind) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) e
 		meta := toyMeta{}
 		var col []byte
 		for _, lc := range in.Model.LoadCases {
-			id, err := adapter.EngineID(lc.Name)
-			if err != nil {
-				return nil, err
-			}
+			id := lc.ID
 			if some && !list.Contains(id) {
 				continue
 			}

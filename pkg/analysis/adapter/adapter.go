@@ -6,7 +6,6 @@ import (
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/gusset/gusset/pkg/editor"
@@ -38,8 +37,6 @@ type Input struct {
 	LastCase int64
 }
 
-func id(n int64) string { return strconv.FormatInt(n, 10) }
-
 const degree = math.Pi / 180
 
 var axisNames = map[string]geom.Axis{"XAxis": geom.XAxis, "YAxis": geom.YAxis, "ZAxis": geom.ZAxis,
@@ -65,7 +62,7 @@ func unknownValue(what string, id any, field, value string) error {
 }
 
 // Build reads every collection of the open job and converts it. Values
-// are SI on both sides; ids become the engine's string ids.
+// are SI on both sides; ids pass to the engine as they are.
 func Build(ctx context.Context, src Source, ws string, settings model.Settings) (Input, error) {
 	b := &builder{ctx: ctx, src: src, ws: ws, m: &domain.Model{VerticalAxis: editor.VerticalAxis(settings.VerticalAxis)}}
 	steps := []func() error{b.nodes, b.materials, b.sections, b.members, b.plates, b.supports, b.constraints, b.cases}
@@ -143,7 +140,7 @@ func (b *builder) nodes() error {
 		nodes, err = b.src.Structure.Nodes.All(b.ctx, b.ws)
 	}
 	for _, n := range nodes {
-		b.m.Nodes = append(b.m.Nodes, domain.Node{ID: id(n.ID), X: n.X, Y: n.Y, Z: n.Z})
+		b.m.Nodes = append(b.m.Nodes, domain.Node{ID: n.ID, X: n.X, Y: n.Y, Z: n.Z})
 	}
 	return err
 }
@@ -151,7 +148,7 @@ func (b *builder) nodes() error {
 func (b *builder) materials() error {
 	mats, err := b.src.Structure.Materials.All(b.ctx, b.ws)
 	for _, x := range mats {
-		b.m.Materials = append(b.m.Materials, domain.Material{Name: id(x.ID), E: x.YoungsModulus,
+		b.m.Materials = append(b.m.Materials, domain.Material{ID: x.ID, E: x.YoungsModulus,
 			G: x.YoungsModulus / (2 * (1 + x.PoissonsRatio)), Density: x.MassDensity, Alpha: x.ThermalCoeff})
 	}
 	return err
@@ -160,7 +157,7 @@ func (b *builder) materials() error {
 func (b *builder) sections() error {
 	secs, err := b.src.Structure.Sections.All(b.ctx, b.ws)
 	for _, x := range secs {
-		s := domain.Section{Name: id(x.ID), A: x.A, Ay: x.Ay, Az: x.Az, J: x.J, Iy: x.Iy, Iz: x.Iz,
+		s := domain.Section{ID: x.ID, A: x.A, Ay: x.Ay, Az: x.Az, J: x.J, Iy: x.Iy, Iz: x.Iz,
 			PrincipalAngle: x.PrincipalAngle * degree}
 		if len(x.Shapes) > 0 {
 			sh := x.Shapes[0]
@@ -218,8 +215,8 @@ func (b *builder) members() error {
 		if !ok {
 			return unknownValue("member", m.ID, "type", m.Type)
 		}
-		em := domain.Member{ID: id(m.ID), Type: mt, NodeA: id(m.NodeA), NodeB: id(m.NodeB),
-			Section: id(m.Section), Material: id(m.Material),
+		em := domain.Member{ID: m.ID, Type: mt, NodeA: m.NodeA, NodeB: m.NodeB,
+			Section: m.Section, Material: m.Material,
 			ReleaseA: r.FixityCodeAtA, ReleaseB: r.FixityCodeAtB,
 			SpringsA:  [6]float64{r.TxStiffnessAtA, r.TyStiffnessAtA, r.TzStiffnessAtA, r.RxStiffnessAtA, r.RyStiffnessAtA, r.RzStiffnessAtA},
 			SpringsB:  [6]float64{r.TxStiffnessAtB, r.TyStiffnessAtB, r.TzStiffnessAtB, r.RxStiffnessAtB, r.RyStiffnessAtB, r.RzStiffnessAtB},
@@ -227,7 +224,7 @@ func (b *builder) members() error {
 		switch m.Direction.Source {
 		case "Angle":
 		case "Node":
-			em.Direction.Kind, em.DirectionNode = geom.DirectionNode, id(m.Direction.DirNode)
+			em.Direction.Kind, em.DirectionNode = geom.DirectionNode, m.Direction.DirNode
 		case "Axis":
 			ax, ok := axisNames[m.Direction.DirAxis]
 			if !ok {
@@ -272,7 +269,7 @@ func (b *builder) members() error {
 func (b *builder) supports() error {
 	rs, err := b.src.Structure.Restraints.All(b.ctx, b.ws)
 	for _, r := range rs {
-		s := domain.Support{Node: id(r.Node), Code: r.RestraintCode,
+		s := domain.Support{Node: r.Node, Code: r.RestraintCode,
 			Springs: [6]float64{r.TxStiffness, r.TyStiffness, r.TzStiffness, r.RxStiffness, r.RyStiffness, r.RzStiffness},
 			PlasticLimit: [6]float64{r.TxPlasticLimit, r.TyPlasticLimit, r.TzPlasticLimit,
 				r.RxPlasticLimit, r.RyPlasticLimit, r.RzPlasticLimit}}
@@ -330,7 +327,7 @@ func segments(t *model.Table) []domain.SpringSegment {
 func (b *builder) constraints() error {
 	cs, err := b.src.Structure.Constraints.All(b.ctx, b.ws)
 	for _, c := range cs {
-		ec := domain.Constraint{Master: id(c.MasterNode), Slaves: []string{id(c.SlaveNode)}, Code: c.ConstraintCode}
+		ec := domain.Constraint{Master: c.MasterNode, Slaves: []int64{c.SlaveNode}, Code: c.ConstraintCode}
 		if c.Axes != "Global" && c.Axes != "Inclined" {
 			return unknownValue("constraint of node", c.SlaveNode, "axes", c.Axes)
 		}
@@ -353,7 +350,7 @@ func (b *builder) constraints() error {
 func (b *builder) loadCase(lc int64) *domain.LoadCase {
 	i, ok := b.primary[lc]
 	if !ok {
-		b.m.LoadCases = append(b.m.LoadCases, domain.LoadCase{Name: id(lc)})
+		b.m.LoadCases = append(b.m.LoadCases, domain.LoadCase{ID: lc})
 		i = len(b.m.LoadCases) - 1
 		b.primary[lc] = i
 	}
@@ -389,9 +386,9 @@ func (b *builder) cases() error {
 		if len(c.CombinationItems) == 0 || !need(c.ID) {
 			continue
 		}
-		comb := domain.Combination{Name: id(c.ID)}
+		comb := domain.Combination{ID: c.ID}
 		for _, it := range c.CombinationItems {
-			comb.Terms = append(comb.Terms, domain.Term{Case: id(it.LoadCase), Factor: it.MultiplyingFactor})
+			comb.Terms = append(comb.Terms, domain.Term{Case: it.LoadCase, Factor: it.MultiplyingFactor})
 		}
 		b.m.Combinations = append(b.m.Combinations, comb)
 	}
@@ -514,7 +511,7 @@ func (b *builder) loads() error {
 			if i >= 3 {
 				kind = domain.ConcentratedMoment
 			}
-			c.Members = append(c.Members, domain.MemberLoad{Member: id(x.Member), Type: kind, Axes: axes,
+			c.Members = append(c.Members, domain.MemberLoad{Member: x.Member, Type: kind, Axes: axes,
 				Direction: globalAxes[i%3], Position: pos, A: x.Position, P1: v})
 		}
 	}
@@ -553,7 +550,7 @@ func (b *builder) loads() error {
 			continue
 		}
 		c := b.loadCase(x.LoadCase)
-		c.Prestress = append(c.Prestress, domain.PrestressLoad{Member: id(x.Member), Force: x.Prestress})
+		c.Prestress = append(c.Prestress, domain.PrestressLoad{Member: x.Member, Force: x.Prestress})
 	}
 	sws, err := all(b, l.SelfWeight)
 	if err != nil {
@@ -578,7 +575,7 @@ func (b *builder) loads() error {
 			continue
 		}
 		c := b.loadCase(x.LoadCase)
-		c.Thermal = append(c.Thermal, domain.ThermalLoad{Member: id(x.ElementID), DT: x.ThermalLoad, DTy: x.YThermalGradient, DTz: x.ZThermalGradient})
+		c.Thermal = append(c.Thermal, domain.ThermalLoad{Member: x.ElementID, DT: x.ThermalLoad, DTy: x.YThermalGradient, DTz: x.ZThermalGradient})
 	}
 	b.yGradients()
 	if b.sub != nil {
@@ -596,7 +593,7 @@ func (b *builder) nodeLoads() error {
 	}
 	for _, x := range nls {
 		c := b.loadCase(x.LoadCase)
-		c.NodeLoads = append(c.NodeLoads, domain.NodeLoad{Node: id(x.Node), F: [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}})
+		c.NodeLoads = append(c.NodeLoads, domain.NodeLoad{Node: x.Node, F: [6]float64{x.Fx, x.Fy, x.Fz, x.Mx, x.My, x.Mz}})
 	}
 	pds, err := l.Prescribed.All(b.ctx, b.ws)
 	if err != nil {
@@ -604,7 +601,7 @@ func (b *builder) nodeLoads() error {
 	}
 	for _, x := range pds {
 		v := [6]float64{x.Tx, x.Ty, x.Tz, x.Rx, x.Ry, x.Rz}
-		p := domain.PrescribedDisplacement{Node: id(x.Node), Value: v}
+		p := domain.PrescribedDisplacement{Node: x.Node, Value: v}
 		for i := range v {
 			p.Set[i] = v[i] != 0
 		}
@@ -617,7 +614,7 @@ func (b *builder) nodeLoads() error {
 	}
 	for _, x := range lms {
 		c := b.loadCase(x.LoadCase)
-		c.Masses = append(c.Masses, domain.NodeMass{Node: id(x.Node), M: [6]float64{x.Tmx, x.Tmy, x.Tmz, x.Rmx, x.Rmy, x.Rmz}})
+		c.Masses = append(c.Masses, domain.NodeMass{Node: x.Node, M: [6]float64{x.Tmx, x.Tmy, x.Tmz, x.Rmx, x.Rmy, x.Rmz}})
 	}
 	return nil
 }
@@ -633,17 +630,8 @@ func (b *builder) distributed(what string, lc, member int64, kind domain.MemberL
 		if p[0] == 0 && p[1] == 0 {
 			continue
 		}
-		c.Members = append(c.Members, domain.MemberLoad{Member: id(member), Type: kind, Axes: axes,
+		c.Members = append(c.Members, domain.MemberLoad{Member: member, Type: kind, Axes: axes,
 			Direction: globalAxes[i], Position: pos, A: start, B: finish, P1: p[0], P2: p[1]})
 	}
 	return nil
-}
-
-// EngineID parses an engine id back into the stored id.
-func EngineID(s string) (int64, error) {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("engine id %q is not a stored id: %w", s, err)
-	}
-	return n, nil
 }

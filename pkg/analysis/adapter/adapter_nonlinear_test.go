@@ -53,7 +53,7 @@ func TestBuildCarriesNonLinearFields(t *testing.T) {
 		if got.Type != want.Type || got.CableLength != want.CableLength || got.GapTension != want.GapTension ||
 			got.GapCompression != want.GapCompression || got.Fuse != want.Fuse || got.FuseTension != want.FuseTension ||
 			got.FuseCompression != want.FuseCompression || got.Pulley != want.Pulley {
-			t.Errorf("member %s: %+v, want %+v", got.ID, got, want)
+			t.Errorf("member %d: %+v, want %+v", got.ID, got, want)
 		}
 	}
 	sp := in.Model.Supports[0]

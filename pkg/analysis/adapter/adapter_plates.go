@@ -19,18 +19,18 @@ func PlateOf(p *model.Plate) (domain.Plate, error) {
 	if !ok {
 		return domain.Plate{}, unknownValue("plate", p.ID, "theory", p.Theory)
 	}
-	nodes := []string{id(p.NodeA), id(p.NodeB), id(p.NodeC)}
+	nodes := []int64{p.NodeA, p.NodeB, p.NodeC}
 	if p.NodeD != 0 {
-		nodes = append(nodes, id(p.NodeD))
+		nodes = append(nodes, p.NodeD)
 	}
-	ep := domain.Plate{ID: id(p.ID), Nodes: nodes, Material: id(p.Material), Theory: th,
+	ep := domain.Plate{ID: p.ID, Nodes: nodes, Material: p.Material, Theory: th,
 		Thickness: p.ActualThickness, Membrane: p.MembraneThickness, Bending: p.BendingThickness, Shear: p.ShearThickness,
 		Offset: p.Offset}
 	switch p.Direction.Source {
 	case "Angle", "":
 		ep.DirectionAngle = p.Direction.DirAngle
 	case "Node":
-		ep.DirectionNode = id(p.Direction.DirNode)
+		ep.DirectionNode = p.Direction.DirNode
 	case "Axis":
 		ax, ok := axisNames[p.Direction.DirAxis]
 		if !ok {
@@ -73,7 +73,7 @@ func (b *builder) plateThermal(x model.ThermalLoad) {
 		b.yGrad++
 	}
 	c := b.loadCase(x.LoadCase)
-	c.PlateThermal = append(c.PlateThermal, domain.PlateThermalLoad{Plate: id(x.ElementID), DT: x.ThermalLoad, DTz: x.ZThermalGradient})
+	c.PlateThermal = append(c.PlateThermal, domain.PlateThermalLoad{Plate: x.ElementID, DT: x.ThermalLoad, DTz: x.ZThermalGradient})
 }
 
 // yGradients warns of the plate thermal loads whose yThermalGradient was
@@ -100,7 +100,7 @@ func (b *builder) pressures() error {
 			continue
 		}
 		c := b.loadCase(x.LoadCase)
-		c.Pressures = append(c.Pressures, domain.PlatePressure{Plate: id(x.Plate), Axes: axes, P: [3]float64{x.Px, x.Py, x.Pz}})
+		c.Pressures = append(c.Pressures, domain.PlatePressure{Plate: x.Plate, Axes: axes, P: [3]float64{x.Px, x.Py, x.Pz}})
 	}
 	return nil
 }

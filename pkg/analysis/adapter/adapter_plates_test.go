@@ -1,6 +1,7 @@
 package adapter_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,11 +41,11 @@ func TestStoredPlatesConvert(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []domain.Plate{
-		{ID: "1", Nodes: []string{"1", "2", "3", "4"}, Material: "1", Theory: shell.Mindlin, Thickness: 0.2, Membrane: 0.1,
+		{ID: 1, Nodes: []int64{1, 2, 3, 4}, Material: 1, Theory: shell.Mindlin, Thickness: 0.2, Membrane: 0.1,
 			Bending: 0.3, Shear: 0.25, Offset: 0.05, DirectionAngle: 30},
-		{ID: "2", Nodes: []string{"1", "2", "3"}, Material: "1", Theory: shell.Kirchhoff, Thickness: 0.2, Membrane: 0.2,
-			Bending: 0.2, Shear: 0.2, DirectionNode: "4"},
-		{ID: "3", Nodes: []string{"1", "3", "4"}, Material: "1", Theory: shell.Kirchhoff, Thickness: 0.2, Membrane: 0.2,
+		{ID: 2, Nodes: []int64{1, 2, 3}, Material: 1, Theory: shell.Kirchhoff, Thickness: 0.2, Membrane: 0.2,
+			Bending: 0.2, Shear: 0.2, DirectionNode: 4},
+		{ID: 3, Nodes: []int64{1, 3, 4}, Material: 1, Theory: shell.Kirchhoff, Thickness: 0.2, Membrane: 0.2,
 			Bending: 0.2, Shear: 0.2, DirectionAxis: geom.NegativeYAxis},
 	}
 	if len(in.Model.Plates) != len(want) {
@@ -52,24 +53,24 @@ func TestStoredPlatesConvert(t *testing.T) {
 	}
 	for i, p := range in.Model.Plates {
 		w := want[i]
-		if p.ID != w.ID || strings.Join(p.Nodes, ",") != strings.Join(w.Nodes, ",") || p.Material != w.Material ||
+		if p.ID != w.ID || !slices.Equal(p.Nodes, w.Nodes) || p.Material != w.Material ||
 			p.Theory != w.Theory || p.Thickness != w.Thickness || p.Membrane != w.Membrane || p.Bending != w.Bending ||
 			p.Shear != w.Shear || p.Offset != w.Offset || p.DirectionAngle != w.DirectionAngle ||
 			p.DirectionNode != w.DirectionNode || p.DirectionAxis != w.DirectionAxis {
 			t.Errorf("plate %d:\n got %+v\nwant %+v", i+1, p, w)
 		}
 	}
-	cases := map[string]domain.LoadCase{}
+	cases := map[int64]domain.LoadCase{}
 	for _, c := range in.Model.LoadCases {
-		cases[c.Name] = c
+		cases[c.ID] = c
 	}
-	p := cases["1"].Pressures
-	if len(p) != 2 || p[0] != (domain.PlatePressure{Plate: "1", Axes: domain.GlobalProjected, P: [3]float64{0, 0, -5e3}}) ||
-		p[1] != (domain.PlatePressure{Plate: "2", Axes: domain.Local, P: [3]float64{1, 2, 3}}) {
+	p := cases[1].Pressures
+	if len(p) != 2 || p[0] != (domain.PlatePressure{Plate: 1, Axes: domain.GlobalProjected, P: [3]float64{0, 0, -5e3}}) ||
+		p[1] != (domain.PlatePressure{Plate: 2, Axes: domain.Local, P: [3]float64{1, 2, 3}}) {
 		t.Errorf("pressures %+v", p)
 	}
-	th := cases["2"].PlateThermal
-	if len(th) != 3 || th[0] != (domain.PlateThermalLoad{Plate: "1", DT: 20, DTz: 50}) || th[1] != (domain.PlateThermalLoad{Plate: "2", DT: 5}) {
+	th := cases[2].PlateThermal
+	if len(th) != 3 || th[0] != (domain.PlateThermalLoad{Plate: 1, DT: 20, DTz: 50}) || th[1] != (domain.PlateThermalLoad{Plate: 2, DT: 5}) {
 		t.Errorf("plate thermal loads %+v", th)
 	}
 	if len(in.Warnings) != 1 || !strings.Contains(in.Warnings[0], "2 thermal load(s) on plates have a yThermalGradient") ||

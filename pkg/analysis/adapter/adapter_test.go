@@ -89,19 +89,19 @@ func TestStoredCantileverThroughTheEngine(t *testing.T) {
 	// (bending plus shear; Timoshenko & Gere, Mechanics of Materials).
 	// The element is exact for this case, hence 1e-9 relative.
 	want := P*L*L*L/(3*E*I) + P*L/(G*As)
-	disp := map[string]float64{}
+	disp := map[int64]float64{}
 	for _, c := range res.Cases {
 		for _, n := range c.Nodes {
-			if n.Node == "2" {
-				disp[c.Name] = -n.Disp[1]
+			if n.Node == 2 {
+				disp[c.Case] = -n.Disp[1]
 			}
 		}
 	}
-	if math.Abs(disp["1"]-want) > 1e-9*want {
-		t.Errorf("tip deflection %.9g, want %.9g", disp["1"], want)
+	if math.Abs(disp[1]-want) > 1e-9*want {
+		t.Errorf("tip deflection %.9g, want %.9g", disp[1], want)
 	}
-	if math.Abs(disp["3"]-1.5*want) > 1e-9*want || disp["2"] != 0 {
-		t.Errorf("combination %.9g (want %.9g), unused case %g", disp["3"], 1.5*want, disp["2"])
+	if math.Abs(disp[3]-1.5*want) > 1e-9*want || disp[2] != 0 {
+		t.Errorf("combination %.9g (want %.9g), unused case %g", disp[3], 1.5*want, disp[2])
 	}
 }
 
@@ -142,13 +142,13 @@ func TestPortalSampleIsInEquilibrium(t *testing.T) {
 		// README, equilibrium row).
 		for i := 0; i < 3; i++ {
 			if r := math.Abs(c.Summary.Load[i] + c.Summary.Reaction[i]); r > 1e-9*c.Summary.MaxLoad {
-				t.Errorf("case %s: component %d load %g, reaction %g", c.Name, i, c.Summary.Load[i], c.Summary.Reaction[i])
+				t.Errorf("case %d: component %d load %g, reaction %g", c.Case, i, c.Summary.Load[i], c.Summary.Reaction[i])
 			}
 		}
 	}
 	// Wind: 5 kN at the knee, so the bases push back 5 kN in total.
 	for _, c := range res.Cases {
-		if c.Name == "3" && math.Abs(c.Summary.Reaction[0]+5e3) > 1e-6 {
+		if c.Case == 3 && math.Abs(c.Summary.Reaction[0]+5e3) > 1e-6 {
 			t.Errorf("wind base shear %g N, want -5000", c.Summary.Reaction[0])
 		}
 	}
@@ -179,7 +179,7 @@ func TestStoredLumpedMass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ms := in.Model.LoadCases[0].Masses; len(ms) != 1 || ms[0].Node != "2" || ms[0].M != [6]float64{m, m, m} {
+	if ms := in.Model.LoadCases[0].Masses; len(ms) != 1 || ms[0].Node != 2 || ms[0].M != [6]float64{m, m, m} {
 		t.Fatalf("masses %+v, want %g kg at node 2 along X, Y, Z", ms, m)
 	}
 	res, err := dynamic.Analyze(ctx, in.Model, dynamic.Options{Settings: modal.Settings{Modes: 1}})

@@ -10,19 +10,16 @@ import (
 
 // Read reads and converts the model of workspace ws for an analysis
 // (Build), sets the plates' drilling stiffness multiplier, and picks the
-// load cases of ch (SelectCases): their engine names and ids, ascending.
-func Read(ctx context.Context, src Source, ws string, settings model.Settings, ch CaseChoice, drilling float64) (Input, []string, []int64, error) {
+// load cases of ch (SelectCases): their ids, ascending.
+func Read(ctx context.Context, src Source, ws string, settings model.Settings, ch CaseChoice, drilling float64) (Input, []int64, error) {
 	in, err := Build(ctx, src, ws, settings)
 	if err != nil {
-		return in, nil, nil, err
+		return in, nil, err
 	}
 	in.Model.DrillingStiffness = drilling
 	ch.Steps = in.StepCases
-	names, ids, err := SelectCases(in.Model, ch)
-	if err != nil {
-		return in, nil, nil, err
-	}
-	return in, names, ids, nil
+	ids, err := SelectCases(in.Model, ch)
+	return in, ids, err
 }
 
 // CaseChoice is what the settings of a run say about its load cases.
@@ -42,22 +39,19 @@ type CaseChoice struct {
 }
 
 // SelectCases picks the load cases and combinations the settings ask for:
-// all of them when loadCases is empty. It returns their engine names and
-// ids, ascending.
-func SelectCases(m *domain.Model, ch CaseChoice) ([]string, []int64, error) {
-	exists := map[int64]string{}
+// all of them when loadCases is empty. It returns their ids, ascending.
+func SelectCases(m *domain.Model, ch CaseChoice) ([]int64, error) {
+	exists := map[int64]bool{}
 	for _, c := range m.LoadCases {
-		id, _ := EngineID(c.Name)
-		exists[id] = c.Name
+		exists[c.ID] = true
 	}
 	combos := map[int64]bool{}
 	for _, c := range m.Combinations {
-		id, _ := EngineID(c.Name)
 		if ch.PrimaryOnly != "" {
-			combos[id] = true
+			combos[c.ID] = true
 			continue
 		}
-		exists[id] = c.Name
+		exists[c.ID] = true
 	}
 	list, some, s := ch.List, ch.Some, ch
 	var ids []int64
@@ -72,13 +66,13 @@ func SelectCases(m *domain.Model, ch CaseChoice) ([]string, []int64, error) {
 			}
 			for id := range combos {
 				if id >= rg.Lo && id <= rg.Hi {
-					return nil, nil, model.E(model.KindValidation, "load case %d is a combination: %s analysis takes primary load cases only "+
+					return nil, model.E(model.KindValidation, "load case %d is a combination: %s analysis takes primary load cases only "+
 						"(make a primary case holding the combined loads)", id, ch.PrimaryOnly)
 				}
 			}
 			if s.Check {
 				for id := rg.Lo; id <= rg.Hi && len(missing) < 20; id++ {
-					if _, ok := exists[id]; !ok && ch.Steps[id] == 0 {
+					if !exists[id] && ch.Steps[id] == 0 {
 						missing = append(missing, id)
 					}
 				}
@@ -90,7 +84,7 @@ func SelectCases(m *domain.Model, ch CaseChoice) ([]string, []int64, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, nil, model.E(model.KindValidation, "loadCases lists load cases that do not exist: %s (checkNonExistentLoadCases is on)",
+		return nil, model.E(model.KindValidation, "loadCases lists load cases that do not exist: %s (checkNonExistentLoadCases is on)",
 			model.FormatIDs(missing, nil))
 	}
 	slices.Sort(ids)
@@ -104,19 +98,15 @@ func SelectCases(m *domain.Model, ch CaseChoice) ([]string, []int64, error) {
 				}
 			}
 			if step != 0 {
-				return nil, nil, model.E(model.KindValidation, "loadCases %q names only Step load cases (such as %d, a load step of case %d): "+
+				return nil, model.E(model.KindValidation, "loadCases %q names only Step load cases (such as %d, a load step of case %d): "+
 					"they hold the results of a non-linear run's load steps and are not analysed themselves", s.Raw, step, ch.Steps[step])
 			}
-			return nil, nil, model.E(model.KindValidation, "none of the load cases in loadCases %q exists", s.Raw)
+			return nil, model.E(model.KindValidation, "none of the load cases in loadCases %q exists", s.Raw)
 		}
 		if ch.PrimaryOnly != "" {
-			return nil, nil, model.E(model.KindValidation, "the model has no primary load cases to analyse")
+			return nil, model.E(model.KindValidation, "the model has no primary load cases to analyse")
 		}
-		return nil, nil, model.E(model.KindValidation, "the model has no load cases to analyse")
+		return nil, model.E(model.KindValidation, "the model has no load cases to analyse")
 	}
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = exists[id]
-	}
-	return names, ids, nil
+	return ids, nil
 }

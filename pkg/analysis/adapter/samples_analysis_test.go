@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"math"
-	"strconv"
 	"testing"
 	"time"
 
@@ -170,7 +169,7 @@ var sampleLoadColls = map[string]bool{model.CollNodeLoads: true, model.CollMembe
 // normal to each global axis for GlobalProjected ones) and self-weight
 // (ρ·A·L over every member and ρ·t·area over every plate, times the
 // acceleration).
-func appliedLoads(t *testing.T, snap store.Snapshot, sm sampleModel) map[string][3]float64 {
+func appliedLoads(t *testing.T, snap store.Snapshot, sm sampleModel) map[int64][3]float64 {
 	t.Helper()
 	for coll, rows := range snap.Collections {
 		if len(rows) > 0 && !sampleLoadColls[coll] && !isStructureColl(coll) && coll != model.CollLoadCases {
@@ -252,9 +251,9 @@ func appliedLoads(t *testing.T, snap store.Snapshot, sm sampleModel) map[string]
 		}
 		return f
 	}
-	out := map[string][3]float64{}
+	out := map[int64][3]float64{}
 	for id := range cases {
-		out[analysisID(id)] = total(id, 0)
+		out[id] = total(id, 0)
 	}
 	return out
 }
@@ -269,9 +268,6 @@ func isStructureColl(coll string) bool {
 	}
 	return false
 }
-
-// analysisID is the engine's name of a stored id.
-func analysisID(id int64) string { return strconv.FormatInt(id, 10) }
 
 // maxAbs is the largest magnitude among v.
 func maxAbs(v ...float64) float64 {
@@ -294,21 +290,21 @@ func checkCaseEquilibrium(t *testing.T, c static.CaseResult, want [3]float64) {
 	forceScale := maxAbs(s.Load[:3]...)
 	momentScale := maxAbs(s.Load[3:]...)
 	if forceScale == 0 {
-		t.Fatalf("case %s carries no load", c.Name)
+		t.Fatalf("case %d carries no load", c.Case)
 	}
 	for i := range 3 {
 		if d := math.Abs(s.Load[i] - want[i]); d > equilibriumTol*maxAbs(want[:]...) {
-			t.Errorf("case %s: applied load component %d is %.12g N, the records give %.12g N", c.Name, i, s.Load[i], want[i])
+			t.Errorf("case %d: applied load component %d is %.12g N, the records give %.12g N", c.Case, i, s.Load[i], want[i])
 		}
 		if r := math.Abs(s.Load[i] + s.Reaction[i]); r > equilibriumTol*forceScale {
-			t.Errorf("case %s: force %d load %.12g N, reaction %.12g N", c.Name, i, s.Load[i], s.Reaction[i])
+			t.Errorf("case %d: force %d load %.12g N, reaction %.12g N", c.Case, i, s.Load[i], s.Reaction[i])
 		}
 		if r := math.Abs(s.Load[3+i] + s.Reaction[3+i]); r > equilibriumTol*momentScale {
-			t.Errorf("case %s: moment %d load %.12g N·m, reaction %.12g N·m", c.Name, i, s.Load[3+i], s.Reaction[3+i])
+			t.Errorf("case %d: moment %d load %.12g N·m, reaction %.12g N·m", c.Case, i, s.Load[3+i], s.Reaction[3+i])
 		}
 	}
 	if s.Residual > equilibriumTol*s.MaxLoad {
-		t.Errorf("case %s: residual %g N against a largest load of %g N", c.Name, s.Residual, s.MaxLoad)
+		t.Errorf("case %d: residual %g N against a largest load of %g N", c.Case, s.Residual, s.MaxLoad)
 	}
 }
 
@@ -316,7 +312,7 @@ func checkCaseEquilibrium(t *testing.T, c static.CaseResult, want [3]float64) {
 func caseResult(t *testing.T, res *static.Results, id int64) static.CaseResult {
 	t.Helper()
 	for _, c := range res.Cases {
-		if c.Name == analysisID(id) {
+		if c.Case == id {
 			return c
 		}
 	}
@@ -387,7 +383,7 @@ func TestSamplesAnalyseInEquilibrium(t *testing.T) {
 			sm := readSampleModel(t, r.snap)
 			want := appliedLoads(t, r.snap, sm)
 			for _, c := range r.res.Cases {
-				checkCaseEquilibrium(t, c, want[c.Name])
+				checkCaseEquilibrium(t, c, want[c.Case])
 			}
 			// ΣFy = 0: the footings carry the members' weight, ρ·A·L·g,
 			// and the plates', ρ·t·area·g, from the records, and the
@@ -429,13 +425,9 @@ func checkTowerBracing(t *testing.T, r sampleRun, sm sampleModel) {
 	wind := caseResult(t, r.res, windCase)
 	results := map[int64]static.MemberResult{}
 	for _, mr := range wind.Members {
-		id, err := adapter.EngineID(mr.Member)
-		if err != nil {
-			t.Fatal(err)
-		}
-		results[id] = mr
+		results[mr.Member] = mr
 	}
-	engine := map[string]domain.Member{}
+	engine := map[int64]domain.Member{}
 	for _, m := range r.in.Model.Members {
 		engine[m.ID] = m
 	}
@@ -477,7 +469,7 @@ func checkTowerBracing(t *testing.T, r sampleRun, sm sampleModel) {
 			if math.Min(a[1], b[1]) > cut || math.Max(a[1], b[1]) < cut || results[id].Inactive {
 				continue
 			}
-			fx := upperOnLower(t, r.in.Model, engine[analysisID(id)], a, b, results[id])[0]
+			fx := upperOnLower(t, r.in.Model, engine[id], a, b, results[id])[0]
 			passed += fx
 			if m.Type == "TensionOnly" {
 				braces += fx
@@ -502,11 +494,11 @@ func checkTowerBracing(t *testing.T, r sampleRun, sm sampleModel) {
 func upperOnLower(t *testing.T, m *domain.Model, em domain.Member, a, b geom.Vec3, mr static.MemberResult) geom.Vec3 {
 	t.Helper()
 	if em.Direction.Kind == geom.DirectionNode {
-		t.Fatalf("member %s: upperOnLower does not resolve direction nodes", em.ID)
+		t.Fatalf("member %d: upperOnLower does not resolve direction nodes", em.ID)
 	}
 	for _, s := range m.Sections {
-		if s.Name == em.Section && s.PrincipalAngle != 0 {
-			t.Fatalf("member %s: upperOnLower does not rotate to principal axes", em.ID)
+		if s.ID == em.Section && s.PrincipalAngle != 0 {
+			t.Fatalf("member %d: upperOnLower does not rotate to principal axes", em.ID)
 		}
 	}
 	rot, err := geom.LocalAxes(a, b, em.Direction, m.VerticalAxis)
@@ -532,8 +524,7 @@ func checkSlab(t *testing.T, r sampleRun, _ sampleModel) {
 	const n = 24                 // plates each way
 	mxOf := map[int64]float64{}
 	for _, p := range c.Plates {
-		id, _ := strconv.ParseInt(p.Plate, 10, 64)
-		mxOf[id] = p.Resultants.M[0]
+		mxOf[p.Plate] = p.Resultants.M[0]
 	}
 	plate := func(i, j int) int64 { return int64(1 + i + n*j) }
 	// Mirror images of a plate: about x = 6 m, z = 6 m and the diagonal
@@ -564,29 +555,29 @@ func checkSlab(t *testing.T, r sampleRun, _ sampleModel) {
 	}
 	for _, p := range c.Plates {
 		if !(p.Design[0] >= p.Resultants.M[0]-1e-9*scale) || !(p.Design[2] <= p.Resultants.M[0]+1e-9*scale) {
-			t.Fatalf("plate %s: Wood–Armer x top %g, bottom %g do not bracket mx %g", p.Plate, p.Design[0], p.Design[2], p.Resultants.M[0])
+			t.Fatalf("plate %d: Wood–Armer x top %g, bottom %g do not bracket mx %g", p.Plate, p.Design[0], p.Design[2], p.Resultants.M[0])
 		}
 	}
 	// Column axial forces (member end A at the footing, local x up): the
 	// four corner columns alike, the four edge columns alike, and all
 	// nine carry the 3 kPa on 144 m².
-	axial := map[string]float64{}
+	axial := map[int64]float64{}
 	total := 0.0
 	for _, m := range c.Members {
 		axial[m.Member] = m.EndA[0]
 		total += m.EndA[0]
 	}
-	for _, group := range [][]string{{"1", "3", "7", "9"}, {"2", "4", "6", "8"}} {
+	for _, group := range [][]int64{{1, 3, 7, 9}, {2, 4, 6, 8}} {
 		for _, id := range group[1:] {
 			if d := math.Abs(axial[id] - axial[group[0]]); !(d <= 1e-7*math.Abs(total)) {
-				t.Errorf("column %s carries %.9g N, column %s %.9g N: the plan is symmetric", id, axial[id], group[0], axial[group[0]])
+				t.Errorf("column %d carries %.9g N, column %d %.9g N: the plan is symmetric", id, axial[id], group[0], axial[group[0]])
 			}
 		}
 	}
 	if want := 3.0e3 * 12 * 12; !(math.Abs(total-want) <= equilibriumTol*want) {
 		t.Errorf("columns carry %.12g N, want %.12g N", total, want)
 	}
-	if !(axial["5"] > axial["2"] && axial["2"] > axial["1"]) {
-		t.Errorf("column loads corner %g, edge %g, interior %g N: the interior column takes the most", axial["1"], axial["2"], axial["5"])
+	if !(axial[5] > axial[2] && axial[2] > axial[1]) {
+		t.Errorf("column loads corner %g, edge %g, interior %g N: the interior column takes the most", axial[1], axial[2], axial[5])
 	}
 }

@@ -25,7 +25,7 @@ import (
 func TestMultiStoreyFrequencies(t *testing.T) {
 	sr := runSample(t, "Multi-storey frame", static.Options{})
 	loads := appliedLoads(t, sr.snap, readSampleModel(t, sr.snap))
-	res, err := dynamic.Analyze(context.Background(), sr.in.Model, dynamic.Options{Settings: modal.Settings{Cases: []string{"1"}, Modes: 6}})
+	res, err := dynamic.Analyze(context.Background(), sr.in.Model, dynamic.Options{Settings: modal.Settings{Cases: []int64{1}, Modes: 6}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestMultiStoreyFrequencies(t *testing.T) {
 		t.Errorf("warnings %q", res.Warnings)
 	}
 	c := res.Cases[0]
-	weight := -loads["1"][1] // N, downward
+	weight := -loads[1][1] // N, downward
 	for k := range 3 {
 		if got := c.TotalMass[k] * 9.80665; !(math.Abs(got-weight) <= 1e-9*weight) {
 			t.Errorf("total mass along axis %d × g = %g N, want the case's load %g N", k, got, weight)

@@ -9,7 +9,6 @@ import (
 	"structs"
 	"unsafe"
 
-	"github.com/gusset/gusset/pkg/analysis/adapter"
 	"github.com/gusset/gusset/pkg/fem/domain"
 )
 
@@ -380,9 +379,7 @@ func Ints(b []byte, w int, name string) ([]int64, error) {
 func MembersOf(m *domain.Model) []MemberRow {
 	out := make([]MemberRow, len(m.Members))
 	for i, mb := range m.Members {
-		out[i].ID, _ = adapter.EngineID(mb.ID)
-		out[i].NodeA, _ = adapter.EngineID(mb.NodeA)
-		out[i].NodeB, _ = adapter.EngineID(mb.NodeB)
+		out[i].ID, out[i].NodeA, out[i].NodeB = mb.ID, mb.NodeA, mb.NodeB
 	}
 	return out
 }

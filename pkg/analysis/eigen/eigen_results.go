@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gusset/gusset/pkg/analysis/adapter"
 	"github.com/gusset/gusset/pkg/analysis/columns"
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/model"
@@ -97,7 +96,7 @@ func packEigen(m *domain.Model, cs []eigenCase, tol float64, runID, solver strin
 	set := &eigenSet{columns: map[string][]byte{}, nodes: len(m.Nodes), members: len(m.Members)}
 	nodes := make([]int64, len(m.Nodes))
 	for i, n := range m.Nodes {
-		nodes[i], _ = adapter.EngineID(n.ID)
+		nodes[i] = n.ID
 	}
 	set.columns[columns.Nodes.Name()] = columns.Nodes.Encode(nodes)
 	set.columns[columns.Members.Name()] = columns.Members.Encode(columns.MembersOf(m))

@@ -113,8 +113,8 @@ func (r runner) runBuckling(ctx context.Context, t lifecycle.Task) error {
 				s.SolverType, s.OptimizationMethod),
 			solver: s.SolverType, drilling: s.DrillingStiffness, retain: s.RetainLoadCases,
 			analyze: func(ctx context.Context, m *domain.Model, ms modal.Settings) ([]eigenCase, modal.Report, error) {
-				if oneWay := oneWayMember(m); oneWay != "" && reversing(s.TensionCompressionOnly) {
-					return nil, modal.Report{}, lifecycle.ModelError("member %s is tension-only or compression-only, and buckling analysis "+
+				if oneWay := oneWayMember(m); oneWay != 0 && reversing(s.TensionCompressionOnly) {
+					return nil, modal.Report{}, lifecycle.ModelError("member %d is tension-only or compression-only, and buckling analysis "+
 						"cannot resolve such members yet (tensionCompressionOnly %s): set tensionCompressionOnly to NoReversal "+
 						"to treat them as two-way members", oneWay, s.TensionCompressionOnly)
 				}
@@ -145,14 +145,14 @@ func (r runner) runBuckling(ctx context.Context, t lifecycle.Task) error {
 func reversing(v string) bool { return v == "Activated" || v == "GradualActivation" }
 
 // oneWayMember returns the id of the first tension-only or
-// compression-only member of m, "" if none.
-func oneWayMember(m *domain.Model) string {
+// compression-only member of m, 0 if none.
+func oneWayMember(m *domain.Model) int64 {
 	for _, mb := range m.Members {
 		if mb.Type.OneWay() != 0 {
 			return mb.ID
 		}
 	}
-	return ""
+	return 0
 }
 
 // eigenSettings maps the service's eigen settings onto the engine's.
@@ -170,15 +170,15 @@ func eigenSettings(modes int, lo, hi, tol float64, extra, stabilize bool, solver
 // solveEigen reads the model, runs er's analysis and packs the results.
 func (r runner) solveEigen(ctx context.Context, t lifecycle.Task, job model.Job, er eigenRun, lv *lifecycle.Progress) (lifecycle.Publisher, error) {
 	lv.Stage(0, 0)
-	in, names, ids, err := adapter.Read(ctx, r.Source, t.Workspace, job.Settings, er.choice, er.drilling)
+	in, ids, err := adapter.Read(ctx, r.Source, t.Workspace, job.Settings, er.choice, er.drilling)
 	if err != nil {
 		return nil, err
 	}
-	lv.ModelRead(len(in.Model.Nodes), len(in.Model.Members), len(in.Model.Plates), len(names), er.solver, in.Warnings)
+	lv.ModelRead(len(in.Model.Nodes), len(in.Model.Members), len(in.Model.Plates), len(ids), er.solver, in.Warnings)
 	lv.Parameter(paramModes, strconv.Itoa(er.settings.Modes))
 	lv.Stage(1, 0)
 	ms := er.settings
-	ms.Cases = names
+	ms.Cases = ids
 	cases, rep, err := er.analyze(ctx, in.Model, ms)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -187,10 +187,10 @@ func (r runner) solveEigen(ctx context.Context, t lifecycle.Task, job model.Job,
 		if model.KindOf(err) == model.KindValidation {
 			return nil, err
 		}
-		return nil, lifecycle.ModelError("%s", lifecycle.EngineMessage(err))
+		return nil, adapter.EngineError(err)
 	}
 	lv.Warn(rep.Warnings...)
-	lv.Case(len(names), ids[len(ids)-1])
+	lv.Case(len(ids), ids[len(ids)-1])
 	lv.Solved(lifecycle.SolverStats{Equations: rep.Equations})
 	lv.Parameter(paramFactorizations, strconv.Itoa(rep.Factorizations))
 	lv.Parameter(paramApplies, strconv.Itoa(rep.Applies))

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gusset/gusset/pkg/analysis/adapter"
 	"github.com/gusset/gusset/pkg/analysis/columns"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -163,11 +164,13 @@ func (r *Runner) supervise(ctx context.Context, t Task, next func() func(*model.
 // settle ends t's run by the error of its work: nil leaves it as the work
 // left it; a cancel (cancelled, or the store refusing to publish after
 // one) ends it Cancelled; a model error Failed, returned as
-// model.KindValidation so that the queue does not retry it; an
+// model.KindValidation so that the queue does not retry it; a solver
+// fault (adapter.SolverFault) Failed too, logged as an error; an
 // interrupted context or any other error is returned for another attempt.
 // fn is applied to the record of a run it ends.
 func (r *Runner) settle(ctx context.Context, t Task, err error, cancelled bool, fn func(*model.Run)) error {
 	var me *model.Error
+	var fault *adapter.SolverFault
 	switch {
 	case err == nil:
 		return nil
@@ -183,6 +186,12 @@ func (r *Runner) settle(ctx context.Context, t Task, err error, cancelled bool, 
 		}
 		_, ferr := r.finish(ctx, t, model.RunFailed, msg, fn)
 		return errors.Join(model.E(model.KindValidation, "%s", msg), ferr)
+	case errors.As(err, &fault):
+		// The engine is deterministic: another attempt would fail alike.
+		r.Log.Error("internal solver fault", "workspace", t.Workspace, "run", t.RunID, "kind", string(t.Kind),
+			"part", t.LoadCase, "err", fault.Err)
+		_, err = r.finish(ctx, t, model.RunFailed, fault.Error(), fn)
+		return err
 	case ctx.Err() != nil:
 		// The worker is stopping or lost its lease: another attempt runs it.
 		return fmt.Errorf("run %s interrupted: %w", t.RunID, ctx.Err())

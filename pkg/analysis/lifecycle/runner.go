@@ -380,12 +380,3 @@ func (r *Runner) header(kind model.AnalysisType, h model.Headings) string {
 	}
 	return strings.Join(parts, " — ")
 }
-
-// engineMessage turns an engine error into the message a user reads.
-func EngineMessage(err error) string {
-	msg := err.Error()
-	for _, p := range []string{"analyze: ", "read the model for analysis: "} {
-		msg = strings.TrimPrefix(msg, p)
-	}
-	return msg
-}

@@ -51,17 +51,17 @@ func TestRotateLocalLoadsRun(t *testing.T) {
 	const ne, P = 10, 3.0
 	m := &domain.Model{
 		VerticalAxis: geom.YAxis,
-		Materials:    []domain.Material{{Name: "1", E: 1e4, G: 4e3}},
-		Sections:     []domain.Section{{Name: "1", A: 100, J: 2e-4, Iy: 1e-4, Iz: 1e-4}},
-		Supports:     []domain.Support{{Node: "0", Code: "FFFFFF"}},
-		LoadCases: []domain.LoadCase{{Name: "1", Members: []domain.MemberLoad{{Member: fmt.Sprint(ne), Type: domain.ConcentratedForce,
+		Materials:    []domain.Material{{ID: 1, E: 1e4, G: 4e3}},
+		Sections:     []domain.Section{{ID: 1, A: 100, J: 2e-4, Iy: 1e-4, Iz: 1e-4}},
+		Supports:     []domain.Support{{Node: 1, Code: "FFFFFF"}},
+		LoadCases: []domain.LoadCase{{ID: 1, Members: []domain.MemberLoad{{Member: ne, Type: domain.ConcentratedForce,
 			Axes: domain.Local, Direction: geom.YAxis, Position: domain.Percent, A: 100, P1: P}}}},
 	}
 	for i := range ne + 1 {
-		m.Nodes = append(m.Nodes, domain.Node{ID: fmt.Sprint(i), X: float64(i) / ne})
+		m.Nodes = append(m.Nodes, domain.Node{ID: int64(i + 1), X: float64(i) / ne})
 		if i > 0 {
-			m.Members = append(m.Members, domain.Member{ID: fmt.Sprint(i), NodeA: fmt.Sprint(i - 1), NodeB: fmt.Sprint(i),
-				Section: "1", Material: "1"})
+			m.Members = append(m.Members, domain.Member{ID: int64(i), NodeA: int64(i), NodeB: int64(i + 1),
+				Section: 1, Material: 1})
 		}
 	}
 	d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
@@ -70,7 +70,7 @@ func TestRotateLocalLoadsRun(t *testing.T) {
 	}
 	for _, rotate := range []bool{true, false} {
 		t.Run(fmt.Sprint(rotate), func(t *testing.T) {
-			res, err := nonlinear.Analyze(context.Background(), d, "1", nonlinearOptions(followSettings(model.TheoryFinite, rotate)))
+			res, err := nonlinear.Analyze(context.Background(), d, 1, nonlinearOptions(followSettings(model.TheoryFinite, rotate)))
 			if err != nil {
 				t.Fatal(err)
 			}

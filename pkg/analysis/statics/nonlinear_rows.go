@@ -3,7 +3,6 @@ package statics
 import (
 	"math"
 
-	"github.com/gusset/gusset/pkg/analysis/adapter"
 	"github.com/gusset/gusset/pkg/analysis/columns"
 	"github.com/gusset/gusset/pkg/analysis/lifecycle"
 	"github.com/gusset/gusset/pkg/fem/domain"
@@ -27,14 +26,13 @@ func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (ca
 	rows.disp = make([]columns.DispRow, len(res.Nodes))
 	for n, nr := range res.Nodes {
 		if !allStorable(nr.Translation[:], nr.Rotation[:], nr.Reaction[:]) {
-			return rows, lifecycle.ModelError("the results at node %s are not finite numbers; check the properties of the members and supports there", nr.Node)
+			return rows, lifecycle.ModelError("the results at node %d are not finite numbers; check the properties of the members and supports there", nr.Node)
 		}
 		t, r := nr.Translation, nr.Rotation
 		rows.disp[n] = columns.DispRow{U: [6]float64{t[0], t[1], t[2], r[0], r[1], r[2]}}
 		at := d.Pos[n].Add(nr.Translation)
 		if nr.HasReaction {
-			id, _ := adapter.EngineID(nr.Node)
-			rows.react = append(rows.react, columns.ReactRow{Node: float64(id), F: nr.Reaction})
+			rows.react = append(rows.react, columns.ReactRow{Node: float64(nr.Node), F: nr.Reaction})
 			geom.AddResultant(&rows.sum.Reaction, at, nr.Reaction)
 		}
 		f := [6]float64(res.Applied[6*n : 6*n+6])
@@ -47,7 +45,7 @@ func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (ca
 	for i := range res.Members {
 		mr := &res.Members[i]
 		if !allStorable(mr.EndA[:], mr.EndB[:], mr.DispA[:]) {
-			return rows, lifecycle.ModelError("the results of member %s are not finite numbers; check its section and material properties", mr.Member)
+			return rows, lifecycle.ModelError("the results of member %d are not finite numbers; check its section and material properties", mr.Member)
 		}
 		rows.end[i] = columns.NewEndRow(&mr.EndA, &mr.EndB, &mr.DispA, false)
 		if m.Members[i].Type == domain.Cable {
@@ -55,7 +53,7 @@ func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (ca
 				rows.cable = make([]float64, len(res.Members))
 			}
 			if !columns.Storable(mr.CableLength) {
-				return rows, lifecycle.ModelError("the length of cable %s is not a finite number; check its section and material properties", mr.Member)
+				return rows, lifecycle.ModelError("the length of cable %d is not a finite number; check its section and material properties", mr.Member)
 			}
 			rows.cable[i] = mr.CableLength
 		}
@@ -67,7 +65,7 @@ func nonlinearRows(m *domain.Model, d *domain.Domain, res *nonlinear.Result) (ca
 			plates[i] = res.Plates[i].PlateResult
 			r := plates[i].Resultants
 			if !allStorable(r.F[:], r.M[:], r.V[:], plates[i].NodeForces) {
-				return rows, lifecycle.ModelError("the results of plate %s are not finite numbers; check its thicknesses and material properties", res.Plates[i].Plate)
+				return rows, lifecycle.ModelError("the results of plate %d are not finite numbers; check its thicknesses and material properties", res.Plates[i].Plate)
 			}
 		}
 		fitShears(d, plates)

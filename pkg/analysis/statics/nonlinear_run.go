@@ -3,6 +3,7 @@ package statics
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -67,7 +68,7 @@ func (r runner) planCases(ctx context.Context, t lifecycle.Task, job model.Job, 
 		return casePlan{}, lifecycle.ModelError("%s", err.Error())
 	}
 	list, some := s.LoadCaseList()
-	in, names, ids, err := readModel(ctx, r, t, job, adapter.CaseChoice{List: list, Some: some, Raw: s.LoadCases,
+	in, ids, err := readModel(ctx, r, t, job, adapter.CaseChoice{List: list, Some: some, Raw: s.LoadCases,
 		Check: s.CheckNonExistentLoadCases}, s.SolverType, s.DrillingStiffness, lv)
 	if err != nil {
 		return casePlan{}, err
@@ -95,12 +96,12 @@ func (r runner) planCases(ctx context.Context, t lifecycle.Task, job model.Job, 
 		if ctx.Err() != nil {
 			return casePlan{}, err
 		}
-		return casePlan{}, lifecycle.ModelError("%s", lifecycle.EngineMessage(err))
+		return casePlan{}, adapter.EngineError(err)
 	}
 	opts := nonlinearOptions(s)
-	for _, name := range names {
-		if err := nonlinear.Check(d, name, opts); err != nil {
-			return casePlan{}, lifecycle.ModelError("%s", lifecycle.EngineMessage(err))
+	for _, id := range ids {
+		if err := nonlinear.Check(d, id, opts); err != nil {
+			return casePlan{}, adapter.EngineError(err)
 		}
 	}
 	lv.Warn(d.Warnings...)
@@ -132,7 +133,7 @@ func (r runner) solveCase(ctx context.Context, t lifecycle.Task, job model.Job, 
 	if err != nil {
 		return r.caseError(ctx, t, err)
 	}
-	name := strconv.FormatInt(t.LoadCase, 10)
+	name := t.LoadCase
 	opts := nonlinearOptions(s)
 	opts.Progress = func(it nonlinear.Iteration) {
 		prog.Add(model.ConvergencePoint{Percentage: 100 * it.Measure, LoadCase: t.LoadCase, Step: it.Step,
@@ -163,7 +164,7 @@ func (r runner) solveCase(ctx context.Context, t lifecycle.Task, job model.Job, 
 	case stageErr != nil:
 		return lifecycle.PartOutcome{}, fmt.Errorf("run %s, load case %d: stage a load step: %w", t.RunID, t.LoadCase, stageErr)
 	case err != nil:
-		msg := lifecycle.EngineMessage(err)
+		msg := r.failure(t, err)
 		if kept > 0 {
 			msg += fmt.Sprintf(" (its converged steps are kept as the Step load cases %s)", stepRange(t, kept))
 		}
@@ -219,7 +220,25 @@ func (r runner) caseError(ctx context.Context, t lifecycle.Task, err error) (lif
 	if ctx.Err() != nil {
 		return lifecycle.PartOutcome{}, err
 	}
-	return r.stageFailure(ctx, t, lifecycle.EngineMessage(err))
+	var me *model.Error
+	if errors.As(err, &me) && me.Kind == model.KindValidation {
+		// Reading the model: the service's own checks say what is wrong.
+		return r.stageFailure(ctx, t, me.Error())
+	}
+	return r.stageFailure(ctx, t, r.failure(t, err))
+}
+
+// failure is the message the failure of t's case reads for the engine
+// error err (adapter.EngineError); a solver fault is logged as an error
+// too, as the lifecycle logs one that fails a whole run.
+func (r runner) failure(t lifecycle.Task, err error) string {
+	err = adapter.EngineError(err)
+	var fault *adapter.SolverFault
+	if errors.As(err, &fault) {
+		r.Log.Error("internal solver fault", "workspace", t.Workspace, "run", t.RunID, "kind", string(t.Kind),
+			"part", t.LoadCase, "err", fault.Err)
+	}
+	return err.Error()
 }
 
 // stageFailure stages the failure of t's case with msg.

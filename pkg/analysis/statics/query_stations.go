@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/gusset/gusset/pkg/analysis/adapter"
 	"github.com/gusset/gusset/pkg/analysis/columns"
@@ -71,10 +70,10 @@ func (q reader) stationPage(ctx context.Context, ws string, f query.Filter, d *s
 		for _, p := range pairs[lo:hi] {
 			mi := idx[p.i]
 			v := &col[mi]
-			in = append(in, static.MemberEnd{Member: strconv.FormatInt(ids[mi], 10), EndA: v.A, EndB: v.B, DispA: v.DispA,
+			in = append(in, static.MemberEnd{Member: ids[mi], EndA: v.A, EndB: v.B, DispA: v.DispA,
 				Inactive: v.IsInactive()})
 		}
-		res, err := static.Stations(ctx, m, d.meta.stationOptions(d.cases[c]), strconv.FormatInt(d.cases[c], 10), in)
+		res, err := static.Stations(ctx, m, d.meta.stationOptions(d.cases[c]), d.cases[c], in)
 		if err != nil {
 			return "", 0, err
 		}
@@ -110,8 +109,8 @@ func (q reader) stationModel(ctx context.Context, ws string, settings model.Sett
 		return nil, err
 	}
 	for _, c := range steps {
-		m.Combinations = append(m.Combinations, domain.Combination{Name: strconv.FormatInt(c.LoadCase, 10),
-			Terms: []domain.Term{{Case: strconv.FormatInt(c.StepOf, 10), Factor: c.LoadFactor}}})
+		m.Combinations = append(m.Combinations, domain.Combination{ID: c.LoadCase,
+			Terms: []domain.Term{{Case: c.StepOf, Factor: c.LoadFactor}}})
 	}
 	return m, nil
 }

@@ -37,8 +37,7 @@ func engineProgress(lv *lifecycle.Progress, ids []int64) func(static.Progress) {
 			lv.Solved(lifecycle.SolverStats{Equations: p.Equations, Ordering: p.Method, FactorNonzeros: p.NnzL, Flops: p.Flops})
 		}
 		lv.Stage(engineSteps[p.Stage], 100*p.Fraction)
-		if p.Case != "" {
-			id, _ := adapter.EngineID(p.Case)
+		if id := p.Case; id != 0 {
 			lv.Case(slices.Index(ids, id)+1, id)
 		}
 	}
@@ -91,14 +90,14 @@ type staticSet struct {
 func (r runner) solveStatic(ctx context.Context, t lifecycle.Task, job model.Job, s model.StaticSettings, lv *lifecycle.Progress) (*staticSet, error) {
 	lv.Stage(stepRead, 0)
 	list, some := s.LoadCaseList()
-	in, names, ids, err := readModel(ctx, r, t, job, adapter.CaseChoice{List: list, Some: some, Raw: s.LoadCases,
+	in, ids, err := readModel(ctx, r, t, job, adapter.CaseChoice{List: list, Some: some, Raw: s.LoadCases,
 		Check: s.CheckNonExistentLoadCases}, s.SolverType, s.DrillingStiffness, lv)
 	if err != nil {
 		return nil, err
 	}
 	lv.Stage(stepSetup, 0)
 	opts := engineOptions(s)
-	opts.Cases = names
+	opts.Cases = ids
 	fz := &linsys.SparseFactorizer{Orderings: opts.Orderings()}
 	opts.Factorizer = fz
 	opts.Progress = engineProgress(lv, ids)
@@ -107,14 +106,14 @@ func (r runner) solveStatic(ctx context.Context, t lifecycle.Task, job model.Job
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, lifecycle.ModelError("%s", lifecycle.EngineMessage(err))
+		return nil, adapter.EngineError(err)
 	}
 	if st := fz.Stats(); st.Factorizations > 0 {
 		lv.Solved(lifecycle.SolverStats{Equations: res.Timings.Equations, Ordering: st.Method.String(),
 			FactorNonzeros: st.NnzL, Flops: st.Flops})
 	}
 	lv.Warn(res.Warnings...)
-	lv.Case(len(names), ids[len(ids)-1])
+	lv.Case(len(ids), ids[len(ids)-1])
 	if err := finiteResults(res); err != nil {
 		return nil, err
 	}
@@ -126,12 +125,12 @@ func (r runner) solveStatic(ctx context.Context, t lifecycle.Task, job model.Job
 // readModel reads and converts the job's model for the run of t
 // (adapter.Read) and records the run's first parameters.
 func readModel(ctx context.Context, r runner, t lifecycle.Task, job model.Job, ch adapter.CaseChoice, solver model.SolverType, drilling float64,
-	lv *lifecycle.Progress) (adapter.Input, []string, []int64, error) {
-	in, names, ids, err := adapter.Read(ctx, r.Source, t.Workspace, job.Settings, ch, drilling)
+	lv *lifecycle.Progress) (adapter.Input, []int64, error) {
+	in, ids, err := adapter.Read(ctx, r.Source, t.Workspace, job.Settings, ch, drilling)
 	if err == nil {
-		lv.ModelRead(len(in.Model.Nodes), len(in.Model.Members), len(in.Model.Plates), len(names), solver, in.Warnings)
+		lv.ModelRead(len(in.Model.Nodes), len(in.Model.Members), len(in.Model.Plates), len(ids), solver, in.Warnings)
 	}
-	return in, names, ids, err
+	return in, ids, err
 }
 
 // engineOptions maps the static settings onto the engine's options.
@@ -225,7 +224,7 @@ func newStaticSet(m *domain.Model) *staticSet {
 	set := &staticSet{columns: map[string][]byte{}}
 	set.nodes = make([]int64, len(m.Nodes))
 	for i, n := range m.Nodes {
-		set.nodes[i], _ = adapter.EngineID(n.ID)
+		set.nodes[i] = n.ID
 	}
 	set.columns[columns.Nodes.Name()] = columns.Nodes.Encode(set.nodes)
 	set.columns[columns.Members.Name()] = columns.Members.Encode(columns.MembersOf(m))
@@ -348,19 +347,19 @@ func finiteResults(res *static.Results) error {
 	for _, c := range res.Cases {
 		for _, n := range c.Nodes {
 			if bad(n.Disp, n.Reaction) {
-				return lifecycle.ModelError("load case %s: the results at node %s are not finite numbers; check the properties of the members and supports there", c.Name, n.Node)
+				return lifecycle.ModelError("load case %d: the results at node %d are not finite numbers; check the properties of the members and supports there", c.Case, n.Node)
 			}
 		}
 		for _, m := range c.Members {
 			if bad(m.EndA, m.EndB, m.DispA) {
-				return lifecycle.ModelError("load case %s: the results of member %s are not finite numbers; check its section and material properties", c.Name, m.Member)
+				return lifecycle.ModelError("load case %d: the results of member %d are not finite numbers; check its section and material properties", c.Case, m.Member)
 			}
 		}
 		for i := range c.Plates {
 			p := &c.Plates[i]
 			r := p.Resultants
 			if !allStorable(r.F[:], r.M[:], r.V[:], p.NodeForces) {
-				return lifecycle.ModelError("load case %s: the results of plate %s are not finite numbers; check its thicknesses and material properties", c.Name, p.Plate)
+				return lifecycle.ModelError("load case %d: the results of plate %d are not finite numbers; check its thicknesses and material properties", c.Case, p.Plate)
 			}
 		}
 	}
@@ -383,10 +382,8 @@ func allStorable(vs ...[]float64) bool {
 func plateColumn(m *domain.Model) []columns.PlateNodesRow {
 	out := make([]columns.PlateNodesRow, len(m.Plates))
 	for i, p := range m.Plates {
-		out[i].ID, _ = adapter.EngineID(p.ID)
-		for k, n := range p.Nodes {
-			out[i].Nodes[k], _ = adapter.EngineID(n)
-		}
+		out[i].ID = p.ID
+		copy(out[i].Nodes[:], p.Nodes)
 	}
 	return out
 }

@@ -31,7 +31,7 @@ type Results struct {
 // CaseResult holds the buckling modes of one load case, smallest load
 // factor first.
 type CaseResult struct {
-	Name  string
+	Case  int64 // the load case's id
 	Modes []Mode
 	// Axial is each member's axial force under the case's loads (N,
 	// tension positive, the most compressive value along the member).
@@ -54,7 +54,7 @@ type Mode struct {
 // EffectiveLength is a member's critical force and effective lengths in
 // one mode.
 type EffectiveLength struct {
-	Member string
+	Member int64
 	// Pcr is λ·|N|, N; Length the member's length between rigid offsets;
 	// Ly and Lz the effective lengths about the principal axes y and z,
 	// m. All zero when Excluded is set.
@@ -71,7 +71,7 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	fz := opts.Factorizer()
 	s, err := modal.New(ctx, m, opts.Modes, fz)
 	if err != nil {
-		return nil, fmt.Errorf("buckling: %w", err)
+		return nil, domain.Wrapf("buckling: %w", err)
 	}
 	if opts.Stabilize {
 		s.Stabilize()
@@ -81,26 +81,26 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	// numbering and values as the system's; that factorization is the
 	// eigen operator's too, unless the static one needed more than one
 	// (stabilization).
-	names := opts.CaseNames(m)
+	ids := opts.CaseIDs(m)
 	kp := &keeper{SparseFactorizer: fz}
 	// With stabilizing, static adds the same springs (the same rule on the
 	// same diagonal) to its own copy of K.
-	st, err := static.Run(ctx, s.D, static.Options{Cases: names, Factorizer: kp, StabilizeUnrestrainedNodes: opts.Stabilize})
+	st, err := static.Run(ctx, s.D, static.Options{Cases: ids, Factorizer: kp, StabilizeUnrestrainedNodes: opts.Stabilize})
 	if err != nil {
-		return nil, fmt.Errorf("buckling: %w", err)
+		return nil, domain.Wrapf("buckling: %w", err)
 	}
 	res.Factorizations += st.Timings.Factorizations
 	f := kp.last
 	if st.Timings.Factorizations != 1 || f == nil {
 		if f, err = s.Factor(ctx, 0, nil); err != nil {
-			return nil, fmt.Errorf("buckling: %w", err)
+			return nil, domain.Wrapf("buckling: %w", err)
 		}
 		res.Factorizations++
 	}
-	for i, name := range names {
-		cr, err := analyzeCase(ctx, s, f, &st.Cases[i], name, i == len(names)-1, opts, res)
+	for i, id := range ids {
+		cr, err := analyzeCase(ctx, s, f, &st.Cases[i], id, i == len(ids)-1, opts, res)
 		if err != nil {
-			return nil, fmt.Errorf("buckling: load case %s: %w", name, err)
+			return nil, domain.Wrapf("buckling: load case %d: %w", id, err)
 		}
 		res.Cases = append(res.Cases, *cr)
 	}
@@ -127,12 +127,12 @@ func (k *keeper) Factor(ctx context.Context, a *sparse.SymMatrix, nodeOf []int) 
 // analyzeCase finds the buckling modes of one case with the factored K,
 // f; last says no case follows, so f may be recycled for the Sturm check.
 func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, sc *static.CaseResult,
-	name string, last bool, opts Options, res *Results) (*CaseResult, error) {
+	id int64, last bool, opts Options, res *Results) (*CaseResult, error) {
 	u := make([]float64, s.D.DOF.DOFs())
 	for n, nr := range sc.Nodes {
 		copy(u[6*n:6*n+6], nr.Disp[:])
 	}
-	loads, err := s.D.ResolveCase(name)
+	loads, err := s.D.ResolveCase(id)
 	if err != nil {
 		return nil, err
 	}
@@ -144,13 +144,13 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 	for i, v := range kg.Val {
 		c.Val[i] = -v
 	}
-	cr := &CaseResult{Name: name, Axial: axialForces(s, sc.Members)}
+	cr := &CaseResult{Case: id, Axial: axialForces(s, sc.Members)}
 	// Axial forces below a billionth of the largest end force of any
 	// member are round-off (a member loaded across its axis only): they
 	// must neither count as compression nor give load factors.
 	small := 1e-9 * forceScale(sc.Members)
 	if !compressed(cr.Axial, small) && !platesCompressed(sc.Plates) {
-		return nil, errors.New("no member or plate is in compression, so the case cannot buckle")
+		return nil, domain.ModelErrorf(domain.ModelError{Case: id}, "no member or plate is in compression, so the case cannot buckle")
 	}
 	// θ = 1/λ: the largest positive θ are the smallest positive factors.
 	thLo, thHi := 0.0, math.Inf(1)
@@ -170,7 +170,7 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 	}
 	res.Applies += sol.Applies
 	if len(sol.Theta) == 0 {
-		return nil, errors.New("no positive load factor was found in the range asked for")
+		return nil, domain.ModelErrorf(domain.ModelError{Case: id}, "no positive load factor was found in the range asked for")
 	}
 	n := s.Equations()
 	// Solve returns the largest θ (smallest factors) first; the extra
@@ -189,9 +189,9 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 		cr.Modes = append(cr.Modes, md)
 	}
 	if partial {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: %d of %d modes converged", name, len(cr.Modes), opts.Modes))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %d: %d of %d modes converged", id, len(cr.Modes), opts.Modes))
 	} else if len(cr.Modes) < opts.Modes {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: only %d positive load factors exist in the range asked for", name, len(cr.Modes)))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %d: only %d positive load factors exist in the range asked for", id, len(cr.Modes)))
 	}
 	// Sturm: the factors in (0, λ_max] are the negative pivots of
 	// K − λ_max·(−K_G); none lie below 0 when K is positive definite.
@@ -221,8 +221,8 @@ func analyzeCase(ctx context.Context, s *modal.System, f linsys.Factorization, s
 	}
 	if got := count - below; got != found {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"load case %s: the Sturm check counts %d load factors between %.6g and %.6g, but %d were found; some may be missing",
-			name, got, cr.Modes[0].LoadFactor, cr.Modes[len(cr.Modes)-1].LoadFactor, found))
+			"load case %d: the Sturm check counts %d load factors between %.6g and %.6g, but %d were found; some may be missing",
+			id, got, cr.Modes[0].LoadFactor, cr.Modes[len(cr.Modes)-1].LoadFactor, found))
 	}
 	return cr, nil
 }

@@ -23,12 +23,12 @@ const (
 // torsion, with the given supports at its base and top.
 func column(h float64, base, top string) *domain.Model {
 	return &domain.Model{
-		Nodes:     []domain.Node{{ID: "base"}, {ID: "top", Y: h}},
-		Materials: []domain.Material{{Name: "steel", E: e, G: gm, Density: 7850}},
-		Sections:  []domain.Section{{Name: "c", A: 0.01, J: 1e-3, Iy: 100 * ic, Iz: ic}},
-		Members:   []domain.Member{{ID: "c", NodeA: "base", NodeB: "top", Section: "c", Material: "steel"}},
-		Supports:  []domain.Support{{Node: "base", Code: base}, {Node: "top", Code: top}},
-		LoadCases: []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "top", F: [6]float64{1: -p}}}}},
+		Nodes:     []domain.Node{{ID: 5}, {ID: 6, Y: h}},
+		Materials: []domain.Material{{ID: 8, E: e, G: gm, Density: 7850}},
+		Sections:  []domain.Section{{ID: 7, A: 0.01, J: 1e-3, Iy: 100 * ic, Iz: ic}},
+		Members:   []domain.Member{{ID: 7, NodeA: 5, NodeB: 6, Section: 7, Material: 8}},
+		Supports:  []domain.Support{{Node: 5, Code: base}, {Node: 6, Code: top}},
+		LoadCases: []domain.LoadCase{{ID: 16, NodeLoads: []domain.NodeLoad{{Node: 6, F: [6]float64{1: -p}}}}},
 	}
 }
 
@@ -122,19 +122,19 @@ func TestSwayPortal(t *testing.T) {
 	}
 	ib := ic * span / h // k = 1
 	m := &domain.Model{
-		Nodes:     []domain.Node{{ID: "1"}, {ID: "2", Y: h}, {ID: "3", X: span, Y: h}, {ID: "4", X: span}},
-		Materials: []domain.Material{{Name: "steel", E: e, G: gm}},
-		Sections: []domain.Section{{Name: "col", A: 10, J: 1e-3, Iy: 100 * ic, Iz: ic},
-			{Name: "beam", A: 10, J: 1e-3, Iy: 100 * ib, Iz: ib}},
+		Nodes:     []domain.Node{{ID: 1}, {ID: 2, Y: h}, {ID: 3, X: span, Y: h}, {ID: 4, X: span}},
+		Materials: []domain.Material{{ID: 8, E: e, G: gm}},
+		Sections: []domain.Section{{ID: 10, A: 10, J: 1e-3, Iy: 100 * ic, Iz: ic},
+			{ID: 12, A: 10, J: 1e-3, Iy: 100 * ib, Iz: ib}},
 		Members: []domain.Member{
-			{ID: "c1", NodeA: "1", NodeB: "2", Section: "col", Material: "steel"},
-			{ID: "b", NodeA: "2", NodeB: "3", Section: "beam", Material: "steel"},
-			{ID: "c2", NodeA: "4", NodeB: "3", Section: "col", Material: "steel"},
+			{ID: 9, NodeA: 1, NodeB: 2, Section: 10, Material: 8},
+			{ID: 11, NodeA: 2, NodeB: 3, Section: 12, Material: 8},
+			{ID: 13, NodeA: 4, NodeB: 3, Section: 10, Material: 8},
 		},
-		Supports: []domain.Support{{Node: "1", Code: "FFFFFF"}, {Node: "4", Code: "FFFFFF"},
-			{Node: "2", Code: "RRFFFR"}, {Node: "3", Code: "RRFFFR"}},
-		LoadCases: []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{
-			{Node: "2", F: [6]float64{1: -p}}, {Node: "3", F: [6]float64{1: -p}}}}},
+		Supports: []domain.Support{{Node: 1, Code: "FFFFFF"}, {Node: 4, Code: "FFFFFF"},
+			{Node: 2, Code: "RRFFFR"}, {Node: 3, Code: "RRFFFR"}},
+		LoadCases: []domain.LoadCase{{ID: 16, NodeLoads: []domain.NodeLoad{
+			{Node: 2, F: [6]float64{1: -p}}, {Node: 3, F: [6]float64{1: -p}}}}},
 	}
 	res := analyze(t, m, buckling.Options{Settings: modal.Settings{Modes: 3}})
 	md := res.Cases[0].Modes[0]
@@ -169,7 +169,7 @@ func TestNoCompression(t *testing.T) {
 func TestRoundOffIsNoCompression(t *testing.T) {
 	c, s := math.Cos(0.7), math.Sin(0.7)
 	m := column(4, "FFFFFF", "RRRRRR")
-	m.Nodes[1] = domain.Node{ID: "top", X: 4 * c, Y: 4 * s}
+	m.Nodes[1] = domain.Node{ID: 6, X: 4 * c, Y: 4 * s}
 	m.LoadCases[0].NodeLoads[0].F = [6]float64{-s * p, c * p}
 	_, err := buckling.Analyze(context.Background(), m, buckling.Options{})
 	if err == nil || !strings.Contains(err.Error(), "no member or plate is in compression") {

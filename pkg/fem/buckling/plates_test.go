@@ -35,7 +35,7 @@ func TestPlateBuckling(t *testing.T) {
 					}
 				}
 			}
-			lc := domain.LoadCase{Name: "Nx"}
+			lc := domain.LoadCase{ID: 14}
 			for j := 0; j <= n; j++ {
 				f := nx * a / n
 				if j == 0 || j == n {

@@ -45,7 +45,7 @@ type Term struct {
 // Map holds the supports and the constraint dependences of every global
 // DOF of a model. It is built once per model and numbered per state.
 type Map struct {
-	names    []string
+	ids      []int64
 	supports []Support
 	deps     [][]Term // global DOF → independent DOFs it follows
 	slave    []bool
@@ -55,19 +55,20 @@ type Map struct {
 	incl map[int]geom.Vec3
 }
 
-// New builds the map of len(pos) nodes (names for messages) with supports
+// New builds the map of len(pos) nodes (ids for messages) with supports
 // sup, one per global DOF (nil: none), and constraints cons. A slave
 // cannot be a master, be a slave twice, or carry a support on a tied DOF
-// (any DOF, with inclined axes); constraint axes must be orthonormal.
-func New(pos []geom.Vec3, names []string, sup []Support, cons []Constraint) (*Map, error) {
+// (any DOF, with inclined axes); constraint axes must be orthonormal:
+// those errors are *InputError, naming the node.
+func New(pos []geom.Vec3, ids []int64, sup []Support, cons []Constraint) (*Map, error) {
 	nd := PerNode * len(pos)
 	if sup == nil {
 		sup = make([]Support, nd)
 	}
-	if len(sup) != nd || len(names) != len(pos) {
-		return nil, fmt.Errorf("dof map: %d supports and %d names for %d nodes", len(sup), len(names), len(pos))
+	if len(sup) != nd || len(ids) != len(pos) {
+		return nil, fmt.Errorf("dof map: %d supports and %d ids for %d nodes", len(sup), len(ids), len(pos))
 	}
-	m := &Map{names: names, supports: sup, deps: make([][]Term, nd), slave: make([]bool, nd)}
+	m := &Map{ids: ids, supports: sup, deps: make([][]Term, nd), slave: make([]bool, nd)}
 	own := make([]Term, nd)
 	for g := range nd {
 		own[g] = Term{g, 1}
@@ -82,23 +83,23 @@ func New(pos []geom.Vec3, names []string, sup []Support, cons []Constraint) (*Ma
 		if c.Axes != nil {
 			R = *c.Axes
 			if err := checkOrthonormal(R); err != nil {
-				return nil, fmt.Errorf("constraint %d (master %s): %w", ci, names[mn], err)
+				return nil, &InputError{Node: ids[mn], DOF: -1, Msg: fmt.Sprintf("constraint %d (master %d): %v", ci, ids[mn], err)}
 			}
 		}
 		tied := c.Tied
 		for _, sn := range c.Slaves {
 			if sn == mn {
-				return nil, fmt.Errorf("constraint %d: node %s is its own master", ci, names[sn])
+				return nil, inputError(sn, -1, ids, "constraint %d: node %d is its own master", ci, ids[sn])
 			}
 			if constrained[sn] {
-				return nil, fmt.Errorf("constraint %d: node %s is a slave twice", ci, names[sn])
+				return nil, inputError(sn, -1, ids, "constraint %d: node %d is a slave twice", ci, ids[sn])
 			}
 			constrained[sn] = true
 			for d := range PerNode {
 				g := PerNode*sn + d
 				if tied[d] || (c.Axes != nil && tied != [PerNode]bool{}) {
 					if sup[g].Fixed || sup[g].Spring != 0 {
-						return nil, fmt.Errorf("constraint %d: slave node %s %s also has a support", ci, names[sn], Names[d])
+						return nil, inputError(sn, d, ids, "constraint %d: slave node %d %s also has a support", ci, ids[sn], Names[d])
 					}
 				}
 			}
@@ -140,10 +141,27 @@ func New(pos []geom.Vec3, names []string, sup []Support, cons []Constraint) (*Ma
 	}
 	for mn := range isMaster {
 		if constrained[mn] {
-			return nil, fmt.Errorf("node %s is both a master and a slave: tie its slaves to its own master instead", names[mn])
+			return nil, inputError(mn, -1, ids, "node %d is both a master and a slave: tie its slaves to its own master instead", ids[mn])
 		}
 	}
 	return m, nil
+}
+
+// InputError is a support or constraint that New cannot map, at one node:
+// the model's to mend, and domain.Build reports it as a model error
+// naming the node.
+type InputError struct {
+	Node int64 // the node's id
+	DOF  int   // 0..5 (ux uy uz rx ry rz), −1 when the error names none
+	Msg  string
+}
+
+// Error is the message a user reads.
+func (e *InputError) Error() string { return e.Msg }
+
+// inputError returns the *InputError at node index n.
+func inputError(n, dof int, ids []int64, format string, args ...any) *InputError {
+	return &InputError{Node: ids[n], DOF: dof, Msg: fmt.Sprintf(format, args...)}
 }
 
 // DOFs returns the number of global DOFs.
@@ -160,9 +178,10 @@ func (m *Map) Deps(g int) []Term { return m.deps[g] }
 // Tied reports whether global DOF g is a tied slave DOF.
 func (m *Map) Tied(g int) bool { return m.slave[g] }
 
-// Describe names global DOF g for a person: its node and direction.
-func (m *Map) Describe(g int) (node, dof string) {
-	return m.names[g/PerNode], Names[g%PerNode]
+// Describe names global DOF g for a person: its node's id and its
+// direction.
+func (m *Map) Describe(g int) (node int64, dof string) {
+	return m.ids[g/PerNode], Names[g%PerNode]
 }
 
 // addTerms returns acc + f·ts, merging terms on the same DOF.

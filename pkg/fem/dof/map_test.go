@@ -27,7 +27,7 @@ func expandAll(m *Map, x []float64) []float64 {
 // kinematics), checked for random master motions to round-off.
 func TestRigidConstraintKinematics(t *testing.T) {
 	pos := []geom.Vec3{{1, 2, 3}, {2.5, -1, 4}}
-	m, err := New(pos, []string{"m", "s"}, nil, []Constraint{{Master: 0, Slaves: []int{1}, Tied: [6]bool{true, true, true, true, true, true}}})
+	m, err := New(pos, []int64{1, 2}, nil, []Constraint{{Master: 0, Slaves: []int{1}, Tied: [6]bool{true, true, true, true, true, true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestInclinedConstraint(t *testing.T) {
 	c, s := math.Cos(0.3), math.Sin(0.3)
 	R := geom.Rotation{{c, s, 0}, {-s, c, 0}, {0, 0, 1}}
 	pos := []geom.Vec3{{0, 0, 0}, {2, 1, 0}}
-	m, err := New(pos, []string{"m", "s"}, nil, []Constraint{{Master: 0, Slaves: []int{1}, Tied: [6]bool{0: true}, Axes: &R}})
+	m, err := New(pos, []int64{1, 2}, nil, []Constraint{{Master: 0, Slaves: []int{1}, Tied: [6]bool{0: true}, Axes: &R}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestInclinedConstraint(t *testing.T) {
 
 func TestMapErrors(t *testing.T) {
 	pos := []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}
-	names := []string{"a", "b", "c"}
+	ids := []int64{1, 2, 3}
 	all := [6]bool{true, true, true, true, true, true}
 	fixedB := make([]Support, 18)
 	fixedB[6].Fixed = true
@@ -96,15 +96,15 @@ func TestMapErrors(t *testing.T) {
 		cons []Constraint
 		want string
 	}{
-		{"own master", nil, []Constraint{{Master: 0, Slaves: []int{0}, Tied: all}}, "node a is its own master"},
-		{"slave twice", nil, []Constraint{{Master: 0, Slaves: []int{1}, Tied: all}, {Master: 2, Slaves: []int{1}, Tied: all}}, "node b is a slave twice"},
-		{"master and slave", nil, []Constraint{{Master: 0, Slaves: []int{1}, Tied: all}, {Master: 1, Slaves: []int{2}, Tied: all}}, "node b is both a master and a slave"},
-		{"support on a tied DOF", fixedB, []Constraint{{Master: 0, Slaves: []int{1}, Tied: all}}, "slave node b translation along X also has a support"},
+		{"own master", nil, []Constraint{{Master: 0, Slaves: []int{0}, Tied: all}}, "node 1 is its own master"},
+		{"slave twice", nil, []Constraint{{Master: 0, Slaves: []int{1}, Tied: all}, {Master: 2, Slaves: []int{1}, Tied: all}}, "node 2 is a slave twice"},
+		{"master and slave", nil, []Constraint{{Master: 0, Slaves: []int{1}, Tied: all}, {Master: 1, Slaves: []int{2}, Tied: all}}, "node 2 is both a master and a slave"},
+		{"support on a tied DOF", fixedB, []Constraint{{Master: 0, Slaves: []int{1}, Tied: all}}, "slave node 2 translation along X also has a support"},
 		{"axes not a rotation", nil, []Constraint{{Master: 0, Slaves: []int{1}, Tied: all, Axes: &skew}}, "not orthonormal"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := New(pos, names, c.sup, c.cons)
+			_, err := New(pos, ids, c.sup, c.cons)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want one containing %q", err, c.want)
 			}
@@ -119,7 +119,7 @@ func TestNumbering(t *testing.T) {
 	sup := make([]Support, 18)
 	sup[6] = Support{Fixed: true, OneWay: 1}
 	sup[7] = Support{Spring: 5e3}
-	m, err := New(pos, []string{"a", "b", "c"}, sup, []Constraint{{Master: 0, Slaves: []int{2}, Tied: [6]bool{true, true, true, true, true, true}}})
+	m, err := New(pos, []int64{1, 2, 3}, sup, []Constraint{{Master: 0, Slaves: []int{2}, Tied: [6]bool{true, true, true, true, true, true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestDistributeIsTranspose(t *testing.T) {
 	pos := []geom.Vec3{{0, 0, 0}, {1, 2, 0}, {3, 1, 1}, {-1, 0, 2}}
 	sup := make([]Support, 24)
 	sup[0].Fixed, sup[4].Fixed = true, true
-	m, err := New(pos, []string{"a", "b", "c", "d"}, sup, []Constraint{
+	m, err := New(pos, []int64{1, 2, 3, 4}, sup, []Constraint{
 		{Master: 0, Slaves: []int{1}, Tied: [6]bool{true, false, true, false, true, true}},
 		{Master: 3, Slaves: []int{2}, Tied: [6]bool{true, true, false, false, false, true}, Axes: &R},
 	})
@@ -192,7 +192,7 @@ func TestDistributeIsTranspose(t *testing.T) {
 func TestReductionDropsRestrainedMasters(t *testing.T) {
 	sup := make([]Support, 12)
 	sup[0].Fixed = true
-	m, err := New([]geom.Vec3{{0, 0, 0}, {0, 1, 0}}, []string{"m", "s"}, sup,
+	m, err := New([]geom.Vec3{{0, 0, 0}, {0, 1, 0}}, []int64{1, 2}, sup,
 		[]Constraint{{Master: 0, Slaves: []int{1}, Tied: [6]bool{0: true}}})
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +223,7 @@ func TestTranslation(t *testing.T) {
 	for d := range 6 {
 		sup[d].Fixed = true
 	}
-	m, err := New(pos, []string{"a", "b", "s"}, sup, []Constraint{{Master: 1, Slaves: []int{2}, Tied: [6]bool{0: true}, Axes: &R}})
+	m, err := New(pos, []int64{1, 2, 3}, sup, []Constraint{{Master: 1, Slaves: []int{2}, Tied: [6]bool{0: true}, Axes: &R}})
 	if err != nil {
 		t.Fatal(err)
 	}

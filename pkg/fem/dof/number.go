@@ -1,10 +1,6 @@
 package dof
 
-import (
-	"fmt"
-
-	"github.com/gusset/gusset/pkg/fem/sparse"
-)
+import "github.com/gusset/gusset/pkg/fem/sparse"
 
 // Equation codes of DOFs that have no equation of their own.
 const (
@@ -141,22 +137,4 @@ func (n *Numbering) Expand(x, ur []float64) []float64 {
 		u[g] = v
 	}
 	return u
-}
-
-// Mechanism returns the error naming the node and DOF of equation q,
-// whose stiffness vanished in a factorization.
-func (n *Numbering) Mechanism(q int) error {
-	g := n.EqDOF[q]
-	return &MechanismError{Node: n.m.names[g/PerNode], DOF: g % PerNode}
-}
-
-// MechanismError reports an unstable structure at a node DOF.
-type MechanismError struct {
-	Node string
-	DOF  int // 0..5: ux uy uz rx ry rz, global axes
-}
-
-// Error names the node and DOF in words a user can act on.
-func (e *MechanismError) Error() string {
-	return fmt.Sprintf("mechanism at node %s, %s (restrain it, or set stabilizeUnrestrainedNodes)", e.Node, Names[e.DOF])
 }

@@ -42,8 +42,21 @@
 //
 // # Errors
 //
-// Build's errors name what the user must fix: a missing section or
-// material names the member, a bad support code the node, a bad constraint
-// its index and master. Resolving loads names the load case and the
-// missing member or node.
+// An error the user must fix in the model or the settings is a
+// *ModelError: its message is what the user reads, and its fields name
+// the node, member, plate, load case and DOF at fault (0 or "" for none).
+// Build's are all model errors — a missing node, section or material
+// names the member, a bad support code the node, a bad constraint its
+// index and master, a degenerate plate the plate — but for the checks of
+// an element family plugged in through BuildOptions.Elements, which
+// return their own errors. Resolving loads names the load case and the
+// missing member or node, and Domain.Mechanism turns a zero pivot into
+// the mechanism at a node and DOF.
+//
+// Analyses add context as they pass an error up with Wrapf, which keeps a
+// model error a model error whose message holds the context; errors.As
+// finds the outermost, so its message is the whole of what the user
+// reads, but for the "analyze: " or "stations: " of package static's
+// entry points, which name the engine's operation, not the fault. Any
+// error that is not a model error is an internal fault (package fem).
 package domain

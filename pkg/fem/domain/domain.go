@@ -2,9 +2,9 @@ package domain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -36,16 +36,16 @@ type Domain struct {
 	// that act differently in a linear analysis).
 	Warnings []string
 
-	nodeIdx  map[string]int
-	secIdx   map[string]*Section
-	matIdx   map[string]*Material
-	memIdx   map[string]int
-	plateIdx map[string]int
+	nodeIdx  map[int64]int
+	secIdx   map[int64]*Section
+	matIdx   map[int64]*Material
+	memIdx   map[int64]int
+	plateIdx map[int64]int
 	// patches builds the Kirchhoff plates' shear patches when a recovery
 	// first needs them (linkPatches): eigen analyses never do.
 	patches     sync.Once
-	caseIdx     map[string]int
-	comboIdx    map[string]int
+	caseIdx     map[int64]int
+	comboIdx    map[int64]int
 	membersOnly bool
 }
 
@@ -68,9 +68,9 @@ type BuildOptions struct {
 	Elements func(d *Domain) ([]Element, error)
 }
 
-// Build checks and prepares m. Errors name what the user must fix: a
-// missing section or material names the member, a bad support code the
-// node.
+// Build checks and prepares m. What the user must fix is a *ModelError
+// (a missing section or material names the member, a bad support code
+// the node); other errors are internal faults.
 func Build(ctx context.Context, m *Model, opts BuildOptions) (*Domain, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -103,7 +103,7 @@ func Build(ctx context.Context, m *Model, opts BuildOptions) (*Domain, error) {
 		for _, el := range more {
 			for _, n := range el.Nodes() {
 				if n < 0 || n >= len(d.Pos) || el.DOFsPerNode() < 1 || el.DOFsPerNode() > 6 {
-					return nil, fmt.Errorf("element %s: node index %d or %d DOFs per node out of range", el.Name(), n, el.DOFsPerNode())
+					return nil, fmt.Errorf("element %d: node index %d or %d DOFs per node out of range", el.ID(), n, el.DOFsPerNode())
 				}
 			}
 		}
@@ -117,37 +117,45 @@ func Build(ctx context.Context, m *Model, opts BuildOptions) (*Domain, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(m.Nodes))
+	ids := make([]int64, len(m.Nodes))
 	for i, n := range m.Nodes {
-		names[i] = n.ID
+		ids[i] = n.ID
 	}
-	if d.DOF, err = dof.New(d.Pos, names, sup, cons); err != nil {
+	if d.DOF, err = dof.New(d.Pos, ids, sup, cons); err != nil {
+		var ie *dof.InputError
+		if errors.As(err, &ie) {
+			at := ModelError{Node: ie.Node}
+			if ie.DOF >= 0 {
+				at.DOF = dof.Names[ie.DOF]
+			}
+			return nil, ModelErrorf(at, "%w", ie)
+		}
 		return nil, err
 	}
 	return d, nil
 }
 
 // Node returns the index of node id in Model.Nodes.
-func (d *Domain) Node(id string) (int, bool) {
+func (d *Domain) Node(id int64) (int, bool) {
 	n, ok := d.nodeIdx[id]
 	return n, ok
 }
 
 // Member returns the index of member id in Model.Members.
-func (d *Domain) Member(id string) (int, bool) {
+func (d *Domain) Member(id int64) (int, bool) {
 	n, ok := d.memIdx[id]
 	return n, ok
 }
 
-// IsCase reports whether name is a primary load case.
-func (d *Domain) IsCase(name string) bool {
-	_, ok := d.caseIdx[name]
+// IsCase reports whether id is a primary load case.
+func (d *Domain) IsCase(id int64) bool {
+	_, ok := d.caseIdx[id]
 	return ok
 }
 
-// IsCombination reports whether name is a combination.
-func (d *Domain) IsCombination(name string) bool {
-	_, ok := d.comboIdx[name]
+// IsCombination reports whether id is a combination.
+func (d *Domain) IsCombination(id int64) bool {
+	_, ok := d.comboIdx[id]
 	return ok
 }
 
@@ -157,28 +165,37 @@ func (d *Domain) warn(format string, args ...any) {
 
 // buildMembers indexes nodes, sections, materials and members and builds
 // the frames in parallel; errors are reported in member order, a
-// duplicate ID before a later member's error.
+// duplicate id before a later member's error.
 func (d *Domain) buildMembers(opts BuildOptions) error {
 	m := d.Model
 	if m.VerticalAxis != 0 && m.VerticalAxis != geom.YAxis && m.VerticalAxis != geom.ZAxis {
-		return fmt.Errorf("vertical axis must be YAxis or ZAxis, got %v", m.VerticalAxis)
+		return ModelErrorf(ModelError{}, "vertical axis must be YAxis or ZAxis, got %v", m.VerticalAxis)
 	}
-	d.nodeIdx = make(map[string]int, len(m.Nodes))
+	d.nodeIdx = make(map[int64]int, len(m.Nodes))
 	d.Pos = make([]geom.Vec3, len(m.Nodes))
 	for i, n := range m.Nodes {
+		if n.ID <= 0 {
+			return ModelErrorf(ModelError{Node: n.ID}, "node %d: ids must be positive", n.ID)
+		}
 		if _, dup := d.nodeIdx[n.ID]; dup {
-			return fmt.Errorf("node %s is defined twice", n.ID)
+			return ModelErrorf(ModelError{Node: n.ID}, "node %d is defined twice", n.ID)
 		}
 		d.nodeIdx[n.ID] = i
 		d.Pos[i] = geom.Vec3{n.X, n.Y, n.Z}
 	}
-	d.secIdx = map[string]*Section{}
+	d.secIdx = map[int64]*Section{}
 	for i := range m.Sections {
-		d.secIdx[m.Sections[i].Name] = &m.Sections[i]
+		if id := m.Sections[i].ID; id <= 0 {
+			return ModelErrorf(ModelError{}, "section %d: ids must be positive", id)
+		}
+		d.secIdx[m.Sections[i].ID] = &m.Sections[i]
 	}
-	d.matIdx = map[string]*Material{}
+	d.matIdx = map[int64]*Material{}
 	for i := range m.Materials {
-		d.matIdx[m.Materials[i].Name] = &m.Materials[i]
+		if id := m.Materials[i].ID; id <= 0 {
+			return ModelErrorf(ModelError{}, "material %d: ids must be positive", id)
+		}
+		d.matIdx[m.Materials[i].ID] = &m.Materials[i]
 	}
 	d.Frames = make([]*FrameElement, len(m.Members))
 	errs := make([]error, len(m.Members))
@@ -192,10 +209,13 @@ func (d *Domain) buildMembers(opts BuildOptions) error {
 			opts.Progress(float64(done.Add(int64(hi-lo))) / total)
 		}
 	})
-	d.memIdx = make(map[string]int, len(m.Members))
+	d.memIdx = make(map[int64]int, len(m.Members))
 	for i := range m.Members {
+		if id := m.Members[i].ID; id <= 0 {
+			return ModelErrorf(ModelError{Member: id}, "member %d: ids must be positive", id)
+		}
 		if _, dup := d.memIdx[m.Members[i].ID]; dup {
-			return fmt.Errorf("member %s is defined twice", m.Members[i].ID)
+			return ModelErrorf(ModelError{Member: m.Members[i].ID}, "member %d is defined twice", m.Members[i].ID)
 		}
 		d.memIdx[m.Members[i].ID] = i
 		if errs[i] != nil {
@@ -208,22 +228,28 @@ func (d *Domain) buildMembers(opts BuildOptions) error {
 // indexCases indexes the load cases and combinations.
 func (d *Domain) indexCases() error {
 	m := d.Model
-	d.caseIdx = map[string]int{}
+	d.caseIdx = map[int64]int{}
 	for i, c := range m.LoadCases {
-		if _, dup := d.caseIdx[c.Name]; dup {
-			return fmt.Errorf("load case %s is defined twice", c.Name)
+		if c.ID <= 0 {
+			return ModelErrorf(ModelError{Case: c.ID}, "load case %d: ids must be positive", c.ID)
 		}
-		d.caseIdx[c.Name] = i
+		if _, dup := d.caseIdx[c.ID]; dup {
+			return ModelErrorf(ModelError{Case: c.ID}, "load case %d is defined twice", c.ID)
+		}
+		d.caseIdx[c.ID] = i
 	}
-	d.comboIdx = map[string]int{}
+	d.comboIdx = map[int64]int{}
 	for i, c := range m.Combinations {
-		if _, dup := d.caseIdx[c.Name]; dup {
-			return fmt.Errorf("combination %s has the name of a load case", c.Name)
+		if c.ID <= 0 {
+			return ModelErrorf(ModelError{Case: c.ID}, "combination %d: ids must be positive", c.ID)
 		}
-		if _, dup := d.comboIdx[c.Name]; dup {
-			return fmt.Errorf("combination %s is defined twice", c.Name)
+		if _, dup := d.caseIdx[c.ID]; dup {
+			return ModelErrorf(ModelError{Case: c.ID}, "combination %d has the name of a load case", c.ID)
 		}
-		d.comboIdx[c.Name] = i
+		if _, dup := d.comboIdx[c.ID]; dup {
+			return ModelErrorf(ModelError{Case: c.ID}, "combination %d is defined twice", c.ID)
+		}
+		d.comboIdx[c.ID] = i
 	}
 	return nil
 }
@@ -232,19 +258,19 @@ func (d *Domain) indexCases() error {
 // records warnings.
 func (d *Domain) supports() ([]dof.Support, error) {
 	sup := make([]dof.Support, dof.PerNode*len(d.Pos))
-	var vNodes, pNodes, nNodes []string
+	var vNodes, pNodes, nNodes []int64
 	seen := make(map[int]bool)
 	for _, s := range d.Model.Supports {
 		n, ok := d.nodeIdx[s.Node]
 		if !ok {
-			return nil, fmt.Errorf("support: node %q does not exist", s.Node)
+			return nil, ModelErrorf(ModelError{Node: s.Node}, "support: node \"%d\" does not exist", s.Node)
 		}
 		if seen[n] {
-			return nil, fmt.Errorf("support: node %s has more than one support", s.Node)
+			return nil, ModelErrorf(ModelError{Node: s.Node}, "support: node %d has more than one support", s.Node)
 		}
 		seen[n] = true
 		if len(s.Code) != 6 {
-			return nil, fmt.Errorf("support at node %s: code %q must have 6 characters", s.Node, s.Code)
+			return nil, ModelErrorf(ModelError{Node: s.Node}, "support at node %d: code %q must have 6 characters", s.Node, s.Code)
 		}
 		for k := range 6 {
 			sd := &sup[6*n+k]
@@ -254,12 +280,12 @@ func (d *Domain) supports() ([]dof.Support, error) {
 			case 'R', 'r':
 			case 'S', 's':
 				if !(s.Springs[k] >= 0) || math.IsInf(s.Springs[k], 0) {
-					return nil, fmt.Errorf("support at node %s: spring %d is %g", s.Node, k, s.Springs[k])
+					return nil, ModelErrorf(ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: spring %d is %g", s.Node, k, s.Springs[k])
 				}
 				sd.Spring = s.Springs[k]
 			case 'V', 'v':
 				if len(s.Tables[k]) == 0 || !(s.Tables[k][0].Stiffness >= 0) {
-					return nil, fmt.Errorf("support at node %s: variable spring %d needs a table with a non-negative first stiffness", s.Node, k)
+					return nil, ModelErrorf(ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: variable spring %d needs a table with a non-negative first stiffness", s.Node, k)
 				}
 				sd.Spring = s.Tables[k][0].Stiffness
 				vNodes = appendOnce(vNodes, s.Node)
@@ -270,7 +296,7 @@ func (d *Domain) supports() ([]dof.Support, error) {
 				sd.Fixed = true
 				nNodes = appendOnce(nNodes, s.Node)
 			default:
-				return nil, fmt.Errorf("support at node %s: code %q: unknown character %q", s.Node, s.Code, s.Code[k])
+				return nil, ModelErrorf(ModelError{Node: s.Node}, "support at node %d: code %q: unknown character %q", s.Node, s.Code, s.Code[k])
 			}
 			switch s.Active[k] {
 			case 0, 'B', 'b':
@@ -279,23 +305,23 @@ func (d *Domain) supports() ([]dof.Support, error) {
 			case 'N', 'n':
 				sd.OneWay = -1
 			default:
-				return nil, fmt.Errorf("support at node %s: active direction %q", s.Node, s.Active[k])
+				return nil, ModelErrorf(ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: active direction %q", s.Node, s.Active[k])
 			}
 		}
 	}
 	if len(vNodes) > 0 {
-		d.warn("variable supports use the stiffness of their first segment in linear analysis at nodes %s", strings.Join(vNodes, ", "))
+		d.warn("variable supports use the stiffness of their first segment in linear analysis at nodes %s", JoinIDs(vNodes))
 	}
 	if len(pNodes) > 0 {
-		d.warn("plastic supports act as fixed in linear analysis at nodes %s", strings.Join(pNodes, ", "))
+		d.warn("plastic supports act as fixed in linear analysis at nodes %s", JoinIDs(pNodes))
 	}
 	if len(nNodes) > 0 {
-		d.warn("friction supports act as fixed in linear analysis at nodes %s", strings.Join(nNodes, ", "))
+		d.warn("friction supports act as fixed in linear analysis at nodes %s", JoinIDs(nNodes))
 	}
 	return sup, nil
 }
 
-func appendOnce(s []string, v string) []string {
+func appendOnce(s []int64, v int64) []int64 {
 	for _, x := range s {
 		if x == v {
 			return s
@@ -304,17 +330,17 @@ func appendOnce(s []string, v string) []string {
 	return append(s, v)
 }
 
-// constraints resolves node IDs and codes of the constraints; the DOF map
+// constraints resolves node ids and codes of the constraints; the DOF map
 // checks the rest.
 func (d *Domain) constraints() ([]dof.Constraint, error) {
 	out := make([]dof.Constraint, len(d.Model.Constraints))
 	for ci, c := range d.Model.Constraints {
 		mn, ok := d.nodeIdx[c.Master]
 		if !ok {
-			return nil, fmt.Errorf("constraint %d: master node %q does not exist", ci, c.Master)
+			return nil, ModelErrorf(ModelError{Node: c.Master}, "constraint %d: master node \"%d\" does not exist", ci, c.Master)
 		}
 		if len(c.Code) != 6 {
-			return nil, fmt.Errorf("constraint %d (master %s): code %q must have 6 characters", ci, c.Master, c.Code)
+			return nil, ModelErrorf(ModelError{Node: c.Master}, "constraint %d (master %d): code %q must have 6 characters", ci, c.Master, c.Code)
 		}
 		dc := dof.Constraint{Master: mn, Axes: c.Axes, Slaves: make([]int, len(c.Slaves))}
 		for k := range 6 {
@@ -323,13 +349,13 @@ func (d *Domain) constraints() ([]dof.Constraint, error) {
 				dc.Tied[k] = true
 			case 'R', 'r':
 			default:
-				return nil, fmt.Errorf("constraint %d (master %s): code %q: unknown character %q", ci, c.Master, c.Code, c.Code[k])
+				return nil, ModelErrorf(ModelError{Node: c.Master}, "constraint %d (master %d): code %q: unknown character %q", ci, c.Master, c.Code, c.Code[k])
 			}
 		}
 		for i, sid := range c.Slaves {
 			sn, ok := d.nodeIdx[sid]
 			if !ok {
-				return nil, fmt.Errorf("constraint %d (master %s): slave node %q does not exist", ci, c.Master, sid)
+				return nil, ModelErrorf(ModelError{Node: sid}, "constraint %d (master %d): slave node \"%d\" does not exist", ci, c.Master, sid)
 			}
 			dc.Slaves[i] = sn
 		}

@@ -13,9 +13,10 @@ package domain
 // caller owns, all of length n or n², and is safe for concurrent use.
 // Element displacements u are global displacements gathered in that order.
 type Element interface {
-	// Name names the element in messages and results (a frame: its
-	// member ID).
-	Name() string
+	// ID is the element's id in messages and results: the id of the
+	// model's member or plate it is, or whatever a family numbers its
+	// elements by.
+	ID() int64
 	// Nodes returns the indices of the element's nodes in Model.Nodes.
 	Nodes() []int
 	// DOFsPerNode is the number of DOFs of each node the element uses:

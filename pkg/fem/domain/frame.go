@@ -16,10 +16,10 @@ import (
 // evaluating stations from stored end states needs none, and they are most
 // of its size.
 type FrameElement struct {
-	Index int // in Model.Members
-	ID    string
-	Type  MemberType
-	nodes [2]int
+	Index    int   // in Model.Members
+	MemberID int64 // Model.Members[Index].ID
+	Type     MemberType
+	nodes    [2]int
 	// Props are the flexible length's properties, factors applied.
 	Props element.FrameProps
 	// Rot are the member's local axes (rows x, y, z in global
@@ -92,8 +92,8 @@ func mulAdd(k *[144]float64, blocky bool, q, u, out *[12]float64) {
 	}
 }
 
-// Name implements Element: the member ID.
-func (m *FrameElement) Name() string { return m.ID }
+// ID implements Element: the member's id.
+func (m *FrameElement) ID() int64 { return m.MemberID }
 
 // Nodes implements Element.
 func (m *FrameElement) Nodes() []int { return m.nodes[:] }
@@ -268,25 +268,25 @@ func factor(f float64) float64 {
 	return f
 }
 
-// buildFrame resolves names, checks the member and computes its
+// buildFrame resolves ids, checks the member and computes its
 // geometry and properties and, when matrices is set, its matrices.
 func (d *Domain) buildFrame(i int, matrices bool) (*FrameElement, error) {
 	mm := &d.Model.Members[i]
-	m := &FrameElement{Index: i, ID: mm.ID, Type: mm.Type}
-	for e, id := range [2]string{mm.NodeA, mm.NodeB} {
+	m := &FrameElement{Index: i, MemberID: mm.ID, Type: mm.Type}
+	for e, id := range [2]int64{mm.NodeA, mm.NodeB} {
 		n, ok := d.nodeIdx[id]
 		if !ok {
-			return nil, fmt.Errorf("member %s: node %q does not exist", mm.ID, id)
+			return nil, ModelErrorf(ModelError{Member: mm.ID, Node: id}, "member %d: node \"%d\" does not exist", mm.ID, id)
 		}
 		m.nodes[e] = n
 	}
 	sec, ok := d.secIdx[mm.Section]
 	if !ok {
-		return nil, fmt.Errorf("member %s: section %q does not exist", mm.ID, mm.Section)
+		return nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: section \"%d\" does not exist", mm.ID, mm.Section)
 	}
 	mat, ok := d.matIdx[mm.Material]
 	if !ok {
-		return nil, fmt.Errorf("member %s: material %q does not exist", mm.ID, mm.Material)
+		return nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: material \"%d\" does not exist", mm.ID, mm.Material)
 	}
 	m.Sec, m.Mat = sec, mat
 
@@ -294,7 +294,7 @@ func (d *Domain) buildFrame(i int, matrices bool) (*FrameElement, error) {
 	if mm.Direction.Kind == geom.DirectionNode {
 		n, ok := d.nodeIdx[mm.DirectionNode]
 		if !ok {
-			return nil, fmt.Errorf("member %s: direction node %q does not exist", mm.ID, mm.DirectionNode)
+			return nil, ModelErrorf(ModelError{Member: mm.ID, Node: mm.DirectionNode}, "member %d: direction node \"%d\" does not exist", mm.ID, mm.DirectionNode)
 		}
 		dirNode = d.Pos[n]
 	}
@@ -302,7 +302,7 @@ func (d *Domain) buildFrame(i int, matrices bool) (*FrameElement, error) {
 	var err error
 	m.eA, m.eB, m.Rot, err = memberLine(mm, pa, pb, dirNode, sec.PrincipalAngle, d.Model.VerticalAxis)
 	if err != nil {
-		return nil, fmt.Errorf("member %s: %w", mm.ID, err)
+		return nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: %w", mm.ID, err)
 	}
 	m.Props = element.FrameProps{
 		L: pb.Add(m.eB).Sub(pa.Add(m.eA)).Norm(),
@@ -311,14 +311,14 @@ func (d *Domain) buildFrame(i int, matrices bool) (*FrameElement, error) {
 		J: sec.J * factor(mm.TorsionFactor), Iy: sec.Iy * factor(mm.IyFactor), Iz: sec.Iz * factor(mm.IzFactor),
 	}
 	if err := checkProps(m); err != nil {
-		return nil, fmt.Errorf("member %s: %w", mm.ID, err)
+		return nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: %w", mm.ID, err)
 	}
 	if m.Type.AxialOnly() {
 		m.rel = trussReleases
 	} else {
 		m.rel, err = element.ParseReleases(mm.ReleaseA, mm.ReleaseB, mm.SpringsA, mm.SpringsB)
 		if err != nil {
-			return nil, fmt.Errorf("member %s: %w", mm.ID, err)
+			return nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: %w", mm.ID, err)
 		}
 	}
 	m.released = m.rel.Any()
@@ -368,7 +368,7 @@ func (m *FrameElement) formMatrices() error {
 		kc = new([144]float64)
 		*kc = m.k0
 		if err := element.Condense(kc[:], nil, &m.rel); err != nil {
-			return fmt.Errorf("member %s: %w", m.ID, err)
+			return ModelErrorf(ModelError{Member: m.MemberID}, "member %d: %w", m.MemberID, err)
 		}
 		if m.Type.AxialOnly() {
 			// Exact bar matrix: condensation leaves round-off in bending.
@@ -431,7 +431,7 @@ func (m *FrameElement) FixedEnd(l *element.MemberLoads, qc, q0 []float64) error 
 		element.FrameStiffness(m.Props, k0[:])
 	}
 	if err := element.Condense(k0[:], qc, &m.rel); err != nil {
-		return fmt.Errorf("member %s: %w", m.ID, err)
+		return ModelErrorf(ModelError{Member: m.MemberID}, "member %d: %w", m.MemberID, err)
 	}
 	return nil
 }
@@ -471,7 +471,7 @@ func (m *FrameElement) End(ug, qc, q0 *[12]float64, s *FrameState) error {
 	if m.released {
 		var scratch [156]float64
 		if err := element.MemberEndDisplacements(m.k0[:], q0[:], &m.rel, s.UNode[:], s.UMem[:], scratch[:]); err != nil {
-			return fmt.Errorf("member %s: %w", m.ID, err)
+			return fmt.Errorf("member %d: %w", m.MemberID, err)
 		}
 	} else {
 		s.UMem = s.UNode

@@ -21,10 +21,10 @@ import (
 // their size).
 func TestAxialParts(t *testing.T) {
 	m := &domain.Model{
-		Nodes:     []domain.Node{{ID: "A"}, {ID: "B", X: 2, Y: 3, Z: 1}},
-		Materials: []domain.Material{{Name: "steel", E: e, G: gm}},
-		Sections:  []domain.Section{{Name: "s", A: 0.01, J: 1e-6, Iy: 3e-5, Iz: 5e-5}},
-		Members: []domain.Member{{ID: "c", NodeA: "A", NodeB: "B", Section: "s", Material: "steel",
+		Nodes:     []domain.Node{{ID: 1}, {ID: 2, X: 2, Y: 3, Z: 1}},
+		Materials: []domain.Material{{ID: 5, E: e, G: gm}},
+		Sections:  []domain.Section{{ID: 4, A: 0.01, J: 1e-6, Iy: 3e-5, Iz: 5e-5}},
+		Members: []domain.Member{{ID: 3, NodeA: 1, NodeB: 2, Section: 4, Material: 5,
 			ReleaseB: "FFFFRR", OffsetA: geom.Vec3{0.1, 0.2, 0}, OffsetB: geom.Vec3{0, -0.15, 0.05}}},
 	}
 	d, err := domain.Build(context.Background(), m, domain.BuildOptions{})

@@ -19,10 +19,10 @@ const (
 func column(t *testing.T, L, i float64, relA, relB string, areaFactor float64) *domain.Domain {
 	t.Helper()
 	m := &domain.Model{
-		Nodes:     []domain.Node{{ID: "base"}, {ID: "tip", Y: L}},
-		Materials: []domain.Material{{Name: "steel", E: e, G: gm, Density: 7850}},
-		Sections:  []domain.Section{{Name: "s", A: 0.01, J: 1e-6, Iy: i, Iz: i}},
-		Members: []domain.Member{{ID: "c", NodeA: "base", NodeB: "tip", Section: "s", Material: "steel",
+		Nodes:     []domain.Node{{ID: 6}, {ID: 7, Y: L}},
+		Materials: []domain.Material{{ID: 5, E: e, G: gm, Density: 7850}},
+		Sections:  []domain.Section{{ID: 4, A: 0.01, J: 1e-6, Iy: i, Iz: i}},
+		Members: []domain.Member{{ID: 3, NodeA: 6, NodeB: 7, Section: 4, Material: 5,
 			ReleaseA: relA, ReleaseB: relB, AreaFactor: areaFactor}},
 	}
 	d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
@@ -144,18 +144,18 @@ func TestFrameMass(t *testing.T) {
 func TestFrameLoadsAndResisting(t *testing.T) {
 	const L, w = 6.0, 5e3
 	m := &domain.Model{
-		Nodes:     []domain.Node{{ID: "a"}, {ID: "b", X: L}},
-		Materials: []domain.Material{{Name: "steel", E: e, G: gm, Density: 7850}},
-		Sections:  []domain.Section{{Name: "s", A: 0.01, J: 1e-6, Iy: 2e-5, Iz: 3e-5}},
-		Members:   []domain.Member{{ID: "b1", NodeA: "a", NodeB: "b", Section: "s", Material: "steel"}},
-		LoadCases: []domain.LoadCase{{Name: "w", Members: []domain.MemberLoad{{Member: "b1", Type: domain.DistributedForce,
+		Nodes:     []domain.Node{{ID: 8}, {ID: 9, X: L}},
+		Materials: []domain.Material{{ID: 5, E: e, G: gm, Density: 7850}},
+		Sections:  []domain.Section{{ID: 4, A: 0.01, J: 1e-6, Iy: 2e-5, Iz: 3e-5}},
+		Members:   []domain.Member{{ID: 10, NodeA: 8, NodeB: 9, Section: 4, Material: 5}},
+		LoadCases: []domain.LoadCase{{ID: 11, Members: []domain.MemberLoad{{Member: 10, Type: domain.DistributedForce,
 			Axes: domain.Local, Direction: geom.YAxis, P1: -w, P2: -w}}}},
 	}
 	d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := d.ResolveCase("w")
+	c, err := d.ResolveCase(11)
 	if err != nil {
 		t.Fatal(err)
 	}

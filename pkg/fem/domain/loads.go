@@ -121,13 +121,13 @@ func (c *Loads) AddScaled(o *Loads, f float64) {
 	}
 }
 
-// ResolveCase resolves the primary load case name. A domain built with
+// ResolveCase resolves the primary load case id. A domain built with
 // MembersOnly resolves the member loads only: node loads and prescribed
 // displacements act on stations only through the stored end states.
-func (d *Domain) ResolveCase(name string) (*Loads, error) {
-	ci, ok := d.caseIdx[name]
+func (d *Domain) ResolveCase(id int64) (*Loads, error) {
+	ci, ok := d.caseIdx[id]
 	if !ok {
-		return nil, fmt.Errorf("load case %q does not exist", name)
+		return nil, ModelErrorf(ModelError{Case: id}, "load case \"%d\" does not exist", id)
 	}
 	return d.resolveCase(&d.Model.LoadCases[ci])
 }
@@ -140,15 +140,15 @@ func (d *Domain) Resolve(lc *LoadCase) (*Loads, error) { return d.resolveCase(lc
 // Combined returns the loads of a case or combination and its factors on
 // primary cases (see Factors): the sum, in model order, of the factored
 // loads base gives for each primary case.
-func (d *Domain) Combined(name string, base func(primary string) (*Loads, error)) (*Loads, map[string]float64, error) {
-	f, err := d.Factors(name)
+func (d *Domain) Combined(id int64, base func(primary int64) (*Loads, error)) (*Loads, map[int64]float64, error) {
+	f, err := d.Factors(id)
 	if err != nil {
 		return nil, nil, err
 	}
 	c := NewLoads(6 * len(d.Pos))
 	for _, lc := range d.Model.LoadCases { // model order: deterministic sums
-		if v, ok := f[lc.Name]; ok && v != 0 {
-			b, err := base(lc.Name)
+		if v, ok := f[lc.ID]; ok && v != 0 {
+			b, err := base(lc.ID)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -158,11 +158,11 @@ func (d *Domain) Combined(name string, base func(primary string) (*Loads, error)
 	return c, f, nil
 }
 
-// Factors resolves a case or combination name into factors on primary
+// Factors resolves a case or combination id into factors on primary
 // load cases, following nested combinations and rejecting cycles.
-func (d *Domain) Factors(name string) (map[string]float64, error) {
-	f := map[string]float64{}
-	if err := d.expand(name, 1, f, map[string]bool{}); err != nil {
+func (d *Domain) Factors(id int64) (map[int64]float64, error) {
+	f := map[int64]float64{}
+	if err := d.expand(id, 1, f, map[int64]bool{}); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -195,7 +195,7 @@ func (d *Domain) resolveNodeLoads(c *Loads, lc *LoadCase) error {
 	for _, nl := range lc.NodeLoads {
 		n, ok := d.nodeIdx[nl.Node]
 		if !ok {
-			return fmt.Errorf("load case %s: node load on node %q, which does not exist", lc.Name, nl.Node)
+			return ModelErrorf(ModelError{Case: lc.ID, Node: nl.Node}, "load case %d: node load on node \"%d\", which does not exist", lc.ID, nl.Node)
 		}
 		for d := range 6 {
 			c.NodeF[6*n+d] += nl.F[d]
@@ -209,7 +209,7 @@ func (d *Domain) resolvePrescribed(c *Loads, lc *LoadCase) error {
 	for _, pd := range lc.Prescribed {
 		n, ok := d.nodeIdx[pd.Node]
 		if !ok {
-			return fmt.Errorf("load case %s: prescribed displacement on node %q, which does not exist", lc.Name, pd.Node)
+			return ModelErrorf(ModelError{Case: lc.ID, Node: pd.Node}, "load case %d: prescribed displacement on node \"%d\", which does not exist", lc.ID, pd.Node)
 		}
 		for k := range 6 {
 			if !pd.Set[k] {
@@ -217,7 +217,7 @@ func (d *Domain) resolvePrescribed(c *Loads, lc *LoadCase) error {
 			}
 			g := 6*n + k
 			if s := d.DOF.Support(g); !s.Fixed || s.OneWay != 0 {
-				return fmt.Errorf("load case %s: prescribed displacement at node %s %s needs a fixed two-way support there", lc.Name, pd.Node, dof.Names[k])
+				return ModelErrorf(ModelError{Case: lc.ID, Node: pd.Node, DOF: dof.Names[k]}, "load case %d: prescribed displacement at node %d %s needs a fixed two-way support there", lc.ID, pd.Node, dof.Names[k])
 			}
 			c.Presc[g] += pd.Value[k]
 		}
@@ -232,16 +232,16 @@ func (d *Domain) resolveMemberLoads(c *Loads, lc *LoadCase) error {
 		ml := &lc.Members[i]
 		mi, ok := d.memIdx[ml.Member]
 		if !ok {
-			return fmt.Errorf("load case %s: member load on member %q, which does not exist", lc.Name, ml.Member)
+			return ModelErrorf(ModelError{Case: lc.ID, Member: ml.Member}, "load case %d: member load on member \"%d\", which does not exist", lc.ID, ml.Member)
 		}
 		if err := d.addMemberLoad(c, d.Frames[mi], ml); err != nil {
-			return fmt.Errorf("load case %s: member %s: %w", lc.Name, ml.Member, err)
+			return ModelErrorf(ModelError{Case: lc.ID, Member: ml.Member}, "load case %d: member %d: %w", lc.ID, ml.Member, err)
 		}
 	}
 	for _, th := range lc.Thermal {
 		mi, ok := d.memIdx[th.Member]
 		if !ok {
-			return fmt.Errorf("load case %s: thermal load on member %q, which does not exist", lc.Name, th.Member)
+			return ModelErrorf(ModelError{Case: lc.ID, Member: th.Member}, "load case %d: thermal load on member \"%d\", which does not exist", lc.ID, th.Member)
 		}
 		m := d.Frames[mi]
 		al := m.Mat.Alpha
@@ -255,7 +255,7 @@ func (d *Domain) resolveMemberLoads(c *Loads, lc *LoadCase) error {
 	for _, ps := range lc.Prestress {
 		mi, ok := d.memIdx[ps.Member]
 		if !ok {
-			return fmt.Errorf("load case %s: prestress on member %q, which does not exist", lc.Name, ps.Member)
+			return ModelErrorf(ModelError{Case: lc.ID, Member: ps.Member}, "load case %d: prestress on member \"%d\", which does not exist", lc.ID, ps.Member)
 		}
 		m := d.Frames[mi]
 		c.loadsOf(mi).Strain.Eps += -ps.Force / (m.Props.E * m.Props.A)
@@ -348,25 +348,25 @@ func (d *Domain) addMemberLoad(c *Loads, m *FrameElement, ml *MemberLoad) error 
 	return nil
 }
 
-// expand adds f times the factors of name to out; path holds the
+// expand adds f times the factors of id to out; path holds the
 // combinations being expanded.
-func (d *Domain) expand(name string, f float64, out map[string]float64, path map[string]bool) error {
-	if _, ok := d.caseIdx[name]; ok {
-		out[name] += f
+func (d *Domain) expand(id int64, f float64, out map[int64]float64, path map[int64]bool) error {
+	if _, ok := d.caseIdx[id]; ok {
+		out[id] += f
 		return nil
 	}
-	ci, ok := d.comboIdx[name]
+	ci, ok := d.comboIdx[id]
 	if !ok {
-		return fmt.Errorf("load case or combination %q does not exist", name)
+		return ModelErrorf(ModelError{Case: id}, "load case or combination \"%d\" does not exist", id)
 	}
-	if path[name] {
-		return fmt.Errorf("combination %s refers to itself", name)
+	if path[id] {
+		return ModelErrorf(ModelError{Case: id}, "combination %d refers to itself", id)
 	}
-	path[name] = true
-	defer delete(path, name)
+	path[id] = true
+	defer delete(path, id)
 	for _, t := range d.Model.Combinations[ci].Terms {
 		if err := d.expand(t.Case, f*t.Factor, out, path); err != nil {
-			return fmt.Errorf("combination %s: %w", name, err)
+			return Wrapf("combination %d: %w", id, err)
 		}
 	}
 	return nil

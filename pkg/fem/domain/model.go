@@ -5,6 +5,14 @@ import "github.com/gusset/gusset/pkg/fem/geom"
 // Model is a complete structural model in SI units, as every analysis
 // reads it: nodes, materials, sections, members, supports, constraints,
 // load cases and combinations.
+//
+// Everything is named by an id, a positive integer unique among its kind
+// (load cases and combinations are one kind, since a combination's terms
+// name either), and references hold ids. Ids are positive so that 0 can
+// mean "none" where a reference is optional (a direction node) and in
+// what a ModelError names; Build rejects the others. They are the
+// caller's own ids, so that results and messages name what the caller
+// knows.
 type Model struct {
 	// VerticalAxis is YAxis (default when zero) or ZAxis; it orients
 	// member local axes (see package geom).
@@ -25,13 +33,13 @@ type Model struct {
 
 // Node is a joint with six DOFs, coordinates in m.
 type Node struct {
-	ID      string
+	ID      int64
 	X, Y, Z float64
 }
 
 // Material is an isotropic linear-elastic material.
 type Material struct {
-	Name    string
+	ID      int64
 	E, G    float64 // Pa
 	Density float64 // kg/m³, for self-weight
 	Alpha   float64 // thermal expansion coefficient, 1/K
@@ -40,7 +48,7 @@ type Material struct {
 // Section holds the properties of a cross-section in its principal axes.
 // Fibre distances are optional (0 = unknown) and enable bending stresses.
 type Section struct {
-	Name           string
+	ID             int64
 	A, Ay, Az      float64 // m²; Ay, Az shear areas, 0 = shear-rigid
 	J, Iy, Iz      float64 // m⁴
 	PrincipalAngle float64 // rad, angle of the principal axes from the member direction axes, about x
@@ -81,15 +89,15 @@ func (t MemberType) OneWay() int {
 
 // Member is a prismatic two-node member.
 type Member struct {
-	ID           string
+	ID           int64
 	Type         MemberType
-	NodeA, NodeB string
-	Section      string
-	Material     string
+	NodeA, NodeB int64
+	Section      int64
+	Material     int64
 	// Direction orients the local y axis; for DirectionNode set
-	// DirectionNode to a node ID (Direction.Node is filled in from it).
+	// DirectionNode to a node id (Direction.Node is filled in from it).
 	Direction     geom.Direction
-	DirectionNode string
+	DirectionNode int64
 	// Fixity codes at each end, 6 characters in DOF order ux uy uz rx ry
 	// rz: F fixed, R released, S spring (stiffness from SpringsA/B, N/m or
 	// N·m/rad). Empty means fully fixed.
@@ -152,7 +160,7 @@ const (
 //
 // V, P and N add a warning naming the node.
 type Support struct {
-	Node    string
+	Node    int64
 	Code    string
 	Springs [6]float64
 	Tables  [6][]SpringSegment
@@ -199,15 +207,15 @@ type SpringSegment struct {
 // nil. Slaves are eliminated in the DOF map; a slave cannot be a master
 // or carry a support on a tied DOF (any DOF, with inclined axes).
 type Constraint struct {
-	Master string
-	Slaves []string
+	Master int64
+	Slaves []int64
 	Code   string
 	Axes   *geom.Rotation
 }
 
 // LoadCase is one primary load case.
 type LoadCase struct {
-	Name       string
+	ID         int64
 	NodeLoads  []NodeLoad
 	Members    []MemberLoad
 	Thermal    []ThermalLoad
@@ -227,13 +235,13 @@ type LoadCase struct {
 // NodeMass is a lumped mass at a node: translational (kg) along global X,
 // Y, Z in M[0:3] and rotational (kg·m²) about them in M[3:6].
 type NodeMass struct {
-	Node string
+	Node int64
 	M    [6]float64
 }
 
 // NodeLoad is a force and moment on a node, global axes: N and N·m.
 type NodeLoad struct {
-	Node string
+	Node int64
 	F    [6]float64
 }
 
@@ -275,7 +283,7 @@ const (
 // Distributed loads vary linearly from P1 at A to P2 at B; A = B = 0 means
 // the whole member.
 type MemberLoad struct {
-	Member    string
+	Member    int64
 	Type      MemberLoadType
 	Axes      LoadAxes
 	Direction geom.Axis // local axis (Local) or global axis; negative axes flip the sign
@@ -288,14 +296,14 @@ type MemberLoad struct {
 // gradients DTy, DTz (K/m, temperature increase per metre along local +y
 // and +z).
 type ThermalLoad struct {
-	Member       string
+	Member       int64
 	DT, DTy, DTz float64
 }
 
 // PrestressLoad is an axial prestress force in a member, tension positive,
 // N: it acts as a stress-free axial strain −P/(EA).
 type PrestressLoad struct {
-	Member string
+	Member int64
 	Force  float64
 }
 
@@ -303,20 +311,20 @@ type PrestressLoad struct {
 // restrained DOFs of a node; DOFs marked in Set only. The DOFs must be
 // fixed by a support.
 type PrescribedDisplacement struct {
-	Node  string
+	Node  int64
 	Set   [6]bool
 	Value [6]float64
 }
 
 // Combination is a linear combination of load cases or other combinations.
 type Combination struct {
-	Name  string
+	ID    int64
 	Terms []Term
 }
 
 // Term is one factored component of a combination.
 type Term struct {
-	Case   string
+	Case   int64
 	Factor float64
 }
 

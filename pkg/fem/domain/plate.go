@@ -13,9 +13,9 @@ import (
 // surface (the mean plane of a warped quad, moved by the plate's offset),
 // and the local axes turn the element to global axes.
 type ShellElement struct {
-	Index int // in Model.Plates
-	ID    string
-	nodes []int
+	Index   int   // in Model.Plates
+	PlateID int64 // Model.Plates[Index].ID
+	nodes   []int
 	// El is the element in its local plane: corners, rigidities, theory.
 	El shell.Element
 	// Rot are the plate's local axes (rows x, y, z in global coordinates).
@@ -40,8 +40,8 @@ type ShellElement struct {
 
 var _ Element = (*ShellElement)(nil)
 
-// Name returns the plate ID.
-func (s *ShellElement) Name() string { return s.ID }
+// ID implements Element: the plate's id.
+func (s *ShellElement) ID() int64 { return s.PlateID }
 
 // Nodes returns the corner nodes' indices in Model.Nodes.
 func (s *ShellElement) Nodes() []int { return s.nodes }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/shell"
@@ -35,18 +34,21 @@ const (
 // analysed, naming the plate and the reason.
 func (d *Domain) buildPlates() error {
 	m := d.Model
-	d.plateIdx = make(map[string]int, len(m.Plates))
+	d.plateIdx = make(map[int64]int, len(m.Plates))
 	d.Plates = make([]*ShellElement, len(m.Plates))
 	q := newQuality()
 	for i := range m.Plates {
 		p := &m.Plates[i]
+		if p.ID <= 0 {
+			return ModelErrorf(ModelError{Plate: p.ID}, "plate %d: ids must be positive", p.ID)
+		}
 		if _, dup := d.plateIdx[p.ID]; dup {
-			return fmt.Errorf("plate %s is defined twice", p.ID)
+			return ModelErrorf(ModelError{Plate: p.ID}, "plate %d is defined twice", p.ID)
 		}
 		d.plateIdx[p.ID] = i
 		s, err := d.buildPlate(i, q)
 		if err != nil {
-			return fmt.Errorf("plate %s: %w", p.ID, err)
+			return ModelErrorf(ModelError{Plate: p.ID}, "plate %d: %w", p.ID, err)
 		}
 		d.Plates[i] = s
 	}
@@ -60,31 +62,31 @@ func (d *Domain) buildPlate(i int, q *quality) (*ShellElement, error) {
 	if len(p.Nodes) != 3 && len(p.Nodes) != 4 {
 		return nil, fmt.Errorf("has %d corner nodes; a plate has 3 or 4", len(p.Nodes))
 	}
-	s := &ShellElement{Index: i, ID: p.ID, nodes: make([]int, len(p.Nodes)), Thickness: p.Thickness}
+	s := &ShellElement{Index: i, PlateID: p.ID, nodes: make([]int, len(p.Nodes)), Thickness: p.Thickness}
 	corners := make([]geom.Vec3, len(p.Nodes))
 	for k, id := range p.Nodes {
 		n, ok := d.nodeIdx[id]
 		if !ok {
-			return nil, fmt.Errorf("corner node %q does not exist", id)
+			return nil, ModelErrorf(ModelError{Node: id}, "corner node \"%d\" does not exist", id)
 		}
 		for _, prev := range s.nodes[:k] {
 			if prev == n {
-				return nil, fmt.Errorf("corner node %s is used twice", id)
+				return nil, ModelErrorf(ModelError{Node: id}, "corner node %d is used twice", id)
 			}
 		}
 		s.nodes[k], corners[k] = n, d.Pos[n]
 	}
 	mat, ok := d.matIdx[p.Material]
 	if !ok {
-		return nil, fmt.Errorf("material %q does not exist", p.Material)
+		return nil, fmt.Errorf("material \"%d\" does not exist", p.Material)
 	}
 	s.Mat = mat
 	if !(mat.E > 0) || !(mat.G > 0) {
-		return nil, fmt.Errorf("material %s needs positive E and G", mat.Name)
+		return nil, fmt.Errorf("material %d needs positive E and G", mat.ID)
 	}
 	nu := mat.E/(2*mat.G) - 1
 	if !(nu > -1 && nu < 0.5) {
-		return nil, fmt.Errorf("material %s: Poisson's ratio E/2G − 1 = %.4g is outside (−1, 0.5)", mat.Name, nu)
+		return nil, fmt.Errorf("material %d: Poisson's ratio E/2G − 1 = %.4g is outside (−1, 0.5)", mat.ID, nu)
 	}
 	if !(p.Thickness > 0) || math.IsInf(p.Thickness, 0) {
 		return nil, fmt.Errorf("thickness %g m must be positive", p.Thickness)
@@ -146,14 +148,14 @@ func (d *Domain) buildPlate(i int, q *quality) (*ShellElement, error) {
 // plateAxes returns the local axes of p from its direction.
 func (d *Domain) plateAxes(p *Plate, corners []geom.Vec3) (geom.PlateFrame, error) {
 	switch {
-	case p.DirectionNode != "":
+	case p.DirectionNode != 0:
 		n, ok := d.nodeIdx[p.DirectionNode]
 		if !ok {
-			return geom.PlateFrame{}, fmt.Errorf("direction node %q does not exist", p.DirectionNode)
+			return geom.PlateFrame{}, ModelErrorf(ModelError{Node: p.DirectionNode}, "direction node \"%d\" does not exist", p.DirectionNode)
 		}
 		fr, err := geom.PlateAxesTowardNode(corners, d.Pos[n])
 		if err != nil {
-			return fr, fmt.Errorf("direction node %s: %w", p.DirectionNode, err)
+			return fr, ModelErrorf(ModelError{Node: p.DirectionNode}, "direction node %d: %w", p.DirectionNode, err)
 		}
 		return fr, nil
 	case p.DirectionAxis != 0:
@@ -174,12 +176,12 @@ func (d *Domain) plateAxes(p *Plate, corners []geom.Vec3) (geom.PlateFrame, erro
 // a large mesh gets one line per kind rather than one per plate.
 type quality struct {
 	kinds []string
-	ids   map[string][]string
+	ids   map[string][]int64
 }
 
-func newQuality() *quality { return &quality{ids: map[string][]string{}} }
+func newQuality() *quality { return &quality{ids: map[string][]int64{}} }
 
-func (q *quality) add(kind, id string) {
+func (q *quality) add(kind string, id int64) {
 	if _, ok := q.ids[kind]; !ok {
 		q.kinds = append(q.kinds, kind)
 	}
@@ -187,7 +189,7 @@ func (q *quality) add(kind, id string) {
 }
 
 // check notes the mild distortions of a plate that analyses.
-func (q *quality) check(id string, c []geom.Vec3, g geom.PlateGeom) {
+func (q *quality) check(id int64, c []geom.Vec3, g geom.PlateGeom) {
 	if g.WarpRatio > WarpWarn {
 		q.add(fmt.Sprintf("warped (corners off the mean plane by more than %g of √area)", WarpWarn), id)
 	}
@@ -214,15 +216,6 @@ func (q *quality) check(id string, c []geom.Vec3, g geom.PlateGeom) {
 	}
 }
 
-// ListIDs lists at most n of ids for a message, saying how many more
-// there are.
-func ListIDs(ids []string, n int) string {
-	if len(ids) <= n {
-		return strings.Join(ids, ", ")
-	}
-	return strings.Join(ids[:n], ", ") + fmt.Sprintf(" and %d more", len(ids)-n)
-}
-
 // warnings returns one line per kind, naming up to five plates.
 func (q *quality) warnings() []string {
 	var out []string
@@ -241,7 +234,7 @@ func (d *Domain) resolvePlateLoads(c *Loads, lc *LoadCase) error {
 	for _, pl := range lc.Pressures {
 		i, ok := d.plateIdx[pl.Plate]
 		if !ok {
-			return fmt.Errorf("load case %s: pressure on plate %q, which does not exist", lc.Name, pl.Plate)
+			return ModelErrorf(ModelError{Case: lc.ID, Plate: pl.Plate}, "load case %d: pressure on plate \"%d\", which does not exist", lc.ID, pl.Plate)
 		}
 		s := d.Plates[i]
 		var q geom.Vec3
@@ -256,7 +249,7 @@ func (d *Domain) resolvePlateLoads(c *Loads, lc *LoadCase) error {
 			n := s.Rot.Z()
 			q = s.Rot.Apply(geom.Vec3{pl.P[0] * math.Abs(n[0]), pl.P[1] * math.Abs(n[1]), pl.P[2] * math.Abs(n[2])})
 		default:
-			return fmt.Errorf("load case %s: plate %s: unknown load axes %d", lc.Name, pl.Plate, pl.Axes)
+			return ModelErrorf(ModelError{Case: lc.ID, Plate: pl.Plate}, "load case %d: plate %d: unknown load axes %d", lc.ID, pl.Plate, pl.Axes)
 		}
 		l := c.plateLoadsOf(i)
 		l.Pressure = l.Pressure.Add(q)
@@ -264,7 +257,7 @@ func (d *Domain) resolvePlateLoads(c *Loads, lc *LoadCase) error {
 	for _, th := range lc.PlateThermal {
 		i, ok := d.plateIdx[th.Plate]
 		if !ok {
-			return fmt.Errorf("load case %s: thermal load on plate %q, which does not exist", lc.Name, th.Plate)
+			return ModelErrorf(ModelError{Case: lc.ID, Plate: th.Plate}, "load case %d: thermal load on plate \"%d\", which does not exist", lc.ID, th.Plate)
 		}
 		st := shell.Thermal(d.Plates[i].Mat.Alpha, th.DT, th.DTz)
 		l := c.plateLoadsOf(i)

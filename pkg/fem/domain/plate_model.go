@@ -8,9 +8,9 @@ import (
 // Plate is a flat shell element of three or four corner nodes, A, B, C[, D]
 // in order around it; its normal and local axes follow package geom.
 type Plate struct {
-	ID       string
-	Nodes    []string
-	Material string
+	ID       int64
+	Nodes    []int64
+	Material int64
 	Theory   shell.Theory
 	// Thickness is the actual thickness, m, which mass, self-weight and
 	// the stress faces follow. Membrane, Bending and Shear are the
@@ -21,10 +21,10 @@ type Plate struct {
 	// nodes, m; it couples membrane and bending.
 	Offset float64
 	// Direction orients local x: by default the angle (degrees, about the
-	// normal from the A→B edge); or toward a node (DirectionNode) or along
+	// normal from the A→B edge); or toward a node (DirectionNode, when not 0) or along
 	// a global axis (DirectionAxis, when not zero).
 	DirectionAngle float64
-	DirectionNode  string
+	DirectionNode  int64
 	DirectionAxis  geom.Axis
 }
 
@@ -35,7 +35,7 @@ type Plate struct {
 // to each axis, so a component along an axis in the plate's plane has no
 // effect.
 type PlatePressure struct {
-	Plate string
+	Plate int64
 	Axes  LoadAxes
 	P     [3]float64
 }
@@ -44,6 +44,6 @@ type PlatePressure struct {
 // a gradient DTz through the thickness (K/m, the increase per metre along
 // local +z).
 type PlateThermalLoad struct {
-	Plate   string
+	Plate   int64
 	DT, DTz float64
 }

@@ -172,7 +172,7 @@ func (d *Domain) linkPatches() {
 func (d *Domain) patchBreaks() []bool {
 	m := d.Model
 	brk := make([]bool, len(d.Pos))
-	mark := func(id string) {
+	mark := func(id int64) {
 		if n, ok := d.nodeIdx[id]; ok {
 			brk[n] = true
 		}

@@ -13,48 +13,63 @@ import (
 	"github.com/gusset/gusset/pkg/fem/shell"
 )
 
-// patchModel is a 4 × 4 grid of unit quads "g<i><j>" in the X-Y plane,
-// normal +Z, nodes "n<i><j>" at (i, j, 0), with
+// The ids of patchModel: grid node n<i><j> is 100 + 10i + j, the fin's top
+// node t<i><j> 300 + 10i + j, grid plate g<i><j> 200 + 10i + j, and the
+// fin and the roof plates 1 and 2.
+const (
+	fin, roof = 1, 2
+	g00, g01  = 200, 201
+	g02, g10  = 202, 210
+	g11, g12  = 211, 212
+	g13, g20  = 213, 220
+	g21, g22  = 221, 222
+	g30       = 230
+)
+
+func nid(i, j int) int64 { return int64(100 + 10*i + j) }
+func gid(i, j int) int64 { return int64(200 + 10*i + j) }
+
+// patchModel is a 4 × 4 grid of unit quads g<i><j> in the X-Y plane,
+// normal +Z, nodes n<i><j> at (i, j, 0), with
 //   - g21 a Mindlin plate;
 //   - g00 listed clockwise, so its normal is −Z (still the same plane);
 //   - local x turned by a different DirectionAngle on several plates;
-//   - a vertical fin "fin" standing on the edge n12–n22 that g11 and g12
-//     share (a fold of 90°), and a horizontal "roof" on top of the fin at
+//   - a vertical fin standing on the edge n12–n22 that g11 and g12
+//     share (a fold of 90°), and a horizontal roof on top of the fin at
 //     z = 1, parallel to the grid but reached only across the fin.
 func patchModel() *domain.Model {
 	m := &domain.Model{Materials: []domain.Material{platecase.Material(30e9, 0.2)}}
-	id := func(i, j int) string { return fmt.Sprintf("n%d%d", i, j) }
 	for i := range 5 {
 		for j := range 5 {
-			m.Nodes = append(m.Nodes, domain.Node{ID: id(i, j), X: float64(i), Y: float64(j)})
+			m.Nodes = append(m.Nodes, domain.Node{ID: nid(i, j), X: float64(i), Y: float64(j)})
 		}
 	}
-	angle := map[string]float64{"g11": 20, "g12": 30, "g22": 90, "g01": -45, "g30": 135}
+	angle := map[int64]float64{g11: 20, g12: 30, g22: 90, g01: -45, g30: 135}
 	for i := range 4 {
 		for j := range 4 {
 			p := domain.Plate{
-				ID:             fmt.Sprintf("g%d%d", i, j),
-				Nodes:          []string{id(i, j), id(i+1, j), id(i+1, j+1), id(i, j+1)},
-				Material:       "plate",
+				ID:             gid(i, j),
+				Nodes:          []int64{nid(i, j), nid(i+1, j), nid(i+1, j+1), nid(i, j+1)},
+				Material:       platecase.MaterialID,
 				Thickness:      0.2,
 				Theory:         shell.Kirchhoff,
-				DirectionAngle: angle[fmt.Sprintf("g%d%d", i, j)],
+				DirectionAngle: angle[gid(i, j)],
 			}
 			switch p.ID {
-			case "g21":
+			case g21:
 				p.Theory = shell.Mindlin
-			case "g00":
+			case g00:
 				slices.Reverse(p.Nodes)
 			}
 			m.Plates = append(m.Plates, p)
 		}
 	}
-	for _, n := range []domain.Node{{ID: "t12", X: 1, Y: 2, Z: 1}, {ID: "t22", X: 2, Y: 2, Z: 1}, {ID: "t13", X: 1, Y: 3, Z: 1}, {ID: "t23", X: 2, Y: 3, Z: 1}} {
+	for _, n := range []domain.Node{{ID: 312, X: 1, Y: 2, Z: 1}, {ID: 322, X: 2, Y: 2, Z: 1}, {ID: 313, X: 1, Y: 3, Z: 1}, {ID: 323, X: 2, Y: 3, Z: 1}} {
 		m.Nodes = append(m.Nodes, n)
 	}
 	m.Plates = append(m.Plates,
-		domain.Plate{ID: "fin", Nodes: []string{"n12", "n22", "t22", "t12"}, Material: "plate", Thickness: 0.2},
-		domain.Plate{ID: "roof", Nodes: []string{"t12", "t22", "t23", "t13"}, Material: "plate", Thickness: 0.2},
+		domain.Plate{ID: fin, Nodes: []int64{112, 122, 322, 312}, Material: platecase.MaterialID, Thickness: 0.2},
+		domain.Plate{ID: roof, Nodes: []int64{312, 322, 323, 313}, Material: platecase.MaterialID, Thickness: 0.2},
 	)
 	return m
 }
@@ -69,21 +84,21 @@ func buildPatch(t *testing.T, m *domain.Model) *domain.Domain {
 	return d
 }
 
-// patchIDs returns the IDs of plate id's shear patch, sorted.
-func patchIDs(t *testing.T, d *domain.Domain, id string) []string {
+// patchIDs returns the ids of plate id's shear patch, sorted.
+func patchIDs(t *testing.T, d *domain.Domain, id int64) []int64 {
 	t.Helper()
 	for i, p := range d.Plates {
-		if p.ID != id {
+		if p.PlateID != id {
 			continue
 		}
-		var out []string
+		var out []int64
 		for _, j := range d.ShearPatch(i, nil) {
-			out = append(out, d.Plates[j].ID)
+			out = append(out, d.Plates[j].PlateID)
 		}
 		slices.Sort(out)
 		return out
 	}
-	t.Fatalf("no plate %s", id)
+	t.Fatalf("no plate %d", id)
 	return nil
 }
 
@@ -95,31 +110,31 @@ func patchIDs(t *testing.T, d *domain.Domain, id string) []string {
 // neighbour is across a fold has an empty one.
 func TestShearPatch(t *testing.T) {
 	d := buildPatch(t, patchModel())
-	var grid []string
+	var grid []int64
 	for i := range 4 {
 		for j := range 4 {
-			if id := fmt.Sprintf("g%d%d", i, j); id != "g11" && id != "g21" {
+			if id := gid(i, j); id != g11 && id != g21 {
 				grid = append(grid, id)
 			}
 		}
 	}
 	slices.Sort(grid)
 	cases := []struct {
-		plate string
-		want  []string
+		plate int64
+		want  []int64
 	}{
 		// Every Kirchhoff grid plate but itself; not g21 (Mindlin), fin
 		// (90° fold) or roof (beyond the fold).
-		{"g11", grid},
-		{"g21", nil},
-		{"fin", nil},
-		{"roof", nil},
+		{g11, grid},
+		{g21, nil},
+		{fin, nil},
+		{roof, nil},
 		// A corner plate: first ring g01, g10, g11 (not g21, which is
 		// not in g00's rings at all); second ring through them.
-		{"g00", []string{"g01", "g02", "g10", "g11", "g12", "g20", "g22"}},
+		{g00, []int64{g01, g02, g10, g11, g12, g20, g22}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.plate, func(t *testing.T) {
+		t.Run(fmt.Sprint(tc.plate), func(t *testing.T) {
 			if got := patchIDs(t, d, tc.plate); !slices.Equal(got, tc.want) {
 				t.Errorf("patch %v, want %v", got, tc.want)
 			}
@@ -139,19 +154,19 @@ func TestShearPatchAngle(t *testing.T) {
 			s, c := math.Sin(tc.phi), math.Cos(tc.phi)
 			m := &domain.Model{Materials: []domain.Material{platecase.Material(30e9, 0.2)}}
 			for _, n := range []domain.Node{
-				{ID: "a", X: 0, Y: 0}, {ID: "b", X: 1, Y: 0}, {ID: "c", X: 1, Y: 1}, {ID: "d", X: 0, Y: 1},
-				{ID: "e", X: 1 + c, Y: 0, Z: s}, {ID: "f", X: 1 + c, Y: 1, Z: s},
+				{ID: 1, X: 0, Y: 0}, {ID: 2, X: 1, Y: 0}, {ID: 3, X: 1, Y: 1}, {ID: 4, X: 0, Y: 1},
+				{ID: 5, X: 1 + c, Y: 0, Z: s}, {ID: 6, X: 1 + c, Y: 1, Z: s},
 			} {
 				m.Nodes = append(m.Nodes, n)
 			}
 			m.Plates = []domain.Plate{
-				{ID: "A", Nodes: []string{"a", "b", "c", "d"}, Material: "plate", Thickness: 0.1},
-				{ID: "B", Nodes: []string{"b", "e", "f", "c"}, Material: "plate", Thickness: 0.1},
+				{ID: 1, Nodes: []int64{1, 2, 3, 4}, Material: platecase.MaterialID, Thickness: 0.1},
+				{ID: 2, Nodes: []int64{2, 5, 6, 3}, Material: platecase.MaterialID, Thickness: 0.1},
 			}
 			d := buildPatch(t, m)
-			got := patchIDs(t, d, "A")
-			if want := tc.want; want != slices.Equal(got, []string{"B"}) || !want && len(got) != 0 {
-				t.Errorf("patch of A at φ = %g: %v, want B in it: %v", tc.phi, got, want)
+			got := patchIDs(t, d, 1)
+			if want := tc.want; want != slices.Equal(got, []int64{2}) || !want && len(got) != 0 {
+				t.Errorf("patch of 1 at φ = %g: %v, want 2 in it: %v", tc.phi, got, want)
 			}
 		})
 	}
@@ -227,11 +242,11 @@ func TestShearFitter(t *testing.T) {
 		for _, n := range p.Nodes() {
 			centre[i] = centre[i].Add(d.Pos[n].Scale(1 / float64(len(p.Nodes()))))
 		}
-		switch p.ID {
-		case "g21", "fin", "roof", "g13":
+		switch p.PlateID {
+		case g21, fin, roof, g13:
 			nan := math.NaN()
 			m[i] = [3]float64{nan, nan, nan}
-			have[i] = p.ID != "g13"
+			have[i] = p.PlateID != g13
 		default:
 			m[i] = local(p.Rot, f.at(centre[i][0], centre[i][1]))
 			have[i] = true
@@ -242,15 +257,15 @@ func TestShearFitter(t *testing.T) {
 	fit := d.ShearFitter(m, make([][3]float64, len(m)), have)
 	const scale = 20.0 // |V| of the field over the grid is at most 14
 	for i, p := range d.Plates {
-		t.Run(p.ID, func(t *testing.T) {
+		t.Run(fmt.Sprint(p.PlateID), func(t *testing.T) {
 			v, how := fit(i)
-			switch p.ID {
-			case "g21", "roof", "g13":
+			switch p.PlateID {
+			case g21, roof, g13:
 				if how != shell.FitNone {
 					t.Errorf("fit %d, want none", how)
 				}
 				return
-			case "fin":
+			case fin:
 				return // its two neighbours are NaN or across the fold
 			}
 			if how != shell.FitQuadratic {

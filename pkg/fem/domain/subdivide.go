@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/gusset/gusset/pkg/fem/geom"
 )
@@ -13,7 +12,7 @@ import (
 type Subdivision struct {
 	// Segments[i] lists the indices, in the refined Model.Members, of
 	// member i's segments from end A; a member left whole has one, under
-	// its own ID.
+	// its own id.
 	Segments [][]int
 	// Interior[i] lists the indices, in the refined Model.Nodes, of the
 	// nodes inside member i, from end A (len(Segments[i])−1 of them). The
@@ -27,17 +26,41 @@ type Subdivision struct {
 	Start [][]float64
 }
 
-// sep joins a member ID to the number of one of its segments or interior
-// nodes. The service accepts no NUL in an ID, so generated IDs never
-// clash with a user's, and a message can name the member by cutting the
-// ID at the NUL.
-const sep = "\x00"
+// InteriorOf returns the index in the original Model.Members of the
+// member that node n of the refined model (an index in its Model.Nodes)
+// lies inside, and false for a node of the original model: a message
+// about a generated node names the user's member instead.
+func (s *Subdivision) InteriorOf(n int) (member int, ok bool) {
+	for i, in := range s.Interior {
+		if len(in) > 0 && n >= in[0] && n <= in[len(in)-1] {
+			return i, true
+		}
+	}
+	return 0, false
+}
 
-// segmentID is the ID of segment k (from 0) of member id.
-func segmentID(id string, k int) string { return id + sep + "#" + strconv.Itoa(k+1) }
+// newIDs hands out the ids of generated nodes or segments: above every id
+// of their kind in the original model, so that they never clash with one.
+type newIDs struct{ next int64 }
 
-// interiorID is the ID of interior node k (from 0) of member id.
-func interiorID(id string, k int) string { return id + sep + "@" + strconv.Itoa(k+1) }
+// idsAbove returns the generator of ids above those of items.
+func idsAbove[T any](items []T, id func(*T) int64) *newIDs {
+	var top int64
+	for i := range items {
+		top = max(top, id(&items[i]))
+	}
+	return &newIDs{next: top + 1}
+}
+
+// take returns the next id, or an error once ids run out.
+func (g *newIDs) take() (int64, error) {
+	if g.next <= 0 { // wrapped past the largest int64
+		return 0, ModelErrorf(ModelError{}, "the model's ids leave no room for the ids of member segments")
+	}
+	id := g.next
+	g.next++
+	return id, nil
+}
 
 // posTol is the relative tolerance on member load positions, addMemberLoad's:
 // a load at most that far outside the member is taken as at its end, and a
@@ -69,7 +92,8 @@ func (s *Subdivision) Locate(i int, x float64) (seg int, at float64) {
 // original's: the frame element is exact for every member load.
 //
 // Interior nodes lie on the flexible line, between the ends of the rigid
-// offsets. The first segment keeps end A's offset (in global axes),
+// offsets. Segments and interior nodes get new ids, above every member
+// and node id of m (Segments and Interior relate them to the members). The first segment keeps end A's offset (in global axes),
 // release and springs, the last those of end B; interior ends have no
 // offset and are fully fixed. Segments keep everything else of the member, so their
 // local axes are the member's. Axial-only members are never split:
@@ -99,11 +123,13 @@ func Subdivide(m *Model, segments func(i int) int) (*Model, *Subdivision, error)
 	}
 	lengths := make([]float64, len(m.Members)) // flexible lengths of split members
 	ix := newModelIndex(m)
+	ids := [2]*newIDs{idsAbove(m.Nodes, func(n *Node) int64 { return n.ID }),
+		idsAbove(m.Members, func(mm *Member) int64 { return mm.ID })}
 	for i := range m.Members {
 		mm := &m.Members[i]
 		n := segments(i)
 		if n < 1 {
-			return nil, nil, fmt.Errorf("member %s: %d segments, need at least 1", mm.ID, n)
+			return nil, nil, fmt.Errorf("member %d: %d segments, need at least 1", mm.ID, n)
 		}
 		if n == 1 || mm.Type.AxialOnly() {
 			s.Segments[i] = []int{len(out.Members)}
@@ -113,10 +139,12 @@ func Subdivide(m *Model, segments func(i int) int) (*Model, *Subdivision, error)
 		}
 		ln, err := ix.flexibleLine(mm, m.VerticalAxis)
 		if err != nil {
-			return nil, nil, fmt.Errorf("member %s: %w", mm.ID, err)
+			return nil, nil, ModelErrorf(ModelError{Member: mm.ID}, "member %d: %w", mm.ID, err)
 		}
 		lengths[i] = ln.b.Sub(ln.a).Norm()
-		s.split(&out, mm, i, n, ln, lengths[i])
+		if err := s.split(&out, mm, i, n, ln, lengths[i], ids); err != nil {
+			return nil, nil, err
+		}
 	}
 	out.LoadCases = make([]LoadCase, len(m.LoadCases))
 	for c := range m.LoadCases {
@@ -128,8 +156,9 @@ func Subdivide(m *Model, segments func(i int) int) (*Model, *Subdivision, error)
 }
 
 // split appends member mm's n segments and n−1 interior nodes, on its
-// flexible line ln of length l, to out and records them as member i's.
-func (s *Subdivision) split(out *Model, mm *Member, i, n int, ln flexibleLine, l float64) {
+// flexible line ln of length l, to out and records them as member i's;
+// ids gives their ids (nodes, members).
+func (s *Subdivision) split(out *Model, mm *Member, i, n int, ln flexibleLine, l float64, ids [2]*newIDs) error {
 	s.Start[i] = make([]float64, n)
 	s.Interior[i] = make([]int, n-1)
 	s.Segments[i] = make([]int, n)
@@ -137,7 +166,10 @@ func (s *Subdivision) split(out *Model, mm *Member, i, n int, ln flexibleLine, l
 	for k := range n {
 		s.Start[i][k] = l * float64(k) / float64(n)
 		seg := *mm
-		seg.ID = segmentID(mm.ID, k)
+		var err error
+		if seg.ID, err = ids[1].take(); err != nil {
+			return err
+		}
 		// Offsets are given in global axes: the node-to-node line that
 		// local offsets refer to is the member's, not the segment's.
 		seg.OffsetA, seg.OffsetB, seg.OffsetsLocal = geom.Vec3{}, geom.Vec3{}, false
@@ -152,37 +184,42 @@ func (s *Subdivision) split(out *Model, mm *Member, i, n int, ln flexibleLine, l
 		} else {
 			p := ln.a.Add(ab.Scale(float64(k+1) / float64(n)))
 			s.Interior[i][k] = len(out.Nodes)
-			out.Nodes = append(out.Nodes, Node{ID: interiorID(mm.ID, k), X: p[0], Y: p[1], Z: p[2]})
+			id, err := ids[0].take()
+			if err != nil {
+				return err
+			}
+			out.Nodes = append(out.Nodes, Node{ID: id, X: p[0], Y: p[1], Z: p[2]})
 			seg.NodeB = out.Nodes[len(out.Nodes)-1].ID
 			seg.ReleaseB, seg.SpringsB = "", [6]float64{}
 		}
 		s.Segments[i][k] = len(out.Members)
 		out.Members = append(out.Members, seg)
 	}
+	return nil
 }
 
 // flexibleLine is a member's flexible length, from a to b, and its rigid
 // offsets eA and eB in global axes.
 type flexibleLine struct{ a, b, eA, eB geom.Vec3 }
 
-// modelIndex finds a model's nodes, sections and members by name.
+// modelIndex finds a model's nodes, sections and members by id.
 type modelIndex struct {
-	nodes    map[string]geom.Vec3
-	sections map[string]*Section
-	members  map[string]int
+	nodes    map[int64]geom.Vec3
+	sections map[int64]*Section
+	members  map[int64]int
 }
 
 func newModelIndex(m *Model) *modelIndex {
 	ix := &modelIndex{
-		nodes:    make(map[string]geom.Vec3, len(m.Nodes)),
-		sections: make(map[string]*Section, len(m.Sections)),
-		members:  make(map[string]int, len(m.Members)),
+		nodes:    make(map[int64]geom.Vec3, len(m.Nodes)),
+		sections: make(map[int64]*Section, len(m.Sections)),
+		members:  make(map[int64]int, len(m.Members)),
 	}
 	for _, n := range m.Nodes {
 		ix.nodes[n.ID] = geom.Vec3{n.X, n.Y, n.Z}
 	}
 	for i := range m.Sections {
-		ix.sections[m.Sections[i].Name] = &m.Sections[i]
+		ix.sections[m.Sections[i].ID] = &m.Sections[i]
 	}
 	for i := range m.Members {
 		ix.members[m.Members[i].ID] = i
@@ -191,23 +228,23 @@ func newModelIndex(m *Model) *modelIndex {
 }
 
 // flexibleLine returns member mm's flexible line as buildFrame computes
-// it. Missing names are reported as Build would, though Build of the
+// it. Missing ids are reported as Build would, though Build of the
 // original model has rejected them already.
 func (ix *modelIndex) flexibleLine(mm *Member, vertical geom.Axis) (flexibleLine, error) {
 	var ln flexibleLine
 	var p [3]geom.Vec3 // node A, node B, direction node
-	for j, id := range [3]string{mm.NodeA, mm.NodeB, mm.DirectionNode} {
+	for j, id := range [3]int64{mm.NodeA, mm.NodeB, mm.DirectionNode} {
 		if j == 2 && mm.Direction.Kind != geom.DirectionNode {
 			break
 		}
 		var ok bool
 		if p[j], ok = ix.nodes[id]; !ok {
-			return ln, fmt.Errorf("node %q does not exist", id)
+			return ln, ModelErrorf(ModelError{Node: id}, "node \"%d\" does not exist", id)
 		}
 	}
 	sec, ok := ix.sections[mm.Section]
 	if !ok {
-		return ln, fmt.Errorf("section %q does not exist", mm.Section)
+		return ln, fmt.Errorf("section \"%d\" does not exist", mm.Section)
 	}
 	var err error
 	if ln.eA, ln.eB, _, err = memberLine(mm, p[0], p[1], p[2], sec.PrincipalAngle, vertical); err != nil {
@@ -220,20 +257,20 @@ func (ix *modelIndex) flexibleLine(mm *Member, vertical geom.Axis) (flexibleLine
 // splitCase writes into out the load case lc with the loads of split
 // members moved to their segments. members indexes the original members,
 // lengths holds the flexible lengths of the split ones and refined the
-// refined members (for the segments' IDs).
-func (s *Subdivision) splitCase(out, lc *LoadCase, members map[string]int, lengths []float64, refined []Member) error {
+// refined members (for the segments' ids).
+func (s *Subdivision) splitCase(out, lc *LoadCase, members map[int64]int, lengths []float64, refined []Member) error {
 	*out = *lc
 	out.NodeLoads = slices.Clone(lc.NodeLoads)
 	out.Prescribed = slices.Clone(lc.Prescribed)
-	// segs returns the index of a split member and its segments' IDs;
-	// nil IDs for a member left whole or unknown (which resolving the case
+	// segs returns the index of a split member and its segments' ids;
+	// nil ids for a member left whole or unknown (which resolving the case
 	// reports), whose loads stay as they are.
-	segs := func(id string) (int, []string) {
+	segs := func(id int64) (int, []int64) {
 		i, ok := members[id]
 		if !ok || len(s.Segments[i]) == 1 {
 			return -1, nil
 		}
-		ids := make([]string, len(s.Segments[i]))
+		ids := make([]int64, len(s.Segments[i]))
 		for k, j := range s.Segments[i] {
 			ids[k] = refined[j].ID
 		}
@@ -248,18 +285,18 @@ func (s *Subdivision) splitCase(out, lc *LoadCase, members map[string]int, lengt
 		}
 		var err error
 		if out.Members, err = s.splitLoad(out.Members, ml, i, lengths[i], ids); err != nil {
-			return fmt.Errorf("load case %s: member %s: %w", lc.Name, ml.Member, err)
+			return ModelErrorf(ModelError{Case: lc.ID, Member: ml.Member}, "load case %d: member %d: %w", lc.ID, ml.Member, err)
 		}
 	}
-	out.Thermal = onEverySegment(lc.Thermal, func(t *ThermalLoad) *string { return &t.Member }, segs)
-	out.Prestress = onEverySegment(lc.Prestress, func(p *PrestressLoad) *string { return &p.Member }, segs)
+	out.Thermal = onEverySegment(lc.Thermal, func(t *ThermalLoad) *int64 { return &t.Member }, segs)
+	out.Prestress = onEverySegment(lc.Prestress, func(p *PrestressLoad) *int64 { return &p.Member }, segs)
 	return nil
 }
 
 // onEverySegment returns loads with each load on a split member repeated
 // on every one of its segments: a strain load acts uniformly along the
-// member. member points to a load's member ID.
-func onEverySegment[T any](loads []T, member func(*T) *string, segs func(string) (int, []string)) []T {
+// member. member points to a load's member id.
+func onEverySegment[T any](loads []T, member func(*T) *int64, segs func(int64) (int, []int64)) []T {
 	var out []T
 	for _, l := range loads {
 		_, ids := segs(*member(&l))
@@ -277,7 +314,7 @@ func onEverySegment[T any](loads []T, member func(*T) *string, segs func(string)
 // splitLoad appends to out the parts of load ml on member i, of flexible
 // length l, that fall on each of its segments ids, positions Actual from
 // the segment's start.
-func (s *Subdivision) splitLoad(out []MemberLoad, ml MemberLoad, i int, l float64, ids []string) ([]MemberLoad, error) {
+func (s *Subdivision) splitLoad(out []MemberLoad, ml MemberLoad, i int, l float64, ids []int64) ([]MemberLoad, error) {
 	// pos is addMemberLoad's reading of a position, with its error.
 	percent := ml.Position == Percent
 	pos := func(v float64) (float64, error) {
@@ -323,7 +360,7 @@ func (s *Subdivision) splitLoad(out []MemberLoad, ml MemberLoad, i int, l float6
 // x[0] to p[1] at x[1] along member i of length l, on each segment it
 // overlaps. A part covering its whole segment is given as A = B = 0, so
 // that it spans the segment's own length exactly.
-func (s *Subdivision) clip(out []MemberLoad, ml MemberLoad, i int, l float64, ids []string, x, p [2]float64) []MemberLoad {
+func (s *Subdivision) clip(out []MemberLoad, ml MemberLoad, i int, l float64, ids []int64, x, p [2]float64) []MemberLoad {
 	at := func(v float64) float64 {
 		if v == x[1] {
 			return p[1]

@@ -2,6 +2,7 @@ package domain_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -23,6 +24,17 @@ const (
 	mBrace
 )
 
+// Ids of the members of subdivisionModel: index + 1.
+const (
+	c1 = iota + 1
+	c2
+	c3
+	b1
+	b2
+	cant
+	brace
+)
+
 // subdivisionModel is a 3-D model with a two-span frame (columns c1–c3,
 // beams b1 and b2, truss brace) and a separate cantilever of exactly 6 m,
 // loaded with everything Subdivide splits: point loads at Actual and
@@ -32,69 +44,72 @@ const (
 // forces and moments in every axes kind, thermal loads with gradients,
 // prestress and self-weight, on members with a hinge and a spring release,
 // global and local rigid offsets, principal angles, shear areas, factors
-// and a direction node.
+// and a direction node. Nodes n1–n6 are 1–6 and k0, k1 7 and 8; the
+// members are 1–7 in the order of the indices above, the sections s1, s2
+// and br 1–3; the cases points, distributed, strain and self 1–4, the
+// combination 5.
 func subdivisionModel() *domain.Model {
-	node := func(id string, x, y, z float64) domain.Node { return domain.Node{ID: id, X: x, Y: y, Z: z} }
-	mem := func(id, a, b, s string) domain.Member {
-		return domain.Member{ID: id, NodeA: a, NodeB: b, Section: s, Material: "steel"}
+	node := func(id int64, x, y, z float64) domain.Node { return domain.Node{ID: id, X: x, Y: y, Z: z} }
+	mem := func(id, a, b, s int64) domain.Member {
+		return domain.Member{ID: id, NodeA: a, NodeB: b, Section: s, Material: 1}
 	}
 	m := &domain.Model{
 		VerticalAxis: geom.ZAxis,
-		Nodes: []domain.Node{node("n1", 0, 0, 0), node("n2", 0, 0, 4), node("n3", 6, 0, 0), node("n4", 6, 0, 4),
-			node("n5", 6.5, 5, 0), node("n6", 6.5, 5, 4.5), node("k0", 10, 0, 1), node("k1", 10, 6, 1)},
-		Materials: []domain.Material{{Name: "steel", E: e, G: gm, Density: 7850, Alpha: 1.2e-5}},
+		Nodes: []domain.Node{node(1, 0, 0, 0), node(2, 0, 0, 4), node(3, 6, 0, 0), node(4, 6, 0, 4),
+			node(5, 6.5, 5, 0), node(6, 6.5, 5, 4.5), node(7, 10, 0, 1), node(8, 10, 6, 1)},
+		Materials: []domain.Material{{ID: 1, E: e, G: gm, Density: 7850, Alpha: 1.2e-5}},
 		Sections: []domain.Section{
-			{Name: "s1", A: 8e-3, Ay: 3e-3, Az: 4e-3, J: 3e-6, Iy: 9e-5, Iz: 2e-5, PrincipalAngle: 0.3},
-			{Name: "s2", A: 5e-3, Ay: 2e-3, Az: 2.5e-3, J: 1e-6, Iy: 4e-5, Iz: 1.5e-5},
-			{Name: "br", A: 1e-3, J: 1e-8, Iy: 1e-8, Iz: 1e-8},
+			{ID: 1, A: 8e-3, Ay: 3e-3, Az: 4e-3, J: 3e-6, Iy: 9e-5, Iz: 2e-5, PrincipalAngle: 0.3},
+			{ID: 2, A: 5e-3, Ay: 2e-3, Az: 2.5e-3, J: 1e-6, Iy: 4e-5, Iz: 1.5e-5},
+			{ID: 3, A: 1e-3, J: 1e-8, Iy: 1e-8, Iz: 1e-8},
 		},
-		Members: []domain.Member{mem("c1", "n1", "n2", "s1"), mem("c2", "n3", "n4", "s1"), mem("c3", "n5", "n6", "s1"),
-			mem("b1", "n2", "n4", "s2"), mem("b2", "n4", "n6", "s2"), mem("cant", "k0", "k1", "s2"), mem("brace", "n1", "n4", "br")},
-		Supports: []domain.Support{{Node: "n1", Code: "FFFFFF"}, {Node: "n3", Code: "FFFRRR"},
-			{Node: "n5", Code: "FFFSSS", Springs: [6]float64{3: 5e6, 4: 8e6, 5: 1e6}}, {Node: "k0", Code: "FFFFFF"}},
+		Members: []domain.Member{mem(c1, 1, 2, 1), mem(c2, 3, 4, 1), mem(c3, 5, 6, 1),
+			mem(b1, 2, 4, 2), mem(b2, 4, 6, 2), mem(cant, 7, 8, 2), mem(brace, 1, 4, 3)},
+		Supports: []domain.Support{{Node: 1, Code: "FFFFFF"}, {Node: 3, Code: "FFFRRR"},
+			{Node: 5, Code: "FFFSSS", Springs: [6]float64{3: 5e6, 4: 8e6, 5: 1e6}}, {Node: 7, Code: "FFFFFF"}},
 	}
 	ms := m.Members
 	ms[mC2].Direction.Angle, ms[mC2].OffsetB = 0.4, geom.Vec3{0, 0, -0.2}
 	ms[mC3].OffsetA = geom.Vec3{0.1, -0.1, 0}
 	ms[mB1].OffsetA, ms[mB1].OffsetB, ms[mB1].OffsetsLocal = geom.Vec3{0.15, 0, 0.02}, geom.Vec3{-0.15, 0.01, 0}, true
 	ms[mB2].ReleaseA, ms[mB2].ReleaseB, ms[mB2].SpringsB = "FFFFRR", "FFFFFS", [6]float64{5: 3e6}
-	ms[mCant].Direction, ms[mCant].DirectionNode = geom.Direction{Kind: geom.DirectionNode}, "n3"
+	ms[mCant].Direction, ms[mCant].DirectionNode = geom.Direction{Kind: geom.DirectionNode}, 3
 	ms[mCant].AreaFactor, ms[mCant].IyFactor = 0.9, 1.1
 	ms[mBrace].Type = domain.Truss
-	ml := func(member string, typ domain.MemberLoadType, axes domain.LoadAxes, dir geom.Axis, pos domain.PositionKind, a, b, p1, p2 float64) domain.MemberLoad {
+	ml := func(member int64, typ domain.MemberLoadType, axes domain.LoadAxes, dir geom.Axis, pos domain.PositionKind, a, b, p1, p2 float64) domain.MemberLoad {
 		return domain.MemberLoad{Member: member, Type: typ, Axes: axes, Direction: dir, Position: pos, A: a, B: b, P1: p1, P2: p2}
 	}
 	const cf, cm, df, dm = domain.ConcentratedForce, domain.ConcentratedMoment, domain.DistributedForce, domain.DistributedMoment
 	const loc, inc, prj, act, pct = domain.Local, domain.GlobalInclined, domain.GlobalProjected, domain.Actual, domain.Percent
 	m.LoadCases = []domain.LoadCase{
-		{Name: "points", Members: []domain.MemberLoad{
-			ml("cant", cf, loc, geom.NegativeYAxis, act, 2, 0, 5e3, 0),
-			ml("cant", cf, loc, geom.ZAxis, act, 3, 0, 2e3, 0),
-			ml("cant", cf, inc, geom.NegativeZAxis, pct, 100, 0, 4e3, 0),
-			ml("cant", cf, inc, geom.XAxis, act, 0, 0, 1e3, 0),
-			ml("cant", cm, loc, geom.XAxis, pct, 37.5, 0, 3e3, 0),
-			ml("b1", cf, inc, geom.NegativeZAxis, pct, 30, 0, 12e3, 0),
-			ml("b2", cm, loc, geom.ZAxis, pct, 50, 0, 5e3, 0),
-			ml("b2", cf, prj, geom.YAxis, act, 1.1, 0, 2e3, 0),
+		{ID: 1, Members: []domain.MemberLoad{
+			ml(cant, cf, loc, geom.NegativeYAxis, act, 2, 0, 5e3, 0),
+			ml(cant, cf, loc, geom.ZAxis, act, 3, 0, 2e3, 0),
+			ml(cant, cf, inc, geom.NegativeZAxis, pct, 100, 0, 4e3, 0),
+			ml(cant, cf, inc, geom.XAxis, act, 0, 0, 1e3, 0),
+			ml(cant, cm, loc, geom.XAxis, pct, 37.5, 0, 3e3, 0),
+			ml(b1, cf, inc, geom.NegativeZAxis, pct, 30, 0, 12e3, 0),
+			ml(b2, cm, loc, geom.ZAxis, pct, 50, 0, 5e3, 0),
+			ml(b2, cf, prj, geom.YAxis, act, 1.1, 0, 2e3, 0),
 		}},
-		{Name: "distributed", Members: []domain.MemberLoad{
-			ml("b1", df, loc, geom.NegativeYAxis, act, 0, 0, 4e3, 4e3),
-			ml("b1", df, inc, geom.XAxis, pct, 80, 10, 2e3, -1e3),
-			ml("b2", df, prj, geom.NegativeZAxis, act, 0, 0, 6e3, 1e3),
-			ml("cant", df, prj, geom.NegativeZAxis, act, 0.5, 4.7, 1e3, 3e3),
-			ml("cant", dm, loc, geom.YAxis, pct, 20, 90, 300, -500),
-			ml("c1", dm, loc, geom.XAxis, act, 0.4, 2.5, 400, 100),
-			ml("c3", dm, inc, geom.YAxis, act, 0, 0, 250, 250),
-			ml("brace", df, inc, geom.NegativeZAxis, act, 0, 0, 200, 200),
+		{ID: 2, Members: []domain.MemberLoad{
+			ml(b1, df, loc, geom.NegativeYAxis, act, 0, 0, 4e3, 4e3),
+			ml(b1, df, inc, geom.XAxis, pct, 80, 10, 2e3, -1e3),
+			ml(b2, df, prj, geom.NegativeZAxis, act, 0, 0, 6e3, 1e3),
+			ml(cant, df, prj, geom.NegativeZAxis, act, 0.5, 4.7, 1e3, 3e3),
+			ml(cant, dm, loc, geom.YAxis, pct, 20, 90, 300, -500),
+			ml(c1, dm, loc, geom.XAxis, act, 0.4, 2.5, 400, 100),
+			ml(c3, dm, inc, geom.YAxis, act, 0, 0, 250, 250),
+			ml(brace, df, inc, geom.NegativeZAxis, act, 0, 0, 200, 200),
 		}},
-		{Name: "strain",
-			Thermal: []domain.ThermalLoad{{Member: "b1", DT: 30, DTy: 50, DTz: -20},
-				{Member: "cant", DT: -15, DTy: 10, DTz: 25}, {Member: "brace", DT: 20}},
-			Prestress: []domain.PrestressLoad{{Member: "c1", Force: 50e3}, {Member: "brace", Force: 20e3}}},
-		{Name: "self", SelfWeight: [3]float64{0, 0.2, -1}, NodeLoads: []domain.NodeLoad{{Node: "k1", F: [6]float64{0, 0, -2e3}}}},
+		{ID: 3,
+			Thermal: []domain.ThermalLoad{{Member: b1, DT: 30, DTy: 50, DTz: -20},
+				{Member: cant, DT: -15, DTy: 10, DTz: 25}, {Member: brace, DT: 20}},
+			Prestress: []domain.PrestressLoad{{Member: c1, Force: 50e3}, {Member: brace, Force: 20e3}}},
+		{ID: 4, SelfWeight: [3]float64{0, 0.2, -1}, NodeLoads: []domain.NodeLoad{{Node: 8, F: [6]float64{0, 0, -2e3}}}},
 	}
-	m.Combinations = []domain.Combination{{Name: "ULS", Terms: []domain.Term{
-		{Case: "points", Factor: 1.35}, {Case: "distributed", Factor: 1.5}, {Case: "strain", Factor: 0.6}, {Case: "self", Factor: 1}}}}
+	m.Combinations = []domain.Combination{{ID: 5, Terms: []domain.Term{
+		{Case: 1, Factor: 1.35}, {Case: 2, Factor: 1.5}, {Case: 3, Factor: 0.6}, {Case: 4, Factor: 1}}}}
 	return m
 }
 
@@ -158,21 +173,21 @@ func TestSubdivideStaticResponse(t *testing.T) {
 // original want at the original nodes and member ends.
 func compareCase(t *testing.T, rm *domain.Model, sd *domain.Subdivision, got, want *static.CaseResult) {
 	t.Helper()
-	byID := make(map[string]*static.MemberResult, len(got.Members))
+	byID := make(map[int64]*static.MemberResult, len(got.Members))
 	for i := range got.Members {
 		byID[got.Members[i].Member] = &got.Members[i]
 	}
 	refined := func(i, k int) *static.MemberResult {
 		r := byID[rm.Members[sd.Segments[i][k]].ID]
 		if r == nil {
-			t.Fatalf("%s: no result for segment %d of member %s", want.Name, k, want.Members[i].Member)
+			t.Fatalf("%d: no result for segment %d of member %d", want.Case, k, want.Members[i].Member)
 		}
 		return r
 	}
 	var g, w struct{ disp, reaction, end []float64 }
 	for n := range want.Nodes {
 		if got.Nodes[n].Node != want.Nodes[n].Node || got.Nodes[n].HasReaction != want.Nodes[n].HasReaction {
-			t.Fatalf("%s: node %d is %+v, want %+v", want.Name, n, got.Nodes[n], want.Nodes[n])
+			t.Fatalf("%d: node %d is %+v, want %+v", want.Case, n, got.Nodes[n], want.Nodes[n])
 		}
 		g.disp, w.disp = append(g.disp, got.Nodes[n].Disp[:]...), append(w.disp, want.Nodes[n].Disp[:]...)
 		g.reaction, w.reaction = append(g.reaction, got.Nodes[n].Reaction[:]...), append(w.reaction, want.Nodes[n].Reaction[:]...)
@@ -182,9 +197,10 @@ func compareCase(t *testing.T, rm *domain.Model, sd *domain.Subdivision, got, wa
 		g.disp, w.disp = append(g.disp, first.DispA[:]...), append(w.disp, wm.DispA[:]...)
 		g.end, w.end = append(append(g.end, first.EndA[:]...), last.EndB[:]...), append(append(w.end, wm.EndA[:]...), wm.EndB[:]...)
 	}
-	closeTo(t, want.Name+" displacements", g.disp, w.disp, 1e-9)
-	closeTo(t, want.Name+" reactions", g.reaction, w.reaction, 1e-9)
-	closeTo(t, want.Name+" end actions", g.end, w.end, 1e-9)
+	name := fmt.Sprint(want.Case)
+	closeTo(t, name+" displacements", g.disp, w.disp, 1e-9)
+	closeTo(t, name+" reactions", g.reaction, w.reaction, 1e-9)
+	closeTo(t, name+" end actions", g.end, w.end, 1e-9)
 }
 
 // closeTo fails unless got and want agree within tol times the largest
@@ -204,7 +220,7 @@ func closeTo(t *testing.T, what string, got, want []float64, tol float64) {
 
 // TestSubdivisionMaps checks the refined model's layout against the
 // Subdivision: counts; the segments' ends, releases and offsets; the
-// generated IDs (the member's ID, then a NUL, which no user ID has); and
+// generated ids (above every id of the model, so no user's id); and
 // interior nodes equally spaced on the flexible line, whose ends are
 // worked out by hand here. b1 is horizontal along X with Z up, so the
 // local axes of its node-to-node line are x = X, y = Z, z = −Y: its local
@@ -217,56 +233,68 @@ func TestSubdivisionMaps(t *testing.T) {
 		mC2: {{}, {0, 0, -0.2}}, mC3: {{0.1, -0.1, 0}, {}}, mB1: {{0.15, -0.02, 0}, {-0.15, 0, 0.01}},
 	}
 	pos := func(n domain.Node) geom.Vec3 { return geom.Vec3{n.X, n.Y, n.Z} }
-	node := map[string]geom.Vec3{}
+	node := map[int64]geom.Vec3{}
+	var topNode, topMember int64
 	for _, n := range m.Nodes {
 		node[n.ID] = pos(n)
+		topNode = max(topNode, n.ID)
+	}
+	for _, mm := range m.Members {
+		topMember = max(topMember, mm.ID)
 	}
 	for _, sc := range segmentCounts {
 		t.Run(sc.name, func(t *testing.T) {
 			rm, sd := subdivide(t, m, sc.n)
 			interior := 0
+			seen := map[[2]int64]bool{} // generated ids: {0, node} and {1, member}
 			for i, mm := range m.Members {
 				n := sc.n(i)
 				if mm.Type.AxialOnly() {
 					n = 1
 				}
 				if len(sd.Segments[i]) != n || len(sd.Interior[i]) != n-1 || len(sd.Start[i]) != n {
-					t.Fatalf("member %s: %d segments, %d interior nodes, %d starts; want %d segments", mm.ID,
+					t.Fatalf("member %d: %d segments, %d interior nodes, %d starts; want %d segments", mm.ID,
 						len(sd.Segments[i]), len(sd.Interior[i]), len(sd.Start[i]), n)
 				}
 				interior += n - 1
 				first, last := rm.Members[sd.Segments[i][0]], rm.Members[sd.Segments[i][n-1]]
 				if first.NodeA != mm.NodeA || last.NodeB != mm.NodeB || first.ReleaseA != mm.ReleaseA || last.ReleaseB != mm.ReleaseB ||
 					first.SpringsA != mm.SpringsA || last.SpringsB != mm.SpringsB || first.Section != mm.Section {
-					t.Errorf("member %s: first segment %+v, last %+v", mm.ID, first, last)
+					t.Errorf("member %d: first segment %+v, last %+v", mm.ID, first, last)
 				}
 				if n == 1 {
 					if !reflect.DeepEqual(first, mm) {
-						t.Errorf("member %s left whole is %+v", mm.ID, first)
+						t.Errorf("member %d left whole is %+v", mm.ID, first)
 					}
 					continue
 				}
 				a, b := node[mm.NodeA].Add(offsets[i][0]), node[mm.NodeB].Add(offsets[i][1])
 				if d := first.OffsetA.Sub(offsets[i][0]).Norm() + last.OffsetB.Sub(offsets[i][1]).Norm(); d > 1e-12 || first.OffsetsLocal {
-					t.Errorf("member %s: segment offsets %v, %v (local %v), want %v in global axes", mm.ID, first.OffsetA, last.OffsetB, first.OffsetsLocal, offsets[i])
+					t.Errorf("member %d: segment offsets %v, %v (local %v), want %v in global axes", mm.ID, first.OffsetA, last.OffsetB, first.OffsetsLocal, offsets[i])
 				}
 				for _, j := range sd.Segments[i] {
-					if id := rm.Members[j].ID; !strings.HasPrefix(id, mm.ID+"\x00") {
-						t.Errorf("member %s: segment ID %q", mm.ID, id)
+					if id := rm.Members[j].ID; id <= topMember || seen[[2]int64{1, id}] {
+						t.Errorf("member %d: segment id %d", mm.ID, id)
 					}
+					seen[[2]int64{1, rm.Members[j].ID}] = true
 				}
 				for k, ni := range sd.Interior[i] {
 					want := a.Add(b.Sub(a).Scale(float64(k+1) / float64(n)))
-					if ni < len(m.Nodes) || pos(rm.Nodes[ni]).Sub(want).Norm() > 1e-12 || !strings.HasPrefix(rm.Nodes[ni].ID, mm.ID+"\x00") {
-						t.Errorf("member %s: interior node %d is number %d, %q at %v; want at %v", mm.ID, k, ni, rm.Nodes[ni].ID, pos(rm.Nodes[ni]), want)
+					id := rm.Nodes[ni].ID
+					if ni < len(m.Nodes) || pos(rm.Nodes[ni]).Sub(want).Norm() > 1e-12 || id <= topNode || seen[[2]int64{0, id}] {
+						t.Errorf("member %d: interior node %d is number %d, %d at %v; want at %v", mm.ID, k, ni, id, pos(rm.Nodes[ni]), want)
+					}
+					seen[[2]int64{0, id}] = true
+					if got, ok := sd.InteriorOf(ni); !ok || got != i {
+						t.Errorf("member %d: InteriorOf(%d) = %d, %v; want %d", mm.ID, ni, got, ok, i)
 					}
 					if rm.Members[sd.Segments[i][k]].NodeB != rm.Nodes[ni].ID || rm.Members[sd.Segments[i][k+1]].NodeA != rm.Nodes[ni].ID {
-						t.Errorf("member %s: segments %d and %d do not meet at interior node %d", mm.ID, k, k+1, k)
+						t.Errorf("member %d: segments %d and %d do not meet at interior node %d", mm.ID, k, k+1, k)
 					}
 				}
 				for k, s := range sd.Start[i] {
 					if want := b.Sub(a).Norm() * float64(k) / float64(n); math.Abs(s-want) > 1e-12 {
-						t.Errorf("member %s: segment %d starts at %g m, want %g", mm.ID, k, s, want)
+						t.Errorf("member %d: segment %d starts at %g m, want %g", mm.ID, k, s, want)
 					}
 				}
 			}
@@ -296,11 +324,11 @@ func checkSegmentAxes(t *testing.T, m, rm *domain.Model, sd *domain.Subdivision)
 			s := rd.Frames[j]
 			for r := range 3 {
 				if geom.Vec3(s.Rot[r]).Sub(f.Rot[r]).Norm() > 1e-12 {
-					t.Errorf("segment %q: axes %v, member %s has %v", s.ID, s.Rot, f.ID, f.Rot)
+					t.Errorf("segment %d: axes %v, member %d has %v", s.MemberID, s.Rot, f.MemberID, f.Rot)
 				}
 			}
 			if want := f.Props.L / float64(len(sd.Segments[i])); math.Abs(s.Props.L-want) > 1e-12 {
-				t.Errorf("segment %q: length %g, want %g", s.ID, s.Props.L, want)
+				t.Errorf("segment %d: length %g, want %g", s.MemberID, s.Props.L, want)
 			}
 		}
 	}
@@ -351,8 +379,8 @@ func TestSubdivideErrors(t *testing.T) {
 		want  string
 		build bool // want is the original model's ResolveCase error
 	}{
-		{"no segments", nil, func(i int) int { return map[bool]int{true: 0, false: 2}[i == mB2] }, "member b2", false},
-		{"negative segments", nil, func(i int) int { return -1 }, "member c1", false},
+		{"no segments", nil, func(i int) int { return map[bool]int{true: 0, false: 2}[i == mB2] }, "member 5", false},
+		{"negative segments", nil, func(i int) int { return -1 }, "member 1", false},
 		{"point beyond the end", func(m *domain.Model) {
 			m.LoadCases[0].Members[0].A = 6.5
 		}, func(int) int { return 3 }, "", true},
@@ -390,7 +418,7 @@ func resolveError(t *testing.T, m *domain.Model) string {
 		t.Fatal(err)
 	}
 	for _, lc := range m.LoadCases {
-		if _, err := d.ResolveCase(lc.Name); err != nil {
+		if _, err := d.ResolveCase(lc.ID); err != nil {
 			return err.Error()
 		}
 	}

@@ -2,7 +2,6 @@ package dynamic_test
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -20,18 +19,18 @@ const (
 	iz  = 2e-6 // bending in the x-y plane
 )
 
-// beam returns a member along X from "A" to "B" of length L, bending
+// beam returns a member along X from node 4 to node 5 of length L, bending
 // softly in the x-y plane (Iz) and stiffly out of it (Iy, J large), so that
 // its lowest modes are the x-y bending modes, with a self-weight case.
 func beam(supA, supB string, iy float64) *domain.Model {
 	m := &domain.Model{
-		Nodes:     []domain.Node{{ID: "A"}, {ID: "B", X: L}},
-		Materials: []domain.Material{{Name: "steel", E: e, G: 8.1e10, Density: rho}},
-		Sections:  []domain.Section{{Name: "s", A: a, J: 1e-2, Iy: iy, Iz: iz}},
-		Members:   []domain.Member{{ID: "1", NodeA: "A", NodeB: "B", Section: "s", Material: "steel"}},
-		LoadCases: []domain.LoadCase{{Name: "SW", SelfWeight: [3]float64{0, -1, 0}}},
+		Nodes:     []domain.Node{{ID: 4}, {ID: 5, X: L}},
+		Materials: []domain.Material{{ID: 3, E: e, G: 8.1e10, Density: rho}},
+		Sections:  []domain.Section{{ID: 2, A: a, J: 1e-2, Iy: iy, Iz: iz}},
+		Members:   []domain.Member{{ID: 1, NodeA: 4, NodeB: 5, Section: 2, Material: 3}},
+		LoadCases: []domain.LoadCase{{ID: 6, SelfWeight: [3]float64{0, -1, 0}}},
 	}
-	for n, code := range map[string]string{"A": supA, "B": supB} {
+	for n, code := range map[int64]string{4: supA, 5: supB} {
 		if code != "" {
 			m.Supports = append(m.Supports, domain.Support{Node: n, Code: code})
 		}
@@ -137,8 +136,8 @@ func TestMassFromLoads(t *testing.T) {
 		name string
 		lc   domain.LoadCase
 	}{
-		{"lumped mass", domain.LoadCase{Name: "M", Masses: []domain.NodeMass{{Node: "B", M: [6]float64{tip, tip, tip}}}}},
-		{"downward force", domain.LoadCase{Name: "M", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{1: -tip * domain.G}}}}},
+		{"lumped mass", domain.LoadCase{ID: 13, Masses: []domain.NodeMass{{Node: 5, M: [6]float64{tip, tip, tip}}}}},
+		{"downward force", domain.LoadCase{ID: 13, NodeLoads: []domain.NodeLoad{{Node: 5, F: [6]float64{1: -tip * domain.G}}}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := beam("FFFFFF", "", 0.02)
@@ -153,7 +152,7 @@ func TestMassFromLoads(t *testing.T) {
 
 func TestNoMass(t *testing.T) {
 	m := beam("FFFFFF", "", 0.02)
-	m.LoadCases = []domain.LoadCase{{Name: "empty"}}
+	m.LoadCases = []domain.LoadCase{{ID: 7}}
 	_, err := dynamic.Analyze(context.Background(), m, dynamic.Options{})
 	if err == nil || !strings.Contains(err.Error(), "no mass") {
 		t.Fatalf("error %v, want one saying the case has no mass", err)
@@ -168,14 +167,14 @@ func TestStrainLoadsAddNoMass(t *testing.T) {
 	// Standing up: the strain loads' equivalent node loads are vertical.
 	column := func() *domain.Model {
 		m := beam("FFFFFF", "", 0.02)
-		m.Nodes[1] = domain.Node{ID: "B", Y: L}
+		m.Nodes[1] = domain.Node{ID: 5, Y: L}
 		return m
 	}
 	plain := analyze(t, column(), dynamic.Options{Settings: modal.Settings{Modes: 1}})
 	m := column()
 	m.Materials[0].Alpha = 1.2e-5
-	m.LoadCases[0].Thermal = []domain.ThermalLoad{{Member: "1", DT: -30, DTy: 5}}
-	m.LoadCases[0].Prestress = []domain.PrestressLoad{{Member: "1", Force: 1e5}}
+	m.LoadCases[0].Thermal = []domain.ThermalLoad{{Member: 1, DT: -30, DTy: 5}}
+	m.LoadCases[0].Prestress = []domain.PrestressLoad{{Member: 1, Force: 1e5}}
 	got := analyze(t, m, dynamic.Options{Settings: modal.Settings{Modes: 1}})
 	f0, f1 := plain.Cases[0].Modes[0].Frequency, got.Cases[0].Modes[0].Frequency
 	if !(math.Abs(f1-f0) <= 1e-9*f0) || got.Cases[0].TotalMass != plain.Cases[0].TotalMass {
@@ -190,7 +189,7 @@ func TestStrainLoadsAddNoMass(t *testing.T) {
 func TestFewerModesThanAsked(t *testing.T) {
 	const tip = 500.0
 	m := beam("FFFFFF", "", 0.02)
-	m.LoadCases = []domain.LoadCase{{Name: "M", Masses: []domain.NodeMass{{Node: "B", M: [6]float64{tip, tip, tip}}}}}
+	m.LoadCases = []domain.LoadCase{{ID: 13, Masses: []domain.NodeMass{{Node: 5, M: [6]float64{tip, tip, tip}}}}}
 	res, err := dynamic.Analyze(context.Background(), m, dynamic.Options{Settings: modal.Settings{Modes: 6}})
 	if err != nil {
 		t.Fatal(err)
@@ -227,8 +226,8 @@ func TestMechanismNamed(t *testing.T) {
 	m := beam("FFFFFF", "", 0.02)
 	m.Members[0].ReleaseB = "FFFFFR"
 	_, err := dynamic.Analyze(context.Background(), m, dynamic.Options{})
-	if err == nil || !strings.Contains(err.Error(), "node B, rotation about Z") {
-		t.Fatalf("error %v, want a mechanism at node B, rotation about Z", err)
+	if err == nil || !strings.Contains(err.Error(), "node 5, rotation about Z") {
+		t.Fatalf("error %v, want a mechanism at node 5, rotation about Z", err)
 	}
 }
 
@@ -240,17 +239,17 @@ func TestMechanismNamed(t *testing.T) {
 func TestSymmetricFrameRepeated(t *testing.T) {
 	const span, h = 4.0, 3.0
 	m := &domain.Model{
-		Materials: []domain.Material{{Name: "steel", E: e, G: 8.1e10, Density: rho}},
-		Sections:  []domain.Section{{Name: "s", A: a, J: 4e-6, Iy: iz, Iz: iz}},
-		LoadCases: []domain.LoadCase{{Name: "SW", SelfWeight: [3]float64{0, -1, 0}}},
+		Materials: []domain.Material{{ID: 3, E: e, G: 8.1e10, Density: rho}},
+		Sections:  []domain.Section{{ID: 2, A: a, J: 4e-6, Iy: iz, Iz: iz}},
+		LoadCases: []domain.LoadCase{{ID: 6, SelfWeight: [3]float64{0, -1, 0}}},
 	}
 	corners := [][2]float64{{0, 0}, {span, 0}, {span, span}, {0, span}}
 	for i, c := range corners {
-		base, top := fmt.Sprintf("b%d", i), fmt.Sprintf("t%d", i)
+		base, top := int64(i+1), int64(i+11) // columns 101–104, girders 201–204
 		m.Nodes = append(m.Nodes, domain.Node{ID: base, X: c[0], Z: c[1]}, domain.Node{ID: top, X: c[0], Y: h, Z: c[1]})
 		m.Supports = append(m.Supports, domain.Support{Node: base, Code: "FFFFFF"})
-		m.Members = append(m.Members, domain.Member{ID: "c" + base, NodeA: base, NodeB: top, Section: "s", Material: "steel"},
-			domain.Member{ID: "g" + top, NodeA: top, NodeB: fmt.Sprintf("t%d", (i+1)%4), Section: "s", Material: "steel"})
+		m.Members = append(m.Members, domain.Member{ID: int64(101 + i), NodeA: base, NodeB: top, Section: 2, Material: 3},
+			domain.Member{ID: int64(201 + i), NodeA: top, NodeB: int64((i+1)%4 + 11), Section: 2, Material: 3})
 	}
 	res := analyze(t, m, dynamic.Options{Settings: modal.Settings{Modes: 2}})
 	f := res.Cases[0].Modes

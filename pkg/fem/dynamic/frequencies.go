@@ -31,7 +31,7 @@ type Results struct {
 
 // CaseResult holds the modes of one load case, lowest frequency first.
 type CaseResult struct {
-	Name  string
+	Case  int64 // the load case's id
 	Modes []Mode
 	// TotalMass is the structure's whole mass along global X, Y and Z,
 	// kg, supported nodes included: the base of the participation
@@ -63,16 +63,16 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	}
 	s, err := modal.New(ctx, m, opts.Modes, opts.Factorizer())
 	if err != nil {
-		return nil, fmt.Errorf("frequencies: %w", err)
+		return nil, domain.Wrapf("frequencies: %w", err)
 	}
 	if opts.Stabilize {
 		s.Stabilize()
 	}
 	res := &Results{Report: modal.Report{Equations: s.Equations()}}
-	for _, name := range opts.CaseNames(m) {
-		cr, err := analyzeCase(ctx, s, name, opts, res)
+	for _, id := range opts.CaseIDs(m) {
+		cr, err := analyzeCase(ctx, s, id, opts, res)
 		if err != nil {
-			return nil, fmt.Errorf("frequencies: load case %s: %w", name, err)
+			return nil, domain.Wrapf("frequencies: load case %d: %w", id, err)
 		}
 		res.Cases = append(res.Cases, *cr)
 	}
@@ -85,24 +85,24 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 // omega2 turns a frequency in Hz into an eigenvalue ω².
 func omega2(f float64) float64 { return math.Pow(2*math.Pi*f, 2) }
 
-func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options, res *Results) (*CaseResult, error) {
+func analyzeCase(ctx context.Context, s *modal.System, id int64, opts Options, res *Results) (*CaseResult, error) {
 	var lc *domain.LoadCase
 	for i := range s.D.Model.LoadCases {
-		if s.D.Model.LoadCases[i].Name == name {
+		if s.D.Model.LoadCases[i].ID == id {
 			lc = &s.D.Model.LoadCases[i]
 		}
 	}
 	if lc == nil {
-		return nil, errors.New("it does not exist")
+		return nil, domain.ModelErrorf(domain.ModelError{Case: id}, "it does not exist")
 	}
 	mm, total, err := massOf(s, lc)
 	if err != nil {
 		return nil, err
 	}
-	cr := &CaseResult{Name: name, TotalMass: total}
+	cr := &CaseResult{Case: id, TotalMass: total}
 	mr := massTranslations(s, mm)
 	if cr.TotalMass == ([3]float64{}) {
-		return nil, errors.New("it has no mass: give it self-weight, lumped masses or loads along gravity")
+		return nil, domain.ModelErrorf(domain.ModelError{Case: id}, "it has no mass: give it self-weight, lumped masses or loads along gravity")
 	}
 	lo, hi := omega2(opts.LowerLimit), math.Inf(1)
 	if opts.UpperLimit > 0 {
@@ -159,7 +159,7 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 		cr.Modes = append(cr.Modes, md)
 	}
 	if partial {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: %d of %d modes converged", name, len(cr.Modes), opts.Modes))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %d: %d of %d modes converged", id, len(cr.Modes), opts.Modes))
 	}
 	in, ok := f.(linsys.Inertial)
 	if !ok {
@@ -170,7 +170,7 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 		kept[k] = lambda[i]
 	}
 	if len(cr.Modes) < opts.Modes && !partial {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: only %d modes with mass exist in the range asked for", name, len(cr.Modes)))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %d: only %d modes with mass exist in the range asked for", id, len(cr.Modes)))
 	}
 	// The modes are in hand and the count below σ is all the Sturm check
 	// needs of f: its factorizations reuse f's storage.
@@ -179,7 +179,7 @@ func analyzeCase(ctx context.Context, s *modal.System, name string, opts Options
 	if w, err := sturm(ctx, s, mm, kept, lambda, sigma, lo, belowSigma, res); err != nil {
 		return nil, err
 	} else if w != "" {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %s: %s", name, w))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("load case %d: %s", id, w))
 	}
 	return cr, nil
 }

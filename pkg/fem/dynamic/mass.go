@@ -1,10 +1,10 @@
 package dynamic
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
+	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/modal"
@@ -29,11 +29,11 @@ func massOf(s *modal.System, lc *domain.LoadCase) (*sparse.SymMatrix, [3]float64
 	for _, nm := range lc.Masses {
 		n, ok := d.Node(nm.Node)
 		if !ok {
-			return nil, total, fmt.Errorf("load case %s: lumped mass on node %q, which does not exist", lc.Name, nm.Node)
+			return nil, total, domain.ModelErrorf(domain.ModelError{Case: lc.ID, Node: nm.Node}, "load case %d: lumped mass on node \"%d\", which does not exist", lc.ID, nm.Node)
 		}
 		for k, v := range nm.M {
 			if !(v >= 0) || math.IsInf(v, 0) {
-				return nil, total, fmt.Errorf("load case %s: lumped mass at node %s: component %d is %g", lc.Name, nm.Node, k, v)
+				return nil, total, domain.ModelErrorf(domain.ModelError{Case: lc.ID, Node: nm.Node, DOF: dof.Names[k]}, "load case %d: lumped mass at node %d: component %d is %g", lc.ID, nm.Node, k, v)
 			}
 			lumped[6*n+k] += v
 		}
@@ -92,7 +92,7 @@ func downwardForces(d *domain.Domain, lc *domain.LoadCase) ([]float64, error) {
 	if d.Model.VerticalAxis == geom.ZAxis {
 		vert = 2
 	}
-	c := domain.LoadCase{Name: lc.Name, NodeLoads: lc.NodeLoads, Members: lc.Members, Pressures: lc.Pressures}
+	c := domain.LoadCase{ID: lc.ID, NodeLoads: lc.NodeLoads, Members: lc.Members, Pressures: lc.Pressures}
 	loads, err := d.Resolve(&c)
 	if err != nil {
 		return nil, err
@@ -138,7 +138,7 @@ func addLumped(s *modal.System, m *sparse.SymMatrix, lumped []float64) error {
 				k := m.Pat.Index(qa, qb)
 				if k < 0 {
 					node, dir := s.D.DOF.Describe(g)
-					return fmt.Errorf("a mass at node %s, %s, couples equations no element connects: give the node an element or untie it", node, dir)
+					return domain.ModelErrorf(domain.ModelError{Node: node, DOF: dir}, "a mass at node %d, %s, couples equations no element connects: give the node an element or untie it", node, dir)
 				}
 				m.Val[k] += v * red.Coef[a] * red.Coef[b]
 			}

@@ -29,7 +29,7 @@ func TestPlateFrequency(t *testing.T) {
 			t.Run(fmt.Sprintf("%v triangles=%v", th, tri), func(t *testing.T) {
 				m := platecase.Grid(16, 16, a, a, tri, th, tk)
 				platecase.SimplySupport(m, 16, 16)
-				m.LoadCases = []domain.LoadCase{{Name: "mass", SelfWeight: [3]float64{0, 0, -1}}}
+				m.LoadCases = []domain.LoadCase{{ID: 8, SelfWeight: [3]float64{0, 0, -1}}}
 				res := analyze(t, m, dynamic.Options{Settings: modal.Settings{Modes: 1}})
 				f := res.Cases[0].Modes[0].Frequency
 				t.Logf("triangles %v: f₁₁ = %.5f Hz, want %.5f (%.4f)", tri, f, want, f/want)

@@ -2,7 +2,6 @@ package dynamic
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"testing"
 
@@ -18,11 +17,13 @@ import (
 // K·φ = λ·M·φ, massless DOFs included.
 func TestPurifiedWhenRangeExhausted(t *testing.T) {
 	m := &domain.Model{
-		Materials: []domain.Material{{Name: "steel", E: 2.1e11, G: 8.1e10, Density: 7850}},
-		Sections:  []domain.Section{{Name: "s", A: 0.01, J: 4e-6, Iy: 3e-6, Iz: 2e-6}},
-		LoadCases: []domain.LoadCase{{Name: "M"}},
+		Materials: []domain.Material{{ID: 3, E: 2.1e11, G: 8.1e10, Density: 7850}},
+		Sections:  []domain.Section{{ID: 2, A: 0.01, J: 4e-6, Iy: 3e-6, Iz: 2e-6}},
+		LoadCases: []domain.LoadCase{{ID: 13}},
 	}
-	id := func(i, k, j int) string { return fmt.Sprintf("n%d_%d_%d", i, k, j) }
+	// Node (i, k, j) is 100j + 10k + i + 1; the members ending at it are
+	// 1000, 2000 and 3000 plus its id (column, along x, along z).
+	id := func(i, k, j int) int64 { return int64(100*j + 10*k + i + 1) }
 	for j := 0; j <= 3; j++ {
 		for i := 0; i <= 3; i++ {
 			for k := 0; k <= 3; k++ {
@@ -33,15 +34,15 @@ func TestPurifiedWhenRangeExhausted(t *testing.T) {
 				}
 				mass := 1000.0 + 37*float64((i*7+k*3+j*5)%11)
 				m.LoadCases[0].Masses = append(m.LoadCases[0].Masses, domain.NodeMass{Node: id(i, k, j), M: [6]float64{mass, mass, mass}})
-				add := func(p, a, b string) {
-					m.Members = append(m.Members, domain.Member{ID: p + b, NodeA: a, NodeB: b, Section: "s", Material: "steel"})
+				add := func(p, a, b int64) {
+					m.Members = append(m.Members, domain.Member{ID: p + b, NodeA: a, NodeB: b, Section: 2, Material: 3})
 				}
-				add("c", id(i, k, j-1), id(i, k, j))
+				add(1000, id(i, k, j-1), id(i, k, j))
 				if i > 0 {
-					add("x", id(i-1, k, j), id(i, k, j))
+					add(2000, id(i-1, k, j), id(i, k, j))
 				}
 				if k > 0 {
-					add("z", id(i, k-1, j), id(i, k, j))
+					add(3000, id(i, k-1, j), id(i, k, j))
 				}
 			}
 		}

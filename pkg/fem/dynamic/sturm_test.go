@@ -15,12 +15,12 @@ import (
 // range.
 func TestSturmWarns(t *testing.T) {
 	m := &domain.Model{
-		Nodes:     []domain.Node{{ID: "A"}, {ID: "B", X: 5}},
-		Materials: []domain.Material{{Name: "steel", E: 2.1e11, G: 8.1e10, Density: 7850}},
-		Sections:  []domain.Section{{Name: "s", A: 0.01, J: 1e-2, Iy: 0.02, Iz: 2e-6}},
-		Members:   []domain.Member{{ID: "1", NodeA: "A", NodeB: "B", Section: "s", Material: "steel"}},
-		Supports:  []domain.Support{{Node: "A", Code: "FFFFFF"}},
-		LoadCases: []domain.LoadCase{{Name: "SW", SelfWeight: [3]float64{0, -1, 0}}},
+		Nodes:     []domain.Node{{ID: 4}, {ID: 5, X: 5}},
+		Materials: []domain.Material{{ID: 3, E: 2.1e11, G: 8.1e10, Density: 7850}},
+		Sections:  []domain.Section{{ID: 2, A: 0.01, J: 1e-2, Iy: 0.02, Iz: 2e-6}},
+		Members:   []domain.Member{{ID: 1, NodeA: 4, NodeB: 5, Section: 2, Material: 3}},
+		Supports:  []domain.Support{{Node: 4, Code: "FFFFFF"}},
+		LoadCases: []domain.LoadCase{{ID: 6, SelfWeight: [3]float64{0, -1, 0}}},
 	}
 	ctx := context.Background()
 	res, err := Analyze(ctx, m, Options{Settings: modal.Settings{Modes: 3}})

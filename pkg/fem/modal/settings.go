@@ -1,8 +1,6 @@
 package modal
 
 import (
-	"fmt"
-
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/linsys"
 )
@@ -17,8 +15,8 @@ const MaxModes = 200
 
 // Settings are what the eigen analyses have in common.
 type Settings struct {
-	// Cases lists the load cases to analyse; empty means all.
-	Cases []string
+	// Cases lists the ids of the load cases to analyse; empty means all.
+	Cases []int64
 	// Modes is the number of modes per case; 0 means 6.
 	Modes int
 	// LowerLimit and UpperLimit bound what is sought (frequencies in Hz,
@@ -64,13 +62,13 @@ func (s *Settings) Resolve(what string) error {
 		s.Tolerance /= 100
 	}
 	if s.Modes > MaxModes {
-		return fmt.Errorf("%s: %d modes asked for; at most %d are computed per case", what, s.Modes, MaxModes)
+		return domain.ModelErrorf(domain.ModelError{}, "%s: %d modes asked for; at most %d are computed per case", what, s.Modes, MaxModes)
 	}
 	if s.LowerLimit < 0 || s.UpperLimit < 0 {
-		return fmt.Errorf("%s: the limits must not be negative (lower %g, upper %g)", what, s.LowerLimit, s.UpperLimit)
+		return domain.ModelErrorf(domain.ModelError{}, "%s: the limits must not be negative (lower %g, upper %g)", what, s.LowerLimit, s.UpperLimit)
 	}
 	if s.UpperLimit > 0 && s.UpperLimit <= s.LowerLimit {
-		return fmt.Errorf("%s: the upper limit %g is not above the lower limit %g", what, s.UpperLimit, s.LowerLimit)
+		return domain.ModelErrorf(domain.ModelError{}, "%s: the upper limit %g is not above the lower limit %g", what, s.UpperLimit, s.LowerLimit)
 	}
 	return nil
 }
@@ -80,14 +78,14 @@ func (s *Settings) Factorizer() *linsys.SparseFactorizer {
 	return &linsys.SparseFactorizer{Orderings: linsys.Orderings(s.SolverType, s.OptimizationMethod)}
 }
 
-// CaseNames returns the cases to analyse: Cases, or every load case of m.
-func (s *Settings) CaseNames(m *domain.Model) []string {
+// CaseIDs returns the cases to analyse: Cases, or every load case of m.
+func (s *Settings) CaseIDs(m *domain.Model) []int64 {
 	if len(s.Cases) > 0 {
 		return s.Cases
 	}
-	names := make([]string, len(m.LoadCases))
+	ids := make([]int64, len(m.LoadCases))
 	for i, c := range m.LoadCases {
-		names[i] = c.Name
+		ids[i] = c.ID
 	}
-	return names
+	return ids
 }

@@ -76,11 +76,13 @@ func (s *System) addSpring(e int) {
 	s.stab.done = append(s.stab.done, s.where(e))
 }
 
-// where names the freedom of equation e as the user reads it.
+// where names the freedom of equation e as the user reads it: a node
+// that Subdivide made is inside one of the user's members.
 func (s *System) where(e int) string {
-	node, name := s.D.DOF.Describe(s.Num.EqDOF[e])
-	if i := strings.IndexByte(node, 0); i >= 0 {
-		return fmt.Sprintf("inside member %s, %s", node[:i], name)
+	g := s.Num.EqDOF[e]
+	node, name := s.D.DOF.Describe(g)
+	if i, ok := s.Sub.InteriorOf(g / dof.PerNode); ok {
+		return fmt.Sprintf("inside member %d, %s", s.Model.Members[i].ID, name)
 	}
-	return fmt.Sprintf("node %s %s", node, name)
+	return fmt.Sprintf("node %d %s", node, name)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/domain"
@@ -122,7 +121,8 @@ func (s *System) Factor(ctx context.Context, sigma float64, b *sparse.SymMatrix)
 		case sigma == 0 || b == nil:
 			return nil, s.mechanism(se.DOF)
 		case try == 3:
-			return nil, fmt.Errorf("the shift stays on an eigenvalue after moving it: %w", s.mechanism(se.DOF))
+			// Not the model's: a shift moved three times stays singular.
+			return nil, fmt.Errorf("the shift stays on an eigenvalue after moving it: %v", s.mechanism(se.DOF))
 		}
 		sigma *= 1 + 1e-9*float64(int(1)<<try)
 	}
@@ -154,17 +154,15 @@ func (s *System) Recycle(f linsys.Factorization) {
 }
 
 // mechanism names the node and DOF of equation q; for a node inside a
-// member (its ID holds the member's after a NUL), the member.
+// member (one Subdivide made), the member.
 func (s *System) mechanism(q int) error {
-	err := s.Num.Mechanism(q)
-	var me *dof.MechanismError
-	if errors.As(err, &me) {
-		if i := strings.IndexByte(me.Node, 0); i >= 0 {
-			return fmt.Errorf("mechanism inside member %s, %s (check its releases and the supports of its ends)",
-				me.Node[:i], dof.Names[me.DOF])
-		}
+	g := s.Num.EqDOF[q]
+	if i, ok := s.Sub.InteriorOf(g / dof.PerNode); ok {
+		id, dir := s.Model.Members[i].ID, dof.Names[g%dof.PerNode]
+		return domain.ModelErrorf(domain.ModelError{Member: id, DOF: dir},
+			"mechanism inside member %d, %s (check its releases and the supports of its ends)", id, dir)
 	}
-	return err
+	return s.D.Mechanism(s.Num, q)
 }
 
 // Count returns the number of eigenvalues of K·φ = λ·B·φ below σ: the

@@ -17,11 +17,11 @@ import (
 // it is every equation.
 func TestRecycle(t *testing.T) {
 	m := &domain.Model{
-		Nodes:     []domain.Node{{ID: "A"}, {ID: "B", X: 4}},
-		Materials: []domain.Material{{Name: "steel", E: 2.1e11, G: 8.1e10, Density: 7850}},
-		Sections:  []domain.Section{{Name: "s", A: 0.01, J: 1e-5, Iy: 2e-5, Iz: 1e-5}},
-		Members:   []domain.Member{{ID: "1", NodeA: "A", NodeB: "B", Section: "s", Material: "steel"}},
-		Supports:  []domain.Support{{Node: "A", Code: "FFFFFF"}},
+		Nodes:     []domain.Node{{ID: 2}, {ID: 3, X: 4}},
+		Materials: []domain.Material{{ID: 5, E: 2.1e11, G: 8.1e10, Density: 7850}},
+		Sections:  []domain.Section{{ID: 4, A: 0.01, J: 1e-5, Iy: 2e-5, Iz: 1e-5}},
+		Members:   []domain.Member{{ID: 1, NodeA: 2, NodeB: 3, Section: 4, Material: 5}},
+		Supports:  []domain.Support{{Node: 2, Code: "FFFFFF"}},
 	}
 	ctx := context.Background()
 	fz := &linsys.SparseFactorizer{}

@@ -13,7 +13,7 @@ import (
 	"github.com/gusset/gusset/pkg/fem/sparse"
 )
 
-// Analyze runs the non-linear static analysis of load case name (a
+// Analyze runs the non-linear static analysis of load case caseID (a
 // primary case) of d, a domain from domain.Build, in the theory of
 // opts.Theory, and returns the converged state at the full load (λ = 1).
 //
@@ -21,25 +21,28 @@ import (
 // theory's tangent (package doc) until opts.Convergence is met. A step
 // that does not converge in opts.MaxIterations returns a
 // *NotConvergedError with the step, the load factor reached, the
-// iterations and the residual; a singular tangent returns the
-// *dof.MechanismError naming the node and DOF; in the Small theory a
+// iterations and the residual; a singular tangent returns a
+// *domain.ModelError naming the node and DOF; in the Small theory a
 // tangent with negative pivots (past the critical load) returns an
 // *UnstableError. What the theory does not support yet (package doc) is
 // refused before any work, with an error naming the member, plate, node
-// or case. The context is checked between iterations and passed to the
-// factorizer. A case with no load on a free DOF returns the initial state
-// without iterating.
-func Analyze(ctx context.Context, d *domain.Domain, name string, opts Options) (*Result, error) {
+// or case. All of these are model errors: errors.As finds a
+// *domain.ModelError in them (NotConvergedError and UnstableError
+// included), whose message is the error's; other errors are internal
+// faults (package fem). The context is checked between iterations and
+// passed to the factorizer. A case with no load on a free DOF returns
+// the initial state without iterating.
+func Analyze(ctx context.Context, d *domain.Domain, caseID int64, opts Options) (*Result, error) {
 	if err := opts.resolve(); err != nil {
-		return nil, fmt.Errorf("non-linear analysis: %w", err)
+		return nil, domain.Wrapf("non-linear analysis: %w", err)
 	}
-	if err := checkScope(d, name, opts.Theory); err != nil {
-		return nil, fmt.Errorf("non-linear analysis: %w", err)
+	if err := checkScope(d, caseID, opts.Theory); err != nil {
+		return nil, domain.Wrapf("non-linear analysis: %w", err)
 	}
 	if opts.Theory == Small {
-		s, err := newSmall(ctx, d, name, opts)
+		s, err := newSmall(ctx, d, caseID, opts)
 		if err != nil {
-			return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+			return nil, domain.Wrapf("non-linear analysis of case %d: %w", caseID, err)
 		}
 		final := func(lambda float64) (*Result, error) {
 			res, err := s.result(lambda)
@@ -47,20 +50,20 @@ func Analyze(ctx context.Context, d *domain.Domain, name string, opts Options) (
 				return nil, err
 			}
 			if err := s.applied(res, lambda); err != nil {
-				return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+				return nil, domain.Wrapf("non-linear analysis of case %d: %w", caseID, err)
 			}
 			return res, nil
 		}
 		s.stepped = stepper(opts.Step, final)
 		lambda, err := s.run(s)
 		if err != nil {
-			return nil, runError(name, err)
+			return nil, runError(caseID, err)
 		}
 		return final(lambda)
 	}
-	a, err := newAnalysis(ctx, d, name, opts)
+	a, err := newAnalysis(ctx, d, caseID, opts)
 	if err != nil {
-		return nil, fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+		return nil, domain.Wrapf("non-linear analysis of case %d: %w", caseID, err)
 	}
 	final := func(lambda float64) (*Result, error) {
 		res := a.result(lambda)
@@ -70,7 +73,7 @@ func Analyze(ctx context.Context, d *domain.Domain, name string, opts Options) (
 	a.stepped = stepper(opts.Step, final)
 	lambda, err := a.run(a)
 	if err != nil {
-		return nil, runError(name, err)
+		return nil, runError(caseID, err)
 	}
 	return final(lambda)
 }
@@ -93,13 +96,13 @@ func stepper(step func(int, *Result) error, final func(lambda float64) (*Result,
 
 // runError returns the error of a failed run: typed failures as they are,
 // others wrapped with the case.
-func runError(name string, err error) error {
+func runError(caseID int64, err error) error {
 	var nc *NotConvergedError
 	var ue *UnstableError
 	if errors.As(err, &nc) || errors.As(err, &ue) {
 		return err
 	}
-	return fmt.Errorf("non-linear analysis of case %s: %w", name, err)
+	return domain.Wrapf("non-linear analysis of case %d: %w", caseID, err)
 }
 
 // problem is what the load stepping of driver.run needs from a theory:
@@ -144,11 +147,12 @@ type staler interface{ stale() bool }
 // driver steps the load of one Analyze call and iterates each step
 // (package doc, "Solution"), for either theory.
 type driver struct {
-	ctx  context.Context
-	name string
-	opts Options
-	num  *dof.Numbering
-	hist []Iteration
+	ctx    context.Context
+	d      *domain.Domain
+	caseID int64
+	opts   Options
+	num    *dof.Numbering
+	hist   []Iteration
 	// stable, when set, refuses a tangent with negative pivots (when the
 	// factorizer counts them): the small-displacement theory past its
 	// critical load.
@@ -161,7 +165,6 @@ type driver struct {
 // analysis is the state of one large-displacement Analyze call.
 type analysis struct {
 	driver
-	d       *domain.Domain
 	as      *sparse.Assembler
 	members []member
 	plates  []plate
@@ -186,8 +189,8 @@ type analysis struct {
 
 // newAnalysis numbers the equations, prepares the members and resolves
 // the loads.
-func newAnalysis(ctx context.Context, d *domain.Domain, name string, opts Options) (*analysis, error) {
-	a := &analysis{driver: driver{ctx: ctx, name: name, opts: opts}, d: d}
+func newAnalysis(ctx context.Context, d *domain.Domain, caseID int64, opts Options) (*analysis, error) {
+	a := &analysis{driver: driver{ctx: ctx, d: d, caseID: caseID, opts: opts}}
 	a.num = d.DOF.Number(nil)
 	as, err := d.NewAssembler(a.num)
 	if err != nil {
@@ -197,14 +200,14 @@ func newAnalysis(ctx context.Context, d *domain.Domain, name string, opts Option
 	if a.members, err = newMembers(d); err != nil {
 		return nil, err
 	}
-	loads, err := caseLoads(d, name)
+	loads, err := caseLoads(d, caseID)
 	if err != nil {
 		return nil, err
 	}
 	if len(loads.Presc) > 0 {
-		return nil, errors.New("prescribed displacements are not supported yet by the large-displacement analysis")
+		return nil, domain.ModelErrorf(domain.ModelError{Case: caseID}, "prescribed displacements are not supported yet by the large-displacement analysis")
 	}
-	if err := a.setLoads(name, loads); err != nil {
+	if err := a.setLoads(caseID, loads); err != nil {
 		return nil, err
 	}
 	refs := [][]float64{a.p}
@@ -301,7 +304,7 @@ func (a *driver) run(p problem) (float64, error) {
 			wantK := a.opts.Matrix == Tangent
 			km, err := p.assemble(lambda, wantK)
 			if err != nil {
-				return reached, fmt.Errorf("step %d iteration %d: %w", step, iter, err)
+				return reached, domain.Wrapf("step %d iteration %d: %w", step, iter, err)
 			}
 			sw := switched()
 			stale := false
@@ -312,7 +315,7 @@ func (a *driver) run(p problem) (float64, error) {
 				// The equations or a law's branch changed under the secant
 				// matrix: it is assembled and factored from the new state.
 				if km, err = p.assemble(lambda, true); err != nil {
-					return reached, fmt.Errorf("step %d iteration %d: %w", step, iter, err)
+					return reached, domain.Wrapf("step %d iteration %d: %w", step, iter, err)
 				}
 				sw = switched() || sw
 				wantK, refactor = true, true
@@ -334,12 +337,12 @@ func (a *driver) run(p problem) (float64, error) {
 				break
 			}
 			if !isFinite(rn) || !isFinite(dn) {
-				return reached, &NotConvergedError{Case: a.name, Step: step, Target: lambda, LoadFactor: reached,
+				return reached, &NotConvergedError{Case: a.caseID, Step: step, Target: lambda, LoadFactor: reached,
 					Iterations: iter, Residual: rn, Increment: dn}
 			}
 		}
 		if !converged {
-			return reached, &NotConvergedError{Case: a.name, Step: step, Target: lambda, LoadFactor: reached,
+			return reached, &NotConvergedError{Case: a.caseID, Step: step, Target: lambda, LoadFactor: reached,
 				Iterations: a.opts.MaxIterations, Residual: rn, Increment: dn}
 		}
 		if c, ok := p.(committer); ok {
@@ -389,13 +392,13 @@ func (a *driver) factor(k *sparse.SymMatrix, lambda float64) (linsys.Factorizati
 	if err != nil {
 		var se *linsys.SingularError
 		if errors.As(err, &se) && se.DOF >= 0 && se.DOF < a.num.Equations() {
-			return nil, a.num.Mechanism(se.DOF)
+			return nil, a.d.Mechanism(a.num, se.DOF)
 		}
 		return nil, fmt.Errorf("factor tangent: %w", err)
 	}
 	if in, ok := f.(linsys.Inertial); ok && a.stable {
 		if neg := in.Inertia().Negative; neg > 0 {
-			return nil, &UnstableError{Case: a.name, LoadFactor: lambda, Negative: neg}
+			return nil, &UnstableError{Case: a.caseID, LoadFactor: lambda, Negative: neg}
 		}
 	}
 	return f, nil

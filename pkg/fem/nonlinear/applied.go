@@ -1,7 +1,6 @@
 package nonlinear
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
@@ -28,7 +27,7 @@ func (s *small) applied(res *Result, lambda float64) error {
 		ue, f = ue[:n], f[:n]
 		clear(ue)
 		if err := el.Resisting(ue, cl, f); err != nil {
-			return fmt.Errorf("element %s: %w", el.Name(), err)
+			return domain.Wrapf("element %d: %w", el.ID(), err)
 		}
 		dofs = domain.DOFs(el, dofs[:0])
 		for i, g := range dofs {

@@ -236,7 +236,7 @@
 // the last committed state and its own displacements, so an iteration
 // that overshoots leaves no trace. A slack one-way member has no axial
 // stiffness, so a node held only by slack members is a mechanism
-// (*dof.MechanismError); the first tangent of the analysis uses the
+// (a *domain.ModelError naming it); the first tangent of the analysis uses the
 // elastic stiffness of every law (EA/L0 for a cable), so that a structure
 // whose one-way members start slack starts from the linear solution, as
 // the linear analysis's reversal loop does. Newton's iterations switch

@@ -1,7 +1,6 @@
 package nonlinear
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
@@ -29,20 +28,20 @@ type followers struct {
 	skew []skewTerm
 }
 
-// setLoads resolves the loads of case name into the reference load a.p
+// setLoads resolves the loads of case caseID into the reference load a.p
 // (initial configuration), the local fixed-end actions a.fix of the
 // member loads that keep their directions and, with
 // Options.FollowLocalLoads, the followers a.fol. loads are the case's
 // loads, all of which keep their directions without the option.
-func (a *analysis) setLoads(name string, loads *domain.Loads) error {
+func (a *analysis) setLoads(caseID int64, loads *domain.Loads) error {
 	d := a.d
 	fixed, follow := loads, (*domain.Loads)(nil)
 	if a.opts.FollowLocalLoads {
 		var err error
-		if fixed, err = loadsWhere(d, name, false); err != nil {
+		if fixed, err = loadsWhere(d, caseID, false); err != nil {
 			return err
 		}
-		if follow, err = loadsWhere(d, name, true); err != nil {
+		if follow, err = loadsWhere(d, caseID, true); err != nil {
 			return err
 		}
 	}
@@ -66,15 +65,15 @@ func (a *analysis) setLoads(name string, loads *domain.Loads) error {
 	return nil
 }
 
-// loadsWhere resolves the part of case name (a primary case or a
+// loadsWhere resolves the part of case caseID (a primary case or a
 // combination) whose member loads are in member local axes (local set)
 // or the rest of it: node loads, member loads in global axes and
 // self-weight (local unset).
-func loadsWhere(d *domain.Domain, name string, local bool) (*domain.Loads, error) {
-	part := func(primary string) (*domain.Loads, error) {
-		i := slices.IndexFunc(d.Model.LoadCases, func(lc domain.LoadCase) bool { return lc.Name == primary })
+func loadsWhere(d *domain.Domain, caseID int64, local bool) (*domain.Loads, error) {
+	part := func(primary int64) (*domain.Loads, error) {
+		i := slices.IndexFunc(d.Model.LoadCases, func(lc domain.LoadCase) bool { return lc.ID == primary })
 		if i < 0 {
-			return nil, fmt.Errorf("load case %q does not exist", primary)
+			return nil, domain.ModelErrorf(domain.ModelError{Case: primary}, "load case \"%d\" does not exist", primary)
 		}
 		lc := d.Model.LoadCases[i]
 		keep := lc.Members[:0:0]
@@ -84,15 +83,15 @@ func loadsWhere(d *domain.Domain, name string, local bool) (*domain.Loads, error
 			}
 		}
 		if local {
-			lc = domain.LoadCase{Name: lc.Name}
+			lc = domain.LoadCase{ID: lc.ID}
 		}
 		lc.Members = keep
 		return d.Resolve(&lc)
 	}
-	if !d.IsCombination(name) {
-		return part(name)
+	if !d.IsCombination(caseID) {
+		return part(caseID)
 	}
-	l, _, err := d.Combined(name, part)
+	l, _, err := d.Combined(caseID, part)
 	return l, err
 }
 
@@ -114,7 +113,7 @@ func addMemberLoads(d *domain.Domain, loads *domain.Loads, p []float64, fix [][1
 		}
 		pe = [12]float64{}
 		if err := fe.LoadVector(loads, pe[:]); err != nil {
-			return nil, fmt.Errorf("member %s: %w", fe.ID, err)
+			return nil, domain.Wrapf("member %d: %w", fe.MemberID, err)
 		}
 		for e, nd := range fe.Nodes() {
 			for k := range 6 {

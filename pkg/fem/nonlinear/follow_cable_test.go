@@ -52,7 +52,7 @@ func TestCableLength(t *testing.T) {
 			if tc.k > 0 {
 				code = "SFFFFF"
 			}
-			m.Supports = append(m.Supports, domain.Support{Node: "N1", Code: code, Springs: [6]float64{tc.k}})
+			m.Supports = append(m.Supports, domain.Support{Node: 2, Code: code, Springs: [6]float64{tc.k}})
 			res := analyze(t, m, nonlinear.Options{Theory: nonlinear.Large, Steps: 2, MaxIterations: 50, Tolerance: 1e-10})
 			mr := res.Members[0]
 			n := mr.Forces[0]

@@ -14,7 +14,7 @@ import (
 // EI = 1 about local z and about local y, loaded in member local axes on
 // every member: w along local +y and w/2 along local −z (per unit
 // length) and a distributed moment w·L/4 about local x, so that it bends
-// in both planes and twists. Node N0 is clamped but for its rotation
+// in both planes and twists. Node 1 is clamped but for its rotation
 // about Z, held by a spring kr when kr > 0 (clamped when kr = 0).
 func rotCantilever(L float64, ne int, w, kr float64) *domain.Model {
 	s := section{E: 1e4, G: 4e3, A: 100, J: 2e-4, Iy: 1e-4, Iz: 1e-4}
@@ -24,7 +24,7 @@ func rotCantilever(L float64, ne int, w, kr float64) *domain.Model {
 		m.Supports[0].Springs[5] = kr
 	}
 	for i := 1; i <= ne; i++ {
-		id := fmt.Sprintf("M%d", i)
+		id := int64(i)
 		m.LoadCases[0].Members = append(m.LoadCases[0].Members,
 			domain.MemberLoad{Member: id, Type: domain.DistributedForce, Axes: domain.Local, Direction: geom.YAxis, P1: w, P2: w},
 			domain.MemberLoad{Member: id, Type: domain.DistributedForce, Axes: domain.Local, Direction: geom.ZAxis, P1: -w / 2, P2: -w / 2},

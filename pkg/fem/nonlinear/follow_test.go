@@ -2,7 +2,6 @@ package nonlinear_test
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"testing"
 
@@ -99,7 +98,7 @@ func deadElastica(k, L float64) (tip [2]float64, thetaTip float64) {
 func tipLoadCantilever(L float64, ne int, P float64) *domain.Model {
 	s := section{E: 1e4, G: 4e3, A: 100, J: 2e-4, Iy: 1e-4, Iz: 1e-4}
 	m := chainModel(straight(L, ne), s, geom.YAxis, nil)
-	m.LoadCases[0].Members = []domain.MemberLoad{{Member: fmt.Sprintf("M%d", ne), Type: domain.ConcentratedForce,
+	m.LoadCases[0].Members = []domain.MemberLoad{{Member: int64(ne), Type: domain.ConcentratedForce,
 		Axes: domain.Local, Direction: geom.YAxis, Position: domain.Percent, A: 100, P1: P}}
 	return m
 }
@@ -145,7 +144,7 @@ func TestFollowerCantilever(t *testing.T) {
 			if !(math.Abs(y[1]-1) <= 1e-12) {
 				t.Fatalf("local y of the members is %v, want global Y", y)
 			}
-			res, err := nonlinear.Analyze(context.Background(), d, "L", nonlinear.Options{Theory: nonlinear.Large,
+			res, err := nonlinear.Analyze(context.Background(), d, 1, nonlinear.Options{Theory: nonlinear.Large,
 				Steps: tc.steps, MaxIterations: 200, Tolerance: 1e-7, FollowLocalLoads: tc.follow})
 			if err != nil {
 				t.Fatal(err)

@@ -2,7 +2,6 @@ package nonlinear_test
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -19,26 +18,27 @@ type section struct {
 }
 
 // chainModel returns a model of members through the points x (member i
-// from node i to node i+1), node 0 clamped, and one load case "L" with
-// the node loads given per node index.
+// from node i to node i+1), node 0 clamped, and one load case 1 with
+// the node loads given per node index. Node i is node i+1 (so id 1 is
+// clamped), member i member i; the material and the section are 1.
 func chainModel(x []geom.Vec3, s section, vertical geom.Axis, loads map[int][6]float64) *domain.Model {
 	m := &domain.Model{
 		VerticalAxis: vertical,
-		Materials:    []domain.Material{{Name: "mat", E: s.E, G: s.G}},
-		Sections:     []domain.Section{{Name: "sec", A: s.A, Ay: s.Ay, Az: s.Az, J: s.J, Iy: s.Iy, Iz: s.Iz}},
-		Supports:     []domain.Support{{Node: "N0", Code: "FFFFFF"}},
+		Materials:    []domain.Material{{ID: 1, E: s.E, G: s.G}},
+		Sections:     []domain.Section{{ID: 1, A: s.A, Ay: s.Ay, Az: s.Az, J: s.J, Iy: s.Iy, Iz: s.Iz}},
+		Supports:     []domain.Support{{Node: 1, Code: "FFFFFF"}},
 	}
 	for i, p := range x {
-		m.Nodes = append(m.Nodes, domain.Node{ID: fmt.Sprintf("N%d", i), X: p[0], Y: p[1], Z: p[2]})
+		m.Nodes = append(m.Nodes, domain.Node{ID: int64(i + 1), X: p[0], Y: p[1], Z: p[2]})
 		if i > 0 {
-			m.Members = append(m.Members, domain.Member{ID: fmt.Sprintf("M%d", i), NodeA: fmt.Sprintf("N%d", i-1),
-				NodeB: fmt.Sprintf("N%d", i), Section: "sec", Material: "mat"})
+			m.Members = append(m.Members, domain.Member{ID: int64(i), NodeA: int64(i),
+				NodeB: int64(i + 1), Section: 1, Material: 1})
 		}
 	}
-	lc := domain.LoadCase{Name: "L"}
+	lc := domain.LoadCase{ID: 1}
 	for n := range len(x) {
 		if f, ok := loads[n]; ok {
-			lc.NodeLoads = append(lc.NodeLoads, domain.NodeLoad{Node: fmt.Sprintf("N%d", n), F: f})
+			lc.NodeLoads = append(lc.NodeLoads, domain.NodeLoad{Node: int64(n + 1), F: f})
 		}
 	}
 	m.LoadCases = []domain.LoadCase{lc}
@@ -54,14 +54,14 @@ func straight(L float64, ne int) []geom.Vec3 {
 	return x
 }
 
-// analyze builds m and runs the non-linear analysis of case "L".
+// analyze builds m and runs the non-linear analysis of case 1.
 func analyze(t *testing.T, m *domain.Model, opts nonlinear.Options) *nonlinear.Result {
 	t.Helper()
 	d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := nonlinear.Analyze(context.Background(), d, "L", opts)
+	res, err := nonlinear.Analyze(context.Background(), d, 1, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,15 +102,15 @@ func aiscClosedForm() (p, delta, moment float64) {
 	return p, delta, aiscH*aiscL + p*delta
 }
 
-// refuses checks that the analysis of case name of m with opts fails
+// refuses checks that the analysis of case id of m with opts fails
 // with an error mentioning every string of want.
-func refuses(t *testing.T, m *domain.Model, name string, opts nonlinear.Options, want []string) {
+func refuses(t *testing.T, m *domain.Model, id int64, opts nonlinear.Options, want []string) {
 	t.Helper()
 	d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = nonlinear.Analyze(context.Background(), d, name, opts)
+	_, err = nonlinear.Analyze(context.Background(), d, id, opts)
 	if err == nil {
 		t.Fatal("accepted")
 	}

@@ -1,7 +1,6 @@
 package nonlinear
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
@@ -59,7 +58,7 @@ func newLaw(fe *domain.FrameElement, mm *domain.Member) (*axialLaw, error) {
 	l.kc = l.ka
 	bad := func(name string, v float64) error {
 		if !(v >= 0) || math.IsInf(v, 0) {
-			return fmt.Errorf("member %s: %s must be zero or more, got %g", mm.ID, name, v)
+			return domain.ModelErrorf(domain.ModelError{Member: mm.ID}, "member %d: %s must be zero or more, got %g", mm.ID, name, v)
 		}
 		return nil
 	}
@@ -94,7 +93,7 @@ func newLaw(fe *domain.FrameElement, mm *domain.Member) (*axialLaw, error) {
 	}
 	if mm.Fuse != domain.NoFuse {
 		if l.kind != 0 {
-			return nil, fmt.Errorf("member %s: a fuse must be a frame or truss member, not a one-way member", mm.ID)
+			return nil, domain.ModelErrorf(domain.ModelError{Member: mm.ID}, "member %d: a fuse must be a frame or truss member, not a one-way member", mm.ID)
 		}
 		if err := bad("the fuse tension limit", mm.FuseTension); err != nil {
 			return nil, err
@@ -108,7 +107,7 @@ func newLaw(fe *domain.FrameElement, mm *domain.Member) (*axialLaw, error) {
 		case domain.BrittleFuse:
 			l.kind = lawBrittle
 		default:
-			return nil, fmt.Errorf("member %s: unknown fuse kind %d", mm.ID, mm.Fuse)
+			return nil, domain.ModelErrorf(domain.ModelError{Member: mm.ID}, "member %d: unknown fuse kind %d", mm.ID, mm.Fuse)
 		}
 		l.nt, l.nc = noLimit(mm.FuseTension), noLimit(mm.FuseCompression)
 	}

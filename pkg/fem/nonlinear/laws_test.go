@@ -1,6 +1,7 @@
 package nonlinear_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -11,7 +12,7 @@ import (
 
 // node is a test node: ID and position.
 type node struct {
-	id      string
+	id      int64
 	x, y, z float64
 }
 
@@ -21,16 +22,16 @@ type node struct {
 // loads of case "L".
 func lawModel(nodes []node, members []domain.Member, supports []domain.Support, loads []domain.NodeLoad) *domain.Model {
 	m := &domain.Model{
-		Materials: []domain.Material{{Name: "mat", E: steel.E, G: steel.G}},
-		Sections:  []domain.Section{{Name: "sec", A: steel.A, J: steel.J, Iy: steel.Iy, Iz: steel.Iz}},
+		Materials: []domain.Material{{ID: 1, E: steel.E, G: steel.G}},
+		Sections:  []domain.Section{{ID: 1, A: steel.A, J: steel.J, Iy: steel.Iy, Iz: steel.Iz}},
 		Supports:  supports,
-		LoadCases: []domain.LoadCase{{Name: "L", NodeLoads: loads}},
+		LoadCases: []domain.LoadCase{{ID: 1, NodeLoads: loads}},
 	}
 	for _, n := range nodes {
 		m.Nodes = append(m.Nodes, domain.Node{ID: n.id, X: n.x, Y: n.y, Z: n.z})
 	}
 	for _, mm := range members {
-		mm.Section, mm.Material = "sec", "mat"
+		mm.Section, mm.Material = 1, 1
 		m.Members = append(m.Members, mm)
 	}
 	return m
@@ -94,19 +95,19 @@ func TestTensionOnlyBracedPanel(t *testing.T) {
 		for _, th := range theories {
 			t.Run(th.String()+" "+tc.name, func(t *testing.T) {
 				m := lawModel(
-					[]node{{"A", 0, 0, 0}, {"B", L, 0, 0}, {"C", 0, h, 0}, {"D", L, h, 0}},
+					[]node{{1, 0, 0, 0}, {2, L, 0, 0}, {3, 0, h, 0}, {4, L, h, 0}},
 					[]domain.Member{
-						{ID: "AC", Type: domain.Truss, NodeA: "A", NodeB: "C"},
-						{ID: "BD", Type: domain.Truss, NodeA: "B", NodeB: "D"},
-						{ID: "CD", Type: domain.Truss, NodeA: "C", NodeB: "D"},
-						{ID: "AD", Type: domain.TensionOnly, NodeA: "A", NodeB: "D"},
-						{ID: "BC", Type: domain.TensionOnly, NodeA: "B", NodeB: "C"},
+						{ID: 62, Type: domain.Truss, NodeA: 1, NodeB: 3},
+						{ID: 63, Type: domain.Truss, NodeA: 2, NodeB: 4},
+						{ID: 64, Type: domain.Truss, NodeA: 3, NodeB: 4},
+						{ID: 65, Type: domain.TensionOnly, NodeA: 1, NodeB: 4},
+						{ID: 66, Type: domain.TensionOnly, NodeA: 2, NodeB: 3},
 					},
 					// Trusses leave rotations free: C and D are held out of
 					// plane and in rotation.
-					[]domain.Support{{Node: "A", Code: "FFFFFF"}, {Node: "B", Code: "FFFFFF"},
-						{Node: "C", Code: "RRFFFF"}, {Node: "D", Code: "RRFFFF"}},
-					[]domain.NodeLoad{{Node: "C", F: [6]float64{tc.sign * H}}})
+					[]domain.Support{{Node: 1, Code: "FFFFFF"}, {Node: 2, Code: "FFFFFF"},
+						{Node: 3, Code: "RRFFFF"}, {Node: 4, Code: "RRFFFF"}},
+					[]domain.NodeLoad{{Node: 3, F: [6]float64{tc.sign * H}}})
 				res := analyze(t, m, nonlinear.Options{Theory: th, Steps: 2, Tolerance: 1e-10})
 				t.Logf("%d iterations", len(res.History))
 				for i, w := range tc.want {
@@ -114,10 +115,10 @@ func TestTensionOnlyBracedPanel(t *testing.T) {
 					if i == tc.slack {
 						tol = 1e-9 * H
 						if !(res.Members[i].Basic[transform.BasicAxial] < 0) {
-							t.Errorf("%s: elongation %g, want a shortening", res.Members[i].Member, res.Members[i].Basic[transform.BasicAxial])
+							t.Errorf("%d: elongation %g, want a shortening", res.Members[i].Member, res.Members[i].Basic[transform.BasicAxial])
 						}
 					}
-					checkNear(t, res.Members[i].Member+" N", axial(res, i), w, tol)
+					checkNear(t, fmt.Sprint(res.Members[i].Member, " N"), axial(res, i), w, tol)
 				}
 				for k := range 2 {
 					checkNear(t, "reaction at A", res.Nodes[0].Reaction[k], tc.ra[k], 1e-5*H)
@@ -187,13 +188,13 @@ func TestCableMidspanLoad(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := lawModel(
-				[]node{{"S1", -a, 0, 0}, {"M", 0, -tc.h0, 0}, {"S2", a, 0, 0}},
+				[]node{{68, -a, 0, 0}, {69, 0, -tc.h0, 0}, {71, a, 0, 0}},
 				[]domain.Member{
-					{ID: "C1", Type: domain.Cable, NodeA: "S1", NodeB: "M", CableLength: tc.length},
-					{ID: "C2", Type: domain.Cable, NodeA: "M", NodeB: "S2", CableLength: tc.length},
+					{ID: 67, Type: domain.Cable, NodeA: 68, NodeB: 69, CableLength: tc.length},
+					{ID: 70, Type: domain.Cable, NodeA: 69, NodeB: 71, CableLength: tc.length},
 				},
-				[]domain.Support{{Node: "S1", Code: "FFFFFF"}, {Node: "S2", Code: "FFFFFF"}, {Node: "M", Code: "RRFFFF"}},
-				[]domain.NodeLoad{{Node: "M", F: [6]float64{0, -P}}})
+				[]domain.Support{{Node: 68, Code: "FFFFFF"}, {Node: 71, Code: "FFFFFF"}, {Node: 69, Code: "RRFFFF"}},
+				[]domain.NodeLoad{{Node: 69, F: [6]float64{0, -P}}})
 			m.Materials[0].E, m.Sections[0].A = E, A
 			res := analyze(t, m, nonlinear.Options{Theory: nonlinear.Finite, Steps: tc.steps, Tolerance: 1e-11, MaxIterations: 50})
 			l0 := 2 * tc.length
@@ -206,7 +207,7 @@ func TestCableMidspanLoad(t *testing.T) {
 			checkNear(t, "sag", tc.h0-res.Nodes[1].Translation[1], sag, 1e-8*sag)
 			checkNear(t, "horizontal motion of the load point", res.Nodes[1].Translation[0], 0, 1e-8*sag)
 			for i := range 2 {
-				checkNear(t, res.Members[i].Member+" T", axial(res, i), tension, 1e-8*tension)
+				checkNear(t, fmt.Sprint(res.Members[i].Member, " T"), axial(res, i), tension, 1e-8*tension)
 			}
 		})
 	}
@@ -218,13 +219,13 @@ func TestCableMidspanLoad(t *testing.T) {
 // Both members move with P: an upward P stretches "low" by δ and shortens
 // "high" by δ, so they act in parallel, with stiffnesses EA/l1 and EA/l2.
 func barPair(low, high domain.Member, l1, l2, f float64) *domain.Model {
-	low.ID, low.NodeA, low.NodeB = "low", "B1", "P"
-	high.ID, high.NodeA, high.NodeB = "high", "P", "B2"
+	low.ID, low.NodeA, low.NodeB = 72, 73, 74
+	high.ID, high.NodeA, high.NodeB = 75, 74, 76
 	return lawModel(
-		[]node{{"B1", 0, -l1, 0}, {"P", 0, 0, 0}, {"B2", 0, l2, 0}},
+		[]node{{73, 0, -l1, 0}, {74, 0, 0, 0}, {76, 0, l2, 0}},
 		[]domain.Member{low, high},
-		[]domain.Support{{Node: "B1", Code: "FFFFFF"}, {Node: "B2", Code: "FFFFFF"}, {Node: "P", Code: "FRFFFF"}},
-		[]domain.NodeLoad{{Node: "P", F: [6]float64{0, f}}})
+		[]domain.Support{{Node: 73, Code: "FFFFFF"}, {Node: 76, Code: "FFFFFF"}, {Node: 74, Code: "FRFFFF"}},
+		[]domain.NodeLoad{{Node: 74, F: [6]float64{0, f}}})
 }
 
 // TestGapCloses: the column "low" (a truss, l1 = 3 m) and the gap "high"

@@ -35,7 +35,7 @@ func newMembers(d *domain.Domain) ([]member, error) {
 		m.fe, m.a, m.b = fe, nd[0], nd[1]
 		c, err := transform.NewCorot(d.Pos[m.a], d.Pos[m.b], fe.Rot)
 		if err != nil {
-			return nil, fmt.Errorf("member %s: %w", fe.ID, err)
+			return nil, fmt.Errorf("member %d: %w", fe.MemberID, err)
 		}
 		m.c = c
 		if fe.Type.AxialOnly() {
@@ -64,7 +64,7 @@ func (m *member) configure(u []geom.Vec3, rot []geom.Rotation, cfg *transform.Co
 // (0 for a broken fuse; kb's without a law).
 func (m *member) configureLaw(u []geom.Vec3, rot []geom.Rotation, cfg *transform.CorotConfig, initial bool, kt []float64) (q [transform.BasicDOF]float64, gone bool, kax float64, err error) {
 	if err := m.c.Configure([2]geom.Vec3{u[m.a], u[m.b]}, [2]geom.Rotation{rot[m.a], rot[m.b]}, cfg); err != nil {
-		return q, false, 0, fmt.Errorf("member %s: %w", m.fe.ID, err)
+		return q, false, 0, domain.ModelErrorf(domain.ModelError{Member: m.fe.MemberID}, "member %d: %w", m.fe.MemberID, err)
 	}
 	v := cfg.Basic()
 	for i := range q {

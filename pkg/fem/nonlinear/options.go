@@ -196,25 +196,25 @@ func (o *Options) resolve() error {
 	}
 	switch {
 	case o.Theory < Finite || o.Theory > Small:
-		return fmt.Errorf("unknown theory %d", o.Theory)
+		return domain.ModelErrorf(domain.ModelError{}, "unknown theory %d", o.Theory)
 	case o.Steps < 1:
-		return fmt.Errorf("load steps must be at least 1, got %d", o.Steps)
+		return domain.ModelErrorf(domain.ModelError{}, "load steps must be at least 1, got %d", o.Steps)
 	case o.MaxIterations < 1:
-		return fmt.Errorf("iterations per step must be at least 1, got %d", o.MaxIterations)
+		return domain.ModelErrorf(domain.ModelError{}, "iterations per step must be at least 1, got %d", o.MaxIterations)
 	case !(o.Tolerance > 0 && o.Tolerance < 1):
-		return fmt.Errorf("tolerance must be in (0, 1), got %g", o.Tolerance)
+		return domain.ModelErrorf(domain.ModelError{}, "tolerance must be in (0, 1), got %g", o.Tolerance)
 	case o.Stepping != Linear && o.Stepping != Parabolic:
-		return fmt.Errorf("unknown stepping %d", o.Stepping)
+		return domain.ModelErrorf(domain.ModelError{}, "unknown stepping %d", o.Stepping)
 	case o.Convergence < Residuals || o.Convergence > Both:
-		return fmt.Errorf("unknown convergence criterion %d", o.Convergence)
+		return domain.ModelErrorf(domain.ModelError{}, "unknown convergence criterion %d", o.Convergence)
 	case o.Matrix != Tangent && o.Matrix != Secant:
-		return fmt.Errorf("unknown matrix type %d", o.Matrix)
+		return domain.ModelErrorf(domain.ModelError{}, "unknown matrix type %d", o.Matrix)
 	case o.PDelta < PDeltaBoth || o.PDelta > PDeltaNone:
-		return fmt.Errorf("unknown P-delta choice %d", o.PDelta)
+		return domain.ModelErrorf(domain.ModelError{}, "unknown P-delta choice %d", o.PDelta)
 	case !(o.Damping >= 0 && o.Damping < 1):
-		return fmt.Errorf("damping must be in [0, 1), got %g", o.Damping)
+		return domain.ModelErrorf(domain.ModelError{}, "damping must be in [0, 1), got %g", o.Damping)
 	case o.DampingSteps < 0:
-		return fmt.Errorf("damped steps must not be negative, got %d", o.DampingSteps)
+		return domain.ModelErrorf(domain.ModelError{}, "damped steps must not be negative, got %d", o.DampingSteps)
 	}
 	if o.Factorizer == nil {
 		o.Factorizer = &linsys.SparseFactorizer{}
@@ -233,8 +233,10 @@ func (o *Options) loadFactor(k int) float64 {
 
 // NotConvergedError reports a step whose iterations did not converge
 // within Options.MaxIterations: the case fails, with the state reached.
+// It is a model error: errors.As finds a *domain.ModelError in it, with
+// the same message, naming the case.
 type NotConvergedError struct {
-	Case string
+	Case int64
 	// Step is the step that failed (1 … Options.Steps) and Target its
 	// load factor.
 	Step   int
@@ -251,9 +253,12 @@ type NotConvergedError struct {
 
 // Error describes the failure.
 func (e *NotConvergedError) Error() string {
-	return fmt.Sprintf("non-linear analysis of case %s: step %d (load factor %g) did not converge in %d iterations (residual %.3g, increment %.3g); load factor reached %g",
+	return fmt.Sprintf("non-linear analysis of case %d: step %d (load factor %g) did not converge in %d iterations (residual %.3g, increment %.3g); load factor reached %g",
 		e.Case, e.Step, e.Target, e.Iterations, e.Residual, e.Increment, e.LoadFactor)
 }
+
+// As makes the failure a model error for errors.As.
+func (e *NotConvergedError) As(target any) bool { return asModelError(target, e.Case, e) }
 
 // UnstableError reports, in the Small theory, a tangent K + K_G with
 // negative pivots: the load factor of the step is past the structure's
@@ -261,9 +266,9 @@ func (e *NotConvergedError) Error() string {
 // where the small-displacement equilibrium is unstable and an iteration
 // that converges finds a meaningless state. It is only detected with a
 // factorizer that counts pivot signs (linsys.Inertial; the default one
-// does).
+// does). It is a model error, as NotConvergedError is.
 type UnstableError struct {
-	Case string
+	Case int64
 	// LoadFactor is the load factor of the step whose tangent was
 	// factored.
 	LoadFactor float64
@@ -274,20 +279,33 @@ type UnstableError struct {
 
 // Error describes the failure.
 func (e *UnstableError) Error() string {
-	return fmt.Sprintf("non-linear analysis of case %s: the structure is unstable at load factor %g: the tangent stiffness K + K_G has %d negative pivot(s), the load is past the critical (buckling) load",
+	return fmt.Sprintf("non-linear analysis of case %d: the structure is unstable at load factor %g: the tangent stiffness K + K_G has %d negative pivot(s), the load is past the critical (buckling) load",
 		e.Case, e.LoadFactor, e.Negative)
 }
 
+// As makes the failure a model error for errors.As.
+func (e *UnstableError) As(target any) bool { return asModelError(target, e.Case, e) }
+
+// asModelError sets target, when it is a **domain.ModelError, to the
+// model error of case caseID that err is, with err's message.
+func asModelError(target any, caseID int64, err error) bool {
+	p, ok := target.(**domain.ModelError)
+	if ok {
+		*p = &domain.ModelError{Case: caseID, Msg: err.Error()}
+	}
+	return ok
+}
+
 // Check reports, without analysing, what Analyze would refuse before any
-// work for load case name of d with opts: options out of range and what
+// work for load case caseID of d with opts: options out of range and what
 // the theory does not support (package doc), naming the member, plate,
 // node or case. A caller fanning cases out checks the model once here.
-func Check(d *domain.Domain, name string, opts Options) error {
+func Check(d *domain.Domain, caseID int64, opts Options) error {
 	if err := opts.resolve(); err != nil {
-		return fmt.Errorf("non-linear analysis: %w", err)
+		return domain.Wrapf("non-linear analysis: %w", err)
 	}
-	if err := checkScope(d, name, opts.Theory); err != nil {
-		return fmt.Errorf("non-linear analysis: %w", err)
+	if err := checkScope(d, caseID, opts.Theory); err != nil {
+		return domain.Wrapf("non-linear analysis: %w", err)
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 
 // Result is the converged state of one load case.
 type Result struct {
-	Case string
+	Case int64
 	// LoadFactor is the load factor of the last converged step: 1 when
 	// Analyze returns a Result.
 	LoadFactor float64
@@ -33,7 +33,7 @@ type Result struct {
 
 // NodeResult is the state of one node.
 type NodeResult struct {
-	Node string
+	Node int64
 	// Translation is the displacement from the initial position, global
 	// axes.
 	Translation geom.Vec3
@@ -67,7 +67,7 @@ type NodeResult struct {
 // T = EndB[3], Mz(A) = EndA[5], Mz(B) = EndB[5], My(A) = EndA[4],
 // My(B) = EndB[4], which with the geometric term are not kb·v).
 type MemberResult struct {
-	Member string
+	Member int64
 	// Basic are the basic deformations v (transform.BasicAxial …
 	// BasicRyB: chord elongation, m; relative twist and end rotations
 	// relative to the element frame, rad) and Forces the basic forces
@@ -108,7 +108,7 @@ type MemberResult struct {
 // factor lambda.
 func (a *analysis) result(lambda float64) *Result {
 	d := a.d
-	res := &Result{Case: a.name, LoadFactor: lambda, History: a.hist}
+	res := &Result{Case: a.caseID, LoadFactor: lambda, History: a.hist}
 	x := a.displacements()
 	res.Nodes = make([]NodeResult, len(d.Pos))
 	for n := range res.Nodes {
@@ -134,7 +134,7 @@ func (a *analysis) result(lambda float64) *Result {
 	for i := range a.members {
 		m := &a.members[i]
 		mr := &res.Members[i]
-		mr.Member = m.fe.ID
+		mr.Member = m.fe.MemberID
 		q, gone, err := m.configure(a.u, a.rot, &cfg, false, nil)
 		if err != nil { // the converged state was configured: cannot fail
 			panic(err)

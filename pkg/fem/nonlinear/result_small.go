@@ -1,8 +1,6 @@
 package nonlinear
 
 import (
-	"fmt"
-
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/transform"
@@ -10,7 +8,7 @@ import (
 
 // PlateResult is the state of one plate.
 type PlateResult struct {
-	Plate string
+	Plate int64
 	// Resultants are the stress resultants at the centroid, as the linear
 	// recovery gives them from the plate's displacements
 	// (domain.ShellElement.Result: a Kirchhoff plate's shears are the
@@ -28,10 +26,10 @@ type PlateResult struct {
 func (s *small) result(lambda float64) (*Result, error) {
 	s.setLambda(lambda)
 	if _, err := s.forces(false); err != nil {
-		return nil, fmt.Errorf("non-linear analysis of case %s: %w", s.name, err)
+		return nil, domain.Wrapf("non-linear analysis of case %d: %w", s.caseID, err)
 	}
 	d := s.d
-	res := &Result{Case: s.name, LoadFactor: lambda, History: s.hist}
+	res := &Result{Case: s.caseID, LoadFactor: lambda, History: s.hist}
 	nd := len(s.u)
 	f := make([]float64, nd)
 	for g := range f {
@@ -67,13 +65,13 @@ func (s *small) result(lambda float64) (*Result, error) {
 			law = s.laws[i]
 		}
 		if err := s.memberResult(fe, law, &res.Members[i]); err != nil {
-			return nil, fmt.Errorf("non-linear analysis of case %s: %w", s.name, err)
+			return nil, domain.Wrapf("non-linear analysis of case %d: %w", s.caseID, err)
 		}
 	}
 	res.Plates = make([]PlateResult, len(d.Plates))
 	for i, pe := range d.Plates {
 		if err := s.plateResult(pe, &res.Plates[i]); err != nil {
-			return nil, fmt.Errorf("non-linear analysis of case %s: %w", s.name, err)
+			return nil, domain.Wrapf("non-linear analysis of case %d: %w", s.caseID, err)
 		}
 	}
 	return res, nil
@@ -87,7 +85,7 @@ func (s *small) result(lambda float64) (*Result, error) {
 // the linear one, in its end actions and its geometric end forces; a
 // broken brittle fuse has no end actions.
 func (s *small) memberResult(fe *domain.FrameElement, law *axialLaw, mr *MemberResult) error {
-	mr.Member = fe.ID
+	mr.Member = fe.MemberID
 	mr.Axes, mr.Length = fe.Rot, fe.Props.L
 	var ug, qc, q0, qg [12]float64
 	domain.Gather(fe, s.u, ug[:])
@@ -151,13 +149,13 @@ func (s *small) plateResult(pe *domain.ShellElement, pr *PlateResult) error {
 	n := domain.Size(pe)
 	ue, kg, fg := make([]float64, n), make([]float64, n*n), make([]float64, n)
 	domain.Gather(pe, s.u, ue)
-	pr.Plate = pe.ID
+	pr.Plate = pe.PlateID
 	pr.PlateResult = pe.Result(ue, s.cl)
 	if s.opts.PDelta == PDeltaNone {
 		return nil
 	}
 	if err := pe.GeometricStiffness(ue, s.cl, kg); err != nil {
-		return fmt.Errorf("plate %s: %w", pe.ID, err)
+		return domain.Wrapf("plate %d: %w", pe.PlateID, err)
 	}
 	for i := range n {
 		for j := range n {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/nonlinear"
@@ -28,42 +27,42 @@ func TestRefusals(t *testing.T) {
 		edit func(m *domain.Model)
 		want []string // substrings of the error
 	}{
-		{"offset member", func(m *domain.Model) { m.Members[1].OffsetB = geom.Vec3{0.1, 0, 0} }, []string{"member M2", "offsets"}},
-		{"released member", func(m *domain.Model) { m.Members[0].ReleaseB = "FFFFFR" }, []string{"member M1", "releases"}},
-		{"pulley", func(m *domain.Model) { m.Members[0].Pulley = true }, []string{"member M1", "pulley members are not supported"}},
+		{"offset member", func(m *domain.Model) { m.Members[1].OffsetB = geom.Vec3{0.1, 0, 0} }, []string{"member 2", "offsets"}},
+		{"released member", func(m *domain.Model) { m.Members[0].ReleaseB = "FFFFFR" }, []string{"member 1", "releases"}},
+		{"pulley", func(m *domain.Model) { m.Members[0].Pulley = true }, []string{"member 1", "pulley members are not supported"}},
 		{"thermal load on a plate", func(m *domain.Model) {
-			m.Nodes = append(m.Nodes, domain.Node{ID: "P", X: 1.5, Y: 1})
-			m.Plates = []domain.Plate{{ID: "S1", Nodes: []string{"N0", "N1", "P"}, Material: "mat", Thickness: 0.01}}
-			m.LoadCases[0].PlateThermal = []domain.PlateThermalLoad{{Plate: "S1", DT: 20}}
-		}, []string{"case L", "plate S1", "thermal"}},
-		{"one-way support", func(m *domain.Model) { m.Supports[0].Active[1] = 'P' }, []string{"node N0", "one-way supports"}},
+			m.Nodes = append(m.Nodes, domain.Node{ID: 74, X: 1.5, Y: 1})
+			m.Plates = []domain.Plate{{ID: 68, Nodes: []int64{1, 2, 74}, Material: 1, Thickness: 0.01}}
+			m.LoadCases[0].PlateThermal = []domain.PlateThermalLoad{{Plate: 68, DT: 20}}
+		}, []string{"case 1", "plate 68", "thermal"}},
+		{"one-way support", func(m *domain.Model) { m.Supports[0].Active[1] = 'P' }, []string{"node 1", "one-way supports"}},
 		{"variable support", func(m *domain.Model) {
-			m.Supports = append(m.Supports, domain.Support{Node: "N2", Code: "RVRRRR",
+			m.Supports = append(m.Supports, domain.Support{Node: 3, Code: "RVRRRR",
 				Tables: [6][]domain.SpringSegment{1: {{Stiffness: 1e6, Limit: 1}}}})
-		}, []string{"node N2", "variable"}},
+		}, []string{"node 3", "variable"}},
 		{"constraint", func(m *domain.Model) {
-			m.Constraints = []domain.Constraint{{Master: "N1", Slaves: []string{"N2"}, Code: "FFFFFF"}}
-		}, []string{"master node N1", "constraints"}},
+			m.Constraints = []domain.Constraint{{Master: 2, Slaves: []int64{3}, Code: "FFFFFF"}}
+		}, []string{"master node 2", "constraints"}},
 		{"prescribed displacement", func(m *domain.Model) {
-			m.LoadCases[0].Prescribed = []domain.PrescribedDisplacement{{Node: "N0", Set: [6]bool{1: true}, Value: [6]float64{1: 1e-3}}}
-		}, []string{"case L", "node N0", "prescribed"}},
+			m.LoadCases[0].Prescribed = []domain.PrescribedDisplacement{{Node: 1, Set: [6]bool{1: true}, Value: [6]float64{1: 1e-3}}}
+		}, []string{"case 1", "node 1", "prescribed"}},
 		{"thermal load", func(m *domain.Model) {
-			m.LoadCases[0].Thermal = []domain.ThermalLoad{{Member: "M1", DT: 20}}
-		}, []string{"case L", "member M1", "thermal"}},
+			m.LoadCases[0].Thermal = []domain.ThermalLoad{{Member: 1, DT: 20}}
+		}, []string{"case 1", "member 1", "thermal"}},
 		{"component of a combination", func(m *domain.Model) {
 			// What is refused of a primary case is refused of a
 			// combination bringing it in.
-			m.LoadCases[0].Prescribed = []domain.PrescribedDisplacement{{Node: "N0", Set: [6]bool{1: true}, Value: [6]float64{1: 1e-3}}}
-			m.Combinations = []domain.Combination{{Name: "C", Terms: []domain.Term{{Case: "L", Factor: 1.5}}}}
+			m.LoadCases[0].Prescribed = []domain.PrescribedDisplacement{{Node: 1, Set: [6]bool{1: true}, Value: [6]float64{1: 1e-3}}}
+			m.Combinations = []domain.Combination{{ID: 3, Terms: []domain.Term{{Case: 1, Factor: 1.5}}}}
 		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := base()
 			tc.edit(m)
-			name := "L"
+			var name int64 = 1
 			want := tc.want
 			if want == nil {
-				name, want = "C", []string{"case L", "node N0", "prescribed"}
+				name, want = 3, []string{"case 1", "node 1", "prescribed"}
 			}
 			refuses(t, m, name, nonlinear.Options{}, want)
 		})
@@ -99,16 +98,16 @@ func TestNotConverged(t *testing.T) {
 			var recs []nonlinear.Iteration
 			opts := tc.opts
 			opts.Progress = func(it nonlinear.Iteration) { recs = append(recs, it) }
-			_, err = nonlinear.Analyze(context.Background(), d, "L", opts)
+			_, err = nonlinear.Analyze(context.Background(), d, 1, opts)
 			var nc *nonlinear.NotConvergedError
 			if !errors.As(err, &nc) {
 				t.Fatalf("error %v, want a *NotConvergedError", err)
 			}
 			t.Logf("%v", err)
 			last := recs[len(recs)-1]
-			if nc.Case != "L" || nc.Step != tc.step || !near(nc.Target, tc.target, 1e-15) || !near(nc.LoadFactor, tc.reached, 1e-15) ||
+			if nc.Case != 1 || nc.Step != tc.step || !near(nc.Target, tc.target, 1e-15) || !near(nc.LoadFactor, tc.reached, 1e-15) ||
 				nc.Iterations != tc.iterations || !(nc.Residual > 0) || nc.Residual != last.Residual || nc.Increment != last.Increment {
-				t.Errorf("error %+v, want case L, step %d, target %g, reached %g, %d iterations, residual %g", nc, tc.step, tc.target, tc.reached, tc.iterations, last.Residual)
+				t.Errorf("error %+v, want case 1, step %d, target %g, reached %g, %d iterations, residual %g", nc, tc.step, tc.target, tc.reached, tc.iterations, last.Residual)
 			}
 			if tc.progress >= 0 && len(recs) != tc.progress {
 				t.Errorf("%d progress records, want %d", len(recs), tc.progress)
@@ -127,7 +126,7 @@ func TestCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err = nonlinear.Analyze(ctx, d, "L", nonlinear.Options{Steps: 10, Progress: func(nonlinear.Iteration) { cancel() }})
+	_, err = nonlinear.Analyze(ctx, d, 1, nonlinear.Options{Steps: 10, Progress: func(nonlinear.Iteration) { cancel() }})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
@@ -147,24 +146,24 @@ func TestCancelled(t *testing.T) {
 func TestSmallLoadsMatchLinear(t *testing.T) {
 	const s = 0.01 // N, N·m, N/m
 	m := &domain.Model{
-		Materials: []domain.Material{{Name: "mat", E: steel.E, G: steel.G}},
-		Sections: []domain.Section{{Name: "sec", A: steel.A, Ay: steel.Ay, Az: steel.Az, J: steel.J, Iy: steel.Iy, Iz: steel.Iz,
+		Materials: []domain.Material{{ID: 1, E: steel.E, G: steel.G}},
+		Sections: []domain.Section{{ID: 1, A: steel.A, Ay: steel.Ay, Az: steel.Az, J: steel.J, Iy: steel.Iy, Iz: steel.Iz,
 			PrincipalAngle: 0.3}},
-		Nodes: []domain.Node{{ID: "A", X: 0, Y: 0, Z: 0}, {ID: "B", X: 0, Y: 3, Z: 0}, {ID: "C", X: 4, Y: 3, Z: 0},
-			{ID: "D", X: 4, Y: 3, Z: 2.5}, {ID: "E", X: 4, Y: 0, Z: 2.5}, {ID: "F", X: 5, Y: 1, Z: 3}},
+		Nodes: []domain.Node{{ID: 1, X: 0, Y: 0, Z: 0}, {ID: 2, X: 0, Y: 3, Z: 0}, {ID: 3, X: 4, Y: 3, Z: 0},
+			{ID: 4, X: 4, Y: 3, Z: 2.5}, {ID: 5, X: 4, Y: 0, Z: 2.5}, {ID: 6, X: 5, Y: 1, Z: 3}},
 		Members: []domain.Member{
-			{ID: "AB", NodeA: "A", NodeB: "B", Section: "sec", Material: "mat"},
-			{ID: "BC", NodeA: "B", NodeB: "C", Section: "sec", Material: "mat", Direction: geom.Direction{Angle: 0.5}},
-			{ID: "CD", NodeA: "C", NodeB: "D", Section: "sec", Material: "mat"},
-			{ID: "DE", NodeA: "D", NodeB: "E", Section: "sec", Material: "mat"},
-			{ID: "DF", NodeA: "D", NodeB: "F", Section: "sec", Material: "mat"},
-			{ID: "BF", NodeA: "B", NodeB: "F", Section: "sec", Material: "mat", Type: domain.Truss},
+			{ID: 77, NodeA: 1, NodeB: 2, Section: 1, Material: 1},
+			{ID: 66, NodeA: 2, NodeB: 3, Section: 1, Material: 1, Direction: geom.Direction{Angle: 0.5}},
+			{ID: 64, NodeA: 3, NodeB: 4, Section: 1, Material: 1},
+			{ID: 78, NodeA: 4, NodeB: 5, Section: 1, Material: 1},
+			{ID: 79, NodeA: 4, NodeB: 6, Section: 1, Material: 1},
+			{ID: 86, NodeA: 2, NodeB: 6, Section: 1, Material: 1, Type: domain.Truss},
 		},
-		Supports: []domain.Support{{Node: "A", Code: "FFFFFF"}, {Node: "E", Code: "FFFRRS", Springs: [6]float64{5: 2e6}}},
-		LoadCases: []domain.LoadCase{{Name: "L",
-			NodeLoads: []domain.NodeLoad{{Node: "C", F: [6]float64{s * 1, s * -2, s * 0.5, s * 1, s * -0.5, s * 2}},
-				{Node: "F", F: [6]float64{0, 0, s * -1, 0, 0, 0}}},
-			Members: []domain.MemberLoad{{Member: "BC", Type: domain.DistributedForce, Axes: domain.GlobalInclined,
+		Supports: []domain.Support{{Node: 1, Code: "FFFFFF"}, {Node: 5, Code: "FFFRRS", Springs: [6]float64{5: 2e6}}},
+		LoadCases: []domain.LoadCase{{ID: 1,
+			NodeLoads: []domain.NodeLoad{{Node: 3, F: [6]float64{s * 1, s * -2, s * 0.5, s * 1, s * -0.5, s * 2}},
+				{Node: 6, F: [6]float64{0, 0, s * -1, 0, 0, 0}}},
+			Members: []domain.MemberLoad{{Member: 66, Type: domain.DistributedForce, Axes: domain.GlobalInclined,
 				Direction: geom.YAxis, P1: s * -1, P2: s * -2}},
 		}},
 	}
@@ -172,11 +171,11 @@ func TestSmallLoadsMatchLinear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := nonlinear.Analyze(context.Background(), d, "L", nonlinear.Options{Steps: 2, Convergence: nonlinear.Deflections, Tolerance: 1e-7})
+	res, err := nonlinear.Analyze(context.Background(), d, 1, nonlinear.Options{Steps: 2, Convergence: nonlinear.Deflections, Tolerance: 1e-7})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lin, err := static.Analyze(context.Background(), m, static.Options{Cases: []string{"L"}})
+	lin, err := static.Analyze(context.Background(), m, static.Options{Cases: []int64{1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +208,7 @@ func TestSmallLoadsMatchLinear(t *testing.T) {
 		copy(u[3:], nr.Rotation[:])
 		gotU, wantU = append(gotU, u), append(wantU, sc.Nodes[n].Disp)
 		if nr.HasReaction != sc.Nodes[n].HasReaction {
-			t.Errorf("node %s: HasReaction %v, linear %v", nr.Node, nr.HasReaction, sc.Nodes[n].HasReaction)
+			t.Errorf("node %d: HasReaction %v, linear %v", nr.Node, nr.HasReaction, sc.Nodes[n].HasReaction)
 		}
 		gotR, wantR = append(gotR, nr.Reaction), append(wantR, sc.Nodes[n].Reaction)
 	}
@@ -233,7 +232,7 @@ func TestNoLoad(t *testing.T) {
 
 // TestMechanism: a truss is an axial bar, so a cantilever ending in a
 // truss member cannot carry its tip node sideways; the singular tangent is
-// reported as the *dof.MechanismError naming the node and DOF, as in the
+// reported as the *domain.ModelError naming the node and DOF, as in the
 // linear analysis.
 func TestMechanism(t *testing.T) {
 	m := chainModel(straight(3, 2), steel, geom.YAxis, map[int][6]float64{2: {0: 1e3}})
@@ -242,9 +241,9 @@ func TestMechanism(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = nonlinear.Analyze(context.Background(), d, "L", nonlinear.Options{})
-	var me *dof.MechanismError
-	if !errors.As(err, &me) || me.Node != "N2" {
-		t.Fatalf("error %v, want a mechanism at node N2", err)
+	_, err = nonlinear.Analyze(context.Background(), d, 1, nonlinear.Options{})
+	var me *domain.ModelError
+	if !errors.As(err, &me) || me.Node != 3 || me.DOFIndex() < 0 {
+		t.Fatalf("error %v, want a mechanism at node 3", err)
 	}
 }

@@ -42,7 +42,7 @@ func newPlates(d *domain.Domain, loads *domain.Loads, refs ...[]float64) ([]plat
 		}
 		c, err := transform.NewCorotShell(x, pe.Rot)
 		if err != nil {
-			return nil, fmt.Errorf("plate %s: %w", pe.ID, err)
+			return nil, fmt.Errorf("plate %d: %w", pe.PlateID, err)
 		}
 		pl.c = c
 		n := domain.Size(pe)
@@ -54,7 +54,7 @@ func newPlates(d *domain.Domain, loads *domain.Loads, refs ...[]float64) ([]plat
 		transform.ToLocalMatrix(pe.Rot, n, pl.kl, pl.kl)
 		f := make([]float64, n)
 		if err := pe.LoadVector(loads, f); err != nil {
-			return nil, fmt.Errorf("plate %s: %w", pe.ID, err)
+			return nil, domain.Wrapf("plate %d: %w", pe.PlateID, err)
 		}
 		for _, v := range f {
 			if v != 0 {
@@ -93,7 +93,7 @@ func (pl *plate) configure(u []geom.Vec3, rot []geom.Rotation, w *plateWork) err
 		w.u[k], w.rot[k] = u[nd], rot[nd]
 	}
 	if err := pl.c.Configure(w.u[:nc], w.rot[:nc], &w.cfg); err != nil {
-		return fmt.Errorf("plate %s: %w", pl.pe.ID, err)
+		return domain.ModelErrorf(domain.ModelError{Plate: pl.pe.PlateID}, "plate %d: %w", pl.pe.PlateID, err)
 	}
 	n := 6 * nc
 	w.cfg.Deformation(w.d[:n])
@@ -153,7 +153,7 @@ func (a *analysis) plateResults(lambda float64) []PlateResult {
 		ug := make([]float64, n)
 		transform.ToGlobalVector(pl.pe.Rot, w.d[:n], ug)
 		pr := &out[i]
-		pr.Plate = pl.pe.ID
+		pr.Plate = pl.pe.PlateID
 		// The plates carry no initial strains here (thermal loads are
 		// refused), so the recovery needs no loads.
 		pr.PlateResult = pl.pe.Result(ug, nil)

@@ -17,7 +17,7 @@ import (
 // in the X-Y plane, clamped along x = 0, meshed 4 × 2 with quads except
 // the last column, whose cells are split into triangles, and stiffened
 // along y = 0 by an edge beam of four frame members on the plate's nodes.
-// Its plates have the reference-surface offset (0: none). Case "L" has
+// Its plates have the reference-surface offset (0: none). Case 1 has
 // node forces and a moment at the free corners and a uniform pressure,
 // all scaled by s, and moves every position by the rigid motion
 // x → q·x + d (loads turned with it) so that the same problem can be posed
@@ -27,13 +27,15 @@ func stiffenedPlate(s, offset float64, q geom.Rotation, d geom.Vec3) *domain.Mod
 		e  = 70e9
 		nu = 0.33
 	)
-	id := func(i, j int) string { return fmt.Sprintf("p%d_%d", i, j) }
+	// Node (i, j) is 10j + i + 1; plate k of cell (i, j) is 100 + 10j + 2i
+	// + k; beam i is i + 1.
+	id := func(i, j int) int64 { return int64(10*j + i + 1) }
 	m := &domain.Model{
-		Materials: []domain.Material{{Name: "al", E: e, G: e / (2 * (1 + nu))}},
+		Materials: []domain.Material{{ID: 1, E: e, G: e / (2 * (1 + nu))}},
 		// A section with equal principal moments, so that the beam's
 		// roll about its axis, which the global vertical axis sets, does
 		// not matter when the model is turned.
-		Sections: []domain.Section{{Name: "edge", A: 2e-3, Ay: 1.5e-3, Az: 1.5e-3, J: 4e-6, Iy: 2e-6, Iz: 2e-6}},
+		Sections: []domain.Section{{ID: 1, A: 2e-3, Ay: 1.5e-3, Az: 1.5e-3, J: 4e-6, Iy: 2e-6, Iz: 2e-6}},
 	}
 	for j := 0; j <= 2; j++ {
 		for i := 0; i <= 4; i++ {
@@ -42,27 +44,27 @@ func stiffenedPlate(s, offset float64, q geom.Rotation, d geom.Vec3) *domain.Mod
 		}
 		m.Supports = append(m.Supports, domain.Support{Node: id(0, j), Code: "FFFFFF"})
 	}
-	lc := domain.LoadCase{Name: "L"}
+	lc := domain.LoadCase{ID: 1}
 	for j := range 2 {
 		for i := range 4 {
 			a, b, c, dd := id(i, j), id(i+1, j), id(i+1, j+1), id(i, j+1)
-			cells := [][]string{{a, b, c, dd}}
+			cells := [][]int64{{a, b, c, dd}}
 			if i == 3 {
-				cells = [][]string{{a, b, c}, {a, c, dd}}
+				cells = [][]int64{{a, b, c}, {a, c, dd}}
 			}
 			for k, nodes := range cells {
-				pid := fmt.Sprintf("s%d_%d_%d", i, j, k)
-				m.Plates = append(m.Plates, domain.Plate{ID: pid, Nodes: nodes, Material: "al", Thickness: 0.02, Offset: offset})
+				pid := int64(100 + 10*j + 2*i + k)
+				m.Plates = append(m.Plates, domain.Plate{ID: pid, Nodes: nodes, Material: 1, Thickness: 0.02, Offset: offset})
 				p := q.Apply(geom.Vec3{0.1 * s, 0, -1 * s})
 				lc.Pressures = append(lc.Pressures, domain.PlatePressure{Plate: pid, Axes: domain.GlobalInclined, P: [3]float64(p)})
 			}
 		}
 	}
 	for i := range 4 {
-		m.Members = append(m.Members, domain.Member{ID: fmt.Sprintf("b%d", i), NodeA: id(i, 0), NodeB: id(i+1, 0),
-			Section: "edge", Material: "al"})
+		m.Members = append(m.Members, domain.Member{ID: int64(i + 1), NodeA: id(i, 0), NodeB: id(i+1, 0),
+			Section: 1, Material: 1})
 	}
-	load := func(node string, f, mo geom.Vec3) {
+	load := func(node int64, f, mo geom.Vec3) {
 		f, mo = q.Apply(f.Scale(s)), q.Apply(mo.Scale(s))
 		lc.NodeLoads = append(lc.NodeLoads, domain.NodeLoad{Node: node, F: [6]float64{f[0], f[1], f[2], mo[0], mo[1], mo[2]}})
 	}
@@ -100,7 +102,7 @@ func TestShellSmallLoadsMatchLinear(t *testing.T) {
 		t.Run(fmt.Sprintf("offset=%g", offset), func(t *testing.T) {
 			m := stiffenedPlate(1e-4, offset, geom.Identity, geom.Vec3{})
 			res := analyze(t, m, nonlinear.Options{Steps: 1, Convergence: nonlinear.Deflections, Tolerance: 1e-8})
-			lin, err := static.Analyze(context.Background(), m, static.Options{Cases: []string{"L"}})
+			lin, err := static.Analyze(context.Background(), m, static.Options{Cases: []int64{1}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +142,7 @@ func TestShellSmallLoadsMatchLinear(t *testing.T) {
 			for i, pr := range res.Plates {
 				lp := sc.Plates[i]
 				if pr.Plate != lp.Plate {
-					t.Fatalf("plate %s, linear %s", pr.Plate, lp.Plate)
+					t.Fatalf("plate %d, linear %d", pr.Plate, lp.Plate)
 				}
 				gf, wf = append(gf, pr.Resultants.F[:]), append(wf, lp.Resultants.F[:])
 				gm, wm = append(gm, pr.Resultants.M[:]), append(wm, lp.Resultants.M[:])
@@ -239,7 +241,7 @@ func TestShellLargeEquilibrium(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := nonlinear.Analyze(context.Background(), d, "L", nonlinear.Options{Theory: th, Steps: 8, MaxIterations: 40, Tolerance: 1e-9})
+			res, err := nonlinear.Analyze(context.Background(), d, 1, nonlinear.Options{Theory: th, Steps: 8, MaxIterations: 40, Tolerance: 1e-9})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -316,13 +318,13 @@ func plateAxesNow(t *testing.T, d *domain.Domain, res *nonlinear.Result, i int) 
 }
 
 // nodeIndex returns the index of node id in res.
-func nodeIndex(t *testing.T, res *nonlinear.Result, id string) int {
+func nodeIndex(t *testing.T, res *nonlinear.Result, id int64) int {
 	t.Helper()
 	for n, nr := range res.Nodes {
 		if nr.Node == id {
 			return n
 		}
 	}
-	t.Fatalf("no node %s", id)
+	t.Fatalf("no node %d", id)
 	return -1
 }

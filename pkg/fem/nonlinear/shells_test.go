@@ -43,16 +43,18 @@ var stripMeshes = []stripMesh{
 	{"MITC4", false, true, 1e-6}, {"MITC3", true, true, 1e-4},
 }
 
-// stripID names node i along the strip on edge j (y = j·b).
-func stripID(i, j int) string { return fmt.Sprintf("s%d_%d", i, j) }
+// stripID is the id of node i along the strip on edge j (y = j·b):
+// 1000j + i + 1.
+func stripID(i, j int) int64 { return int64(1000*j + i + 1) }
 
 // stripModel returns the strip of length L along +X in the X-Y plane on
 // ne elements along its length and one across, clamped at x = 0, with
-// the node load f (global axes) on each of the two tip corners, case "L".
+// the node load f (global axes) on each of the two tip corners, case 1.
+// Quad i is plate i+1; the triangles of cell i are plates 2i+1 and 2i+2.
 // ν = 0 is G = E/2.
 func stripModel(L float64, ne int, mesh stripMesh, f [6]float64) *domain.Model {
 	m := &domain.Model{
-		Materials: []domain.Material{{Name: "strip", E: stripE, G: stripE / 2}},
+		Materials: []domain.Material{{ID: 1, E: stripE, G: stripE / 2}},
 		Supports:  []domain.Support{{Node: stripID(0, 0), Code: "FFFFFF"}, {Node: stripID(0, 1), Code: "FFFFFF"}},
 	}
 	for j := range 2 {
@@ -60,8 +62,8 @@ func stripModel(L float64, ne int, mesh stripMesh, f [6]float64) *domain.Model {
 			m.Nodes = append(m.Nodes, domain.Node{ID: stripID(i, j), X: L * float64(i) / float64(ne), Y: stripB * float64(j)})
 		}
 	}
-	plate := func(id string, nodes ...string) {
-		p := domain.Plate{ID: id, Nodes: nodes, Material: "strip", Thickness: stripH}
+	plate := func(id int64, nodes ...int64) {
+		p := domain.Plate{ID: id, Nodes: nodes, Material: 1, Thickness: stripH}
 		if mesh.mindlin {
 			p.Theory = 1 // shell.Mindlin
 		}
@@ -70,13 +72,13 @@ func stripModel(L float64, ne int, mesh stripMesh, f [6]float64) *domain.Model {
 	for i := range ne {
 		a, b, c, d := stripID(i, 0), stripID(i+1, 0), stripID(i+1, 1), stripID(i, 1)
 		if mesh.tri {
-			plate(fmt.Sprintf("t%d_a", i), a, b, c)
-			plate(fmt.Sprintf("t%d_b", i), a, c, d)
+			plate(int64(2*i+1), a, b, c)
+			plate(int64(2*i+2), a, c, d)
 			continue
 		}
-		plate(fmt.Sprintf("q%d", i), a, b, c, d)
+		plate(int64(i+1), a, b, c, d)
 	}
-	m.LoadCases = []domain.LoadCase{{Name: "L", NodeLoads: []domain.NodeLoad{
+	m.LoadCases = []domain.LoadCase{{ID: 1, NodeLoads: []domain.NodeLoad{
 		{Node: stripID(ne, 0), F: f}, {Node: stripID(ne, 1), F: f}}}}
 	return m
 }
@@ -87,7 +89,7 @@ func stripTip(t *testing.T, res *nonlinear.Result, L float64, ne int, mesh strip
 	t.Helper()
 	a, b := res.Nodes[ne], res.Nodes[2*ne+1]
 	if a.Node != stripID(ne, 0) || b.Node != stripID(ne, 1) {
-		t.Fatalf("tip nodes %s, %s", a.Node, b.Node)
+		t.Fatalf("tip nodes %d, %d", a.Node, b.Node)
 	}
 	if d := a.Translation.Sub(b.Translation).Norm(); !(d <= mesh.twist*L) {
 		t.Errorf("the tip corners move apart by %.3g L: the strip twists", d/L)

@@ -15,7 +15,6 @@ import (
 // (package doc, "Small theory").
 type small struct {
 	driver
-	d  *domain.Domain
 	as *sparse.Assembler
 	// loads is the case at λ = 1; ur its prescribed displacements per
 	// global DOF (zero elsewhere); ref the norm of the residual of the
@@ -49,15 +48,15 @@ type small struct {
 
 // newSmall numbers the equations, resolves the loads and computes the
 // reference norm.
-func newSmall(ctx context.Context, d *domain.Domain, name string, opts Options) (*small, error) {
-	s := &small{driver: driver{ctx: ctx, name: name, opts: opts, stable: true}, d: d}
+func newSmall(ctx context.Context, d *domain.Domain, caseID int64, opts Options) (*small, error) {
+	s := &small{driver: driver{ctx: ctx, d: d, caseID: caseID, opts: opts, stable: true}}
 	s.num = d.DOF.Number(nil)
 	as, err := d.NewAssembler(s.num)
 	if err != nil {
 		return nil, fmt.Errorf("assemble: %w", err)
 	}
 	s.as = as
-	if s.loads, err = caseLoads(d, name); err != nil {
+	if s.loads, err = caseLoads(d, caseID); err != nil {
 		return nil, err
 	}
 	nd := d.DOF.DOFs()
@@ -250,10 +249,10 @@ func (s *small) forces(wantK bool) (*sparse.SymMatrix, error) {
 		ue, f, kg, ke = ue[:n], f[:n], kg[:n*n], ke[:n*n]
 		domain.Gather(el, s.u, ue)
 		if err := el.Resisting(ue, s.cl, f); err != nil {
-			return nil, fmt.Errorf("element %s: %w", el.Name(), err)
+			return nil, domain.Wrapf("element %d: %w", el.ID(), err)
 		}
 		if err := s.geometric(el, ue, kg); err != nil {
-			return nil, fmt.Errorf("element %s: %w", el.Name(), err)
+			return nil, domain.Wrapf("element %d: %w", el.ID(), err)
 		}
 		var law *axialLaw
 		if e < len(s.laws) {
@@ -271,7 +270,7 @@ func (s *small) forces(wantK bool) (*sparse.SymMatrix, error) {
 				// fixed-end forces of its loads still reach its nodes.
 				clear(ue)
 				if err := el.Resisting(ue, s.cl, f); err != nil {
-					return nil, fmt.Errorf("element %s: %w", el.Name(), err)
+					return nil, domain.Wrapf("element %d: %w", el.ID(), err)
 				}
 				clear(kg)
 			}
@@ -333,7 +332,7 @@ func (s *small) applyLaw(e int, law *axialLaw, ue, f, kg []float64, wantK bool) 
 	fe := s.d.Frames[e]
 	var q [12]float64
 	if err := fe.InternalForces(ue, s.cl, q[:]); err != nil {
-		return 0, false, fmt.Errorf("element %s: %w", fe.ID, err)
+		return 0, false, domain.Wrapf("element %d: %w", fe.MemberID, err)
 	}
 	nel := (q[6] - q[0]) / 2
 	n, kt, gone := law.eval(nel/law.ka, !s.started)

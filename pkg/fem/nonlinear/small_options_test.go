@@ -104,18 +104,18 @@ func TestCombinationAsOneLoad(t *testing.T) {
 	for _, th := range []nonlinear.Theory{nonlinear.Small, nonlinear.Finite} {
 		t.Run(th.String(), func(t *testing.T) {
 			m := chainModel(straight(L, 6), s, geom.YAxis, map[int][6]float64{6: {-P, 1.5 * H, 0, 0, 0, 0}})
-			// L is the sum; A and B its parts, C the combination.
+			// Case 1 is the sum; 2 and 3 its parts, 4 the combination.
 			m.LoadCases = append(m.LoadCases,
-				domain.LoadCase{Name: "A", NodeLoads: []domain.NodeLoad{{Node: "N6", F: [6]float64{-P / 2, H, 0, 0, 0, 0}}}},
-				domain.LoadCase{Name: "B", NodeLoads: []domain.NodeLoad{{Node: "N6", F: [6]float64{-P / 2, 0, 0, 0, 0, 0}}}})
-			m.Combinations = []domain.Combination{{Name: "C", Terms: []domain.Term{{Case: "A", Factor: 1.5}, {Case: "B", Factor: 0.5}}}}
+				domain.LoadCase{ID: 2, NodeLoads: []domain.NodeLoad{{Node: 7, F: [6]float64{-P / 2, H, 0, 0, 0, 0}}}},
+				domain.LoadCase{ID: 3, NodeLoads: []domain.NodeLoad{{Node: 7, F: [6]float64{-P / 2, 0, 0, 0, 0, 0}}}})
+			m.Combinations = []domain.Combination{{ID: 4, Terms: []domain.Term{{Case: 2, Factor: 1.5}, {Case: 3, Factor: 0.5}}}}
 			opts := nonlinear.Options{Theory: th, Steps: 3, Tolerance: 1e-10}
 			want := analyze(t, m, opts)
 			d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := nonlinear.Analyze(context.Background(), d, "C", opts)
+			got, err := nonlinear.Analyze(context.Background(), d, 4, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,7 +1,6 @@
 package nonlinear_test
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -10,7 +9,10 @@ import (
 )
 
 // gridID names node (i, j) of plateSquare's grid.
-func gridID(i, j int) string { return fmt.Sprintf("n%d_%d", i, j) }
+func gridID(i, j int) int64 { return int64(1000*j + i + 1) }
+
+// plateID is the id of the plate of cell (i, j) of plateSquare.
+func plateID(i, j int) int64 { return int64(1000*j + i + 1) }
 
 // plateSquare returns a simply supported square plate of side a and
 // thickness tk on an n × n grid of quads in the X-Y plane (E = 1 GPa,
@@ -18,23 +20,24 @@ func gridID(i, j int) string { return fmt.Sprintf("n%d_%d", i, j) }
 // on every edge with the twist about the edge's normal, the edge x = 0
 // held along x and two corners along y), compressed along x by nx (N/m,
 // nodal forces on the edge x = a) and loaded by a uniform pressure q
-// along −Z, case "L". The plates are Kirchhoff plates (shell.Kirchhoff,
+// along −Z, case 1. Node (i, j) is gridID(i, j), the plate of cell (i,
+// j) plateID(i, j). The plates are Kirchhoff plates (shell.Kirchhoff,
 // the zero Theory) or, with mindlin, shell.Mindlin (the tests do not
 // import package shell: the import rule of the package).
 func plateSquare(a, tk float64, n int, mindlin bool, nx, q float64) *domain.Model {
 	const e, nu = 1e9, 0.3
-	m := &domain.Model{Materials: []domain.Material{{Name: "plate", E: e, G: e / (2 * (1 + nu))}}}
+	m := &domain.Model{Materials: []domain.Material{{ID: 1, E: e, G: e / (2 * (1 + nu))}}}
 	for j := 0; j <= n; j++ {
 		for i := 0; i <= n; i++ {
 			m.Nodes = append(m.Nodes, domain.Node{ID: gridID(i, j), X: float64(i) * a / float64(n), Y: float64(j) * a / float64(n)})
 		}
 	}
-	lc := domain.LoadCase{Name: "L"}
+	lc := domain.LoadCase{ID: 1}
 	for j := range n {
 		for i := range n {
-			id := fmt.Sprintf("p%d_%d", i, j)
-			pl := domain.Plate{ID: id, Nodes: []string{gridID(i, j), gridID(i+1, j), gridID(i+1, j+1), gridID(i, j+1)},
-				Material: "plate", Thickness: tk}
+			id := plateID(i, j)
+			pl := domain.Plate{ID: id, Nodes: []int64{gridID(i, j), gridID(i+1, j), gridID(i+1, j+1), gridID(i, j+1)},
+				Material: 1, Thickness: tk}
 			if mindlin {
 				pl.Theory = 1 // shell.Mindlin
 			}
@@ -134,8 +137,8 @@ func TestSmallPlateAmplification(t *testing.T) {
 			sum := 0.0
 			for j := range n {
 				pr := res.Plates[j*n+n-1]
-				if pr.Plate != fmt.Sprintf("p%d_%d", n-1, j) {
-					t.Fatalf("plate %s at %d", pr.Plate, j*n+n-1)
+				if pr.Plate != plateID(n-1, j) {
+					t.Fatalf("plate %d at %d", pr.Plate, j*n+n-1)
 				}
 				sum += pr.NodeForces[6*1] + pr.NodeForces[6*2] // corners B and C are on x = a
 			}

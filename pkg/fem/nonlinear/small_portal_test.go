@@ -17,31 +17,33 @@ import (
 // of their first member at end A (the base nodes are fixed), a beam of
 // span b, rigid in bending (I × 1e4), joined to the column tops through
 // rigid end offsets of 0.2 m along it. The tops are held out of the plane
-// (uz, rx, ry). Case "L": a lateral load H along +X at the left top and a
-// load P down each column.
+// (uz, rx, ry). Case 1: a lateral load H along +X at the left top and a
+// load P down each column. Node i of column c (from its base) is
+// portalNode(c, i), and member i of column c has that id too (counting
+// from 1); the beam is member 1.
 func swayPortal(h, b float64, ne int, s section, H, P float64) *domain.Model {
 	m := &domain.Model{
 		VerticalAxis: geom.YAxis,
-		Materials:    []domain.Material{{Name: "mat", E: s.E, G: s.G}},
-		Sections: []domain.Section{{Name: "col", A: s.A, Ay: s.Ay, Az: s.Az, J: s.J, Iy: s.Iy, Iz: s.Iz},
-			{Name: "beam", A: s.A * 10, J: s.J * 1e4, Iy: s.Iy * 1e6, Iz: s.Iz * 1e6}},
+		Materials:    []domain.Material{{ID: 1, E: s.E, G: s.G}},
+		Sections: []domain.Section{{ID: 1, A: s.A, Ay: s.Ay, Az: s.Az, J: s.J, Iy: s.Iy, Iz: s.Iz},
+			{ID: 2, A: s.A * 10, J: s.J * 1e4, Iy: s.Iy * 1e6, Iz: s.Iz * 1e6}},
 	}
-	lc := domain.LoadCase{Name: "L"}
+	lc := domain.LoadCase{ID: 1}
 	for c, x := range []float64{0, b} {
 		for i := range ne + 1 {
-			id := fmt.Sprintf("C%d_%d", c, i)
+			id := portalNode(c, i)
 			m.Nodes = append(m.Nodes, domain.Node{ID: id, X: x, Y: h * float64(i) / float64(ne)})
 			if i > 0 {
-				mm := domain.Member{ID: fmt.Sprintf("C%dM%d", c, i), NodeA: fmt.Sprintf("C%d_%d", c, i-1), NodeB: id,
-					Section: "col", Material: "mat"}
+				mm := domain.Member{ID: id, NodeA: portalNode(c, i-1), NodeB: id,
+					Section: 1, Material: 1}
 				if i == 1 {
 					mm.ReleaseA = "FFFFRR"
 				}
 				m.Members = append(m.Members, mm)
 			}
 		}
-		top := fmt.Sprintf("C%d_%d", c, ne)
-		m.Supports = append(m.Supports, domain.Support{Node: fmt.Sprintf("C%d_0", c), Code: "FFFFFF"},
+		top := portalNode(c, ne)
+		m.Supports = append(m.Supports, domain.Support{Node: portalNode(c, 0), Code: "FFFFFF"},
 			domain.Support{Node: top, Code: "RRFFFR"})
 		f := [6]float64{1: -P}
 		if c == 0 {
@@ -49,11 +51,14 @@ func swayPortal(h, b float64, ne int, s section, H, P float64) *domain.Model {
 		}
 		lc.NodeLoads = append(lc.NodeLoads, domain.NodeLoad{Node: top, F: f})
 	}
-	m.Members = append(m.Members, domain.Member{ID: "B", NodeA: fmt.Sprintf("C0_%d", ne), NodeB: fmt.Sprintf("C1_%d", ne),
-		Section: "beam", Material: "mat", OffsetA: geom.Vec3{0.2, 0, 0}, OffsetB: geom.Vec3{-0.2, 0, 0}})
+	m.Members = append(m.Members, domain.Member{ID: 1, NodeA: portalNode(0, ne), NodeB: portalNode(1, ne),
+		Section: 2, Material: 1, OffsetA: geom.Vec3{0.2, 0, 0}, OffsetB: geom.Vec3{-0.2, 0, 0}})
 	m.LoadCases = []domain.LoadCase{lc}
 	return m
 }
+
+// portalNode is the id of node i of column c of swayPortal.
+func portalNode(c, i int) int64 { return int64(100*(c+1) + i) }
 
 // TestSmallSwayPortal: the sway of a portal whose columns are pinned at
 // the base (member releases) and held against rotation at the top by a
@@ -90,7 +95,7 @@ func TestSmallSwayPortal(t *testing.T) {
 	ei := s.E * s.Iz
 	pcr := math.Pi * math.Pi * ei / (4 * h * h)
 	opts := nonlinear.Options{Theory: nonlinear.Small, Tolerance: 1e-10, MaxIterations: 50}
-	top := fmt.Sprintf("C0_%d", ne)
+	top := portalNode(0, ne)
 	first := (H / 2) * h * h * h / (3 * ei)
 
 	t.Run("tiny axial load matches linear", func(t *testing.T) {
@@ -98,7 +103,7 @@ func TestSmallSwayPortal(t *testing.T) {
 		// Deflections: the round-off of K·u in the axially rigid members
 		// (1e-16 of their stiffness) is far above 1e-10 of these loads.
 		res := analyze(t, m, nonlinear.Options{Theory: nonlinear.Small, Convergence: nonlinear.Deflections, Tolerance: 1e-9})
-		lin, err := static.Analyze(context.Background(), m, static.Options{Cases: []string{"L"}})
+		lin, err := static.Analyze(context.Background(), m, static.Options{Cases: []int64{1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,11 +142,11 @@ func TestSmallSwayPortal(t *testing.T) {
 			// moments are zero.
 			var fx, fy float64
 			for _, nr := range res.Nodes {
-				if nr.Node == "C0_0" || nr.Node == "C1_0" {
+				if nr.Node == portalNode(0, 0) || nr.Node == portalNode(1, 0) {
 					fx += nr.Reaction[0]
 					fy += nr.Reaction[1]
 					if !near(nr.Reaction[5], 0, 1e-8*wantM) {
-						t.Errorf("node %s: base moment %g at a pinned base", nr.Node, nr.Reaction[5])
+						t.Errorf("node %d: base moment %g at a pinned base", nr.Node, nr.Reaction[5])
 					}
 				}
 			}
@@ -188,7 +193,7 @@ func compareLinear(t *testing.T, res *nonlinear.Result, lin static.CaseResult, t
 		copy(u[3:], nr.Rotation[:])
 		gotU, wantU = append(gotU, u), append(wantU, lin.Nodes[n].Disp)
 		if nr.HasReaction != lin.Nodes[n].HasReaction {
-			t.Errorf("node %s: HasReaction %v, linear %v", nr.Node, nr.HasReaction, lin.Nodes[n].HasReaction)
+			t.Errorf("node %d: HasReaction %v, linear %v", nr.Node, nr.HasReaction, lin.Nodes[n].HasReaction)
 		}
 		gotR, wantR = append(gotR, nr.Reaction), append(wantR, lin.Nodes[n].Reaction)
 	}

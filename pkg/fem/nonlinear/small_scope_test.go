@@ -24,45 +24,45 @@ import (
 func TestSmallFeaturesMatchLinear(t *testing.T) {
 	const s = 0.01 // N, N·m, N/m
 	m := &domain.Model{
-		Materials: []domain.Material{{Name: "mat", E: steel.E, G: steel.G, Alpha: 1.2e-5}},
-		Sections: []domain.Section{{Name: "sec", A: steel.A, Ay: steel.Ay, Az: steel.Az, J: steel.J, Iy: steel.Iy, Iz: steel.Iz,
+		Materials: []domain.Material{{ID: 1, E: steel.E, G: steel.G, Alpha: 1.2e-5}},
+		Sections: []domain.Section{{ID: 1, A: steel.A, Ay: steel.Ay, Az: steel.Az, J: steel.J, Iy: steel.Iy, Iz: steel.Iz,
 			PrincipalAngle: 0.3}},
-		Nodes: []domain.Node{{ID: "A", X: 0, Y: 0, Z: 0}, {ID: "B", X: 0, Y: 3, Z: 0}, {ID: "C", X: 4, Y: 3, Z: 0},
-			{ID: "D", X: 4, Y: 3, Z: 2.5}, {ID: "E", X: 4, Y: 0, Z: 2.5}, {ID: "F", X: 5, Y: 1, Z: 3},
-			{ID: "G", X: 4.3, Y: 3.2, Z: -0.2}, {ID: "H", X: 6, Y: 3, Z: -1}},
+		Nodes: []domain.Node{{ID: 1, X: 0, Y: 0, Z: 0}, {ID: 2, X: 0, Y: 3, Z: 0}, {ID: 3, X: 4, Y: 3, Z: 0},
+			{ID: 4, X: 4, Y: 3, Z: 2.5}, {ID: 5, X: 4, Y: 0, Z: 2.5}, {ID: 6, X: 5, Y: 1, Z: 3},
+			{ID: 7, X: 4.3, Y: 3.2, Z: -0.2}, {ID: 8, X: 6, Y: 3, Z: -1}},
 		Members: []domain.Member{
-			{ID: "AB", NodeA: "A", NodeB: "B", Section: "sec", Material: "mat", OffsetA: geom.Vec3{0.05, 0.1, 0}},
-			{ID: "BC", NodeA: "B", NodeB: "C", Section: "sec", Material: "mat", Direction: geom.Direction{Angle: 0.5},
+			{ID: 77, NodeA: 1, NodeB: 2, Section: 1, Material: 1, OffsetA: geom.Vec3{0.05, 0.1, 0}},
+			{ID: 66, NodeA: 2, NodeB: 3, Section: 1, Material: 1, Direction: geom.Direction{Angle: 0.5},
 				ReleaseB: "FFFFRR", OffsetB: geom.Vec3{-0.2, 0, 0.05}},
-			{ID: "CD", NodeA: "C", NodeB: "D", Section: "sec", Material: "mat"},
-			{ID: "DE", NodeA: "D", NodeB: "E", Section: "sec", Material: "mat", ReleaseA: "FFFFFR"},
-			{ID: "DF", NodeA: "D", NodeB: "F", Section: "sec", Material: "mat"},
-			{ID: "BF", NodeA: "B", NodeB: "F", Section: "sec", Material: "mat", Type: domain.Truss},
-			{ID: "GH", NodeA: "G", NodeB: "H", Section: "sec", Material: "mat"},
+			{ID: 64, NodeA: 3, NodeB: 4, Section: 1, Material: 1},
+			{ID: 78, NodeA: 4, NodeB: 5, Section: 1, Material: 1, ReleaseA: "FFFFFR"},
+			{ID: 79, NodeA: 4, NodeB: 6, Section: 1, Material: 1},
+			{ID: 86, NodeA: 2, NodeB: 6, Section: 1, Material: 1, Type: domain.Truss},
+			{ID: 95, NodeA: 7, NodeB: 8, Section: 1, Material: 1},
 		},
-		Supports: []domain.Support{{Node: "A", Code: "FFFFFF"}, {Node: "E", Code: "FFFRRS", Springs: [6]float64{5: 2e6}},
-			{Node: "H", Code: "RFFRRR"}},
-		Constraints: []domain.Constraint{{Master: "C", Slaves: []string{"G"}, Code: "FFFFFF"}},
-		LoadCases: []domain.LoadCase{{Name: "L",
-			NodeLoads: []domain.NodeLoad{{Node: "C", F: [6]float64{s * 1, s * -2, s * 0.5, s * 1, s * -0.5, s * 2}},
-				{Node: "F", F: [6]float64{0, 0, s * -1, 0, 0, 0}}, {Node: "H", F: [6]float64{s * 0.5, 0, 0, 0, 0, 0}}},
-			Members: []domain.MemberLoad{{Member: "BC", Type: domain.DistributedForce, Axes: domain.GlobalInclined,
+		Supports: []domain.Support{{Node: 1, Code: "FFFFFF"}, {Node: 5, Code: "FFFRRS", Springs: [6]float64{5: 2e6}},
+			{Node: 8, Code: "RFFRRR"}},
+		Constraints: []domain.Constraint{{Master: 3, Slaves: []int64{7}, Code: "FFFFFF"}},
+		LoadCases: []domain.LoadCase{{ID: 1,
+			NodeLoads: []domain.NodeLoad{{Node: 3, F: [6]float64{s * 1, s * -2, s * 0.5, s * 1, s * -0.5, s * 2}},
+				{Node: 6, F: [6]float64{0, 0, s * -1, 0, 0, 0}}, {Node: 8, F: [6]float64{s * 0.5, 0, 0, 0, 0, 0}}},
+			Members: []domain.MemberLoad{{Member: 66, Type: domain.DistributedForce, Axes: domain.GlobalInclined,
 				Direction: geom.YAxis, P1: s * -1, P2: s * -2}},
-			Thermal:    []domain.ThermalLoad{{Member: "CD", DT: s * 1e-3, DTy: s * 1e-2}},
-			Prestress:  []domain.PrestressLoad{{Member: "DF", Force: s * 3}},
-			Prescribed: []domain.PrescribedDisplacement{{Node: "A", Set: [6]bool{1: true, 5: true}, Value: [6]float64{1: 2e-8, 5: 1e-8}}},
+			Thermal:    []domain.ThermalLoad{{Member: 64, DT: s * 1e-3, DTy: s * 1e-2}},
+			Prestress:  []domain.PrestressLoad{{Member: 79, Force: s * 3}},
+			Prescribed: []domain.PrescribedDisplacement{{Node: 1, Set: [6]bool{1: true, 5: true}, Value: [6]float64{1: 2e-8, 5: 1e-8}}},
 		}},
 	}
 	d, err := domain.Build(context.Background(), m, domain.BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := nonlinear.Analyze(context.Background(), d, "L", nonlinear.Options{Theory: nonlinear.Small, Steps: 2,
+	res, err := nonlinear.Analyze(context.Background(), d, 1, nonlinear.Options{Theory: nonlinear.Small, Steps: 2,
 		Convergence: nonlinear.Deflections, Tolerance: 1e-9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	lin, err := static.Analyze(context.Background(), m, static.Options{Cases: []string{"L"}})
+	lin, err := static.Analyze(context.Background(), m, static.Options{Cases: []int64{1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,44 +84,44 @@ func TestSmallRefusals(t *testing.T) {
 		edit func(m *domain.Model)
 		want []string
 	}{
-		{"pulley", func(m *domain.Model) { m.Members[0].Pulley = true }, []string{"member M1", "pulley members are not supported"}},
+		{"pulley", func(m *domain.Model) { m.Members[0].Pulley = true }, []string{"member 1", "pulley members are not supported"}},
 		{"fuse with an axial release", func(m *domain.Model) {
 			m.Members[1].Fuse, m.Members[1].ReleaseB = domain.PlasticFuse, "RFFFFF"
-		}, []string{"member M2", "fuse", "axial"}},
+		}, []string{"member 2", "fuse", "axial"}},
 		{"one-way fuse", func(m *domain.Model) {
 			m.Members[1].Fuse, m.Members[1].Type = domain.BrittleFuse, domain.TensionOnly
-		}, []string{"member M2", "fuse"}},
+		}, []string{"member 2", "fuse"}},
 		{"negative cable length", func(m *domain.Model) {
 			m.Members[1].Type, m.Members[1].CableLength = domain.Cable, -1
-		}, []string{"member M2", "cable length"}},
-		{"one-way plastic support", func(m *domain.Model) { m.Supports[0].Code, m.Supports[0].Active[1] = "FPFFFF", 'P' }, []string{"node N0", "one-way"}},
-		{"friction on a rotation", func(m *domain.Model) { m.Supports[0].Code = "FFFFFN" }, []string{"node N0", "rotation about Z", "translations only"}},
-		{"friction without a normal", func(m *domain.Model) { m.Supports[0].Code = "NFFFFF" }, []string{"node N0", "normal axis"}},
+		}, []string{"member 2", "cable length"}},
+		{"one-way plastic support", func(m *domain.Model) { m.Supports[0].Code, m.Supports[0].Active[1] = "FPFFFF", 'P' }, []string{"node 1", "one-way"}},
+		{"friction on a rotation", func(m *domain.Model) { m.Supports[0].Code = "FFFFFN" }, []string{"node 1", "rotation about Z", "translations only"}},
+		{"friction without a normal", func(m *domain.Model) { m.Supports[0].Code = "NFFFFF" }, []string{"node 1", "normal axis"}},
 		{"friction on a free normal", func(m *domain.Model) {
 			m.Supports[0].Code, m.Supports[0].Friction[0] = "NRFFFF", domain.Friction{Normal: geom.YAxis, Factor: 0.3}
-		}, []string{"node N0", "normal translation along Y", "supported"}},
+		}, []string{"node 1", "normal translation along Y", "supported"}},
 		{"variable support with decreasing limits", func(m *domain.Model) {
-			m.Supports = append(m.Supports, domain.Support{Node: "N2", Code: "RVRRRR",
+			m.Supports = append(m.Supports, domain.Support{Node: 3, Code: "RVRRRR",
 				Tables: [6][]domain.SpringSegment{1: {{Stiffness: 1e6, Limit: 1}, {Stiffness: 1e5, Limit: 0.5}}}})
-		}, []string{"node N2", "variable spring segment 2"}},
+		}, []string{"node 3", "variable spring segment 2"}},
 		{"prescribed plastic support", func(m *domain.Model) {
 			m.Supports[0].Code = "FPFFFF"
-			m.LoadCases[0].Prescribed = []domain.PrescribedDisplacement{{Node: "N0", Set: [6]bool{1: true}, Value: [6]float64{1: 1e-3}}}
-		}, []string{"case L", "node N0", "plastic or friction"}},
+			m.LoadCases[0].Prescribed = []domain.PrescribedDisplacement{{Node: 1, Set: [6]bool{1: true}, Value: [6]float64{1: 1e-3}}}
+		}, []string{"case 1", "node 1", "plastic or friction"}},
 		{"component of a combination", func(m *domain.Model) {
 			// What is refused of a primary case is refused of a
 			// combination bringing it in.
 			m.Supports[0].Code = "FPFFFF"
-			m.LoadCases[0].Prescribed = []domain.PrescribedDisplacement{{Node: "N0", Set: [6]bool{1: true}, Value: [6]float64{1: 1e-3}}}
-			m.Combinations = []domain.Combination{{Name: "C", Terms: []domain.Term{{Case: "L", Factor: 1.5}}}}
+			m.LoadCases[0].Prescribed = []domain.PrescribedDisplacement{{Node: 1, Set: [6]bool{1: true}, Value: [6]float64{1: 1e-3}}}
+			m.Combinations = []domain.Combination{{ID: 3, Terms: []domain.Term{{Case: 1, Factor: 1.5}}}}
 		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := base()
 			tc.edit(m)
-			name, want := "L", tc.want
+			name, want := int64(1), tc.want
 			if want == nil {
-				name, want = "C", []string{"case L", "node N0", "plastic or friction"}
+				name, want = 3, []string{"case 1", "node 1", "plastic or friction"}
 			}
 			refuses(t, m, name, nonlinear.Options{Theory: nonlinear.Small}, want)
 		})
@@ -131,7 +131,7 @@ func TestSmallRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := nonlinear.Analyze(context.Background(), d, "L", nonlinear.Options{Theory: 7}); err == nil || !strings.Contains(err.Error(), "theory") {
+	if _, err := nonlinear.Analyze(context.Background(), d, 1, nonlinear.Options{Theory: 7}); err == nil || !strings.Contains(err.Error(), "theory") {
 		t.Errorf("theory 7: error %v", err)
 	}
 }
@@ -157,24 +157,24 @@ func TestSmallNotConvergedAndUnstable(t *testing.T) {
 		return d
 	}
 	var recs []nonlinear.Iteration
-	_, err := nonlinear.Analyze(context.Background(), build(0.5), "L", nonlinear.Options{Theory: nonlinear.Small, MaxIterations: 1,
+	_, err := nonlinear.Analyze(context.Background(), build(0.5), 1, nonlinear.Options{Theory: nonlinear.Small, MaxIterations: 1,
 		Tolerance: 1e-10, Progress: func(it nonlinear.Iteration) { recs = append(recs, it) }})
 	var nc *nonlinear.NotConvergedError
 	if !errors.As(err, &nc) {
 		t.Fatalf("error %v, want a *NotConvergedError", err)
 	}
 	t.Logf("%v", err)
-	if nc.Case != "L" || nc.Step != 1 || nc.Iterations != 1 || nc.LoadFactor != 0 || len(recs) != 1 || !(nc.Residual > 0) || nc.Residual != recs[0].Residual {
+	if nc.Case != 1 || nc.Step != 1 || nc.Iterations != 1 || nc.LoadFactor != 0 || len(recs) != 1 || !(nc.Residual > 0) || nc.Residual != recs[0].Residual {
 		t.Errorf("error %+v, records %+v", nc, recs)
 	}
 	for _, steps := range []int{1, 4} {
-		_, err = nonlinear.Analyze(context.Background(), build(1.1), "L", nonlinear.Options{Theory: nonlinear.Small, Steps: steps})
+		_, err = nonlinear.Analyze(context.Background(), build(1.1), 1, nonlinear.Options{Theory: nonlinear.Small, Steps: steps})
 		var ue *nonlinear.UnstableError
 		if !errors.As(err, &ue) {
 			t.Fatalf("%d steps: error %v, want an *UnstableError", steps, err)
 		}
 		t.Logf("%d steps: %v", steps, err)
-		if ue.Case != "L" || ue.Negative < 1 || !(ue.LoadFactor > 0.9) {
+		if ue.Case != 1 || ue.Negative < 1 || !(ue.LoadFactor > 0.9) {
 			t.Errorf("%d steps: error %+v", steps, ue)
 		}
 	}
@@ -182,7 +182,7 @@ func TestSmallNotConvergedAndUnstable(t *testing.T) {
 	// matrix too (modified Newton: at 0.7·P_cr the start-of-step matrix of
 	// the last step, at λ = 4/9, makes each iteration cut the error by
 	// about 1 − 0.3/0.69).
-	res, err := nonlinear.Analyze(context.Background(), build(0.7), "L", nonlinear.Options{Theory: nonlinear.Small, Steps: 3,
+	res, err := nonlinear.Analyze(context.Background(), build(0.7), 1, nonlinear.Options{Theory: nonlinear.Small, Steps: 3,
 		Stepping: nonlinear.Parabolic, Matrix: nonlinear.Secant, Convergence: nonlinear.Both, Tolerance: 1e-8, MaxIterations: 100})
 	if err != nil {
 		t.Fatal(err)

@@ -77,7 +77,7 @@ func TestSmallAISCBenchmark(t *testing.T) {
 // member, case "L".
 func pinnedColumn(L float64, ne int, s section, P, q float64) *domain.Model {
 	m := chainModel(straight(L, ne), s, geom.ZAxis, map[int][6]float64{ne: {-P, 0, 0, 0, 0, 0}})
-	m.Supports = []domain.Support{{Node: "N0", Code: "FFFFRR"}, {Node: fmt.Sprintf("N%d", ne), Code: "RFFRRR"}}
+	m.Supports = []domain.Support{{Node: 1, Code: "FFFFRR"}, {Node: int64(ne + 1), Code: "RFFRRR"}}
 	for i := range m.Members {
 		m.LoadCases[0].Members = append(m.LoadCases[0].Members, domain.MemberLoad{Member: m.Members[i].ID,
 			Type: domain.DistributedForce, Axes: domain.GlobalInclined, Direction: geom.YAxis, P1: q, P2: q})

@@ -97,7 +97,7 @@ func TestStepErrorStops(t *testing.T) {
 				t.Fatal(err)
 			}
 			calls := 0
-			_, err = nonlinear.Analyze(context.Background(), d, "L", nonlinear.Options{Theory: th, Steps: 5,
+			_, err = nonlinear.Analyze(context.Background(), d, 1, nonlinear.Options{Theory: th, Steps: 5,
 				Step: func(k int, _ *nonlinear.Result) error {
 					calls++
 					if k == 2 {

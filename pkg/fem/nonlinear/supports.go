@@ -1,7 +1,6 @@
 package nonlinear
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/gusset/gusset/pkg/fem/dof"
@@ -309,7 +308,7 @@ func checkSupports(m *domain.Model) error {
 			switch c {
 			case 'P', 'p', 'N', 'n':
 				if oneWay {
-					return fmt.Errorf("support at node %s: %s: a plastic or friction support cannot also be one-way (active direction %q) in the non-linear analysis", s.Node, dof.Names[k], s.Active[k])
+					return domain.ModelErrorf(domain.ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: %s: a plastic or friction support cannot also be one-way (active direction %q) in the non-linear analysis", s.Node, dof.Names[k], s.Active[k])
 				}
 			}
 			switch c {
@@ -317,29 +316,29 @@ func checkSupports(m *domain.Model) error {
 				x0 := 0.0
 				for i, seg := range s.Tables[k] {
 					if !(seg.Stiffness >= 0) || math.IsInf(seg.Stiffness, 0) || !(seg.Limit > x0) {
-						return fmt.Errorf("support at node %s: %s: variable spring segment %d needs a stiffness of zero or more and a limit above %g, got stiffness %g and limit %g", s.Node, dof.Names[k], i+1, x0, seg.Stiffness, seg.Limit)
+						return domain.ModelErrorf(domain.ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: %s: variable spring segment %d needs a stiffness of zero or more and a limit above %g, got stiffness %g and limit %g", s.Node, dof.Names[k], i+1, x0, seg.Stiffness, seg.Limit)
 					}
 					x0 = seg.Limit
 				}
 			case 'P', 'p':
 				if v := s.PlasticLimit[k]; !(v >= 0) || math.IsInf(v, 0) {
-					return fmt.Errorf("support at node %s: %s: the plastic limit must be zero or more, got %g", s.Node, dof.Names[k], v)
+					return domain.ModelErrorf(domain.ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: %s: the plastic limit must be zero or more, got %g", s.Node, dof.Names[k], v)
 				}
 			case 'N', 'n':
 				if k >= 3 {
-					return fmt.Errorf("support at node %s: %s: friction supports act on translations only", s.Node, dof.Names[k])
+					return domain.ModelErrorf(domain.ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: %s: friction supports act on translations only", s.Node, dof.Names[k])
 				}
 				f := s.Friction[k]
 				ax := int(f.Normal) - 1
 				if ax < 0 || ax > 2 || ax == k {
-					return fmt.Errorf("support at node %s: %s: a friction support needs a normal axis (X, Y or Z) other than its own, got %v", s.Node, dof.Names[k], f.Normal)
+					return domain.ModelErrorf(domain.ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: %s: a friction support needs a normal axis (X, Y or Z) other than its own, got %v", s.Node, dof.Names[k], f.Normal)
 				}
 				switch s.Code[ax] {
 				case 'R', 'r', 'N', 'n':
-					return fmt.Errorf("support at node %s: %s: the friction's normal %s must be supported (code %q there)", s.Node, dof.Names[k], dof.Names[ax], s.Code[ax])
+					return domain.ModelErrorf(domain.ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: %s: the friction's normal %s must be supported (code %q there)", s.Node, dof.Names[k], dof.Names[ax], s.Code[ax])
 				}
 				if !(f.Factor >= 0) || math.IsInf(f.Factor, 0) || f.Sign < -1 || f.Sign > 1 {
-					return fmt.Errorf("support at node %s: %s: friction factor %g and normal sign %d: the factor must be zero or more and the sign −1, 0 or +1", s.Node, dof.Names[k], f.Factor, f.Sign)
+					return domain.ModelErrorf(domain.ModelError{Node: s.Node, DOF: dof.Names[k]}, "support at node %d: %s: friction factor %g and normal sign %d: the factor must be zero or more and the sign −1, 0 or +1", s.Node, dof.Names[k], f.Factor, f.Sign)
 				}
 			}
 		}

@@ -39,12 +39,12 @@ func TestOneWaySupportLiftsOff(t *testing.T) {
 		{"pulled down, lifts off", 'N', -P, 0, -free},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sup := domain.Support{Node: "C", Code: "RFRRRR"}
+			sup := domain.Support{Node: 3, Code: "RFRRRR"}
 			sup.Active[1] = tc.active
-			m := lawModel([]node{{"A", 0, 0, 0}, {"B", L / 2, 0, 0}, {"C", L, 0, 0}},
-				[]domain.Member{{ID: "AB", NodeA: "A", NodeB: "B"}, {ID: "BC", NodeA: "B", NodeB: "C"}},
-				[]domain.Support{{Node: "A", Code: "FFFFFF"}, sup},
-				[]domain.NodeLoad{{Node: "B", F: [6]float64{0, tc.load}}})
+			m := lawModel([]node{{1, 0, 0, 0}, {2, L / 2, 0, 0}, {3, L, 0, 0}},
+				[]domain.Member{{ID: 77, NodeA: 1, NodeB: 2}, {ID: 66, NodeA: 2, NodeB: 3}},
+				[]domain.Support{{Node: 1, Code: "FFFFFF"}, sup},
+				[]domain.NodeLoad{{Node: 2, F: [6]float64{0, tc.load}}})
 			res := analyze(t, m, nonlinear.Options{Theory: nonlinear.Small, Steps: 2, Tolerance: 1e-12})
 			t.Logf("%d iterations", len(res.History))
 			checkNear(t, "R_C", res.Nodes[2].Reaction[1], tc.rc, 1e-9*P)
@@ -61,11 +61,11 @@ func TestOneWaySupportLiftsOff(t *testing.T) {
 // at the origin, supported by sup, tied along X to the fixed node T at
 // (lb, 0, 0) by a truss, and loaded by (h, v) along X and Y.
 func slider(sup domain.Support, lb, h, v float64) *domain.Model {
-	sup.Node = "S"
-	return lawModel([]node{{"S", 0, 0, 0}, {"T", lb, 0, 0}},
-		[]domain.Member{{ID: "bar", Type: domain.Truss, NodeA: "S", NodeB: "T"}},
-		[]domain.Support{sup, {Node: "T", Code: "FFFFFF"}},
-		[]domain.NodeLoad{{Node: "S", F: [6]float64{h, v}}})
+	sup.Node = 96
+	return lawModel([]node{{96, 0, 0, 0}, {98, lb, 0, 0}},
+		[]domain.Member{{ID: 97, Type: domain.Truss, NodeA: 96, NodeB: 98}},
+		[]domain.Support{sup, {Node: 98, Code: "FFFFFF"}},
+		[]domain.NodeLoad{{Node: 96, F: [6]float64{h, v}}})
 }
 
 // TestFrictionAndPlasticSupports: node S of slider under a tangential

@@ -40,10 +40,10 @@ func TestBeams(t *testing.T) {
 			// case 1a (cantilever, end load): δ = PL³/3EI, θ = PL²/2EI,
 			// M_base = PL.
 			name: "cantilever tip load", supA: "FFFFFF",
-			load: domain.LoadCase{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}},
+			load: domain.LoadCase{ID: 40, NodeLoads: []domain.NodeLoad{{Node: 5, F: [6]float64{0, -P}}}},
 			checks: func(t *testing.T, c static.CaseResult) []check {
-				b, a := nodeRes(t, c, "B"), nodeRes(t, c, "A")
-				m := memberRes(t, c, "m")
+				b, a := nodeRes(t, c, 5), nodeRes(t, c, 6)
+				m := memberRes(t, c, 7)
 				return []check{
 					{"δ_tip", b.Disp[1], -P * L * L * L / (3 * EI), exactRel},
 					{"θ_tip", b.Disp[5], -P * L * L / (2 * EI), exactRel},
@@ -57,16 +57,16 @@ func TestBeams(t *testing.T) {
 			// Roark Table 8.1 case 2a (simply supported, uniform load):
 			// δ_mid = 5wL⁴/384EI, M_mid = wL²/8, R = wL/2.
 			name: "simply supported uniform", supA: "FFFFRR", supB: "RFFFRR",
-			load: domain.LoadCase{Name: "w", Members: []domain.MemberLoad{{Member: "m", Type: domain.DistributedForce,
+			load: domain.LoadCase{ID: 84, Members: []domain.MemberLoad{{Member: 7, Type: domain.DistributedForce,
 				Direction: geom.YAxis, P1: -w, P2: -w}}},
 			checks: func(t *testing.T, c static.CaseResult) []check {
-				m := memberRes(t, c, "m")
+				m := memberRes(t, c, 7)
 				mid := stationAt(t, m, L/2)
 				return []check{
 					{"δ_mid", mid.Disp[1], -5 * w * L * L * L * L / (384 * EI), exactRel},
 					{"M_mid", mid.Forces[5], w * L * L / 8, exactRel},
-					{"R_A", nodeRes(t, c, "A").Reaction[1], w * L / 2, exactRel},
-					{"R_B", nodeRes(t, c, "B").Reaction[1], w * L / 2, exactRel},
+					{"R_A", nodeRes(t, c, 6).Reaction[1], w * L / 2, exactRel},
+					{"R_B", nodeRes(t, c, 5).Reaction[1], w * L / 2, exactRel},
 				}
 			},
 		},
@@ -74,10 +74,10 @@ func TestBeams(t *testing.T) {
 			// Roark Table 8.1 case 2e (fixed-fixed, uniform load):
 			// M_end = wL²/12, M_mid = wL²/24, δ_mid = wL⁴/384EI.
 			name: "fixed-fixed uniform", supA: "FFFFFF", supB: "FFFFFF",
-			load: domain.LoadCase{Name: "w", Members: []domain.MemberLoad{{Member: "m", Type: domain.DistributedForce,
+			load: domain.LoadCase{ID: 84, Members: []domain.MemberLoad{{Member: 7, Type: domain.DistributedForce,
 				Direction: geom.NegativeYAxis, P1: w, P2: w}}},
 			checks: func(t *testing.T, c static.CaseResult) []check {
-				m := memberRes(t, c, "m")
+				m := memberRes(t, c, 7)
 				mid := stationAt(t, m, L/2)
 				return []check{
 					{"M_end A", m.EndA[5], w * L * L / 12, exactRel},
@@ -90,12 +90,12 @@ func TestBeams(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			m := base(sec("s", 0.01, I))
-			m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
-			m.Members = []domain.Member{frame("m", "A", "B", "s")}
-			m.Supports = []domain.Support{{Node: "A", Code: tc.supA}}
+			m := base(sec(8, 0.01, I))
+			m.Nodes = []domain.Node{node(6, 0, 0, 0), node(5, L, 0, 0)}
+			m.Members = []domain.Member{frame(7, 6, 5, 8)}
+			m.Supports = []domain.Support{{Node: 6, Code: tc.supA}}
 			if tc.supB != "" {
-				m.Supports = append(m.Supports, domain.Support{Node: "B", Code: tc.supB})
+				m.Supports = append(m.Supports, domain.Support{Node: 5, Code: tc.supB})
 			}
 			m.LoadCases = []domain.LoadCase{tc.load}
 			res := run(t, m, static.Options{})
@@ -110,11 +110,11 @@ func portal(base string) (*domain.Model, float64, float64, float64) {
 	const h, L, Ic = 4.0, 6.0, 1e-4
 	Ib := Ic * L / h
 	m := domain.Model{
-		Materials: []domain.Material{{Name: "steel", E: E, G: Gm}},
-		Sections:  []domain.Section{sec("col", 100, Ic), sec("beam", 100, Ib)},
-		Nodes:     []domain.Node{node("1", 0, 0, 0), node("2", 0, h, 0), node("3", L, h, 0), node("4", L, 0, 0)},
-		Members:   []domain.Member{frame("c1", "1", "2", "col"), frame("b", "2", "3", "beam"), frame("c2", "4", "3", "col")},
-		Supports:  []domain.Support{{Node: "1", Code: base}, {Node: "4", Code: base}},
+		Materials: []domain.Material{{ID: steel, E: E, G: Gm}},
+		Sections:  []domain.Section{sec(9, 100, Ic), sec(10, 100, Ib)},
+		Nodes:     []domain.Node{node(1, 0, 0, 0), node(2, 0, h, 0), node(3, L, h, 0), node(4, L, 0, 0)},
+		Members:   []domain.Member{frame(11, 1, 2, 9), frame(12, 2, 3, 10), frame(13, 4, 3, 9)},
+		Supports:  []domain.Support{{Node: 1, Code: base}, {Node: 4, Code: base}},
 	}
 	return &m, h, L, Ic
 }
@@ -128,35 +128,35 @@ func TestPortals(t *testing.T) {
 		// shear: M_base = 4.8/16.8 Hh = 2/7 Hh, M_knee = 3.6/16.8 Hh =
 		// 3/14 Hh, sway = Hh³/(16.8 EIc) = 5/84 Hh³/EIc.
 		m, h, _, Ic := portal("FFFFFF")
-		m.LoadCases = []domain.LoadCase{{Name: "H", NodeLoads: []domain.NodeLoad{{Node: "2", F: [6]float64{H}}}}}
+		m.LoadCases = []domain.LoadCase{{ID: 27, NodeLoads: []domain.NodeLoad{{Node: 2, F: [6]float64{H}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		verify(t, []check{
-			{"M_base 1", math.Abs(nodeRes(t, c, "1").Reaction[5]), 2.0 / 7 * H * h, portalRel},
-			{"M_base 4", math.Abs(nodeRes(t, c, "4").Reaction[5]), 2.0 / 7 * H * h, portalRel},
-			{"M_knee", math.Abs(memberRes(t, c, "c1").EndB[5]), 3.0 / 14 * H * h, portalRel},
-			{"sway", nodeRes(t, c, "2").Disp[0], 5.0 / 84 * H * h * h * h / (E * Ic), portalRel},
+			{"M_base 1", math.Abs(nodeRes(t, c, 1).Reaction[5]), 2.0 / 7 * H * h, portalRel},
+			{"M_base 4", math.Abs(nodeRes(t, c, 4).Reaction[5]), 2.0 / 7 * H * h, portalRel},
+			{"M_knee", math.Abs(memberRes(t, c, 11).EndB[5]), 3.0 / 14 * H * h, portalRel},
+			{"sway", nodeRes(t, c, 2).Disp[0], 5.0 / 84 * H * h * h * h / (E * Ic), portalRel},
 		})
 	})
 	t.Run("pinned bases, lateral H", func(t *testing.T) {
 		// θ = ψ/3, M_knee = 2Kc·ψ = Hh/2, sway = Hh³/(4EIc).
 		m, h, _, Ic := portal("FFFFFR")
-		m.LoadCases = []domain.LoadCase{{Name: "H", NodeLoads: []domain.NodeLoad{{Node: "2", F: [6]float64{H}}}}}
+		m.LoadCases = []domain.LoadCase{{ID: 27, NodeLoads: []domain.NodeLoad{{Node: 2, F: [6]float64{H}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		verify(t, []check{
-			{"M_knee", math.Abs(memberRes(t, c, "c1").EndB[5]), H * h / 2, portalRel},
-			{"sway", nodeRes(t, c, "2").Disp[0], 0.25 * H * h * h * h / (E * Ic), portalRel},
+			{"M_knee", math.Abs(memberRes(t, c, 11).EndB[5]), H * h / 2, portalRel},
+			{"sway", nodeRes(t, c, 2).Disp[0], 0.25 * H * h * h * h / (E * Ic), portalRel},
 		})
 	})
 	t.Run("fixed bases, uniform w on beam", func(t *testing.T) {
 		// Symmetric, no sway: 6Kθ = wL²/12, M_knee = 4Kθ = wL²/18,
 		// M_base = 2Kθ = wL²/36.
 		m, _, L, _ := portal("FFFFFF")
-		m.LoadCases = []domain.LoadCase{{Name: "w", Members: []domain.MemberLoad{{Member: "b",
+		m.LoadCases = []domain.LoadCase{{ID: 84, Members: []domain.MemberLoad{{Member: 12,
 			Type: domain.DistributedForce, Axes: domain.GlobalInclined, Direction: geom.NegativeYAxis, P1: w, P2: w}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		verify(t, []check{
-			{"M_knee", math.Abs(memberRes(t, c, "b").EndA[5]), w * L * L / 18, portalRel},
-			{"M_base", math.Abs(nodeRes(t, c, "1").Reaction[5]), w * L * L / 36, portalRel},
+			{"M_knee", math.Abs(memberRes(t, c, 12).EndA[5]), w * L * L / 18, portalRel},
+			{"M_base", math.Abs(nodeRes(t, c, 1).Reaction[5]), w * L * L / 36, portalRel},
 		})
 	})
 }
@@ -168,20 +168,20 @@ func TestStatics(t *testing.T) {
 		// Both nodes fixed, rz released at member end B: M_A = wL²/8,
 		// R_A = 5wL/8, R_B = 3wL/8 (Roark Table 8.1 case 2c), M_B = 0.
 		const w = 4e3
-		m := base(sec("s", A, I))
-		m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
-		mb := frame("m", "A", "B", "s")
+		m := base(sec(8, A, I))
+		m.Nodes = []domain.Node{node(6, 0, 0, 0), node(5, L, 0, 0)}
+		mb := frame(7, 6, 5, 8)
 		mb.ReleaseB = "FFFFFR"
 		m.Members = []domain.Member{mb}
-		m.Supports = []domain.Support{{Node: "A", Code: "FFFFFF"}, {Node: "B", Code: "FFFFFF"}}
-		m.LoadCases = []domain.LoadCase{{Name: "w", Members: []domain.MemberLoad{{Member: "m", Type: domain.DistributedForce,
+		m.Supports = []domain.Support{{Node: 6, Code: "FFFFFF"}, {Node: 5, Code: "FFFFFF"}}
+		m.LoadCases = []domain.LoadCase{{ID: 84, Members: []domain.MemberLoad{{Member: 7, Type: domain.DistributedForce,
 			Direction: geom.YAxis, P1: -w, P2: -w}}}}
 		c := run(t, m, static.Options{}).Cases[0]
-		mr := memberRes(t, c, "m")
+		mr := memberRes(t, c, 7)
 		verify(t, []check{
-			{"M_A", nodeRes(t, c, "A").Reaction[5], w * L * L / 8, exactRel},
-			{"R_A", nodeRes(t, c, "A").Reaction[1], 5 * w * L / 8, exactRel},
-			{"R_B", nodeRes(t, c, "B").Reaction[1], 3 * w * L / 8, exactRel},
+			{"M_A", nodeRes(t, c, 6).Reaction[5], w * L * L / 8, exactRel},
+			{"R_A", nodeRes(t, c, 6).Reaction[1], 5 * w * L / 8, exactRel},
+			{"R_B", nodeRes(t, c, 5).Reaction[1], 3 * w * L / 8, exactRel},
 		})
 		if math.Abs(mr.EndB[5]) > 1e-9*w*L*L {
 			t.Errorf("released end moment = %g", mr.EndB[5])
@@ -197,29 +197,29 @@ func TestStatics(t *testing.T) {
 		// node and whose axis sits d = 0.2 m below its nodes, with a tip
 		// load P down and an axial pull N at node B.
 		const P, N, e, d = 3e3, 50e3, 0.5, 0.2
-		m := base(sec("s", A, I))
-		m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L+e, 0, 0)}
-		mb := frame("m", "A", "B", "s")
+		m := base(sec(8, A, I))
+		m.Nodes = []domain.Node{node(6, 0, 0, 0), node(5, L+e, 0, 0)}
+		mb := frame(7, 6, 5, 8)
 		mb.OffsetA = geom.Vec3{e, -d, 0}
 		mb.OffsetB = geom.Vec3{0, -d, 0}
 		m.Members = []domain.Member{mb}
-		m.Supports = []domain.Support{{Node: "A", Code: "FFFFFF"}}
-		m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "B", F: [6]float64{N, -P}}}}}
+		m.Supports = []domain.Support{{Node: 6, Code: "FFFFFF"}}
+		m.LoadCases = []domain.LoadCase{{ID: 40, NodeLoads: []domain.NodeLoad{{Node: 5, F: [6]float64{N, -P}}}}}
 		c := run(t, m, static.Options{}).Cases[0]
 		// Statics: the link at B carries the pull N onto the member axis
 		// with a moment −N·d, so the member's base moment is −(PL + N·d);
 		// about node A, N acts through A and the reaction is P(L+e).
 		verify(t, []check{
-			{"M_base", nodeRes(t, c, "A").Reaction[5], P * (L + e), exactRel},
-			{"member M at A", stationAt(t, memberRes(t, c, "m"), 0).Forces[5], -(P*L + N*d), exactRel},
-			{"N", stationAt(t, memberRes(t, c, "m"), 0).Forces[0], N, exactRel},
+			{"M_base", nodeRes(t, c, 6).Reaction[5], P * (L + e), exactRel},
+			{"member M at A", stationAt(t, memberRes(t, c, 7), 0).Forces[5], -(P*L + N*d), exactRel},
+			{"N", stationAt(t, memberRes(t, c, 7), 0).Forces[0], N, exactRel},
 		})
 		// Tip displacement: bending of L under P and the end moment N·d,
 		// δ = −PL³/3EI − (N·d)L²/2EI; the tip link (vertical, length d)
 		// adds −θ·d along X only.
 		EI := E * I
 		want := -P*L*L*L/(3*EI) - N*d*L*L/(2*EI)
-		if got := nodeRes(t, c, "B").Disp[1]; math.Abs(got-want) > exactRel*math.Abs(want) {
+		if got := nodeRes(t, c, 5).Disp[1]; math.Abs(got-want) > exactRel*math.Abs(want) {
 			t.Errorf("tip δ = %g, want %g", got, want)
 		}
 	})
@@ -227,13 +227,13 @@ func TestStatics(t *testing.T) {
 		// N = −EAαΔT and no displacement anywhere (statics of a
 		// restrained bar).
 		const dT = 30.0
-		m := base(sec("s", A, I))
-		m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
-		m.Members = []domain.Member{frame("m", "A", "B", "s")}
-		m.Supports = []domain.Support{{Node: "A", Code: "FFFFFF"}, {Node: "B", Code: "FFFFFF"}}
-		m.LoadCases = []domain.LoadCase{{Name: "T", Thermal: []domain.ThermalLoad{{Member: "m", DT: dT}}}}
+		m := base(sec(8, A, I))
+		m.Nodes = []domain.Node{node(6, 0, 0, 0), node(5, L, 0, 0)}
+		m.Members = []domain.Member{frame(7, 6, 5, 8)}
+		m.Supports = []domain.Support{{Node: 6, Code: "FFFFFF"}, {Node: 5, Code: "FFFFFF"}}
+		m.LoadCases = []domain.LoadCase{{ID: 85, Thermal: []domain.ThermalLoad{{Member: 7, DT: dT}}}}
 		c := run(t, m, static.Options{}).Cases[0]
-		mr := memberRes(t, c, "m")
+		mr := memberRes(t, c, 7)
 		want := -E * A * 1.2e-5 * dT
 		for _, st := range mr.Stations {
 			if math.Abs(st.Forces[0]-want) > exactRel*math.Abs(want) {

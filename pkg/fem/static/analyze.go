@@ -23,7 +23,7 @@ type analysis struct {
 	frames   []*domain.FrameElement
 	sc       []stressCoef // per frame
 	warnings []string
-	systems  map[string]*system
+	systems  map[string]*system // by state.key
 	// numberings and assemblies hold the equation numbering and the
 	// symbolic assembly per numbering (see numberingKey).
 	numberings map[string]*numbering
@@ -92,15 +92,15 @@ func run(ctx context.Context, d *domain.Domain, opts Options, prog *reporter, t0
 		a.sc[i] = newStressCoef(f)
 	}
 	a.timings.Setup = time.Since(t0)
-	names, err := a.requested()
+	ids, err := a.requested()
 	if err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
 	res := &Results{}
 	if a.nonlinear() {
-		err = a.runReversal(names, res)
+		err = a.runReversal(ids, res)
 	} else {
-		err = a.runLinear(names, res)
+		err = a.runLinear(ids, res)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
@@ -111,24 +111,24 @@ func run(ctx context.Context, d *domain.Domain, opts Options, prog *reporter, t0
 	return res, nil
 }
 
-// requested returns the names to report.
-func (a *analysis) requested() ([]string, error) {
+// requested returns the ids of the cases and combinations to report.
+func (a *analysis) requested() ([]int64, error) {
 	if len(a.opts.Cases) > 0 {
-		for _, n := range a.opts.Cases {
-			if !a.d.IsCase(n) && !a.d.IsCombination(n) {
-				return nil, fmt.Errorf("requested load case or combination %q does not exist", n)
+		for _, id := range a.opts.Cases {
+			if !a.d.IsCase(id) && !a.d.IsCombination(id) {
+				return nil, domain.ModelErrorf(domain.ModelError{Case: id}, "requested load case or combination \"%d\" does not exist", id)
 			}
 		}
 		return a.opts.Cases, nil
 	}
-	var names []string
+	var ids []int64
 	for _, c := range a.model.LoadCases {
-		names = append(names, c.Name)
+		ids = append(ids, c.ID)
 	}
 	for _, c := range a.model.Combinations {
-		names = append(names, c.Name)
+		ids = append(ids, c.ID)
 	}
-	return names, nil
+	return ids, nil
 }
 
 // nonlinear reports whether the reversal loop is needed.
@@ -169,8 +169,8 @@ func (a *analysis) system(st state) (*system, error) {
 
 // combined returns the caseLoads of a case or combination, resolving and
 // caching the primary cases it needs in base.
-func (a *analysis) combined(name string, base map[string]*caseLoads) (*caseLoads, map[string]float64, error) {
-	l, f, err := a.d.Combined(name, func(primary string) (*domain.Loads, error) {
+func (a *analysis) combined(id int64, base map[int64]*caseLoads) (*caseLoads, map[int64]float64, error) {
+	l, f, err := a.d.Combined(id, func(primary int64) (*domain.Loads, error) {
 		b, err := a.baseLoads(primary, base)
 		if err != nil {
 			return nil, err
@@ -183,15 +183,15 @@ func (a *analysis) combined(name string, base map[string]*caseLoads) (*caseLoads
 	return &caseLoads{Loads: l}, f, nil
 }
 
-func (a *analysis) baseLoads(name string, base map[string]*caseLoads) (*caseLoads, error) {
-	if b, ok := base[name]; ok {
+func (a *analysis) baseLoads(id int64, base map[int64]*caseLoads) (*caseLoads, error) {
+	if b, ok := base[id]; ok {
 		return b, nil
 	}
-	l, err := a.d.ResolveCase(name)
+	l, err := a.d.ResolveCase(id)
 	if err != nil {
 		return nil, err
 	}
 	b := &caseLoads{Loads: l}
-	base[name] = b
+	base[id] = b
 	return b, nil
 }

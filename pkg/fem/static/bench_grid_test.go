@@ -23,7 +23,7 @@ func BenchmarkGridStatic(b *testing.B) {
 			m := gridModel(b, n)
 			ctx := context.Background()
 			for b.Loop() {
-				res, err := static.Analyze(ctx, m, static.Options{Cases: []string{"SW+X"}})
+				res, err := static.Analyze(ctx, m, static.Options{Cases: []int64{1}})
 				if err != nil {
 					b.Fatal(err)
 				}

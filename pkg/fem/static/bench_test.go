@@ -2,7 +2,6 @@ package static_test
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -17,7 +16,8 @@ import (
 
 // gridModel builds grid-n (package gridn geometry: n×n×n bays of 3 m, base
 // fixed, beams along x and y, columns along z, Z vertical) as a
-// domain.Model with ten load cases:
+// domain.Model with ten load cases, ids 1–10 (node v of gridn is node
+// v+1, member e member e+1):
 //
 //	1 SW+X    self-weight −z plus 10 kN +x at every node above the base
 //	2 +Y      10 kN +y at every node above the base
@@ -37,13 +37,13 @@ func gridModel(tb testing.TB, n int) *domain.Model {
 	}
 	m := &domain.Model{
 		VerticalAxis: geom.ZAxis,
-		Materials:    []domain.Material{{Name: "steel", E: gridn.E, G: gridn.G, Density: gridn.Rho}},
-		Sections: []domain.Section{{Name: "grid", A: gridn.Area, Ay: gridn.ShearA, Az: gridn.ShearA,
+		Materials:    []domain.Material{{ID: 1, E: gridn.E, G: gridn.G, Density: gridn.Rho}},
+		Sections: []domain.Section{{ID: 1, A: gridn.Area, Ay: gridn.ShearA, Az: gridn.ShearA,
 			J: gridn.J, Iy: gridn.I, Iz: gridn.I}},
 	}
 	np := n + 1
 	for v, c := range g.Coords {
-		m.Nodes = append(m.Nodes, domain.Node{ID: fmt.Sprint("n", v), X: c[0], Y: c[1], Z: c[2]})
+		m.Nodes = append(m.Nodes, domain.Node{ID: int64(v + 1), X: c[0], Y: c[1], Z: c[2]})
 		if v < np*np {
 			m.Supports = append(m.Supports, domain.Support{Node: m.Nodes[v].ID, Code: "FFFFFF"})
 		}
@@ -52,8 +52,8 @@ func gridModel(tb testing.TB, n int) *domain.Model {
 	floorOf := map[int]int{}
 	for e, el := range g.Elements {
 		a, b := g.Coords[el[0]], g.Coords[el[1]]
-		m.Members = append(m.Members, domain.Member{ID: fmt.Sprint("m", e), NodeA: m.Nodes[el[0]].ID,
-			NodeB: m.Nodes[el[1]].ID, Section: "grid", Material: "steel"})
+		m.Members = append(m.Members, domain.Member{ID: int64(e + 1), NodeA: m.Nodes[el[0]].ID,
+			NodeB: m.Nodes[el[1]].ID, Section: 1, Material: 1})
 		floor := int(math.Round(a[2] / gridn.Bay))
 		floorOf[e] = floor
 		switch {
@@ -72,16 +72,16 @@ func gridModel(tb testing.TB, n int) *domain.Model {
 	}
 	rad := math.Pi / 180
 	cs := []domain.LoadCase{
-		{Name: "SW+X", SelfWeight: [3]float64{0, 0, -1}, NodeLoads: lateral(gridn.Lateral, 0, 0)},
-		{Name: "+Y", NodeLoads: lateral(0, 10e3, 0)},
-		{Name: "-X", NodeLoads: lateral(-15e3, 0, 0)},
-		{Name: "L30", NodeLoads: lateral(10e3*math.Cos(30*rad), 10e3*math.Sin(30*rad), 0)},
-		{Name: "L120", SelfWeight: [3]float64{0, 0, -1}, NodeLoads: lateral(8e3*math.Cos(120*rad), 8e3*math.Sin(120*rad), 0)},
-		{Name: "Floors"},
-		{Name: "Points"},
-		{Name: "Torsion", SelfWeight: [3]float64{0.5, 0, 0}, NodeLoads: lateral(0, 0, 5e3)},
-		{Name: "Trap"},
-		{Name: "Roof", NodeLoads: lateral(0, -5e3, 0)},
+		{ID: 1, SelfWeight: [3]float64{0, 0, -1}, NodeLoads: lateral(gridn.Lateral, 0, 0)},
+		{ID: 2, NodeLoads: lateral(0, 10e3, 0)},
+		{ID: 3, NodeLoads: lateral(-15e3, 0, 0)},
+		{ID: 4, NodeLoads: lateral(10e3*math.Cos(30*rad), 10e3*math.Sin(30*rad), 0)},
+		{ID: 5, SelfWeight: [3]float64{0, 0, -1}, NodeLoads: lateral(8e3*math.Cos(120*rad), 8e3*math.Sin(120*rad), 0)},
+		{ID: 6},
+		{ID: 7},
+		{ID: 8, SelfWeight: [3]float64{0.5, 0, 0}, NodeLoads: lateral(0, 0, 5e3)},
+		{ID: 9},
+		{ID: 10, NodeLoads: lateral(0, -5e3, 0)},
 	}
 	for _, e := range append(append([]int(nil), xBeams...), yBeams...) {
 		if floorOf[e]%2 == 1 {
@@ -180,16 +180,17 @@ func BenchmarkGrid20TenCases(b *testing.B) {
 }
 
 // BenchmarkStations times Stations for 10,000 members (every 8th or 9th
-// of grid-30's 84,630, beams and columns) under one load case, "Uniform":
-// 5 kN/m down on every beam. The service's call is "submodel": a model
-// holding only those members, their nodes and their loads. "whole-model"
-// passes all of grid-30 instead, to show what the sub-model saves, and
-// "combination" asks for 1.35·SW+X + 1.5·Uniform on the sub-model. The end
+// of grid-30's 84,630, beams and columns) under one load case, Uniform
+// (11): 5 kN/m down on every beam. The service's call is "submodel": a
+// model holding only those members, their nodes and their loads.
+// "whole-model" passes all of grid-30 instead, to show what the sub-model
+// saves, and "combination" asks for ULS (12), 1.35·SW+X + 1.5·Uniform, on
+// the sub-model. The end
 // states are zeros: the work per station does not depend on them.
 func BenchmarkStations(b *testing.B) {
 	const n, count = 30, 10000
 	m := gridModel(b, n)
-	uniform := domain.LoadCase{Name: "Uniform"}
+	uniform := domain.LoadCase{ID: 11}
 	for _, mm := range m.Members {
 		na, nb := mm.NodeA, mm.NodeB
 		if nodeZ(b, m, na) == nodeZ(b, m, nb) {
@@ -198,9 +199,9 @@ func BenchmarkStations(b *testing.B) {
 		}
 	}
 	m.LoadCases = append(m.LoadCases, uniform)
-	m.Combinations = append(m.Combinations, domain.Combination{Name: "ULS",
-		Terms: []domain.Term{{Case: "SW+X", Factor: 1.35}, {Case: "Uniform", Factor: 1.5}}})
-	ids := make([]string, count)
+	m.Combinations = append(m.Combinations, domain.Combination{ID: 12,
+		Terms: []domain.Term{{Case: 1, Factor: 1.35}, {Case: 11, Factor: 1.5}}})
+	ids := make([]int64, count)
 	ends := make([]static.MemberEnd, count)
 	for i := range count {
 		ids[i] = m.Members[i*len(m.Members)/count].ID
@@ -211,11 +212,11 @@ func BenchmarkStations(b *testing.B) {
 	for _, bc := range []struct {
 		name  string
 		model *domain.Model
-		cas   string
+		cas   int64
 	}{
-		{"submodel", sub, "Uniform"},
-		{"whole-model", m, "Uniform"},
-		{"combination", sub, "ULS"},
+		{"submodel", sub, 11},
+		{"whole-model", m, 11},
+		{"combination", sub, 12},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			stations := 0
@@ -235,11 +236,11 @@ func BenchmarkStations(b *testing.B) {
 }
 
 // nodeZ returns the Z coordinate of node id of m.
-func nodeZ(tb testing.TB, m *domain.Model, id string) float64 {
+func nodeZ(tb testing.TB, m *domain.Model, id int64) float64 {
 	tb.Helper()
-	var v int
-	if _, err := fmt.Sscanf(id, "n%d", &v); err != nil || m.Nodes[v].ID != id {
-		tb.Fatalf("node %s: gridModel numbers nodes n0, n1, …", id)
+	v := id - 1
+	if v < 0 || v >= int64(len(m.Nodes)) || m.Nodes[v].ID != id {
+		tb.Fatalf("node %d: gridModel numbers nodes 1, 2, …", id)
 	}
 	return m.Nodes[v].Z
 }

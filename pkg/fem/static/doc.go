@@ -97,8 +97,12 @@
 //
 // # Errors
 //
-// Errors name what the user must fix: a mechanism names the node and DOF
-// (*dof.MechanismError; a Factorizer reports the equation of a zero pivot as
-// *linsys.SingularError and the analysis maps it back), a missing section or
-// material names the member, a load on a missing member or node names it.
+// What the user must fix is a *domain.ModelError (errors.As finds it
+// under the "analyze: " or "stations: " the entry point adds): a mechanism
+// names the node and DOF (a Factorizer reports the equation of a zero
+// pivot as *linsys.SingularError and the analysis maps it back), a
+// missing section or material names the member, a load on a missing
+// member or node names it, and so does a requested case that does not
+// exist. Any other error (the factorizer failing otherwise, a domain
+// built with MembersOnly) is an internal fault; see package fem.
 package static

@@ -2,7 +2,6 @@ package static
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/internal/par"
@@ -26,7 +25,7 @@ func (a *analysis) addOtherLoads(cl *caseLoads, p []float64) error {
 		dofs = domain.DOFs(el, dofs[:0])
 		pe = grow(pe, len(dofs))
 		if err := el.LoadVector(cl.loads(), pe); err != nil {
-			return fmt.Errorf("element %s: %w", el.Name(), err)
+			return domain.Wrapf("element %d: %w", el.ID(), err)
 		}
 		for i, g := range dofs {
 			p[g] += pe[i]
@@ -51,7 +50,7 @@ func (a *analysis) addOtherResisting(s *system, cl *caseLoads, u, f []float64) e
 			ue[k] = u[g]
 		}
 		if err := el.Resisting(ue, cl.loads(), fe); err != nil {
-			return fmt.Errorf("element %s: %w", el.Name(), err)
+			return domain.Wrapf("element %d: %w", el.ID(), err)
 		}
 		for k, g := range dofs {
 			f[g] += fe[k]
@@ -95,7 +94,7 @@ func (a *analysis) recoverOthers(s *system, cl *caseLoads, u []float64) ([]Eleme
 				ue[k] = u[g]
 			}
 			if pl, ok := el.(*domain.ShellElement); ok {
-				plates[pl.Index].Plate = pl.ID
+				plates[pl.Index].Plate = pl.PlateID
 				if active {
 					plates[pl.Index] = plateResult(pl, ue, cl.loads())
 					have[pl.Index] = true
@@ -103,13 +102,13 @@ func (a *analysis) recoverOthers(s *system, cl *caseLoads, u []float64) ([]Eleme
 				continue
 			}
 			r := &out[i-np]
-			r.Element = el.Name()
+			r.Element = el.ID()
 			if !active {
 				continue
 			}
 			r.Forces = make([]float64, el.NumForces())
 			if err := el.InternalForces(ue, cl.loads(), r.Forces); err != nil {
-				errs[i] = fmt.Errorf("element %s: %w", el.Name(), err)
+				errs[i] = domain.Wrapf("element %d: %w", el.ID(), err)
 			}
 		}
 	})
@@ -155,10 +154,10 @@ func (a *analysis) patchShears(plates []PlateResult, have []bool) {
 	// Which plates have no fit depends on the mesh, not the case: say so
 	// once per analysis (cases are recovered in parallel, hence the Once).
 	a.shearAlone.Do(func() {
-		var ids []string
+		var ids []int64
 		for i, v := range alone {
 			if v {
-				ids = append(ids, a.d.Plates[i].ID)
+				ids = append(ids, a.d.Plates[i].PlateID)
 			}
 		}
 		if len(ids) > 0 {

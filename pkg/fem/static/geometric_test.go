@@ -19,11 +19,11 @@ import (
 // PL²/EI (tolerance 1e-9: round-off of the static solution's axial force).
 func TestGeometricStiffnessFromStaticState(t *testing.T) {
 	const L, P, iz = 4.0, 1000.0, 8e-6
-	m := base(sec("col", 0.01, iz))
-	m.Nodes = []domain.Node{node("base", 0, 0, 0), node("tip", 0, L, 0)}
-	m.Members = []domain.Member{frame("c", "base", "tip", "col")}
-	m.Supports = []domain.Support{{Node: "base", Code: "FFFFFF"}}
-	m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{{Node: "tip", F: [6]float64{1: -P}}}}}
+	m := base(sec(9, 0.01, iz))
+	m.Nodes = []domain.Node{node(37, 0, 0, 0), node(38, 0, L, 0)}
+	m.Members = []domain.Member{frame(39, 37, 38, 9)}
+	m.Supports = []domain.Support{{Node: 37, Code: "FFFFFF"}}
+	m.LoadCases = []domain.LoadCase{{ID: 40, NodeLoads: []domain.NodeLoad{{Node: 38, F: [6]float64{1: -P}}}}}
 	ctx := context.Background()
 	d, err := domain.Build(ctx, m, domain.BuildOptions{})
 	if err != nil {
@@ -34,9 +34,9 @@ func TestGeometricStiffnessFromStaticState(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := make([]float64, 12)
-	tip := nodeRes(t, caseByName(t, res, "P"), "tip").Disp
+	tip := nodeRes(t, caseByName(t, res, 40), 38).Disp
 	copy(u[6:], tip[:])
-	loads, err := d.ResolveCase("P")
+	loads, err := d.ResolveCase(40)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,24 +14,27 @@ const (
 	Gm = 80e9
 )
 
-// base returns a model with one steel material and the named sections.
+// steel is the id of base's material.
+const steel = 1
+
+// base returns a model with one steel material and the given sections.
 func base(secs ...domain.Section) *domain.Model {
 	return &domain.Model{
-		Materials: []domain.Material{{Name: "steel", E: E, G: Gm, Density: 7850, Alpha: 1.2e-5}},
+		Materials: []domain.Material{{ID: steel, E: E, G: Gm, Density: 7850, Alpha: 1.2e-5}},
 		Sections:  secs,
 	}
 }
 
 // sec is a Euler–Bernoulli section (no shear areas) with the given area
 // and equal inertias about both axes.
-func sec(name string, a, i float64) domain.Section {
-	return domain.Section{Name: name, A: a, J: 2 * i, Iy: i, Iz: i}
+func sec(id int64, a, i float64) domain.Section {
+	return domain.Section{ID: id, A: a, J: 2 * i, Iy: i, Iz: i}
 }
 
-func node(id string, x, y, z float64) domain.Node { return domain.Node{ID: id, X: x, Y: y, Z: z} }
+func node(id int64, x, y, z float64) domain.Node { return domain.Node{ID: id, X: x, Y: y, Z: z} }
 
-func frame(id, a, b, s string) domain.Member {
-	return domain.Member{ID: id, NodeA: a, NodeB: b, Section: s, Material: "steel"}
+func frame(id, a, b, s int64) domain.Member {
+	return domain.Member{ID: id, NodeA: a, NodeB: b, Section: s, Material: steel}
 }
 
 func run(t *testing.T, m *domain.Model, opts static.Options) *static.Results {
@@ -64,7 +67,7 @@ func checkEquilibrium(t *testing.T, c static.CaseResult) {
 		}
 	}
 	if !(ref > 0) {
-		t.Errorf("case %s: no load or reaction, the equilibrium check would be vacuous", c.Name)
+		t.Errorf("case %d: no load or reaction, the equilibrium check would be vacuous", c.Case)
 	}
 	scale := 0.0
 	for i := range 6 {
@@ -73,44 +76,44 @@ func checkEquilibrium(t *testing.T, c static.CaseResult) {
 	scale = math.Max(scale, ref) // self-equilibrated cases have tiny resultants
 	for i := range 6 {
 		if d := math.Abs(s.Load[i] + s.Reaction[i]); d > 1e-9*scale {
-			t.Errorf("case %s: load %g + reaction %g = %g (component %d)", c.Name, s.Load[i], s.Reaction[i], d, i)
+			t.Errorf("case %d: load %g + reaction %g = %g (component %d)", c.Case, s.Load[i], s.Reaction[i], d, i)
 		}
 	}
 	if s.Residual > 1e-9*ref {
-		t.Errorf("case %s: residual %g > 1e-9 × max load %g", c.Name, s.Residual, ref)
+		t.Errorf("case %d: residual %g > 1e-9 × max load %g", c.Case, s.Residual, ref)
 	}
 }
 
-func caseByName(t *testing.T, r *static.Results, name string) static.CaseResult {
+func caseByName(t *testing.T, r *static.Results, id int64) static.CaseResult {
 	t.Helper()
 	for _, c := range r.Cases {
-		if c.Name == name {
+		if c.Case == id {
 			return c
 		}
 	}
-	t.Fatalf("case %s not in results", name)
+	t.Fatalf("case %d not in results", id)
 	return static.CaseResult{}
 }
 
-func nodeRes(t *testing.T, c static.CaseResult, id string) static.NodeResult {
+func nodeRes(t *testing.T, c static.CaseResult, id int64) static.NodeResult {
 	t.Helper()
 	for _, n := range c.Nodes {
 		if n.Node == id {
 			return n
 		}
 	}
-	t.Fatalf("node %s not in case %s", id, c.Name)
+	t.Fatalf("node %d not in case %d", id, c.Case)
 	return static.NodeResult{}
 }
 
-func memberRes(t *testing.T, c static.CaseResult, id string) static.MemberResult {
+func memberRes(t *testing.T, c static.CaseResult, id int64) static.MemberResult {
 	t.Helper()
 	for _, m := range c.Members {
 		if m.Member == id {
 			return m
 		}
 	}
-	t.Fatalf("member %s not in case %s", id, c.Name)
+	t.Fatalf("member %d not in case %d", id, c.Case)
 	return static.MemberResult{}
 }
 
@@ -124,7 +127,7 @@ func stationAt(t *testing.T, m static.MemberResult, x float64) static.Station {
 		}
 	}
 	if st == nil {
-		t.Fatalf("member %s: no station at %g", m.Member, x)
+		t.Fatalf("member %d: no station at %g", m.Member, x)
 	}
 	return *st
 }

@@ -98,10 +98,10 @@ func TestLocalOffsetsPrincipalAngle(t *testing.T) {
 		{"offsets at A and B, member load at end B", true, memberLoad, -P * e},
 	}
 	build := func(local, atA bool, ld load) *domain.Model {
-		m := base(sec("s", 0.01, I))
+		m := base(sec(8, 0.01, I))
 		m.Sections[0].PrincipalAngle = math.Pi / 2
-		m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L, 0, 0)}
-		mm := frame("m", "A", "B", "s")
+		m.Nodes = []domain.Node{node(6, 0, 0, 0), node(5, L, 0, 0)}
+		mm := frame(7, 6, 5, 8)
 		off := geom.Vec3{0, 0, e} // global +Z
 		if local {
 			off = geom.Vec3{0, e, 0} // local +y
@@ -112,12 +112,12 @@ func TestLocalOffsetsPrincipalAngle(t *testing.T) {
 			mm.OffsetA = off
 		}
 		m.Members = []domain.Member{mm}
-		m.Supports = []domain.Support{{Node: "A", Code: "FFFFFF"}}
-		lc := domain.LoadCase{Name: "P"}
+		m.Supports = []domain.Support{{Node: 6, Code: "FFFFFF"}}
+		lc := domain.LoadCase{ID: 40}
 		if ld == nodeLoad {
-			lc.NodeLoads = []domain.NodeLoad{{Node: "B", F: [6]float64{0, -P}}}
+			lc.NodeLoads = []domain.NodeLoad{{Node: 5, F: [6]float64{0, -P}}}
 		} else {
-			lc.Members = []domain.MemberLoad{{Member: "m", Type: domain.ConcentratedForce, Axes: domain.GlobalInclined,
+			lc.Members = []domain.MemberLoad{{Member: 7, Type: domain.ConcentratedForce, Axes: domain.GlobalInclined,
 				Direction: geom.NegativeYAxis, Position: domain.Percent, A: 100, P1: P}}
 		}
 		m.LoadCases = []domain.LoadCase{lc}
@@ -138,16 +138,16 @@ func TestLocalOffsetsPrincipalAngle(t *testing.T) {
 	three := func(v [6]float64, from int) [3]float64 { return [3]float64{v[from], v[from+1], v[from+2]} }
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			loc := caseByName(t, run(t, build(true, c.localA, c.ld), static.Options{}), "P")
-			glo := caseByName(t, run(t, build(false, c.localA, c.ld), static.Options{}), "P")
+			loc := caseByName(t, run(t, build(true, c.localA, c.ld), static.Options{}), 40)
+			glo := caseByName(t, run(t, build(false, c.localA, c.ld), static.Options{}), 40)
 
 			// Reactions at A: exact statics.
-			ra := nodeRes(t, loc, "A").Reaction
+			ra := nodeRes(t, loc, 6).Reaction
 			near(t, "reaction force", three(ra, 0), [3]float64{0, P, 0}, P, exactRel)
 			near(t, "reaction moment", three(ra, 3), [3]float64{c.reactionMx, 0, P * L}, P*L, exactRel)
 
 			// Member end actions in global axes: exact statics.
-			mr := memberRes(t, loc, "m")
+			mr := memberRes(t, loc, 7)
 			if y := mr.Axes.Y(); math.Abs(y[1]) > 1e-12 || !(y[2] > 0.99) {
 				t.Errorf("member local y = %v, want about global +Z (the member tilts in X-Z only)", y)
 			}
@@ -168,7 +168,7 @@ func TestLocalOffsetsPrincipalAngle(t *testing.T) {
 			near(t, "end B moment (global)", g(mr.EndB, 3), wantMB, P*L, exactRel)
 
 			// Closed form for the member parallel to X.
-			b := nodeRes(t, loc, "B").Disp
+			b := nodeRes(t, loc, 5).Disp
 			if c.localA && c.ld == nodeLoad {
 				verify(t, []check{
 					{"uy_B", b[1], -P*L*L*L/(3*EI) - P*e*e*L/GJ, exactRel},
@@ -178,7 +178,7 @@ func TestLocalOffsetsPrincipalAngle(t *testing.T) {
 			}
 
 			// Same as the Global-offset model.
-			bg := nodeRes(t, glo, "B").Disp
+			bg := nodeRes(t, glo, 5).Disp
 			for _, part := range []struct {
 				name string
 				from int

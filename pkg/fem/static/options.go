@@ -7,9 +7,9 @@ import (
 
 // Options controls an analysis.
 type Options struct {
-	// Cases lists the load cases and combinations to report; empty means
-	// all of them.
-	Cases []string
+	// Cases lists the ids of the load cases and combinations to report;
+	// empty means all of them.
+	Cases []int64
 	// Divisions is the number of equal member divisions for stations;
 	// 0 means 10.
 	Divisions int

@@ -56,14 +56,14 @@ func TestPlateOffsetLayers(t *testing.T) {
 					for _, p := range base {
 						for k, e := range []float64{tk / 2, -tk / 2} {
 							q := p
-							q.ID = fmt.Sprintf("%s/%d", p.ID, k)
+							q.ID = 10*p.ID + int64(k)
 							q.Thickness, q.Offset = tk, e
 							m.Plates = append(m.Plates, q)
 						}
 					}
 				}
 				clampEdge(m, ny)
-				m.LoadCases = []domain.LoadCase{{Name: "M", NodeLoads: tipMoment(nx, ny, M)}}
+				m.LoadCases = []domain.LoadCase{{ID: 28, NodeLoads: tipMoment(nx, ny, M)}}
 				c := run(t, m, static.Options{}).Cases[0]
 				tip := nodeRes(t, c, platecase.NodeID(nx, ny/2))
 				// +My turns the tip by +θy = −∂w/∂x, so w falls toward it.
@@ -91,7 +91,7 @@ func TestPlateThermal(t *testing.T) {
 			for _, n := range m.Nodes {
 				m.Supports = append(m.Supports, domain.Support{Node: n.ID, Code: "FFFRRR"})
 			}
-			cs := domain.LoadCase{Name: "dT"}
+			cs := domain.LoadCase{ID: 102}
 			for _, p := range m.Plates {
 				cs.PlateThermal = append(cs.PlateThermal, domain.PlateThermalLoad{Plate: p.ID, DT: dt})
 			}
@@ -100,8 +100,8 @@ func TestPlateThermal(t *testing.T) {
 			want := -mat.E * mat.Alpha * dt * tk / (1 - 0.3)
 			for i, p := range c.Plates {
 				verify(t, []check{
-					{p.Plate + " Fx", p.Resultants.F[0], want, 1e-9},
-					{p.Plate + " Fy", p.Resultants.F[1], want, 1e-9},
+					{fmt.Sprint(p.Plate, " Fx"), p.Resultants.F[0], want, 1e-9},
+					{fmt.Sprint(p.Plate, " Fy"), p.Resultants.F[1], want, 1e-9},
 				})
 				if !(math.Abs(p.Resultants.F[2]) <= 1e-9*math.Abs(want)) {
 					t.Errorf("plate %d Fxy = %g, want 0", i, p.Resultants.F[2])
@@ -110,7 +110,7 @@ func TestPlateThermal(t *testing.T) {
 
 			m = platecase.Grid(3, 3, a, a, false, th, tk)
 			m.Supports = []domain.Support{{Node: platecase.NodeID(0, 0), Code: "FFFFFF"}}
-			cs = domain.LoadCase{Name: "grad"}
+			cs = domain.LoadCase{ID: 103}
 			for _, p := range m.Plates {
 				cs.PlateThermal = append(cs.PlateThermal, domain.PlateThermalLoad{Plate: p.ID, DTz: dtz})
 			}
@@ -123,7 +123,7 @@ func TestPlateThermal(t *testing.T) {
 			for _, p := range c.Plates {
 				for k, v := range p.Resultants.M {
 					if !(math.Abs(v) <= 1e-9*mat.E*tk*tk*tk*kappa) {
-						t.Errorf("%s M[%d] = %g, want 0 (free thermal curvature)", p.Plate, k, v)
+						t.Errorf("%d M[%d] = %g, want 0 (free thermal curvature)", p.Plate, k, v)
 					}
 				}
 			}
@@ -147,23 +147,23 @@ func TestPlatePressureAxes(t *testing.T) {
 	// and |n_Y| = cos 30°.
 	corners := [][3]float64{{0, 0, 0}, {2, 0, 0}, {2, -s30, c30}, {0, -s30, c30}}
 	for i, c := range corners {
-		m.Nodes = append(m.Nodes, node(fmt.Sprint(i), c[0], c[1], c[2]))
+		m.Nodes = append(m.Nodes, node(int64(i+1), c[0], c[1], c[2]))
 	}
-	m.Plates = []domain.Plate{{ID: "P", Nodes: []string{"0", "1", "2", "3"}, Material: "plate", Thickness: tk}}
-	for _, n := range []string{"0", "1", "2", "3"} {
+	m.Plates = []domain.Plate{{ID: 1, Nodes: []int64{1, 2, 3, 4}, Material: platecase.MaterialID, Thickness: tk}}
+	for _, n := range []int64{1, 2, 3, 4} {
 		m.Supports = append(m.Supports, domain.Support{Node: n, Code: "FFFFFF"})
 	}
 	m.LoadCases = []domain.LoadCase{
-		{Name: "inclined", Pressures: []domain.PlatePressure{{Plate: "P", Axes: domain.GlobalInclined, P: [3]float64{0, -p, 0}}}},
-		{Name: "projected", Pressures: []domain.PlatePressure{{Plate: "P", Axes: domain.GlobalProjected, P: [3]float64{0, -p, 0}}}},
-		{Name: "weight", SelfWeight: [3]float64{0, -1, 0}},
+		{ID: 1, Pressures: []domain.PlatePressure{{Plate: 1, Axes: domain.GlobalInclined, P: [3]float64{0, -p, 0}}}},
+		{ID: 2, Pressures: []domain.PlatePressure{{Plate: 1, Axes: domain.GlobalProjected, P: [3]float64{0, -p, 0}}}},
+		{ID: 3, SelfWeight: [3]float64{0, -1, 0}},
 	}
 	res := run(t, m, static.Options{})
 	area := 2.0
 	verify(t, []check{
-		{"inclined Fy", -caseByName(t, res, "inclined").Summary.Load[1], p * area, 1e-12},
-		{"projected Fy", -caseByName(t, res, "projected").Summary.Load[1], p * area * c30, 1e-12},
-		{"self-weight Fy", -caseByName(t, res, "weight").Summary.Load[1], 2500 * tk * area * domain.G, 1e-12},
+		{"inclined Fy", -caseByName(t, res, 1).Summary.Load[1], p * area, 1e-12},
+		{"projected Fy", -caseByName(t, res, 2).Summary.Load[1], p * area * c30, 1e-12},
+		{"self-weight Fy", -caseByName(t, res, 3).Summary.Load[1], 2500 * tk * area * domain.G, 1e-12},
 	})
 	var pts []geom.Vec3
 	for _, c := range corners {
@@ -176,13 +176,13 @@ func TestPlatePressureAxes(t *testing.T) {
 	rot := geom.Rotation{axes.X, axes.Y, axes.Z}
 	for _, cr := range res.Cases {
 		nf := cr.Plates[0].NodeForces
-		for k, id := range []string{"0", "1", "2", "3"} {
+		for k, id := range []int64{1, 2, 3, 4} {
 			r := nodeRes(t, cr, id).Reaction
 			for h, want := range [2]geom.Vec3{rot.Apply(geom.Vec3{r[0], r[1], r[2]}), rot.Apply(geom.Vec3{r[3], r[4], r[5]})} {
 				for d := range 3 {
 					// Round-off of a 24-equation solve next to p·A = 1000 N.
 					if got := nf[6*k+3*h+d]; !(math.Abs(got-want[d]) <= 1e-9*p*area) {
-						t.Errorf("%s: node %s nodal force %d = %g, want the reaction %g", cr.Name, id, 3*h+d, got, want[d])
+						t.Errorf("%d: node %d nodal force %d = %g, want the reaction %g", cr.Case, id, 3*h+d, got, want[d])
 					}
 				}
 			}
@@ -201,17 +201,17 @@ func TestSlabOnColumns(t *testing.T) {
 	for _, th := range []shell.Theory{shell.Kirchhoff, shell.Mindlin} {
 		t.Run(th.String(), func(t *testing.T) {
 			m := platecase.Grid(4, 4, a, a, false, th, 0.25)
-			m.Materials = append(m.Materials, domain.Material{Name: "steel", E: E, G: Gm, Density: 7850})
+			m.Materials = append(m.Materials, domain.Material{ID: steel, E: E, G: Gm, Density: 7850})
 			m.VerticalAxis = 0 // Y up for members; the slab lies in X-Y, columns along Z
-			m.Sections = []domain.Section{sec("col", 0.01, 1e-4)}
+			m.Sections = []domain.Section{sec(9, 0.01, 1e-4)}
 			for k, ij := range [][2]int{{0, 0}, {4, 0}, {4, 4}, {0, 4}, {2, 2}} {
 				top := platecase.NodeID(ij[0], ij[1])
-				base := fmt.Sprintf("b%d", k)
+				base := int64(900 + k)
 				m.Nodes = append(m.Nodes, node(base, float64(ij[0])*a/4, float64(ij[1])*a/4, -3))
-				m.Members = append(m.Members, frame(fmt.Sprint("c", k), base, top, "col"))
+				m.Members = append(m.Members, frame(int64(k+1), base, top, 9))
 				m.Supports = append(m.Supports, domain.Support{Node: base, Code: "FFFFFF"})
 			}
-			cs := domain.LoadCase{Name: "q", NodeLoads: []domain.NodeLoad{{Node: platecase.NodeID(4, 2), F: [6]float64{0, 2000, 0}}}}
+			cs := domain.LoadCase{ID: 62, NodeLoads: []domain.NodeLoad{{Node: platecase.NodeID(4, 2), F: [6]float64{0, 2000, 0}}}}
 			for _, p := range m.Plates {
 				cs.Pressures = append(cs.Pressures, domain.PlatePressure{Plate: p.ID, Axes: domain.GlobalInclined, P: [3]float64{0, 0, -q}})
 			}
@@ -241,7 +241,7 @@ func TestFreePlateThermalStressFree(t *testing.T) {
 					}
 					m.Nodes[k].Z = v.warp * float64((i*j)%3)
 				}
-				cs := domain.LoadCase{Name: "T"}
+				cs := domain.LoadCase{ID: 85}
 				for i := range m.Plates {
 					if i%4 == 1 {
 						m.Plates[i].Offset = v.off
@@ -309,7 +309,7 @@ func TestPlateMembraneTension(t *testing.T) {
 							}
 						}
 					}
-					cs := domain.LoadCase{Name: "N"}
+					cs := domain.LoadCase{ID: 97}
 					l := b / float64(ny)
 					for j := 0; j <= ny; j++ {
 						c := []byte("FRFFFR")
@@ -336,7 +336,7 @@ func TestPlateMembraneTension(t *testing.T) {
 					}
 					m.LoadCases = []domain.LoadCase{cs}
 					c := run(t, m, static.Options{}).Cases[0]
-					worst, where := 0.0, ""
+					worst, where := 0.0, int64(0)
 					for i, pr := range c.Plates {
 						rot, _ := plateFrame(t, m, m.Plates[i])
 						F := pr.Resultants.F
@@ -350,13 +350,13 @@ func TestPlateMembraneTension(t *testing.T) {
 						}
 					}
 					name := fmt.Sprintf("%dx%d tri=%v distort=%v consistent=%v", nx, ny, tri, distort, consistent)
-					t.Logf("%s: worst deviation %.2g %% of N/b at %s", name, 100*worst/(N/b), where)
+					t.Logf("%s: worst deviation %.2g %% of N/b at %d", name, 100*worst/(N/b), where)
 					// Held on regular meshes only: the distortion here moves the
 					// loaded edge's nodes along it too, so equal half shares are
 					// no longer a uniform traction for any element (the bilinear
 					// membrane is 11-17 % off there, the Allman one was 30-51 %).
 					if !consistent && !distort && !(worst <= 1e-6*N/b) {
-						t.Errorf("%s: uniform tension not reproduced: %.3g N/m (%.2g %% of N/b) at %s", name, worst, 100*worst/(N/b), where)
+						t.Errorf("%s: uniform tension not reproduced: %.3g N/m (%.2g %% of N/b) at %d", name, worst, 100*worst/(N/b), where)
 					}
 				}
 			}

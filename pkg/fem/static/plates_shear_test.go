@@ -21,7 +21,7 @@ import (
 // the mean of the corners, where it reports.
 func plateFrame(t *testing.T, m *domain.Model, p domain.Plate) (geom.Rotation, geom.Vec3) {
 	t.Helper()
-	pos := make(map[string]geom.Vec3, len(m.Nodes))
+	pos := make(map[int64]geom.Vec3, len(m.Nodes))
 	for _, n := range m.Nodes {
 		pos[n.ID] = geom.Vec3{n.X, n.Y, n.Z}
 	}
@@ -33,7 +33,7 @@ func plateFrame(t *testing.T, m *domain.Model, p domain.Plate) (geom.Rotation, g
 	}
 	ax, err := geom.PlateAxes(pts, p.DirectionAngle)
 	if err != nil {
-		t.Fatalf("plate %s: %v", p.ID, err)
+		t.Fatalf("plate %d: %v", p.ID, err)
 	}
 	return geom.Rotation{ax.X, ax.Y, ax.Z}, c.Scale(1 / float64(len(pts)))
 }
@@ -55,7 +55,7 @@ func plateCantilever(tri bool) *domain.Model {
 	m := platecase.Grid(nx, ny, L, b, tri, shell.Kirchhoff, tk)
 	m.Materials = []domain.Material{platecase.Material(1e9, 0)}
 	clampEdge(m, ny)
-	cs := domain.LoadCase{Name: "P"}
+	cs := domain.LoadCase{ID: 1}
 	for j := 0; j <= ny; j++ {
 		f := P / ny
 		if j == 0 || j == ny {
@@ -117,7 +117,7 @@ func TestKirchhoffShearCantilever(t *testing.T) {
 					tolY = max(tolY, 0.1) // end columns: one-sided patches
 				}
 				if !(math.Abs(vy) <= tolY*P/b) {
-					t.Errorf("%s: Vyz = %.4g N/m, want 0 within %.3g", pr.Plate, vy, tolY*P/b)
+					t.Errorf("%d: Vyz = %.4g N/m, want 0 within %.3g", pr.Plate, vy, tolY*P/b)
 				}
 				worstY = math.Max(worstY, math.Abs(vy))
 				if cen[0] < 2*h || cen[0] > L-2*h {
@@ -125,7 +125,7 @@ func TestKirchhoffShearCantilever(t *testing.T) {
 				}
 				worst = math.Max(worst, math.Abs(vx-want))
 				if !(math.Abs(vx-want) <= tc.tolIn*P/b) {
-					t.Errorf("%s (interior): Vxz = %.4g N/m, want %.4g within %.3g", pr.Plate, vx, want, tc.tolIn*P/b)
+					t.Errorf("%d (interior): Vxz = %.4g N/m, want %.4g within %.3g", pr.Plate, vx, want, tc.tolIn*P/b)
 				}
 			}
 			t.Logf("mean Vxz %.4f N/m, worst interior error %.3g N/m, worst |Vyz| %.3g N/m", mean, worst, worstY)
@@ -153,14 +153,14 @@ func TestKirchhoffShearStresses(t *testing.T) {
 		for k, got := range [2]float64{s.Txz, s.Tyz} {
 			want := 1.5 * v[k] / tk
 			if !(math.Abs(got-want) <= 1e-12*(P/b)/tk) {
-				t.Errorf("%s: shear stress %d = %.6g Pa, want 1.5·V/Ts = %.6g", pr.Plate, k, got, want)
+				t.Errorf("%d: shear stress %d = %.6g Pa, want 1.5·V/Ts = %.6g", pr.Plate, k, got, want)
 			}
 		}
 		// Everything else, VonMisesMax included, is StressesOf the
 		// reported resultants, recovered shears and all.
 		props := shell.Props{E: 1e9, Nu: 0, Tm: tk, Tb: tk, Ts: tk}
 		if want := shell.StressesOf(pr.Resultants, props, tk); s != want {
-			t.Errorf("%s: stresses %+v, want StressesOf(resultants) %+v", pr.Plate, s, want)
+			t.Errorf("%d: stresses %+v, want StressesOf(resultants) %+v", pr.Plate, s, want)
 		}
 		rot, _ := plateFrame(t, m, m.Plates[i])
 		tx, _ := globalShear(rot, [2]float64{s.Txz, s.Tyz})
@@ -186,7 +186,7 @@ func shearErrors(t *testing.T, n int, tri bool) (rms, edge, edgeExact float64) {
 	const a, tk, q = 1.0, 0.01, 1000.0
 	m := platecase.Grid(n, n, a, a, tri, shell.Kirchhoff, tk)
 	platecase.SimplySupport(m, n, n)
-	cs := domain.LoadCase{Name: "q"}
+	cs := domain.LoadCase{ID: 62}
 	for _, p := range m.Plates {
 		cs.Pressures = append(cs.Pressures, domain.PlatePressure{Plate: p.ID, Axes: domain.Local, P: [3]float64{0, 0, -q}})
 	}
@@ -280,7 +280,7 @@ func TestKirchhoffShearFallback(t *testing.T) {
 			m := platecase.Grid(nx, 1, L, b, false, shell.Kirchhoff, 0.02)
 			m.Materials = []domain.Material{platecase.Material(1e9, 0)}
 			clampEdge(m, 1)
-			m.LoadCases = []domain.LoadCase{{Name: "P", NodeLoads: []domain.NodeLoad{
+			m.LoadCases = []domain.LoadCase{{ID: 40, NodeLoads: []domain.NodeLoad{
 				{Node: platecase.NodeID(nx, 0), F: [6]float64{0, 0, -P / 2}},
 				{Node: platecase.NodeID(nx, 1), F: [6]float64{0, 0, -P / 2}},
 			}}}
@@ -288,7 +288,7 @@ func TestKirchhoffShearFallback(t *testing.T) {
 			for _, pr := range res.Cases[0].Plates {
 				v := pr.Resultants.V
 				if !(math.Abs(v[0]+P/b) <= 1e-9*P/b) || !(math.Abs(v[1]) <= 1e-9*P/b) {
-					t.Errorf("%s: V = %v, want (%.4g, 0)", pr.Plate, v, -P/b)
+					t.Errorf("%d: V = %v, want (%.4g, 0)", pr.Plate, v, -P/b)
 				}
 			}
 			// The run says which plates kept their own shears, once.
@@ -302,7 +302,7 @@ func TestKirchhoffShearFallback(t *testing.T) {
 	m := platecase.Grid(4, 4, 1, 1, false, shell.Kirchhoff, 0.02)
 	m.Materials = []domain.Material{platecase.Material(1e9, 0.3)}
 	platecase.SimplySupport(m, 4, 4)
-	m.LoadCases = []domain.LoadCase{{Name: "q", NodeLoads: []domain.NodeLoad{{Node: platecase.NodeID(2, 2), F: [6]float64{0, 0, -1}}}}}
+	m.LoadCases = []domain.LoadCase{{ID: 62, NodeLoads: []domain.NodeLoad{{Node: platecase.NodeID(2, 2), F: [6]float64{0, 0, -1}}}}}
 	if res := run(t, m, static.Options{}); countContaining(res.Warnings, "shear fit") != 0 {
 		t.Errorf("4 x 4 plate: warnings %q, want none about the shear fit", res.Warnings)
 	}
@@ -338,35 +338,31 @@ func TestKirchhoffShearLayers(t *testing.T) {
 	m := plateCantilever(false)
 	base := m.Plates
 	m.Plates = nil
+	// Layer k of a plate is plate layer·k + its id.
+	const layer = 1_000_000_000_000
 	for _, p := range base {
-		for _, l := range []struct {
-			tag       string
-			tk, shift float64
-		}{{"a", 0.02, -0.01}, {"b", 0.01, 0.005}} {
+		for k, l := range []struct{ tk, shift float64 }{{0.02, -0.01}, {0.01, 0.005}} {
 			q := p
-			q.ID += l.tag
+			q.ID += layer * int64(k+1)
 			q.Thickness, q.Offset = l.tk, l.shift
 			m.Plates = append(m.Plates, q)
 		}
 	}
 	c := run(t, m, static.Options{}).Cases[0]
-	byID := map[string]static.PlateResult{}
+	byID := map[int64]static.PlateResult{}
 	for _, p := range c.Plates {
 		byID[p.Plate] = p
 	}
 	for _, p := range c.Plates {
-		var i, j int
-		var tag string
-		if _, err := fmt.Sscanf(p.Plate, "p%d_%d%s", &i, &j, &tag); err != nil {
-			t.Fatalf("plate %s: %v", p.Plate, err)
-		}
+		tag := p.Plate / layer
+		i, j, _ := platecase.PlateCell(p.Plate % layer)
 		if i < 2 || i > nx-3 {
 			continue
 		}
-		left, right := byID[fmt.Sprintf("p%d_%d%s", i-1, j, tag)], byID[fmt.Sprintf("p%d_%d%s", i+1, j, tag)]
+		left, right := byID[layer*tag+platecase.PlateID(i-1, j, 0)], byID[layer*tag+platecase.PlateID(i+1, j, 0)]
 		want := (right.Resultants.M[0] - left.Resultants.M[0]) / (2 * h)
 		if got := p.Resultants.V[0]; !(math.Abs(got-want) <= 1e-6*P/b) {
-			t.Errorf("%s: Vxz = %.6g N/m, slope of its layer's Mx %.6g", p.Plate, got, want)
+			t.Errorf("%d: Vxz = %.6g N/m, slope of its layer's Mx %.6g", p.Plate, got, want)
 		}
 	}
 }
@@ -401,7 +397,7 @@ func TestKirchhoffShearAcrossOffsetStep(t *testing.T) {
 			m.LoadCases[0].NodeLoads[j].F[0] = f
 		}
 		c := run(t, m, static.Options{}).Cases[0]
-		worst, where := 0.0, ""
+		worst, where := 0.0, int64(0)
 		for i, pr := range c.Plates {
 			rot, _ := plateFrame(t, m, m.Plates[i])
 			vx, _ := globalShear(rot, pr.Resultants.V)
@@ -409,7 +405,7 @@ func TestKirchhoffShearAcrossOffsetStep(t *testing.T) {
 				worst, where = e, pr.Plate
 			}
 		}
-		t.Logf("pull %g N: worst |Vxz + P/b| = %.4g N/m at %s", pull, worst, where)
+		t.Logf("pull %g N: worst |Vxz + P/b| = %.4g N/m at %d", pull, worst, where)
 		// The suggested fix, applied here by hand: move each neighbour's
 		// moments to the plate's own reference surface, M_j + (e_j − e_i)·F_j
 		// (all plates of this strip share their axes), then fit.
@@ -433,7 +429,7 @@ func TestKirchhoffShearAcrossOffsetStep(t *testing.T) {
 		}
 		t.Logf("pull %g N: with the neighbours' moments moved to the plate's surface: worst |Vxz + P/b| = %.3g N/m", pull, fixed)
 		if !(worst <= 0.01*P/b) {
-			t.Errorf("pull %g N: Vxz off by %.4g N/m (%.0f %% of P/b) at %s", pull, worst, 100*worst/(P/b), where)
+			t.Errorf("pull %g N: Vxz off by %.4g N/m (%.0f %% of P/b) at %d", pull, worst, 100*worst/(P/b), where)
 		}
 	}
 	_ = platecase.NodeID
@@ -450,7 +446,7 @@ func TestKirchhoffShearIndependentOfPlateFrames(t *testing.T) {
 		build := func(twist bool) *domain.Model {
 			m := platecase.Grid(n, n, a, a, tri, shell.Kirchhoff, tk)
 			platecase.SimplySupport(m, n, n)
-			cs := domain.LoadCase{Name: "q"}
+			cs := domain.LoadCase{ID: 62}
 			for i := range m.Plates {
 				if twist && i%3 == 0 {
 					ns := m.Plates[i].Nodes
@@ -512,7 +508,7 @@ func TestKirchhoffShearAtInteriorSupport(t *testing.T) {
 				m.Supports = append(m.Supports, domain.Support{Node: platecase.NodeID(i, j), Code: string(c)})
 			}
 		}
-		cs := domain.LoadCase{Name: "q"}
+		cs := domain.LoadCase{ID: 62}
 		for _, p := range m.Plates {
 			cs.Pressures = append(cs.Pressures, domain.PlatePressure{Plate: p.ID, Axes: domain.Local, P: [3]float64{0, 0, -q}})
 		}
@@ -575,11 +571,11 @@ func TestKirchhoffShearDeterministic(t *testing.T) {
 	const n = 24
 	m := platecase.Grid(n, n, 1, 1, true, shell.Kirchhoff, 0.01)
 	platecase.SimplySupport(m, n, n)
-	cs := domain.LoadCase{Name: "q"}
+	cs := domain.LoadCase{ID: 62}
 	for _, p := range m.Plates {
 		cs.Pressures = append(cs.Pressures, domain.PlatePressure{Plate: p.ID, Axes: domain.Local, P: [3]float64{0, 0, -1000}})
 	}
-	m.LoadCases = []domain.LoadCase{cs, {Name: "q2", Pressures: cs.Pressures}}
+	m.LoadCases = []domain.LoadCase{cs, {ID: 105, Pressures: cs.Pressures}}
 	prev := runtime.GOMAXPROCS(1)
 	c1 := run(t, m, static.Options{})
 	runtime.GOMAXPROCS(2)
@@ -589,7 +585,7 @@ func TestKirchhoffShearDeterministic(t *testing.T) {
 		for i := range c1.Cases[k].Plates {
 			a, b := c1.Cases[k].Plates[i], c2.Cases[k].Plates[i]
 			if a.Resultants != b.Resultants || a.Stresses != b.Stresses {
-				t.Fatalf("case %d plate %s differs: %v vs %v", k, a.Plate, a.Resultants, b.Resultants)
+				t.Fatalf("case %d plate %d differs: %v vs %v", k, a.Plate, a.Resultants, b.Resultants)
 			}
 		}
 	}
@@ -617,13 +613,13 @@ func TestKirchhoffShearBeyondPartialLayer(t *testing.T) {
 		_, cen := plateFrame(t, m, p)
 		if cen[0] < L/2 {
 			q := p
-			q.ID += "top"
+			q.ID += 1_000_000_000_000 // the layer on top of plate p
 			q.Thickness, q.Offset = 0.01, 0.005
 			m.Plates = append(m.Plates, q)
 		}
 	}
 	c := run(t, m, static.Options{}).Cases[0]
-	worst, where := 0.0, ""
+	worst, where := 0.0, int64(0)
 	for i, pr := range c.Plates {
 		rot, cen := plateFrame(t, m, m.Plates[i])
 		if i >= len(base) || cen[0] < L/2 || cen[0] > L-2*L/16 {
@@ -634,9 +630,9 @@ func TestKirchhoffShearBeyondPartialLayer(t *testing.T) {
 			worst, where = e, pr.Plate
 		}
 	}
-	t.Logf("base plates beyond the layer: worst |Vxz + P/b| = %.4g N/m at %s", worst, where)
+	t.Logf("base plates beyond the layer: worst |Vxz + P/b| = %.4g N/m at %d", worst, where)
 	if !(worst <= 0.02*P/b) {
-		t.Errorf("Vxz off by %.4g N/m (%.0f %% of P/b) at %s", worst, 100*worst/(P/b), where)
+		t.Errorf("Vxz off by %.4g N/m (%.0f %% of P/b) at %d", worst, 100*worst/(P/b), where)
 	}
 }
 
@@ -645,12 +641,12 @@ func TestKirchhoffShearLinear(t *testing.T) {
 	const n = 8
 	m := platecase.Grid(n, n, 1, 1, true, shell.Kirchhoff, 0.01)
 	platecase.SimplySupport(m, n, n)
-	a := domain.LoadCase{Name: "A"}
+	a := domain.LoadCase{ID: 6}
 	for _, p := range m.Plates {
 		a.Pressures = append(a.Pressures, domain.PlatePressure{Plate: p.ID, Axes: domain.Local, P: [3]float64{0, 0, -1000}})
 	}
-	b := domain.LoadCase{Name: "B", NodeLoads: []domain.NodeLoad{{Node: platecase.NodeID(3, 5), F: [6]float64{0, 0, -700, 30, 0, 0}}}}
-	ab := domain.LoadCase{Name: "AB", Pressures: a.Pressures, NodeLoads: b.NodeLoads}
+	b := domain.LoadCase{ID: 5, NodeLoads: []domain.NodeLoad{{Node: platecase.NodeID(3, 5), F: [6]float64{0, 0, -700, 30, 0, 0}}}}
+	ab := domain.LoadCase{ID: 106, Pressures: a.Pressures, NodeLoads: b.NodeLoads}
 	m.LoadCases = []domain.LoadCase{a, b, ab}
 	r := run(t, m, static.Options{})
 	worst := 0.0

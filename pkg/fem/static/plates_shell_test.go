@@ -1,7 +1,6 @@
 package static_test
 
 import (
-	"fmt"
 	"math"
 	"testing"
 
@@ -22,7 +21,7 @@ import (
 func pinchedCylinder(n int, th shell.Theory) *domain.Model {
 	const R, L, tk, P = 300.0, 600.0, 3.0, 1.0
 	m := &domain.Model{Materials: []domain.Material{platecase.Material(3e6, 0.3)}}
-	id := func(i, j int) string { return fmt.Sprintf("c%d_%d", i, j) }
+	id := platecase.NodeID
 	for j := 0; j <= n; j++ {
 		th := float64(j) / float64(n) * math.Pi / 2
 		for i := 0; i <= n; i++ {
@@ -31,13 +30,13 @@ func pinchedCylinder(n int, th shell.Theory) *domain.Model {
 	}
 	for j := range n {
 		for i := range n {
-			m.Plates = append(m.Plates, domain.Plate{ID: fmt.Sprintf("q%d_%d", i, j), Material: "plate", Theory: th, Thickness: tk,
-				Nodes: []string{id(i, j), id(i+1, j), id(i+1, j+1), id(i, j+1)}})
+			m.Plates = append(m.Plates, domain.Plate{ID: platecase.PlateID(i, j, 0), Material: platecase.MaterialID, Theory: th, Thickness: tk,
+				Nodes: []int64{id(i, j), id(i+1, j), id(i+1, j+1), id(i, j+1)}})
 		}
 	}
 	// Codes in DOF order ux uy uz rx ry rz; F held.
-	code := map[string][]byte{}
-	hold := func(nid string, dofs ...int) {
+	code := map[int64][]byte{}
+	hold := func(nid int64, dofs ...int) {
 		c, ok := code[nid]
 		if !ok {
 			c = []byte("RRRRRR")
@@ -60,7 +59,7 @@ func pinchedCylinder(n int, th shell.Theory) *domain.Model {
 			m.Supports = append(m.Supports, domain.Support{Node: nd.ID, Code: string(c)})
 		}
 	}
-	m.LoadCases = []domain.LoadCase{{Name: "pinch", NodeLoads: []domain.NodeLoad{{Node: id(0, n), F: [6]float64{0, 0, -P / 4}}}}}
+	m.LoadCases = []domain.LoadCase{{ID: 1, NodeLoads: []domain.NodeLoad{{Node: id(0, n), F: [6]float64{0, 0, -P / 4}}}}}
 	return m
 }
 
@@ -76,7 +75,7 @@ func TestPinchedCylinder(t *testing.T) {
 			for _, n := range []int{8, 16, 32} {
 				m := pinchedCylinder(n, th)
 				res := run(t, m, static.Options{})
-				w := -nodeRes(t, res.Cases[0], fmt.Sprintf("c0_%d", n)).Disp[2]
+				w := -nodeRes(t, res.Cases[0], platecase.NodeID(0, n)).Disp[2]
 				e := math.Abs(w/want - 1)
 				t.Logf("%2d×%-2d  w = %.5e  (%.4f of the reference)", n, n, w, w/want)
 				if !(e < prev) {

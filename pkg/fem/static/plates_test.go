@@ -18,9 +18,9 @@ import (
 // centroids, which on 16 × 16 lie h/2 off the centre, where the exact Mx
 // is already 0.7 % below its peak, so the element is judged where it
 // reports.
-func centreMx(t *testing.T, m *domain.Model, c static.CaseResult, centre string, a float64) (got, exact float64) {
+func centreMx(t *testing.T, m *domain.Model, c static.CaseResult, centre int64, a float64) (got, exact float64) {
 	t.Helper()
-	pos := map[string][2]float64{}
+	pos := map[int64][2]float64{}
 	for _, n := range m.Nodes {
 		pos[n.ID] = [2]float64{n.X, n.Y}
 	}
@@ -40,7 +40,7 @@ func centreMx(t *testing.T, m *domain.Model, c static.CaseResult, centre string,
 		k++
 	}
 	if k == 0 {
-		t.Fatalf("no plate touches %s", centre)
+		t.Fatalf("no plate touches %d", centre)
 	}
 	return got / float64(k), exact / float64(k)
 }
@@ -73,14 +73,14 @@ func TestNavierPlate(t *testing.T) {
 					m := platecase.Grid(n, n, a, a, tri, th, tk)
 					platecase.SimplySupport(m, n, n)
 					centre := platecase.NodeID(n/2, n/2)
-					uni := domain.LoadCase{Name: "q"}
+					uni := domain.LoadCase{ID: 1}
 					for i := range m.Plates {
 						uni.Pressures = append(uni.Pressures, domain.PlatePressure{Plate: m.Plates[i].ID, Axes: domain.Local, P: [3]float64{0, 0, -q}})
 					}
-					pt := domain.LoadCase{Name: "P", NodeLoads: []domain.NodeLoad{{Node: centre, F: [6]float64{0, 0, -P}}}}
+					pt := domain.LoadCase{ID: 2, NodeLoads: []domain.NodeLoad{{Node: centre, F: [6]float64{0, 0, -P}}}}
 					m.LoadCases = []domain.LoadCase{uni, pt}
 					res := run(t, m, static.Options{})
-					cq, cp := caseByName(t, res, "q"), caseByName(t, res, "P")
+					cq, cp := caseByName(t, res, 1), caseByName(t, res, 2)
 					mx, mExact := centreMx(t, m, cq, centre, a)
 					mExact *= q * a * a
 					errs := [3]float64{

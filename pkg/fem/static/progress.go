@@ -64,11 +64,11 @@ type Progress struct {
 	// non-decreasing until the next run starts.
 	Fraction float64
 	// Iteration is the reversal-loop iteration (1, 2, …) of case Case
-	// when Options.TensionCompressionOnly resolves one-way members or
-	// supports, in which every case is solved alone; 0 and "" otherwise.
-	// Recovery of such a case reports its last iteration.
+	// (an id) when Options.TensionCompressionOnly resolves one-way members
+	// or supports, in which every case is solved alone; 0 and 0
+	// otherwise. Recovery of such a case reports its last iteration.
 	Iteration int
-	Case      string
+	Case      int64
 	// Equations is the number of equations of the system being solved,
 	// 0 before the first is numbered.
 	Equations int

@@ -38,15 +38,15 @@ const recoverChunk = 256
 
 // recover builds the results of one case from its loads and global
 // displacements u on system s (see recoverCases).
-func (a *analysis) recover(name string, s *system, cl *caseLoads, u []float64) (*CaseResult, error) {
-	crs, err := a.recoverCases([]string{name}, s, []*caseLoads{cl}, [][]float64{u})
+func (a *analysis) recover(id int64, s *system, cl *caseLoads, u []float64) (*CaseResult, error) {
+	crs, err := a.recoverCases([]int64{id}, s, []*caseLoads{cl}, [][]float64{u})
 	if err != nil {
 		return nil, err
 	}
 	return &crs[0], nil
 }
 
-// recoverCases builds the results of several cases (names, with loads cls
+// recoverCases builds the results of several cases (ids, with loads cls
 // and global displacements us) on system s. Members are recovered in
 // parallel chunks, every case of a member while its matrices are in cache,
 // with one station allocation per chunk and case; the node results and
@@ -54,13 +54,13 @@ func (a *analysis) recover(name string, s *system, cl *caseLoads, u []float64) (
 // Everything summed over members is summed in member order, so results do
 // not depend on the number of workers. The first error in case order (and
 // member order within it) is returned.
-func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us [][]float64) ([]CaseResult, error) {
+func (a *analysis) recoverCases(ids []int64, s *system, cls []*caseLoads, us [][]float64) ([]CaseResult, error) {
 	if err := a.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("recover: %w", err)
 	}
-	nc, nm := len(names), len(a.frames)
+	nc, nm := len(ids), len(a.frames)
 	// Total loads first: they also cache the fixed-end actions that member
-	// recovery reads. One task per distinct caseLoads (a name may repeat).
+	// recovery reads. One task per distinct caseLoads (an id may repeat).
 	pTot := make([][]float64, nc)
 	loads := make([][]*element.MemberLoads, nc) // per case, per member
 	errs := make([]error, nc)
@@ -80,7 +80,7 @@ func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us 
 	})
 	for i := range nc {
 		if err := errs[i]; err != nil {
-			return nil, fmt.Errorf("recover %s: %w", names[i], err)
+			return nil, domain.Wrapf("recover %d: %w", ids[i], err)
 		}
 		if j := first[i]; j != i {
 			pTot[i], loads[i] = pTot[j], loads[j]
@@ -89,7 +89,7 @@ func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us 
 	crs := make([]CaseResult, nc)
 	fNode := make([][]float64, nc) // forces nodes exert on each member, global, 12 per member
 	for i := range crs {
-		crs[i] = CaseResult{Name: names[i], Members: make([]MemberResult, nm)}
+		crs[i] = CaseResult{Case: ids[i], Members: make([]MemberResult, nm)}
 		fNode[i] = make([]float64, 12*nm)
 	}
 	nChunks := (nm + recoverChunk - 1) / recoverChunk
@@ -102,7 +102,7 @@ func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us 
 	for i := range nc {
 		for c := range nChunks {
 			if err := merrs[c*nc+i]; err != nil {
-				return nil, fmt.Errorf("recover %s: %w", names[i], err)
+				return nil, domain.Wrapf("recover %d: %w", ids[i], err)
 			}
 		}
 	}
@@ -114,7 +114,7 @@ func (a *analysis) recoverCases(names []string, s *system, cls []*caseLoads, us 
 	})
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("recover %s: %w", names[i], err)
+			return nil, domain.Wrapf("recover %d: %w", ids[i], err)
 		}
 	}
 	return crs, nil
@@ -209,7 +209,7 @@ func (a *analysis) recoverMembers(s *system, cls []*caseLoads, loads [][]*elemen
 			}
 			l := loads[c][i]
 			mr := &crs[c].Members[i]
-			mr.Member, mr.Axes = m.ID, m.Rot
+			mr.Member, mr.Axes = m.MemberID, m.Rot
 			fm := fNode[c][12*i : 12*i+12]
 			if off {
 				mr.Inactive = true

@@ -36,7 +36,7 @@ type Timings struct {
 
 // CaseResult holds the results of one load case or combination.
 type CaseResult struct {
-	Name    string
+	Case    int64        // the load case's or combination's id
 	Nodes   []NodeResult // model node order
 	Members []MemberResult
 	// Plates are the results of the plates, in model order; nil when
@@ -59,7 +59,7 @@ type CaseResult struct {
 // patch cannot give a gradient (a lone plate, a single row of quads)
 // keeps the in-element ones, which can be 30 % off.
 type PlateResult struct {
-	Plate string
+	Plate int64
 	domain.PlateResult
 	Stresses shell.Stresses
 	// Design are the Wood–Armer moments for reinforcement along local x
@@ -71,7 +71,7 @@ type PlateResult struct {
 // in its DOF order) and loads c, by itself: a Kirchhoff plate's shears
 // are the in-element ones until patchShears replaces them.
 func plateResult(p *domain.ShellElement, ue []float64, c *domain.Loads) PlateResult {
-	r := PlateResult{Plate: p.ID, PlateResult: p.Result(ue, c)}
+	r := PlateResult{Plate: p.PlateID, PlateResult: p.Result(ue, c)}
 	r.Stresses = p.Stresses(r.Resultants)
 	r.Design[0], r.Design[1], r.Design[2], r.Design[3] = shell.WoodArmer(r.Resultants.M)
 	return r
@@ -80,14 +80,14 @@ func plateResult(p *domain.ShellElement, ue []float64, c *domain.Loads) PlateRes
 // ElementResult is the basic recovery of an element of another family
 // than frames.
 type ElementResult struct {
-	Element string    // domain.Element.Name
+	Element int64     // domain.Element.ID
 	Forces  []float64 // domain.Element.InternalForces, the family's axes and order
 }
 
 // NodeResult is the displacement of a node and, where it has a support
 // (springs included), the reaction, global axes.
 type NodeResult struct {
-	Node        string
+	Node        int64
 	Disp        [6]float64 // m, rad
 	Reaction    [6]float64 // N, N·m: forces the supports exert on the node
 	HasReaction bool
@@ -107,7 +107,7 @@ type ReactionSummary struct {
 
 // MemberResult holds the recovered results of one member.
 type MemberResult struct {
-	Member string
+	Member int64
 	// Inactive is set when the reversal loop switched the member off.
 	Inactive bool
 	// EndA and EndB are the end actions in member local axes: the forces

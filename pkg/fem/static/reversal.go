@@ -14,14 +14,14 @@ import (
 // for such models, so combinations are solved directly from their combined
 // loads. Systems are cached per state, so cases that settle in the same
 // state share one factorization.
-func (a *analysis) runReversal(names []string, res *Results) error {
+func (a *analysis) runReversal(ids []int64, res *Results) error {
 	maxIt := a.opts.ReversalIterations
 	if maxIt <= 0 {
 		maxIt = 20
 	}
-	base := map[string]*caseLoads{}
+	base := map[int64]*caseLoads{}
 	nd := a.d.DOF.DOFs()
-	for _, name := range names {
+	for _, name := range ids {
 		a.prog.set(func(p *Progress) { p.Case = name })
 		t0 := time.Now()
 		cl, _, err := a.combined(name, base)
@@ -56,7 +56,7 @@ func (a *analysis) runReversal(names []string, res *Results) error {
 			st = next
 		}
 		if !settled {
-			a.warn("load case %s: tension/compression-only reversal did not settle in %d iterations; results are from the last iteration", name, maxIt)
+			a.warn("load case %d: tension/compression-only reversal did not settle in %d iterations; results are from the last iteration", name, maxIt)
 		}
 		t1 := time.Now()
 		a.prog.begin(StageRecovery)

@@ -8,18 +8,19 @@ import (
 	"github.com/gusset/gusset/pkg/fem/internal/par"
 )
 
-// runLinear solves every primary case needed in one block and superposes.
-func (a *analysis) runLinear(names []string, res *Results) error {
+// runLinear solves every primary case needed in one block and superposes
+// the cases and combinations ids.
+func (a *analysis) runLinear(ids []int64, res *Results) error {
 	s, err := a.system(state{})
 	if err != nil {
 		return err
 	}
 	a.prog.begin(StageSolution)
 	t0 := time.Now()
-	base := map[string]*caseLoads{}
-	factors := make([]map[string]float64, len(names))
-	need := map[string]bool{}
-	for i, n := range names {
+	base := map[int64]*caseLoads{}
+	factors := make([]map[int64]float64, len(ids))
+	need := map[int64]bool{}
+	for i, n := range ids {
 		f, err := a.d.Factors(n)
 		if err != nil {
 			return err
@@ -45,13 +46,13 @@ func (a *analysis) runLinear(names []string, res *Results) error {
 	// The factor (the largest allocation of the analysis) is not needed
 	// any more: drop it so that recovery can reuse its memory.
 	s.fact, a.fz = nil, nil
-	col := map[string]int{}
+	col := map[int64]int{}
 	for i, n := range order {
 		col[n] = i
 	}
 	t1 := time.Now()
-	cls := make([]*caseLoads, len(names))
-	for i, n := range names {
+	cls := make([]*caseLoads, len(ids))
+	for i, n := range ids {
 		if a.d.IsCase(n) && len(factors[i]) == 1 && factors[i][n] == 1 {
 			cls[i] = base[n]
 			continue
@@ -63,8 +64,8 @@ func (a *analysis) runLinear(names []string, res *Results) error {
 	t2 := time.Now()
 	a.timings.Loads += t2.Sub(t1)
 	nd := a.d.DOF.DOFs()
-	us := make([][]float64, len(names))
-	for i, n := range names {
+	us := make([][]float64, len(ids))
+	for i, n := range ids {
 		if cls[i] == base[n] {
 			us[i] = disp[col[n]]
 			continue
@@ -85,7 +86,7 @@ func (a *analysis) runLinear(names []string, res *Results) error {
 	a.timings.Solve += t3.Sub(t2)
 	a.prog.end()
 	a.prog.begin(StageRecovery)
-	crs, err := a.recoverCases(names, s, cls, us)
+	crs, err := a.recoverCases(ids, s, cls, us)
 	a.timings.Recovery += time.Since(t3)
 	if err != nil {
 		return err
@@ -95,13 +96,13 @@ func (a *analysis) runLinear(names []string, res *Results) error {
 	return nil
 }
 
-// resolveCases resolves the named primary load cases and their total node
+// resolveCases resolves the primary load cases ids and their total node
 // loads, one case per task in parallel; the first error in order wins.
-func (a *analysis) resolveCases(names []string) ([]*caseLoads, error) {
-	out := make([]*caseLoads, len(names))
-	errs := make([]error, len(names))
-	par.Chunks(len(names), 1, func(i, _, _ int) {
-		l, err := a.d.ResolveCase(names[i])
+func (a *analysis) resolveCases(ids []int64) ([]*caseLoads, error) {
+	out := make([]*caseLoads, len(ids))
+	errs := make([]error, len(ids))
+	par.Chunks(len(ids), 1, func(i, _, _ int) {
+		l, err := a.d.ResolveCase(ids[i])
 		cl := &caseLoads{Loads: l}
 		if err == nil {
 			_, err = a.totalNodeLoads(cl)

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gusset/gusset/pkg/fem/dof"
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/geom"
 	"github.com/gusset/gusset/pkg/fem/linsys"
@@ -22,14 +21,19 @@ import (
 // storey (master–slave constraints), a pinned and a spring base, truss
 // bracing, and six load cases plus a combination: node loads, self-weight,
 // distributed and point member loads, a thermal gradient and a support
-// settlement.
+// settlement. Node (i, j, k), at (xs[i], ys[j], zs[k]), is 100(k+1) +
+// 10j + i + 1; the column above it is 1000 plus its id, the beams from it
+// along x and y 2000 and 3000 plus it, the brace 4001; the diaphragm
+// masters are 901 and 902. The sections col, beam and brace are 1–3; the
+// cases wind, dead, point, thermal, settle and uplift 1–6, the
+// combination 7.
 func featureFrame() *domain.Model {
-	m := base(domain.Section{Name: "col", A: 0.012, Ay: 0.006, Az: 0.006, J: 3e-6, Iy: 1.2e-4, Iz: 4e-5},
-		domain.Section{Name: "beam", A: 0.008, J: 2e-6, Iy: 9e-5, Iz: 2e-5, PrincipalAngle: 0.1},
-		sec("brace", 0.002, 1e-7))
+	m := base(domain.Section{ID: 1, A: 0.012, Ay: 0.006, Az: 0.006, J: 3e-6, Iy: 1.2e-4, Iz: 4e-5},
+		domain.Section{ID: 2, A: 0.008, J: 2e-6, Iy: 9e-5, Iz: 2e-5, PrincipalAngle: 0.1},
+		sec(3, 0.002, 1e-7))
 	m.VerticalAxis = geom.ZAxis
 	xs, ys, zs := []float64{0, 5, 11}, []float64{0, 6}, []float64{0, 3.5, 6.5}
-	id := func(i, j, k int) string { return string(rune('a'+i)) + string(rune('0'+j)) + string(rune('0'+k)) }
+	id := func(i, j, k int) int64 { return int64(100*(k+1) + 10*j + i + 1) }
 	for k, z := range zs {
 		for j, y := range ys {
 			for i, x := range xs {
@@ -40,14 +44,14 @@ func featureFrame() *domain.Model {
 	for k := 0; k+1 < len(zs); k++ {
 		for j := range ys {
 			for i := range xs {
-				m.Members = append(m.Members, frame("c"+id(i, j, k), id(i, j, k), id(i, j, k+1), "col"))
+				m.Members = append(m.Members, frame(1000+id(i, j, k), id(i, j, k), id(i, j, k+1), 1))
 			}
 		}
 	}
 	for k := 1; k < len(zs); k++ {
 		for j := range ys {
 			for i := 0; i+1 < len(xs); i++ {
-				b := frame("bx"+id(i, j, k), id(i, j, k), id(i+1, j, k), "beam")
+				b := frame(2000+id(i, j, k), id(i, j, k), id(i+1, j, k), 2)
 				if i == 0 {
 					b.ReleaseA = "FFFFRR" // pinned in bending at the first column
 					b.OffsetA = geom.Vec3{0.15, 0, 0}
@@ -62,12 +66,12 @@ func featureFrame() *domain.Model {
 			}
 		}
 		for i := range xs {
-			b := frame("by"+id(i, 0, k), id(i, 0, k), id(i, 1, k), "beam")
+			b := frame(3000+id(i, 0, k), id(i, 0, k), id(i, 1, k), 2)
 			b.OffsetA, b.OffsetB = geom.Vec3{0, 0.1, -0.1}, geom.Vec3{0, -0.1, -0.1}
 			m.Members = append(m.Members, b)
 		}
 	}
-	br := frame("br1", id(0, 0, 0), id(1, 0, 1), "brace")
+	br := frame(4001, id(0, 0, 0), id(1, 0, 1), 3)
 	br.Type = domain.Truss
 	m.Members = append(m.Members, br)
 	for j := range ys {
@@ -87,10 +91,10 @@ func featureFrame() *domain.Model {
 	// Diaphragm masters at the floor centres; their out-of-plane DOFs are
 	// supported since no member reaches them.
 	for k := 1; k < len(zs); k++ {
-		mid := "M" + string(rune('0'+k))
+		mid := int64(900 + k)
 		m.Nodes = append(m.Nodes, node(mid, 5.5, 3, zs[k]))
 		m.Supports = append(m.Supports, domain.Support{Node: mid, Code: "RRFFFR"})
-		var slaves []string
+		var slaves []int64
 		for j := range ys {
 			for i := range xs {
 				slaves = append(slaves, id(i, j, k))
@@ -99,19 +103,19 @@ func featureFrame() *domain.Model {
 		m.Constraints = append(m.Constraints, domain.Constraint{Master: mid, Slaves: slaves, Code: "FFRRRF"})
 	}
 	m.LoadCases = []domain.LoadCase{
-		{Name: "wind", NodeLoads: []domain.NodeLoad{{Node: "M1", F: [6]float64{20e3, 5e3, 0, 0, 0, 8e3}},
-			{Node: "M2", F: [6]float64{30e3, 0, 0, 0, 0, -4e3}}, {Node: id(2, 1, 2), F: [6]float64{0, 0, -7e3, 1e3}}}},
-		{Name: "dead", SelfWeight: [3]float64{0, 0, -1}, Members: []domain.MemberLoad{
-			{Member: "bx" + id(0, 0, 1), Type: domain.DistributedForce, Axes: domain.GlobalProjected, Direction: geom.NegativeZAxis, P1: 12e3, P2: 12e3},
-			{Member: "bx" + id(1, 1, 2), Type: domain.DistributedForce, Axes: domain.Local, Direction: geom.NegativeYAxis, Position: domain.Percent, A: 20, B: 70, P1: 4e3, P2: 9e3}}},
-		{Name: "point", Members: []domain.MemberLoad{
-			{Member: "by" + id(1, 0, 2), Type: domain.ConcentratedForce, Axes: domain.GlobalInclined, Direction: geom.NegativeZAxis, A: 2.2, P1: 40e3},
-			{Member: "c" + id(2, 0, 0), Type: domain.ConcentratedMoment, Direction: geom.ZAxis, Position: domain.Percent, A: 50, P1: 3e3}}},
-		{Name: "thermal", Thermal: []domain.ThermalLoad{{Member: "bx" + id(1, 0, 2), DT: 30, DTz: 10}, {Member: "br1", DT: -20}}},
-		{Name: "settle", Prescribed: []domain.PrescribedDisplacement{{Node: id(0, 1, 0), Set: [6]bool{2: true, 4: true}, Value: [6]float64{2: -0.01, 4: 0.002}}}},
-		{Name: "uplift", NodeLoads: []domain.NodeLoad{{Node: id(1, 1, 1), F: [6]float64{0, 0, 15e3, 0, 2e3}}}},
+		{ID: 1, NodeLoads: []domain.NodeLoad{{Node: 901, F: [6]float64{20e3, 5e3, 0, 0, 0, 8e3}},
+			{Node: 902, F: [6]float64{30e3, 0, 0, 0, 0, -4e3}}, {Node: id(2, 1, 2), F: [6]float64{0, 0, -7e3, 1e3}}}},
+		{ID: 2, SelfWeight: [3]float64{0, 0, -1}, Members: []domain.MemberLoad{
+			{Member: 2000 + id(0, 0, 1), Type: domain.DistributedForce, Axes: domain.GlobalProjected, Direction: geom.NegativeZAxis, P1: 12e3, P2: 12e3},
+			{Member: 2000 + id(1, 1, 2), Type: domain.DistributedForce, Axes: domain.Local, Direction: geom.NegativeYAxis, Position: domain.Percent, A: 20, B: 70, P1: 4e3, P2: 9e3}}},
+		{ID: 3, Members: []domain.MemberLoad{
+			{Member: 3000 + id(1, 0, 2), Type: domain.ConcentratedForce, Axes: domain.GlobalInclined, Direction: geom.NegativeZAxis, A: 2.2, P1: 40e3},
+			{Member: 1000 + id(2, 0, 0), Type: domain.ConcentratedMoment, Direction: geom.ZAxis, Position: domain.Percent, A: 50, P1: 3e3}}},
+		{ID: 4, Thermal: []domain.ThermalLoad{{Member: 2000 + id(1, 0, 2), DT: 30, DTz: 10}, {Member: 4001, DT: -20}}},
+		{ID: 5, Prescribed: []domain.PrescribedDisplacement{{Node: id(0, 1, 0), Set: [6]bool{2: true, 4: true}, Value: [6]float64{2: -0.01, 4: 0.002}}}},
+		{ID: 6, NodeLoads: []domain.NodeLoad{{Node: id(1, 1, 1), F: [6]float64{0, 0, 15e3, 0, 2e3}}}},
 	}
-	m.Combinations = []domain.Combination{{Name: "ULS", Terms: []domain.Term{{Case: "dead", Factor: 1.35}, {Case: "wind", Factor: 1.5}, {Case: "thermal", Factor: 0.6}}}}
+	m.Combinations = []domain.Combination{{ID: 7, Terms: []domain.Term{{Case: 2, Factor: 1.35}, {Case: 1, Factor: 1.5}, {Case: 4, Factor: 0.6}}}}
 	return m
 }
 
@@ -132,7 +136,7 @@ func sameDisplacements(t *testing.T, label string, got, want *static.Results, to
 			}
 		}
 		if scale[0] == 0 || scale[1] == 0 {
-			t.Fatalf("%s: case %s has no displacement of one kind", label, wc.Name)
+			t.Fatalf("%s: case %d has no displacement of one kind", label, wc.Case)
 		}
 		worst := 0.0
 		for i, n := range wc.Nodes {
@@ -141,7 +145,7 @@ func sameDisplacements(t *testing.T, label string, got, want *static.Results, to
 			}
 		}
 		if worst > tol {
-			t.Errorf("%s: case %s displacements differ by %.2g relative (> %.0g)", label, wc.Name, worst, tol)
+			t.Errorf("%s: case %d displacements differ by %.2g relative (> %.0g)", label, wc.Case, worst, tol)
 		}
 	}
 }
@@ -206,12 +210,12 @@ func TestOrderingsFollowSolverSettings(t *testing.T) {
 // mechanism. The axial stiffness is large next to the bending one, which
 // is what makes the pivot round-off large.
 func swayPortal() *domain.Model {
-	m := base(sec("s", 0.1, 1e-6))
-	m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", 3, 0, 0), node("C", 0, 3, 0), node("D", 3, 3, 0)}
-	m.Members = []domain.Member{frame("c1", "A", "C", "s"), frame("c2", "B", "D", "s"), frame("b", "C", "D", "s")}
+	m := base(sec(1, 0.1, 1e-6))
+	m.Nodes = []domain.Node{node(1, 0, 0, 0), node(2, 3, 0, 0), node(3, 0, 3, 0), node(4, 3, 3, 0)}
+	m.Members = []domain.Member{frame(1, 1, 3, 1), frame(2, 2, 4, 1), frame(3, 3, 4, 1)}
 	m.Members[2].ReleaseA, m.Members[2].ReleaseB = "FFFFFR", "FFFFFR"
-	m.Supports = []domain.Support{{Node: "A", Code: "FFFFFR"}, {Node: "B", Code: "FFFFFR"}}
-	m.LoadCases = []domain.LoadCase{{Name: "H", NodeLoads: []domain.NodeLoad{{Node: "C", F: [6]float64{1e3}}}}}
+	m.Supports = []domain.Support{{Node: 1, Code: "FFFFFR"}, {Node: 2, Code: "FFFFFR"}}
+	m.LoadCases = []domain.LoadCase{{ID: 1, NodeLoads: []domain.NodeLoad{{Node: 3, F: [6]float64{1e3}}}}}
 	return m
 }
 
@@ -221,16 +225,17 @@ func swayPortal() *domain.Model {
 // instead refactors on the same pattern without a new symbolic analysis.
 func TestSparseMechanismNamed(t *testing.T) {
 	ctx := context.Background()
-	// The sway mode moves C and D along X and turns every node about Z.
-	inMode := map[string][]int{"A": {5}, "B": {5}, "C": {0, 5}, "D": {0, 5}}
+	// The sway mode moves the top nodes 3 and 4 along X and turns every
+	// node about Z.
+	inMode := map[int64][]int{1: {5}, 2: {5}, 3: {0, 5}, 4: {0, 5}}
 	for _, o := range []static.Options{{}, {OptimizationMethod: linsys.OptimizeNone}, {SolverType: linsys.Wavefront},
 		{Factorizer: linsys.DenseFactorizer{}}} {
 		_, err := static.Analyze(ctx, swayPortal(), o)
-		var me *dof.MechanismError
-		if !errors.As(err, &me) {
+		var me *domain.ModelError
+		if !errors.As(err, &me) || me.DOFIndex() < 0 {
 			t.Fatalf("%v: err = %v, want a mechanism", o.Orderings(), err)
 		}
-		if !slices.Contains(inMode[me.Node], me.DOF) {
+		if !slices.Contains(inMode[me.Node], me.DOFIndex()) {
 			t.Fatalf("%v: %v is not a DOF of the sway mechanism", o.Orderings(), err)
 		}
 		fixed := swayPortal()
@@ -242,7 +247,7 @@ func TestSparseMechanismNamed(t *testing.T) {
 				break
 			}
 		}
-		code[me.DOF] = 'F'
+		code[me.DOFIndex()] = 'F'
 		fixed.Supports = append(fixed.Supports, domain.Support{Node: me.Node, Code: string(code)})
 		run(t, fixed, o)
 	}
@@ -265,17 +270,17 @@ func TestSparseMechanismNamed(t *testing.T) {
 // same equation numbering by refilling values only.
 func TestReversalReusesSymbolic(t *testing.T) {
 	const L, H = 4.0, 3.0
-	m := base(sec("col", 0.01, 8e-5), sec("rod", 5e-4, 1e-9))
-	m.Nodes = []domain.Node{node("A", 0, 0, 0), node("B", L, 0, 0), node("C", 0, H, 0), node("D", L, H, 0)}
-	m.Members = []domain.Member{frame("c1", "A", "C", "col"), frame("c2", "B", "D", "col"), frame("b", "C", "D", "col"),
-		frame("d1", "A", "D", "rod"), frame("d2", "B", "C", "rod")}
+	m := base(sec(1, 0.01, 8e-5), sec(2, 5e-4, 1e-9))
+	m.Nodes = []domain.Node{node(1, 0, 0, 0), node(2, L, 0, 0), node(3, 0, H, 0), node(4, L, H, 0)}
+	m.Members = []domain.Member{frame(1, 1, 3, 1), frame(2, 2, 4, 1), frame(3, 3, 4, 1),
+		frame(4, 1, 4, 2), frame(5, 2, 3, 2)}
 	m.Members[3].Type, m.Members[4].Type = domain.TensionOnly, domain.TensionOnly
-	m.Supports = []domain.Support{{Node: "A", Code: "FFFFFR"}, {Node: "B", Code: "FFFFFR"}, {Node: "C", Code: "RRFFRR"}, {Node: "D", Code: "RRFFRR"}}
-	m.LoadCases = []domain.LoadCase{{Name: "H", NodeLoads: []domain.NodeLoad{{Node: "C", F: [6]float64{10e3}}}}}
+	m.Supports = []domain.Support{{Node: 1, Code: "FFFFFR"}, {Node: 2, Code: "FFFFFR"}, {Node: 3, Code: "RRFFRR"}, {Node: 4, Code: "RRFFRR"}}
+	m.LoadCases = []domain.LoadCase{{ID: 1, NodeLoads: []domain.NodeLoad{{Node: 3, F: [6]float64{10e3}}}}}
 	sf := &linsys.SparseFactorizer{}
 	res := run(t, m, static.Options{Factorizer: sf, TensionCompressionOnly: true})
-	if !memberRes(t, res.Cases[0], "d2").Inactive {
-		t.Fatalf("compression diagonal d2 still active")
+	if !memberRes(t, res.Cases[0], 5).Inactive {
+		t.Fatalf("compression diagonal 5 still active")
 	}
 	if st := sf.Stats(); st.Analyses != 1 || st.Factorizations != 2 {
 		t.Errorf("%d symbolic analyses, %d factorizations; want 1 and 2", st.Analyses, st.Factorizations)

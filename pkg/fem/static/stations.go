@@ -13,14 +13,14 @@ import (
 // combination: the fields of Analyze's MemberResult that, with the member
 // loads, fix everything along the member.
 type MemberEnd struct {
-	Member     string     // member ID, as in the model
+	Member     int64      // member id, as in the model
 	EndA, EndB [6]float64 // MemberResult.EndA and EndB
 	DispA      [6]float64 // MemberResult.DispA
 	Inactive   bool       // MemberResult.Inactive: no stations
 }
 
 // Stations rebuilds the member results of the load case or combination
-// name (combinations may nest) from stored end states, as Analyze's
+// id (combinations may nest) from stored end states, as Analyze's
 // recovery computes them: one MemberResult per entry of ends, in order,
 // with Member, EndA, EndB, DispA and Inactive copied, Axes from m's
 // geometry and Stations evaluated at the same points (the Options.Divisions division points and
@@ -33,7 +33,7 @@ type MemberEnd struct {
 //
 // m may be the analysed model or a sub-model of it: the members of
 // interest, their end and direction nodes, their sections and materials,
-// and the load cases and combinations (same names, cases in the same
+// and the load cases and combinations (same ids, cases in the same
 // order) holding the loads of those members only. The caller filters the
 // loads: a member, thermal or prestress load on a member that is not in m
 // is an error naming it, as in Analyze. Self-weight acts on the members of
@@ -42,7 +42,7 @@ type MemberEnd struct {
 // read, and nothing is numbered, assembled or factored. Every member of m
 // is checked and prepared (in parallel), so a sub-model costs in
 // proportion to its size, not the analysed model's.
-func Stations(ctx context.Context, m *domain.Model, opts Options, name string, ends []MemberEnd) ([]MemberResult, error) {
+func Stations(ctx context.Context, m *domain.Model, opts Options, id int64, ends []MemberEnd) ([]MemberResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("stations: %w", err)
 	}
@@ -55,18 +55,19 @@ func Stations(ctx context.Context, m *domain.Model, opts Options, name string, e
 	for i := range ends {
 		mi, ok := d.Member(ends[i].Member)
 		if !ok {
-			return nil, fmt.Errorf("stations: member %q is not in the model", ends[i].Member)
+			return nil, fmt.Errorf("stations: %w", domain.ModelErrorf(domain.ModelError{Member: ends[i].Member},
+				"member \"%d\" is not in the model", ends[i].Member))
 		}
 		idx[i] = mi
 	}
 	var cl *caseLoads
-	if d.IsCase(name) {
+	if d.IsCase(id) {
 		var l *domain.Loads
-		l, err = d.ResolveCase(name)
+		l, err = d.ResolveCase(id)
 		cl = &caseLoads{Loads: l}
 	} else {
 		// As Analyze recovers a combination: from its combined loads.
-		cl, _, err = a.combined(name, map[string]*caseLoads{})
+		cl, _, err = a.combined(id, map[int64]*caseLoads{})
 	}
 	if err != nil {
 		return nil, fmt.Errorf("stations: %w", err)

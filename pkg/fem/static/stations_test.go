@@ -2,6 +2,7 @@ package static_test
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -12,6 +13,13 @@ import (
 	"github.com/gusset/gusset/pkg/fem/static"
 )
 
+// Members of stationsModel.
+const (
+	c1, c2, c3, c4 = 1, 2, 3, 4
+	b1, b2, b3, b4 = 5, 6, 7, 8
+	t1, t2, tr     = 9, 10, 11
+)
+
 // stationsModel is a braced 6 m × 4 m × 3 m frame, Y up, base fixed,
 // exercising every member feature that reaches the stations: beams with
 // releases and springs, rigid offsets in global and local axes, a section
@@ -19,85 +27,89 @@ import (
 // with prestress, and two tension-only braces that the reversal loop
 // switches off under gravity and under one sign of sway. Its cases carry
 // every member-load kind in every load axes with both position kinds,
-// thermal loads and self-weight; combinations nest two deep.
+// thermal loads and self-weight; combinations nest two deep. Nodes A1–A4
+// are 1–4, B1–B4 5–8 and D 9; members c1–c4 are 1–4, b1–b4 5–8, t1, t2
+// and tr 9–11 (the constants below); the sections rolled, skew and rod
+// 1–3; the cases DL, LL, WX and WNX 1–4, the combinations ULS, ULS+W,
+// DL-W and Env 5–8.
 func stationsModel() *domain.Model {
-	rolled := domain.Section{Name: "rolled", A: 8e-3, Ay: 3e-3, Az: 4e-3, J: 3e-7, Iy: 2e-5, Iz: 6e-5,
+	rolled := domain.Section{ID: 1, A: 8e-3, Ay: 3e-3, Az: 4e-3, J: 3e-7, Iy: 2e-5, Iz: 6e-5,
 		YTop: 0.15, YBottom: 0.15, ZTop: 0.08, ZBottom: 0.08}
 	skew := rolled
-	skew.Name, skew.PrincipalAngle, skew.YTop, skew.ZBottom = "skew", 0.3, 0.2, 0.05
-	m := base(rolled, skew, sec("rod", 5e-4, 1e-8))
+	skew.ID, skew.PrincipalAngle, skew.YTop, skew.ZBottom = 2, 0.3, 0.2, 0.05
+	m := base(rolled, skew, sec(3, 5e-4, 1e-8))
 	m.Nodes = []domain.Node{
-		node("A1", 0, 0, 0), node("A2", 6, 0, 0), node("A3", 0, 0, 4), node("A4", 6, 0, 4),
-		node("B1", 0, 3, 0), node("B2", 6, 3, 0), node("B3", 0, 3, 4), node("B4", 6, 3, 4),
-		node("D", 3, 10, 10),
+		node(1, 0, 0, 0), node(2, 6, 0, 0), node(3, 0, 0, 4), node(4, 6, 0, 4),
+		node(5, 0, 3, 0), node(6, 6, 3, 0), node(7, 0, 3, 4), node(8, 6, 3, 4),
+		node(9, 3, 10, 10),
 	}
-	mem := func(id, a, b, s string) domain.Member { return frame(id, a, b, s) }
+	mem := func(id, a, b, s int64) domain.Member { return frame(id, a, b, s) }
 	m.Members = []domain.Member{
-		mem("c1", "A1", "B1", "rolled"), mem("c2", "A2", "B2", "rolled"),
-		mem("c3", "A3", "B3", "skew"), mem("c4", "A4", "B4", "rolled"),
-		mem("b1", "B1", "B2", "rolled"), mem("b2", "B3", "B4", "skew"),
-		mem("b3", "B1", "B3", "rolled"), mem("b4", "B2", "B4", "skew"),
-		mem("t1", "A1", "B2", "rod"), mem("t2", "A2", "B1", "rod"),
-		mem("tr", "A3", "B4", "rod"),
+		mem(c1, 1, 5, 1), mem(c2, 2, 6, 1),
+		mem(c3, 3, 7, 2), mem(c4, 4, 8, 1),
+		mem(b1, 5, 6, 1), mem(b2, 7, 8, 2),
+		mem(b3, 5, 7, 1), mem(b4, 6, 8, 2),
+		mem(t1, 1, 6, 3), mem(t2, 2, 5, 3),
+		mem(tr, 3, 8, 3),
 	}
-	mb := func(id string) *domain.Member {
+	mb := func(id int64) *domain.Member {
 		for i := range m.Members {
 			if m.Members[i].ID == id {
 				return &m.Members[i]
 			}
 		}
-		panic("no member " + id)
+		panic(fmt.Sprint("no member ", id))
 	}
-	mb("b1").ReleaseB, mb("b1").SpringsB = "FFFFRS", [6]float64{5: 2e6}
-	mb("b2").OffsetA, mb("b2").OffsetB = geom.Vec3{0.2, 0, 0}, geom.Vec3{-0.25, 0.05, 0}
-	mb("b3").OffsetsLocal, mb("b3").OffsetA, mb("b3").OffsetB = true, geom.Vec3{0.15, -0.1, 0.05}, geom.Vec3{-0.15, 0, 0}
-	mb("b3").Direction, mb("b3").DirectionNode = geom.Direction{Kind: geom.DirectionNode, Angle: 0.1}, "D"
-	mb("b4").ReleaseA, mb("b4").SpringsA = "FFFFSS", [6]float64{4: 5e6, 5: 3e6}
-	mb("b4").IzFactor = 1.2
-	mb("t1").Type, mb("t2").Type, mb("tr").Type = domain.TensionOnly, domain.TensionOnly, domain.Truss
-	for _, n := range []string{"A1", "A2", "A3", "A4", "D"} {
+	mb(b1).ReleaseB, mb(b1).SpringsB = "FFFFRS", [6]float64{5: 2e6}
+	mb(b2).OffsetA, mb(b2).OffsetB = geom.Vec3{0.2, 0, 0}, geom.Vec3{-0.25, 0.05, 0}
+	mb(b3).OffsetsLocal, mb(b3).OffsetA, mb(b3).OffsetB = true, geom.Vec3{0.15, -0.1, 0.05}, geom.Vec3{-0.15, 0, 0}
+	mb(b3).Direction, mb(b3).DirectionNode = geom.Direction{Kind: geom.DirectionNode, Angle: 0.1}, 9
+	mb(b4).ReleaseA, mb(b4).SpringsA = "FFFFSS", [6]float64{4: 5e6, 5: 3e6}
+	mb(b4).IzFactor = 1.2
+	mb(t1).Type, mb(t2).Type, mb(tr).Type = domain.TensionOnly, domain.TensionOnly, domain.Truss
+	for _, n := range []int64{1, 2, 3, 4, 9} {
 		m.Supports = append(m.Supports, domain.Support{Node: n, Code: "FFFFFF"})
 	}
-	ml := func(member string, typ domain.MemberLoadType, axes domain.LoadAxes, dir geom.Axis, pos domain.PositionKind, a, b, p1, p2 float64) domain.MemberLoad {
+	ml := func(member int64, typ domain.MemberLoadType, axes domain.LoadAxes, dir geom.Axis, pos domain.PositionKind, a, b, p1, p2 float64) domain.MemberLoad {
 		return domain.MemberLoad{Member: member, Type: typ, Axes: axes, Direction: dir, Position: pos, A: a, B: b, P1: p1, P2: p2}
 	}
 	sway := func(fx float64) []domain.NodeLoad {
-		return []domain.NodeLoad{{Node: "B1", F: [6]float64{fx}}, {Node: "B3", F: [6]float64{fx, 0, 0, 0, 0, 0.1 * fx}}}
+		return []domain.NodeLoad{{Node: 5, F: [6]float64{fx}}, {Node: 7, F: [6]float64{fx, 0, 0, 0, 0, 0.1 * fx}}}
 	}
 	m.LoadCases = []domain.LoadCase{
-		{Name: "DL", SelfWeight: [3]float64{0, -1, 0}, Members: []domain.MemberLoad{
-			ml("b1", domain.DistributedForce, domain.GlobalInclined, geom.NegativeYAxis, domain.Actual, 0, 0, 5e3, 5e3),
-			ml("b2", domain.ConcentratedForce, domain.Local, geom.NegativeYAxis, domain.Percent, 30, 0, 10e3, 0),
-			ml("b3", domain.DistributedForce, domain.GlobalProjected, geom.NegativeYAxis, domain.Actual, 0.5, 2.5, 2e3, 6e3),
-			ml("b4", domain.ConcentratedMoment, domain.Local, geom.ZAxis, domain.Actual, 2, 0, 3e3, 0),
-			ml("c1", domain.DistributedMoment, domain.Local, geom.XAxis, domain.Actual, 0, 0, 500, 500),
-			ml("tr", domain.DistributedForce, domain.GlobalInclined, geom.NegativeYAxis, domain.Actual, 0, 0, 40, 40),
+		{ID: 1, SelfWeight: [3]float64{0, -1, 0}, Members: []domain.MemberLoad{
+			ml(b1, domain.DistributedForce, domain.GlobalInclined, geom.NegativeYAxis, domain.Actual, 0, 0, 5e3, 5e3),
+			ml(b2, domain.ConcentratedForce, domain.Local, geom.NegativeYAxis, domain.Percent, 30, 0, 10e3, 0),
+			ml(b3, domain.DistributedForce, domain.GlobalProjected, geom.NegativeYAxis, domain.Actual, 0.5, 2.5, 2e3, 6e3),
+			ml(b4, domain.ConcentratedMoment, domain.Local, geom.ZAxis, domain.Actual, 2, 0, 3e3, 0),
+			ml(c1, domain.DistributedMoment, domain.Local, geom.XAxis, domain.Actual, 0, 0, 500, 500),
+			ml(tr, domain.DistributedForce, domain.GlobalInclined, geom.NegativeYAxis, domain.Actual, 0, 0, 40, 40),
 		}},
-		{Name: "LL", Members: []domain.MemberLoad{
-			ml("b1", domain.ConcentratedForce, domain.GlobalInclined, geom.NegativeYAxis, domain.Actual, 2, 0, 20e3, 0),
+		{ID: 2, Members: []domain.MemberLoad{
+			ml(b1, domain.ConcentratedForce, domain.GlobalInclined, geom.NegativeYAxis, domain.Actual, 2, 0, 20e3, 0),
 			// At a division point: one station on each side, not three.
-			ml("b1", domain.ConcentratedForce, domain.Local, geom.ZAxis, domain.Percent, 50, 0, 4e3, 0),
-			ml("b2", domain.DistributedMoment, domain.GlobalInclined, geom.ZAxis, domain.Percent, 10, 80, 1e3, -2e3),
-			ml("b3", domain.ConcentratedMoment, domain.GlobalProjected, geom.NegativeXAxis, domain.Percent, 75, 0, 2e3, 0),
-			ml("b4", domain.DistributedForce, domain.GlobalProjected, geom.XAxis, domain.Percent, 20, 60, 1e3, 3e3),
-			ml("c3", domain.DistributedMoment, domain.GlobalProjected, geom.YAxis, domain.Actual, 1, 2, 300, 300),
+			ml(b1, domain.ConcentratedForce, domain.Local, geom.ZAxis, domain.Percent, 50, 0, 4e3, 0),
+			ml(b2, domain.DistributedMoment, domain.GlobalInclined, geom.ZAxis, domain.Percent, 10, 80, 1e3, -2e3),
+			ml(b3, domain.ConcentratedMoment, domain.GlobalProjected, geom.NegativeXAxis, domain.Percent, 75, 0, 2e3, 0),
+			ml(b4, domain.DistributedForce, domain.GlobalProjected, geom.XAxis, domain.Percent, 20, 60, 1e3, 3e3),
+			ml(c3, domain.DistributedMoment, domain.GlobalProjected, geom.YAxis, domain.Actual, 1, 2, 300, 300),
 		},
-			Thermal:   []domain.ThermalLoad{{Member: "b4", DT: 20, DTy: 5, DTz: -3}, {Member: "tr", DT: -10}},
-			Prestress: []domain.PrestressLoad{{Member: "tr", Force: 50e3}, {Member: "b2", Force: -30e3}},
+			Thermal:   []domain.ThermalLoad{{Member: b4, DT: 20, DTy: 5, DTz: -3}, {Member: tr, DT: -10}},
+			Prestress: []domain.PrestressLoad{{Member: tr, Force: 50e3}, {Member: b2, Force: -30e3}},
 		},
-		{Name: "WX", NodeLoads: sway(20e3), Members: []domain.MemberLoad{
-			ml("c2", domain.DistributedForce, domain.GlobalInclined, geom.XAxis, domain.Actual, 0, 0, 1e3, 2e3),
-			ml("c4", domain.ConcentratedForce, domain.GlobalInclined, geom.ZAxis, domain.Actual, 1.5, 0, 5e3, 0),
+		{ID: 3, NodeLoads: sway(20e3), Members: []domain.MemberLoad{
+			ml(c2, domain.DistributedForce, domain.GlobalInclined, geom.XAxis, domain.Actual, 0, 0, 1e3, 2e3),
+			ml(c4, domain.ConcentratedForce, domain.GlobalInclined, geom.ZAxis, domain.Actual, 1.5, 0, 5e3, 0),
 		}},
-		{Name: "WNX", NodeLoads: sway(-25e3), Members: []domain.MemberLoad{
-			ml("c1", domain.DistributedForce, domain.Local, geom.YAxis, domain.Actual, 0, 0, 1.5e3, 1.5e3),
+		{ID: 4, NodeLoads: sway(-25e3), Members: []domain.MemberLoad{
+			ml(c1, domain.DistributedForce, domain.Local, geom.YAxis, domain.Actual, 0, 0, 1.5e3, 1.5e3),
 		}},
 	}
 	m.Combinations = []domain.Combination{
-		{Name: "ULS", Terms: []domain.Term{{Case: "DL", Factor: 1.35}, {Case: "LL", Factor: 1.5}}},
-		{Name: "ULS+W", Terms: []domain.Term{{Case: "ULS", Factor: 1}, {Case: "WX", Factor: 0.9}}},
-		{Name: "DL-W", Terms: []domain.Term{{Case: "DL", Factor: 1}, {Case: "WNX", Factor: 1.5}}},
-		{Name: "Env", Terms: []domain.Term{{Case: "ULS+W", Factor: 2}, {Case: "DL-W", Factor: -0.5}, {Case: "LL", Factor: 0.3}}},
+		{ID: 5, Terms: []domain.Term{{Case: 1, Factor: 1.35}, {Case: 2, Factor: 1.5}}},
+		{ID: 6, Terms: []domain.Term{{Case: 5, Factor: 1}, {Case: 3, Factor: 0.9}}},
+		{ID: 7, Terms: []domain.Term{{Case: 1, Factor: 1}, {Case: 4, Factor: 1.5}}},
+		{ID: 8, Terms: []domain.Term{{Case: 6, Factor: 2}, {Case: 7, Factor: -0.5}, {Case: 2, Factor: 0.3}}},
 	}
 	return m
 }
@@ -107,19 +119,19 @@ func stationsModel() *domain.Model {
 // materials, and the cases and combinations with only the member,
 // thermal and prestress loads of those members. Node loads are kept, on
 // nodes that may be missing: Stations must ignore them.
-func subModel(tb testing.TB, m *domain.Model, ids []string) *domain.Model {
+func subModel(tb testing.TB, m *domain.Model, ids []int64) *domain.Model {
 	tb.Helper()
 	sub := &domain.Model{VerticalAxis: m.VerticalAxis, Materials: m.Materials, Sections: m.Sections, Combinations: m.Combinations}
-	keep := make(map[string]bool, len(ids))
+	keep := make(map[int64]bool, len(ids))
 	for _, id := range ids {
 		keep[id] = true
 	}
-	keepNode := map[string]bool{}
+	keepNode := map[int64]bool{}
 	for _, mm := range m.Members {
 		if keep[mm.ID] {
 			sub.Members = append(sub.Members, mm)
 			keepNode[mm.NodeA], keepNode[mm.NodeB] = true, true
-			if mm.DirectionNode != "" {
+			if mm.DirectionNode != 0 {
 				keepNode[mm.DirectionNode] = true
 			}
 		}
@@ -133,7 +145,7 @@ func subModel(tb testing.TB, m *domain.Model, ids []string) *domain.Model {
 		}
 	}
 	for _, lc := range m.LoadCases {
-		c := domain.LoadCase{Name: lc.Name, SelfWeight: lc.SelfWeight, NodeLoads: lc.NodeLoads}
+		c := domain.LoadCase{ID: lc.ID, SelfWeight: lc.SelfWeight, NodeLoads: lc.NodeLoads}
 		for _, l := range lc.Members {
 			if keep[l.Member] {
 				c.Members = append(c.Members, l)
@@ -155,7 +167,7 @@ func subModel(tb testing.TB, m *domain.Model, ids []string) *domain.Model {
 }
 
 // endsOf returns the stored end states of members ids in case c.
-func endsOf(t *testing.T, c static.CaseResult, ids []string) []static.MemberEnd {
+func endsOf(t *testing.T, c static.CaseResult, ids []int64) []static.MemberEnd {
 	t.Helper()
 	ends := make([]static.MemberEnd, len(ids))
 	for i, id := range ids {
@@ -177,14 +189,14 @@ func endsOf(t *testing.T, c static.CaseResult, ids []string) []static.MemberEnd 
 func sameStations(t *testing.T, got, want static.MemberResult) {
 	t.Helper()
 	if got.Member != want.Member || got.Inactive != want.Inactive || got.EndA != want.EndA || got.EndB != want.EndB || got.DispA != want.DispA {
-		t.Fatalf("member %s: end state not copied: got %+v, want %+v", want.Member, got, want)
+		t.Fatalf("member %d: end state not copied: got %+v, want %+v", want.Member, got, want)
 	}
 	// The same geometry code on the same coordinates: identical axes.
 	if got.Axes != want.Axes {
-		t.Fatalf("member %s: axes %v, want %v", want.Member, got.Axes, want.Axes)
+		t.Fatalf("member %d: axes %v, want %v", want.Member, got.Axes, want.Axes)
 	}
 	if len(got.Stations) != len(want.Stations) {
-		t.Fatalf("member %s: %d stations, want %d", want.Member, len(got.Stations), len(want.Stations))
+		t.Fatalf("member %d: %d stations, want %d", want.Member, len(got.Stations), len(want.Stations))
 	}
 	flat := func(s static.Station) []float64 {
 		st := s.Stress
@@ -206,7 +218,7 @@ func sameStations(t *testing.T, got, want static.MemberResult) {
 		g, w := flat(got.Stations[i]), flat(want.Stations[i])
 		for k := range w {
 			if d := math.Abs(g[k] - w[k]); d > tol*scale[k] {
-				t.Errorf("member %s station %d (x = %g) value %d: got %.17g, want %.17g (diff %.3g, scale %.3g)",
+				t.Errorf("member %d station %d (x = %g) value %d: got %.17g, want %.17g (diff %.3g, scale %.3g)",
 					want.Member, i, w[0], k, g[k], w[k], d, scale[k])
 			}
 		}
@@ -218,7 +230,7 @@ func sameStations(t *testing.T, got, want static.MemberResult) {
 // and combination from their stored end states on a sub-model holding
 // only those members and their loads, and requires Analyze's stations.
 func TestStationsMatchAnalyze(t *testing.T) {
-	ids := []string{"b3", "b1", "t2", "t1", "tr", "b2", "c1", "b4"} // not in model order
+	ids := []int64{b3, b1, t2, t1, tr, b2, c1, b4} // not in model order
 	full := stationsModel()
 	sub := subModel(t, full, ids)
 	for _, tc := range []struct {
@@ -227,22 +239,22 @@ func TestStationsMatchAnalyze(t *testing.T) {
 		// inactive names a member the reversal loop must switch off in
 		// a case, so that the test sees inactive members, in primary
 		// cases and combinations.
-		inactive map[string]string
+		inactive map[int64]int64
 	}{
 		{"linear", static.Options{}, nil},
 		{"linear-7-divisions", static.Options{Divisions: 7}, nil},
-		{"tension-only", static.Options{TensionCompressionOnly: true}, map[string]string{"WNX": "t1", "DL-W": "t1", "DL": "t2", "Env": "t2"}},
+		{"tension-only", static.Options{TensionCompressionOnly: true}, map[int64]int64{4: t1, 7: t1, 1: t2, 8: t2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := run(t, full, tc.opts)
 			for c, id := range tc.inactive {
 				if !memberRes(t, caseByName(t, res, c), id).Inactive {
-					t.Fatalf("case %s: member %s is active; the test needs it switched off", c, id)
+					t.Fatalf("case %d: member %d is active; the test needs it switched off", c, id)
 				}
 			}
 			for _, cr := range res.Cases {
-				t.Run(cr.Name, func(t *testing.T) {
-					got, err := static.Stations(context.Background(), sub, tc.opts, cr.Name, endsOf(t, cr, ids))
+				t.Run(fmt.Sprint(cr.Case), func(t *testing.T) {
+					got, err := static.Stations(context.Background(), sub, tc.opts, cr.Case, endsOf(t, cr, ids))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -265,10 +277,10 @@ func TestStationsMatchAnalyze(t *testing.T) {
 func TestStationsCombination(t *testing.T) {
 	full := stationsModel()
 	res := run(t, full, static.Options{})
-	ids := []string{"b1", "b2"}
+	ids := []int64{b1, b2}
 	sub := subModel(t, full, ids)
-	env := caseByName(t, res, "Env")
-	got, err := static.Stations(context.Background(), sub, static.Options{}, "Env", endsOf(t, env, ids))
+	env := caseByName(t, res, 8)
+	got, err := static.Stations(context.Background(), sub, static.Options{}, 8, endsOf(t, env, ids))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +288,7 @@ func TestStationsCombination(t *testing.T) {
 		sameStations(t, got[i], memberRes(t, env, id))
 	}
 	// Env = 2·(1.35 DL + 1.5 LL + 0.9 WX) − 0.5·(DL + 1.5 WNX) + 0.3 LL.
-	factors := map[string]float64{"DL": 2*1.35 - 0.5, "LL": 2*1.5 + 0.3, "WX": 2 * 0.9, "WNX": -0.5 * 1.5}
+	factors := map[int64]float64{1: 2*1.35 - 0.5, 2: 2*1.5 + 0.3, 3: 2 * 0.9, 4: -0.5 * 1.5}
 	b1 := got[0]
 	want := make([][6]float64, len(b1.Stations))
 	common := make([]bool, len(b1.Stations)) // X is a station of every case
@@ -319,37 +331,37 @@ func TestStationsCombination(t *testing.T) {
 // TestStationsErrors: Stations names what the caller must fix.
 func TestStationsErrors(t *testing.T) {
 	full := stationsModel()
-	ends := []static.MemberEnd{{Member: "b1"}}
+	ends := []static.MemberEnd{{Member: b1}}
 	for _, tc := range []struct {
 		name  string
 		model func() *domain.Model
-		cas   string
+		cas   int64
 		ends  []static.MemberEnd
 		want  string
 	}{
 		{"load on a missing member", func() *domain.Model {
-			sub := subModel(t, full, []string{"b1"})
-			sub.LoadCases[0].Members = append(sub.LoadCases[0].Members, domain.MemberLoad{Member: "b2", Type: domain.DistributedForce, P1: 1, P2: 1})
+			sub := subModel(t, full, []int64{b1})
+			sub.LoadCases[0].Members = append(sub.LoadCases[0].Members, domain.MemberLoad{Member: b2, Type: domain.DistributedForce, P1: 1, P2: 1})
 			return sub
-		}, "DL", ends, `member "b2"`},
+		}, 1, ends, `member "6"`},
 		{"thermal on a missing member", func() *domain.Model {
-			sub := subModel(t, full, []string{"b1"})
+			sub := subModel(t, full, []int64{b1})
 			sub.LoadCases[1].Thermal = full.LoadCases[1].Thermal
 			return sub
-		}, "ULS", ends, `member "b4"`},
+		}, 5, ends, `member "8"`},
 		{"prestress on a missing member", func() *domain.Model {
-			sub := subModel(t, full, []string{"b1"})
+			sub := subModel(t, full, []int64{b1})
 			sub.LoadCases[1].Prestress = full.LoadCases[1].Prestress
 			return sub
-		}, "ULS+W", ends, `member "tr"`},
-		{"unknown case", func() *domain.Model { return subModel(t, full, []string{"b1"}) }, "nope", ends, `"nope"`},
-		{"member not in the model", func() *domain.Model { return subModel(t, full, []string{"b1"}) }, "DL",
-			[]static.MemberEnd{{Member: "b9"}}, `"b9"`},
+		}, 6, ends, `member "11"`},
+		{"unknown case", func() *domain.Model { return subModel(t, full, []int64{b1}) }, 99, ends, `"99"`},
+		{"member not in the model", func() *domain.Model { return subModel(t, full, []int64{b1}) }, 1,
+			[]static.MemberEnd{{Member: 99}}, `"99"`},
 		{"missing section", func() *domain.Model {
-			sub := subModel(t, full, []string{"b1"})
+			sub := subModel(t, full, []int64{b1})
 			sub.Sections = nil
 			return sub
-		}, "DL", ends, "member b1"},
+		}, 1, ends, "member 5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := static.Stations(context.Background(), tc.model(), static.Options{}, tc.cas, tc.ends)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -205,19 +204,19 @@ func (a *analysis) stabilize(s *system, e int, maxT, maxR float64) float64 {
 	}
 	s.spring[g] += 1e-8 * scale
 	node, dir := a.d.DOF.Describe(g)
-	s.stabMsg = append(s.stabMsg, fmt.Sprintf("node %s %s", node, dir))
+	s.stabMsg = append(s.stabMsg, fmt.Sprintf("node %d %s", node, dir))
 	return 1e-8 * scale
 }
 
-// mechanism returns the error naming the node and DOF of equation e.
-func (a *analysis) mechanism(s *system, e int) error { return s.num.Mechanism(e) }
+// mechanism returns the model error naming the node and DOF of equation e.
+func (a *analysis) mechanism(s *system, e int) error { return a.d.Mechanism(s.num, e) }
 
-// sortedKeys returns the keys of m in order, for deterministic messages.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
+// sortedKeys returns the keys of m in order, for deterministic sums.
+func sortedKeys[V any](m map[int64]V) []int64 {
+	out := make([]int64, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }

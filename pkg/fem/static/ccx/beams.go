@@ -22,9 +22,9 @@ type Rect struct{ Y, Z float64 }
 // A, Iy and Iz of the rectangle, the torsion constant of its one-brick
 // expansion (RectTorsionCCX, not the Saint-Venant value RectTorsion) and
 // shear areas equal to A, the constant shear strain of that brick.
-func RectSection(name string, r Rect) domain.Section {
+func RectSection(id int64, r Rect) domain.Section {
 	a := r.Y * r.Z
-	return domain.Section{Name: name, A: a, Ay: a, Az: a,
+	return domain.Section{ID: id, A: a, Ay: a, Az: a,
 		Iy: r.Y * r.Z * r.Z * r.Z / 12, Iz: r.Z * r.Y * r.Y * r.Y / 12,
 		J:    RectTorsionCCX(r),
 		YTop: r.Y / 2, YBottom: r.Y / 2, ZTop: r.Z / 2, ZBottom: r.Z / 2}
@@ -94,7 +94,7 @@ func writeBeams(m *domain.Model, lc *domain.LoadCase, opt Options) (*Deck, error
 	}
 	for i := range m.Members {
 		if err := w.beamMember(i, opt); err != nil {
-			return nil, fmt.Errorf("member %s: %w", m.Members[i].ID, err)
+			return nil, fmt.Errorf("member %d: %w", m.Members[i].ID, err)
 		}
 	}
 	text, err := w.renderBeams(lc, opt, sw)
@@ -123,25 +123,25 @@ func (w *writer) beamMember(i int, opt Options) error {
 	}
 	var sec *domain.Section
 	for k := range w.m.Sections {
-		if w.m.Sections[k].Name == mm.Section {
+		if w.m.Sections[k].ID == mm.Section {
 			sec = &w.m.Sections[k]
 		}
 	}
 	mi, okm := w.matIdx[mm.Material]
 	if sec == nil || !okm {
-		return fmt.Errorf("section %q or material %q missing", mm.Section, mm.Material)
+		return fmt.Errorf("section %d or material %d missing", mm.Section, mm.Material)
 	}
-	rc, ok := opt.Rect[sec.Name]
+	rc, ok := opt.Rect[sec.ID]
 	if !ok || !(rc.Y > 0 && rc.Z > 0) {
-		return fmt.Errorf("section %s has no rectangle in Options.Rect", sec.Name)
+		return fmt.Errorf("section %d has no rectangle in Options.Rect", sec.ID)
 	}
-	want := RectSection(sec.Name, rc)
+	want := RectSection(sec.ID, rc)
 	for _, p := range []struct {
 		what      string
 		got, want float64
 	}{{"A", sec.A, want.A}, {"Iy", sec.Iy, want.Iy}, {"Iz", sec.Iz, want.Iz}} {
 		if math.Abs(p.got-p.want) > 1e-9*p.want {
-			return fmt.Errorf("section %s: %s = %g, but the %g × %g rectangle has %g", sec.Name, p.what, p.got, rc.Y, rc.Z, p.want)
+			return fmt.Errorf("section %d: %s = %g, but the %g × %g rectangle has %g", sec.ID, p.what, p.got, rc.Y, rc.Z, p.want)
 		}
 	}
 	ln, err := w.line(mm, sec)
@@ -177,7 +177,7 @@ func (w *writer) beamMember(i int, opt Options) error {
 func (w *writer) renderBeams(lc *domain.LoadCase, opt Options, sw float64) (string, error) {
 	var b strings.Builder
 	f := num
-	b.WriteString("*HEADING\ngusset cross-check, " + opt.Step.String() + " of load case " + lc.Name + "\n*NODE, NSET=NALL\n")
+	b.WriteString("*HEADING\ngusset cross-check, " + opt.Step.String() + " of load case " + strconv.FormatInt(lc.ID, 10) + "\n*NODE, NSET=NALL\n")
 	for i, p := range w.coords {
 		fmt.Fprintf(&b, "%d, %s, %s, %s\n", i+1, f(p[0]), f(p[1]), f(p[2]))
 	}
@@ -189,12 +189,12 @@ func (w *writer) renderBeams(lc *domain.LoadCase, opt Options, sw float64) (stri
 	}
 	for i, mat := range w.m.Materials {
 		if !(mat.E > 0 && mat.G > 0) {
-			return "", fmt.Errorf("material %s needs E and G", mat.Name)
+			return "", fmt.Errorf("material %d needs E and G", mat.ID)
 		}
 		fmt.Fprintf(&b, "*MATERIAL, NAME=MAT%d\n*ELASTIC\n%s, %s\n", i+1, f(mat.E), f(mat.E/(2*mat.G)-1))
 		if opt.Step == Frequency {
 			if !(mat.Density > 0) {
-				return "", fmt.Errorf("material %s needs a density", mat.Name)
+				return "", fmt.Errorf("material %d needs a density", mat.ID)
 			}
 			fmt.Fprintf(&b, "*DENSITY\n%s\n", f(mat.Density*sw))
 		}

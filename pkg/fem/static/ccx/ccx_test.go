@@ -4,6 +4,7 @@ package ccx
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -74,7 +75,7 @@ func TestCrossCheck(t *testing.T) {
 func compare(t *testing.T, ccx string, m *domain.Model) {
 	t.Helper()
 	eng := engineDisp(t, m)
-	deck, err := Write(m, "1", Options{Divisions: 8})
+	deck, err := Write(m, 1, Options{Divisions: 8})
 	if err != nil {
 		t.Fatalf("write: %v", err)
 	}
@@ -104,10 +105,10 @@ func compare(t *testing.T, ccx string, m *domain.Model) {
 		for i := range 6 {
 			rel := math.Abs(c[i]-e[i]) / scale[i/3]
 			if rel > worst[i/3] {
-				worst[i/3], where[i/3] = rel, n.ID+" "+names[i]
+				worst[i/3], where[i/3] = rel, fmt.Sprint(n.ID, " ", names[i])
 			}
 			if rel > tolerance {
-				t.Errorf("node %s %s: engine %.6e, ccx %.6e (%.2f %% of the largest %s)",
+				t.Errorf("node %d %s: engine %.6e, ccx %.6e (%.2f %% of the largest %s)",
 					n.ID, names[i], e[i], c[i], 100*rel, [2]string{"translation", "rotation"}[i/3])
 			}
 		}

@@ -82,24 +82,24 @@ func TestWriteEigenRefuses(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		step    Step
-		lc      string
+		lc      int64
 		mutate  func(m *domain.Model)
 		wantErr string
 	}{
-		{"frequencies with node loads", Frequency, "top", func(*domain.Model) {}, "self-weight only"},
-		{"buckling with self-weight", Buckle, "mass", func(*domain.Model) {}, "no self-weight"},
-		{"a release", Frequency, "mass", func(m *domain.Model) { m.Members[0].ReleaseB = "FFFFRR" }, "no releases"},
-		{"an offset", Buckle, "top", func(m *domain.Model) { m.Members[0].OffsetA[0] = 0.1 }, "no releases or offsets"},
-		{"a property factor", Buckle, "top", func(m *domain.Model) { m.Members[0].IyFactor = 2 }, "no property factors"},
-		{"a section that is not the rectangle", Frequency, "mass", func(m *domain.Model) { m.Sections[0].Iz *= 1.01 }, "Iz ="},
-		{"a lumped mass", Frequency, "mass", func(m *domain.Model) {
+		{"frequencies with node loads", Frequency, 3, func(*domain.Model) {}, "self-weight only"},
+		{"buckling with self-weight", Buckle, 2, func(*domain.Model) {}, "no self-weight"},
+		{"a release", Frequency, 2, func(m *domain.Model) { m.Members[0].ReleaseB = "FFFFRR" }, "no releases"},
+		{"an offset", Buckle, 3, func(m *domain.Model) { m.Members[0].OffsetA[0] = 0.1 }, "no releases or offsets"},
+		{"a property factor", Buckle, 3, func(m *domain.Model) { m.Members[0].IyFactor = 2 }, "no property factors"},
+		{"a section that is not the rectangle", Frequency, 2, func(m *domain.Model) { m.Sections[0].Iz *= 1.01 }, "Iz ="},
+		{"a lumped mass", Frequency, 2, func(m *domain.Model) {
 			m.LoadCases[0].Masses = []domain.NodeMass{{Node: m.Nodes[len(m.Nodes)-1].ID}}
 		}, "lumped masses"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := rectGridModel(2)
 			tc.mutate(m)
-			_, err := Write(m, tc.lc, Options{Step: tc.step, Rect: map[string]Rect{"grid": gridRect}})
+			_, err := Write(m, tc.lc, Options{Step: tc.step, Rect: map[int64]Rect{1: gridRect}})
 			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 				t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
 			}

@@ -46,13 +46,13 @@ func (w *writer) member(i int, lc *domain.LoadCase, div int) error {
 	}
 	var sec *domain.Section
 	for k := range w.m.Sections {
-		if w.m.Sections[k].Name == mm.Section {
+		if w.m.Sections[k].ID == mm.Section {
 			sec = &w.m.Sections[k]
 		}
 	}
 	mi, okm := w.matIdx[mm.Material]
 	if sec == nil || !okm {
-		return fmt.Errorf("section %q or material %q missing", mm.Section, mm.Material)
+		return fmt.Errorf("section %d or material %d missing", mm.Section, mm.Material)
 	}
 	mat := w.m.Materials[mi]
 	// Local offsets follow the principal axes, like the engine's.

@@ -3,8 +3,6 @@
 package ccx
 
 import (
-	"fmt"
-
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/geom"
 )
@@ -15,23 +13,25 @@ import (
 const gravity = 9.81
 
 // steel is the grid-n material.
-var steel = domain.Material{Name: "steel", E: 200e9, G: 79.3e9, Density: 7850}
+var steel = domain.Material{ID: 1, E: 200e9, G: 79.3e9, Density: 7850}
 
 // gridModel builds grid-n: n×n×n bays of 3 m, (n+1)³ nodes numbered with
 // x fastest, base nodes fixed, beams along x and y on every floor above
 // the base and columns along z, all with the grid-n section; load case 1
 // is self-weight plus 10 kN in +x at every node above the base. It is a
-// private copy so that this test does not depend on package gridn.
+// private copy so that this test does not depend on package gridn. Node
+// (i, j, k) is 10000k + 100j + i + 1, the members are numbered from 1 in
+// the order they are made, the section is 1.
 func gridModel(n int) *domain.Model {
 	const bay = 3.0
 	m := &domain.Model{
 		VerticalAxis: geom.ZAxis,
 		Materials:    []domain.Material{steel},
-		Sections: []domain.Section{{Name: "grid", A: 1e-2, Ay: 5e-3, Az: 5e-3,
+		Sections: []domain.Section{{ID: 1, A: 1e-2, Ay: 5e-3, Az: 5e-3,
 			J: 2e-4, Iy: 1e-4, Iz: 1e-4}},
 	}
-	id := func(i, j, k int) string { return fmt.Sprintf("N%d_%d_%d", i, j, k) }
-	lc := domain.LoadCase{Name: "1", SelfWeight: [3]float64{0, 0, -gravity / domain.G}}
+	id := func(i, j, k int) int64 { return int64(10000*k + 100*j + i + 1) }
+	lc := domain.LoadCase{ID: 1, SelfWeight: [3]float64{0, 0, -gravity / domain.G}}
 	for k := 0; k <= n; k++ {
 		for j := 0; j <= n; j++ {
 			for i := 0; i <= n; i++ {
@@ -44,8 +44,8 @@ func gridModel(n int) *domain.Model {
 			}
 		}
 	}
-	mem := func(a, b string) {
-		m.Members = append(m.Members, domain.Member{ID: a + "-" + b, NodeA: a, NodeB: b, Section: "grid", Material: "steel"})
+	mem := func(a, b int64) {
+		m.Members = append(m.Members, domain.Member{ID: int64(len(m.Members) + 1), NodeA: a, NodeB: b, Section: 1, Material: 1})
 	}
 	for k := 1; k <= n; k++ {
 		for j := 0; j <= n; j++ {
@@ -77,40 +77,43 @@ func gridModel(n int) *domain.Model {
 //   - node loads in x and, out of plane, in y, so both bending planes,
 //     torsion and the offsets' θ × e terms all move;
 //   - self-weight.
+//
+// Nodes A–F are 1–6, the members AD, BE, CF, DE and EF 1–5, the sections
+// col and beam 1 and 2.
 func frameModel() *domain.Model {
 	m := &domain.Model{
 		VerticalAxis: geom.ZAxis,
 		Materials:    []domain.Material{steel},
 		Sections: []domain.Section{
-			{Name: "col", A: 8e-3, Ay: 3e-3, Az: 4e-3, Iy: 1.2e-4, Iz: 0.5e-4, J: 1.7e-4},
-			{Name: "beam", A: 1e-2, Ay: 5e-3, Az: 5e-3, Iy: 2e-4, Iz: 0.6e-4, J: 2.6e-4},
+			{ID: 1, A: 8e-3, Ay: 3e-3, Az: 4e-3, Iy: 1.2e-4, Iz: 0.5e-4, J: 1.7e-4},
+			{ID: 2, A: 1e-2, Ay: 5e-3, Az: 5e-3, Iy: 2e-4, Iz: 0.6e-4, J: 2.6e-4},
 		},
 		Nodes: []domain.Node{
-			{ID: "A", X: 0}, {ID: "B", X: 6}, {ID: "C", X: 12},
-			{ID: "D", X: 0, Z: 4}, {ID: "E", X: 6, Z: 4}, {ID: "F", X: 12, Z: 4},
+			{ID: 1, X: 0}, {ID: 2, X: 6}, {ID: 3, X: 12},
+			{ID: 4, X: 0, Z: 4}, {ID: 5, X: 6, Z: 4}, {ID: 6, X: 12, Z: 4},
 		},
-		Supports: []domain.Support{{Node: "A", Code: "FFFFFF"}, {Node: "B", Code: "FFFFFF"}, {Node: "C", Code: "FFFFFF"}},
+		Supports: []domain.Support{{Node: 1, Code: "FFFFFF"}, {Node: 2, Code: "FFFFFF"}, {Node: 3, Code: "FFFFFF"}},
 	}
-	col := func(id, a, b string) domain.Member {
-		return domain.Member{ID: id, NodeA: a, NodeB: b, Section: "col", Material: "steel"}
+	col := func(id, a, b int64) domain.Member {
+		return domain.Member{ID: id, NodeA: a, NodeB: b, Section: 1, Material: 1}
 	}
 	m.Members = []domain.Member{
-		col("AD", "A", "D"), col("BE", "B", "E"), col("CF", "C", "F"),
-		{ID: "DE", NodeA: "D", NodeB: "E", Section: "beam", Material: "steel",
+		col(1, 1, 4), col(2, 2, 5), col(3, 3, 6),
+		{ID: 4, NodeA: 4, NodeB: 5, Section: 2, Material: 1,
 			OffsetA: geom.Vec3{0.2, 0, 0}, OffsetB: geom.Vec3{-0.2, 0, 0}},
-		{ID: "EF", NodeA: "E", NodeB: "F", Section: "beam", Material: "steel", ReleaseB: "FFFFRR"},
+		{ID: 5, NodeA: 5, NodeB: 6, Section: 2, Material: 1, ReleaseB: "FFFFRR"},
 	}
 	m.LoadCases = []domain.LoadCase{{
-		Name:       "1",
+		ID:         1,
 		SelfWeight: [3]float64{0, 0, -gravity / domain.G},
 		NodeLoads: []domain.NodeLoad{
-			{Node: "D", F: [6]float64{15e3}},
-			{Node: "F", F: [6]float64{0, 5e3}},
+			{Node: 4, F: [6]float64{15e3}},
+			{Node: 6, F: [6]float64{0, 5e3}},
 		},
 		Members: []domain.MemberLoad{
-			{Member: "DE", Type: domain.DistributedForce, Axes: domain.GlobalInclined, Direction: geom.NegativeZAxis, P1: 8e3, P2: 14e3},
-			{Member: "EF", Type: domain.ConcentratedForce, Axes: domain.GlobalInclined, Direction: geom.NegativeZAxis, A: 2.5, P1: 20e3},
-			{Member: "EF", Type: domain.ConcentratedMoment, Axes: domain.Local, Direction: geom.XAxis, A: 40, Position: domain.Percent, P1: 3e3},
+			{Member: 4, Type: domain.DistributedForce, Axes: domain.GlobalInclined, Direction: geom.NegativeZAxis, P1: 8e3, P2: 14e3},
+			{Member: 5, Type: domain.ConcentratedForce, Axes: domain.GlobalInclined, Direction: geom.NegativeZAxis, A: 2.5, P1: 20e3},
+			{Member: 5, Type: domain.ConcentratedMoment, Axes: domain.Local, Direction: geom.XAxis, A: 40, Position: domain.Percent, P1: 3e3},
 		},
 	}}
 	return m
@@ -129,20 +132,20 @@ const topLoad = 100e3
 
 // rectGridModel is grid-n (gridModel) with the solid rectangle gridRect
 // for every member (RectSection: the properties CalculiX gives the
-// rectangle) and two load cases instead of case 1: "mass", self-weight
+// rectangle) and two load cases instead of case 1: 2 ("mass"), self-weight
 // of exactly 1 g downward, so that the members' mass is ρ·A per unit
-// length on both sides, and "top", topLoad downward at every node of the
+// length on both sides, and 3 ("top"), topLoad downward at every node of the
 // top floor, which compresses every column equally and leaves the beams
 // without axial force.
 func rectGridModel(n int) *domain.Model {
 	m := gridModel(n)
-	m.Sections = []domain.Section{RectSection("grid", gridRect)}
-	top := domain.LoadCase{Name: "top"}
+	m.Sections = []domain.Section{RectSection(1, gridRect)}
+	top := domain.LoadCase{ID: 3}
 	for _, nd := range m.Nodes {
 		if nd.Z == 3*float64(n) {
 			top.NodeLoads = append(top.NodeLoads, domain.NodeLoad{Node: nd.ID, F: [6]float64{2: -topLoad}})
 		}
 	}
-	m.LoadCases = []domain.LoadCase{{Name: "mass", SelfWeight: [3]float64{0, 0, -1}}, top}
+	m.LoadCases = []domain.LoadCase{{ID: 2, SelfWeight: [3]float64{0, 0, -1}}, top}
 	return m
 }

@@ -26,7 +26,7 @@ type PlateOptions struct {
 }
 
 // WritePlates converts a model of plates, and only plates, with its load
-// case caseName into a static CalculiX deck of S4 shells.
+// case caseID into a static CalculiX deck of S4 shells.
 //
 // What is written: four-node plates of one thickness each (Membrane,
 // Bending and Shear zero or equal to Thickness, no offset) as S4
@@ -45,11 +45,11 @@ type PlateOptions struct {
 // shells' reference nodes, then gives their translations only (three
 // values a line, at knots too), so a cross-check compares translations.
 // See plate_test.go for what that brick is in plate terms.
-func WritePlates(m *domain.Model, caseName string, opt PlateOptions) (*Deck, error) {
+func WritePlates(m *domain.Model, caseID int64, opt PlateOptions) (*Deck, error) {
 	if opt.Refine <= 0 {
 		opt.Refine = 1
 	}
-	lc, err := findCase(m, caseName)
+	lc, err := findCase(m, caseID)
 	if err != nil {
 		return nil, err
 	}
@@ -66,11 +66,11 @@ func WritePlates(m *domain.Model, caseName string, opt PlateOptions) (*Deck, err
 	}
 	for _, s := range m.Supports {
 		if s.Springs != [6]float64{} || s.Active != [6]byte{} {
-			return nil, fmt.Errorf("support at %s: springs and one-way supports are not written", s.Node)
+			return nil, fmt.Errorf("support at %d: springs and one-way supports are not written", s.Node)
 		}
 		for _, tb := range s.Tables {
 			if len(tb) > 0 {
-				return nil, fmt.Errorf("support at %s: spring tables are not written", s.Node)
+				return nil, fmt.Errorf("support at %d: spring tables are not written", s.Node)
 			}
 		}
 	}
@@ -78,34 +78,34 @@ func WritePlates(m *domain.Model, caseName string, opt PlateOptions) (*Deck, err
 	if err != nil {
 		return nil, err
 	}
-	plateIdx := make(map[string]int, len(m.Plates))
+	plateIdx := make(map[int64]int, len(m.Plates))
 	normals := make([]geom.Vec3, len(m.Plates))
 	for i := range m.Plates {
 		p := &m.Plates[i]
 		if _, dup := plateIdx[p.ID]; dup {
-			return nil, fmt.Errorf("plate %s defined twice", p.ID)
+			return nil, fmt.Errorf("plate %d defined twice", p.ID)
 		}
 		plateIdx[p.ID] = i
 		if err := plateWritable(p); err != nil {
-			return nil, fmt.Errorf("plate %s: %w", p.ID, err)
+			return nil, fmt.Errorf("plate %d: %w", p.ID, err)
 		}
 		if _, ok := w.matIdx[p.Material]; !ok {
-			return nil, fmt.Errorf("plate %s: unknown material %q", p.ID, p.Material)
+			return nil, fmt.Errorf("plate %d: unknown material %d", p.ID, p.Material)
 		}
 		corners := make([]geom.Vec3, len(p.Nodes))
 		for k, id := range p.Nodes {
 			n, ok := w.nodeOf[id]
 			if !ok {
-				return nil, fmt.Errorf("plate %s: unknown node %s", p.ID, id)
+				return nil, fmt.Errorf("plate %d: unknown node %d", p.ID, id)
 			}
 			corners[k] = w.coords[n-1]
 		}
 		g, err := geom.PlateGeometry(corners)
 		if err != nil {
-			return nil, fmt.Errorf("plate %s: %w", p.ID, err)
+			return nil, fmt.Errorf("plate %d: %w", p.ID, err)
 		}
 		if g.WarpRatio > 1e-9 {
-			return nil, fmt.Errorf("plate %s: warped (ratio %.3g); only flat plates are written", p.ID, g.WarpRatio)
+			return nil, fmt.Errorf("plate %d: warped (ratio %.3g); only flat plates are written", p.ID, g.WarpRatio)
 		}
 		normals[i] = g.Normal
 	}
@@ -114,24 +114,24 @@ func WritePlates(m *domain.Model, caseName string, opt PlateOptions) (*Deck, err
 	for _, pr := range lc.Pressures {
 		i, ok := plateIdx[pr.Plate]
 		if !ok {
-			return nil, fmt.Errorf("pressure on unknown plate %s", pr.Plate)
+			return nil, fmt.Errorf("pressure on unknown plate %d", pr.Plate)
 		}
 		v := geom.Vec3(pr.P)
 		switch pr.Axes {
 		case domain.Local:
 			if v[0] != 0 || v[1] != 0 {
-				return nil, fmt.Errorf("pressure on plate %s: in-plane local components are not written", pr.Plate)
+				return nil, fmt.Errorf("pressure on plate %d: in-plane local components are not written", pr.Plate)
 			}
 			pz[i] += v[2]
 		case domain.GlobalInclined:
 			n := normals[i]
 			along := v.Dot(n)
 			if v.Sub(n.Scale(along)).HypotNorm() > 1e-12*v.HypotNorm() {
-				return nil, fmt.Errorf("pressure on plate %s: a global pressure must be along the normal", pr.Plate)
+				return nil, fmt.Errorf("pressure on plate %d: a global pressure must be along the normal", pr.Plate)
 			}
 			pz[i] += along
 		default:
-			return nil, fmt.Errorf("pressure on plate %s: axes %v are not written", pr.Plate, pr.Axes)
+			return nil, fmt.Errorf("pressure on plate %d: axes %v are not written", pr.Plate, pr.Axes)
 		}
 	}
 	text, err := w.renderPlates(pz, opt.Refine)
@@ -271,11 +271,11 @@ func (w *writer) renderPlates(pz []float64, r int) (string, error) {
 			continue
 		}
 		if !(mat.E > 0 && mat.G > 0) {
-			return "", fmt.Errorf("material %s needs E and G", mat.Name)
+			return "", fmt.Errorf("material %d needs E and G", mat.ID)
 		}
 		nu := mat.E/(2*mat.G) - 1
 		if !(nu > -1 && nu < 0.5) {
-			return "", fmt.Errorf("material %s: Poisson's ratio %g from E and G is out of range", mat.Name, nu)
+			return "", fmt.Errorf("material %d: Poisson's ratio %g from E and G is out of range", mat.ID, nu)
 		}
 		fmt.Fprintf(&b, "*MATERIAL, NAME=MAT%d\n*ELASTIC\n%s, %s\n", i+1, f(mat.E), f(nu))
 	}
@@ -326,10 +326,10 @@ func (w *writer) supportCodes() (map[int]string, error) {
 	for _, s := range w.m.Supports {
 		n, ok := w.nodeOf[s.Node]
 		if !ok {
-			return nil, fmt.Errorf("support on unknown node %s", s.Node)
+			return nil, fmt.Errorf("support on unknown node %d", s.Node)
 		}
 		if _, dup := codes[n]; dup {
-			return nil, fmt.Errorf("node %s supported twice", s.Node)
+			return nil, fmt.Errorf("node %d supported twice", s.Node)
 		}
 		codes[n] = s.Code
 	}

@@ -41,11 +41,11 @@ func TestPlateDeck(t *testing.T) {
 		m.Supports = append(m.Supports, domain.Support{Node: platecase.NodeID(0, j), Code: "FFFFFF"})
 	}
 	m.Supports = append(m.Supports, domain.Support{Node: platecase.NodeID(2, 0), Code: "RRFRRR"})
-	m.LoadCases = []domain.LoadCase{{Name: "1", Pressures: []domain.PlatePressure{
-		{Plate: "p0_0", Axes: domain.Local, P: [3]float64{0, 0, -5}},
-		{Plate: "p1_0", Axes: domain.GlobalInclined, P: [3]float64{0, 0, 7}},
+	m.LoadCases = []domain.LoadCase{{ID: 1, Pressures: []domain.PlatePressure{
+		{Plate: platecase.PlateID(0, 0, 0), Axes: domain.Local, P: [3]float64{0, 0, -5}},
+		{Plate: platecase.PlateID(1, 0, 0), Axes: domain.GlobalInclined, P: [3]float64{0, 0, 7}},
 	}}}
-	d, err := WritePlates(m, "1", PlateOptions{Refine: 2})
+	d, err := WritePlates(m, 1, PlateOptions{Refine: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,9 +94,9 @@ func TestPlateDeck(t *testing.T) {
 	} {
 		mm := platecase.Grid(2, 1, 2, 1, false, shell.Mindlin, 0.1)
 		mm.Supports = append([]domain.Support(nil), m.Supports...)
-		mm.LoadCases = []domain.LoadCase{{Name: "1", Pressures: append([]domain.PlatePressure(nil), m.LoadCases[0].Pressures...)}}
+		mm.LoadCases = []domain.LoadCase{{ID: 1, Pressures: append([]domain.PlatePressure(nil), m.LoadCases[0].Pressures...)}}
 		mut(mm)
-		if _, err := WritePlates(mm, "1", PlateOptions{}); err == nil {
+		if _, err := WritePlates(mm, 1, PlateOptions{}); err == nil {
 			t.Errorf("%s: written without an error", name)
 		}
 	}

@@ -87,7 +87,7 @@ func squarePlate(th shell.Theory) *domain.Model {
 func ssPlate(th shell.Theory) *domain.Model {
 	m := squarePlate(th)
 	platecase.SimplySupport(m, sqN, sqN)
-	lc := domain.LoadCase{Name: "1"}
+	lc := domain.LoadCase{ID: 1}
 	for _, p := range m.Plates {
 		lc.Pressures = append(lc.Pressures, domain.PlatePressure{Plate: p.ID, Axes: domain.Local, P: [3]float64{0, 0, -sqQ}})
 	}
@@ -101,7 +101,7 @@ func ssPlate(th shell.Theory) *domain.Model {
 // 12 elements of that edge (sqLine·h, half at the two corners).
 func cantileverPlate(th shell.Theory) *domain.Model {
 	m := squarePlate(th)
-	lc := domain.LoadCase{Name: "1"}
+	lc := domain.LoadCase{ID: 1}
 	h := sqSide / sqN
 	for j := 0; j <= sqN; j++ {
 		m.Supports = append(m.Supports, domain.Support{Node: platecase.NodeID(0, j), Code: "FFFFFF"})
@@ -126,15 +126,19 @@ const (
 	foldNW = 8    // quads across each flange
 )
 
-// foldNode names the angle's nodes: f<i> on the fold line (y = z = 0),
+// foldNode is the id of the angle's nodes: f<i> on the fold line (y = z = 0),
 // h<i>_<j> on the flange in the X-Y plane (y = j·b/nw), v<i>_<j> on the
 // flange in the X-Z plane (z = j·b/nw); i counts along X from 0.
-func foldNode(flange byte, i, j int) string {
+func foldNode(flange byte, i, j int) int64 {
 	if j == 0 {
-		return fmt.Sprintf("f%d", i)
+		flange = 'f'
 	}
-	return fmt.Sprintf("%c%d_%d", flange, i, j)
+	return foldID(flange, i, j)
 }
+
+// foldID is the id of node or plate (i, j) of flange or fold line fl
+// (a letter): its place in the alphabet times 100000, plus 100i + j.
+func foldID(fl byte, i, j int) int64 { return int64(fl-'a'+1)*100000 + int64(100*i+j) }
 
 // foldedPlate is the angle: flange h in the X-Y plane (normals +Z),
 // flange v in the X-Z plane (normals −Y), meeting at 90° along the X axis,
@@ -187,9 +191,9 @@ func foldedPlate(nx, nw int, th shell.Theory) *domain.Model {
 		for i := range nx {
 			for j := range nw {
 				m.Plates = append(m.Plates, domain.Plate{
-					ID:       fmt.Sprintf("%c%d_%d", fl-'a'+'A', i, j),
-					Nodes:    []string{foldNode(fl, i, j), foldNode(fl, i+1, j), foldNode(fl, i+1, j+1), foldNode(fl, i, j+1)},
-					Material: "plate", Theory: th, Thickness: foldT,
+					ID:       foldID(fl, i, j),
+					Nodes:    []int64{foldNode(fl, i, j), foldNode(fl, i+1, j), foldNode(fl, i+1, j+1), foldNode(fl, i, j+1)},
+					Material: platecase.MaterialID, Theory: th, Thickness: foldT,
 				})
 			}
 		}
@@ -200,7 +204,7 @@ func foldedPlate(nx, nw int, th shell.Theory) *domain.Model {
 			domain.Support{Node: foldNode('h', 0, j), Code: "FFFFFF"},
 			domain.Support{Node: foldNode('v', 0, j), Code: "FFFFFF"})
 	}
-	lc := domain.LoadCase{Name: "1"}
+	lc := domain.LoadCase{ID: 1}
 	for j := 0; j <= nw; j++ {
 		f := -foldP / float64(nw)
 		if j == 0 || j == nw {
@@ -217,15 +221,15 @@ func foldedPlate(nx, nw int, th shell.Theory) *domain.Model {
 // models, the meshes and the tolerance.
 func TestPlateCrossCheck(t *testing.T) {
 	ccx := findCCX(t)
-	sq := func(i, j int) string { return platecase.NodeID(i, j) }
+	sq := platecase.NodeID
 	for _, tc := range []struct {
 		name  string
 		build func(shell.Theory) *domain.Model
-		show  []string // the nodes of the logged table
+		show  []int64 // the nodes of the logged table
 	}{
-		{"simply supported", ssPlate, []string{sq(6, 6), sq(3, 6), sq(3, 3), sq(1, 1), sq(9, 2)}},
-		{"cantilever", cantileverPlate, []string{sq(12, 6), sq(12, 0), sq(6, 6), sq(6, 0), sq(3, 9)}},
-		{"folded", func(th shell.Theory) *domain.Model { return foldedPlate(foldNX, foldNW, th) }, []string{
+		{"simply supported", ssPlate, []int64{sq(6, 6), sq(3, 6), sq(3, 3), sq(1, 1), sq(9, 2)}},
+		{"cantilever", cantileverPlate, []int64{sq(12, 6), sq(12, 0), sq(6, 6), sq(6, 0), sq(3, 9)}},
+		{"folded", func(th shell.Theory) *domain.Model { return foldedPlate(foldNX, foldNW, th) }, []int64{
 			foldNode('f', foldNX, 0), foldNode('v', foldNX, foldNW), foldNode('h', foldNX, foldNW),
 			foldNode('f', foldNX/2, 0), foldNode('v', foldNX/2, foldNW), foldNode('h', foldNX/2, foldNW),
 			foldNode('h', foldNX, foldNW/2),
@@ -263,17 +267,17 @@ func TestPlateNavier(t *testing.T) {
 	}
 }
 
-// solvePlates runs the engine and CalculiX on load case "1" of m and
-// returns both sets of node displacements by node ID (CalculiX's with
+// solvePlates runs the engine and CalculiX on load case 1 of m and
+// returns both sets of node displacements by node id (CalculiX's with
 // zero rotations: its .dat file has none for shells).
-func solvePlates(t *testing.T, ccx string, m *domain.Model) (eng, got map[string][6]float64) {
+func solvePlates(t *testing.T, ccx string, m *domain.Model) (eng, got map[int64][6]float64) {
 	t.Helper()
 	return engineDisp(t, m), ccxDisp(t, ccx, m)
 }
 
-// engineDisp returns the engine's node displacements for load case "1"
+// engineDisp returns the engine's node displacements for load case 1
 // of m.
-func engineDisp(t *testing.T, m *domain.Model) map[string][6]float64 {
+func engineDisp(t *testing.T, m *domain.Model) map[int64][6]float64 {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -281,20 +285,20 @@ func engineDisp(t *testing.T, m *domain.Model) map[string][6]float64 {
 	if err != nil {
 		t.Fatalf("engine: %v", err)
 	}
-	eng := map[string][6]float64{}
+	eng := map[int64][6]float64{}
 	for _, n := range res.Cases[0].Nodes {
 		eng[n.Node] = n.Disp
 	}
 	return eng
 }
 
-// ccxDisp writes load case "1" of m as an S4 deck (plateRefine), runs
+// ccxDisp writes load case 1 of m as an S4 deck (plateRefine), runs
 // ccx and returns the model nodes' displacements.
-func ccxDisp(t *testing.T, ccx string, m *domain.Model) map[string][6]float64 {
+func ccxDisp(t *testing.T, ccx string, m *domain.Model) map[int64][6]float64 {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	deck, err := WritePlates(m, "1", PlateOptions{Refine: plateRefine})
+	deck, err := WritePlates(m, 1, PlateOptions{Refine: plateRefine})
 	if err != nil {
 		t.Fatalf("write: %v", err)
 	}
@@ -311,10 +315,10 @@ func ccxDisp(t *testing.T, ccx string, m *domain.Model) map[string][6]float64 {
 // plateTolerance times the largest displacement magnitude (engine's),
 // and logs the table of the nodes in show: engine, ccx and their
 // difference as a percentage of that magnitude.
-func comparePlates(t *testing.T, m *domain.Model, eng, got map[string][6]float64, show []string) {
+func comparePlates(t *testing.T, m *domain.Model, eng, got map[int64][6]float64, show []int64) {
 	t.Helper()
 	var scale float64
-	var maxNode string
+	var maxNode int64
 	for _, n := range m.Nodes {
 		d := eng[n.ID]
 		if s := math.Sqrt(d[0]*d[0] + d[1]*d[1] + d[2]*d[2]); s > scale {
@@ -331,15 +335,15 @@ func comparePlates(t *testing.T, m *domain.Model, eng, got map[string][6]float64
 		for i := range 3 {
 			rel := math.Abs(c[i]-e[i]) / scale
 			if rel > worst {
-				worst, where = rel, n.ID+" "+names[i]
+				worst, where = rel, fmt.Sprint(n.ID, " ", names[i])
 			}
 			if rel > plateTolerance {
-				t.Errorf("node %s %s: engine %.5e, ccx %.5e (%.2f %% of the largest displacement)",
+				t.Errorf("node %d %s: engine %.5e, ccx %.5e (%.2f %% of the largest displacement)",
 					n.ID, names[i], e[i], c[i], 100*rel)
 			}
 		}
 	}
-	t.Logf("largest displacement %.5e m at %s; max difference %.2f %% (%s)", scale, maxNode, 100*worst, where)
+	t.Logf("largest displacement %.5e m at %d; max difference %.2f %% (%s)", scale, maxNode, 100*worst, where)
 	t.Logf("%-8s %-3s %13s %13s %8s", "node", "", "engine, m", "ccx, m", "diff, %")
 	for _, id := range show {
 		e, c := eng[id], got[id]
@@ -347,7 +351,7 @@ func comparePlates(t *testing.T, m *domain.Model, eng, got map[string][6]float64
 			if math.Max(math.Abs(e[i]), math.Abs(c[i])) < 1e-3*scale {
 				continue // in-plane components of a plate in bending: round-off
 			}
-			t.Logf("%-8s %-3s %13.5e %13.5e %+8.2f", id, names[i], e[i], c[i], 100*(c[i]-e[i])/scale)
+			t.Logf("%-8d %-3s %13.5e %13.5e %+8.2f", id, names[i], e[i], c[i], 100*(c[i]-e[i])/scale)
 		}
 	}
 }
@@ -373,16 +377,16 @@ func TestPlateSensitivity(t *testing.T) {
 			// Flange h gets its own fold nodes g<i>, clamped at x = 0 like
 			// the rest; flange v keeps f<i> and all of the load.
 			for i := 0; i <= foldNX; i++ {
-				m.Nodes = append(m.Nodes, domain.Node{ID: fmt.Sprintf("g%d", i), X: foldL * float64(i) / float64(foldNX)})
+				m.Nodes = append(m.Nodes, domain.Node{ID: foldID('g', i, 0), X: foldL * float64(i) / float64(foldNX)})
 			}
-			m.Supports = append(m.Supports, domain.Support{Node: "g0", Code: "FFFFFF"})
+			m.Supports = append(m.Supports, domain.Support{Node: foldID('g', 0, 0), Code: "FFFFFF"})
 			for p := range m.Plates {
-				if m.Plates[p].ID[0] != 'H' {
+				if m.Plates[p].ID/100000 != 'h'-'a'+1 {
 					continue
 				}
 				for k, id := range m.Plates[p].Nodes {
-					if id[0] == 'f' {
-						m.Plates[p].Nodes[k] = "g" + id[1:]
+					if id/100000 == 'f'-'a'+1 {
+						m.Plates[p].Nodes[k] = id + 100000 // f<i> → g<i>
 					}
 				}
 			}

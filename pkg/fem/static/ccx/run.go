@@ -57,9 +57,9 @@ func ReadDat(r io.Reader) (map[int][6]float64, error) {
 }
 
 // Run writes d into dir as job.inp, runs the ccx binary there and
-// returns the displacements of the model nodes by model node ID. The
+// returns the displacements of the model nodes by model node id. The
 // solver's output is returned in the error when it fails.
-func Run(ctx context.Context, ccx, dir string, d *Deck) (map[string][6]float64, error) {
+func Run(ctx context.Context, ccx, dir string, d *Deck) (map[int64][6]float64, error) {
 	f, err := execute(ctx, ccx, dir, d)
 	if err != nil {
 		return nil, err
@@ -69,11 +69,11 @@ func Run(ctx context.Context, ccx, dir string, d *Deck) (map[string][6]float64, 
 	if err != nil {
 		return nil, err
 	}
-	res := make(map[string][6]float64, len(d.Nodes))
+	res := make(map[int64][6]float64, len(d.Nodes))
 	for id, n := range d.Nodes {
 		v, ok := byNum[n]
 		if !ok {
-			return nil, fmt.Errorf("node %s (ccx %d) missing from the .dat file", id, n)
+			return nil, fmt.Errorf("node %d (ccx %d) missing from the .dat file", id, n)
 		}
 		res[id] = v
 	}

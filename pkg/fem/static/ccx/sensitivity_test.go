@@ -43,7 +43,7 @@ func TestSensitivity(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: engine: %v", tc.name, err)
 		}
-		d, err := Write(m, "1", Options{})
+		d, err := Write(m, 1, Options{})
 		if err != nil {
 			t.Fatalf("%s: write: %v", tc.name, err)
 		}

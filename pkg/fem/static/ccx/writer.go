@@ -25,9 +25,9 @@ type Options struct {
 	// Modes is the number of eigenvalues a Frequency or Buckle step
 	// asks for; 0 means 10.
 	Modes int
-	// Rect gives the solid rectangle of each section, by name, for the
+	// Rect gives the solid rectangle of each section, by id, for the
 	// B31 beams of Frequency and Buckle decks.
-	Rect map[string]Rect
+	Rect map[int64]Rect
 }
 
 // Step is the kind of CalculiX step a deck holds.
@@ -57,10 +57,10 @@ func (s Step) String() string {
 type Deck struct {
 	// Text is the .inp file.
 	Text string
-	// Nodes maps each model node ID to its CalculiX node number. These
+	// Nodes maps each model node id to its CalculiX node number. These
 	// nodes, and only these, are printed to the .dat file of a Static
 	// step.
-	Nodes map[string]int
+	Nodes map[int64]int
 	// Step is the deck's step, which says what its .dat file holds.
 	Step Step
 }
@@ -90,8 +90,8 @@ type term struct {
 type writer struct {
 	m       *domain.Model
 	coords  []geom.Vec3 // node n at index n−1
-	nodeOf  map[string]int
-	matIdx  map[string]int
+	nodeOf  map[int64]int
+	matIdx  map[int64]int
 	sets    []beamSet
 	nElem   int
 	springs map[[2]string][]int // (dof, stiffness) → element node pairs, flattened
@@ -100,7 +100,7 @@ type writer struct {
 	rects   []rectSet // B31 element sets of eigen decks
 }
 
-// Write converts model m and its load case caseName into a CalculiX deck
+// Write converts model m and its load case caseID into a CalculiX deck
 // with the step opt.Step. A Static deck supports frame members with F/R
 // releases, global or local rigid offsets, fixed/free supports, node
 // loads, member forces and moments (concentrated) and forces
@@ -109,11 +109,11 @@ type writer struct {
 // self-weight (Frequency: the mass) or node loads (Buckle: the preload).
 // Anything else is an error, so a cross-check never silently drops part
 // of a model.
-func Write(m *domain.Model, caseName string, opt Options) (*Deck, error) {
+func Write(m *domain.Model, caseID int64, opt Options) (*Deck, error) {
 	if opt.Divisions <= 0 {
 		opt.Divisions = 8
 	}
-	lc, err := findCase(m, caseName)
+	lc, err := findCase(m, caseID)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func Write(m *domain.Model, caseName string, opt Options) (*Deck, error) {
 	}
 	for i := range m.Members {
 		if err := w.member(i, lc, opt.Divisions); err != nil {
-			return nil, fmt.Errorf("member %s: %w", m.Members[i].ID, err)
+			return nil, fmt.Errorf("member %d: %w", m.Members[i].ID, err)
 		}
 	}
 	text, err := w.render(lc)
@@ -236,7 +236,7 @@ func (w *writer) writeNodes(b *strings.Builder, heading string) {
 // render assembles the deck text.
 func (w *writer) render(lc *domain.LoadCase) (string, error) {
 	var b strings.Builder
-	w.writeNodes(&b, "gusset cross-check, load case "+lc.Name)
+	w.writeNodes(&b, "gusset cross-check, load case "+strconv.FormatInt(lc.ID, 10))
 	f := num
 	// U1 declares six DOFs per node; no integration points are needed
 	// for this linear, analytically integrated element.
@@ -279,7 +279,7 @@ func (w *writer) render(lc *domain.LoadCase) (string, error) {
 	}
 	for i, mat := range w.m.Materials {
 		if !(mat.E > 0 && mat.G > 0) {
-			return "", fmt.Errorf("material %s needs E and G", mat.Name)
+			return "", fmt.Errorf("material %d needs E and G", mat.ID)
 		}
 		// ccx takes E and ν; ν = E/(2G) − 1 gives back G exactly.
 		fmt.Fprintf(&b, "*MATERIAL, NAME=MAT%d\n*ELASTIC\n%s, %s\n", i+1, f(mat.E), f(mat.E/(2*mat.G)-1))
@@ -302,21 +302,21 @@ func (w *writer) render(lc *domain.LoadCase) (string, error) {
 // newWriter numbers the nodes of m, indexes its materials and gathers the
 // node loads of lc: what every deck starts from.
 func newWriter(m *domain.Model, lc *domain.LoadCase) (*writer, error) {
-	w := &writer{m: m, nodeOf: map[string]int{}, matIdx: map[string]int{},
+	w := &writer{m: m, nodeOf: map[int64]int{}, matIdx: map[int64]int{},
 		springs: map[[2]string][]int{}, cload: map[int]*[6]float64{}}
 	for _, n := range m.Nodes {
 		if _, dup := w.nodeOf[n.ID]; dup {
-			return nil, fmt.Errorf("node %s defined twice", n.ID)
+			return nil, fmt.Errorf("node %d defined twice", n.ID)
 		}
 		w.nodeOf[n.ID] = w.addNode(geom.Vec3{n.X, n.Y, n.Z})
 	}
 	for i, mat := range m.Materials {
-		w.matIdx[mat.Name] = i
+		w.matIdx[mat.ID] = i
 	}
 	for _, nl := range lc.NodeLoads {
 		n, ok := w.nodeOf[nl.Node]
 		if !ok {
-			return nil, fmt.Errorf("node load on unknown node %s", nl.Node)
+			return nil, fmt.Errorf("node load on unknown node %d", nl.Node)
 		}
 		w.addLoad(n, nl.F)
 	}
@@ -376,10 +376,10 @@ func (w *writer) boundary(b *strings.Builder) error {
 	for _, s := range w.m.Supports {
 		n, ok := w.nodeOf[s.Node]
 		if !ok {
-			return fmt.Errorf("support on unknown node %s", s.Node)
+			return fmt.Errorf("support on unknown node %d", s.Node)
 		}
 		if len(s.Code) != 6 {
-			return fmt.Errorf("support at %s: code %q must have 6 characters", s.Node, s.Code)
+			return fmt.Errorf("support at %d: code %q must have 6 characters", s.Node, s.Code)
 		}
 		for d := range 6 {
 			switch s.Code[d] {
@@ -387,7 +387,7 @@ func (w *writer) boundary(b *strings.Builder) error {
 				fmt.Fprintf(b, "%d, %d, %d\n", n, d+1, d+1)
 			case 'R':
 			default:
-				return fmt.Errorf("support at %s: only F and R are written, got %q", s.Node, s.Code)
+				return fmt.Errorf("support at %d: only F and R are written, got %q", s.Node, s.Code)
 			}
 		}
 	}
@@ -411,12 +411,12 @@ func writeList(b *strings.Builder, ids []int) {
 	}
 }
 
-// findCase returns the load case name of m.
-func findCase(m *domain.Model, name string) (*domain.LoadCase, error) {
+// findCase returns the load case id of m.
+func findCase(m *domain.Model, id int64) (*domain.LoadCase, error) {
 	for i := range m.LoadCases {
-		if m.LoadCases[i].Name == name {
+		if m.LoadCases[i].ID == id {
 			return &m.LoadCases[i], nil
 		}
 	}
-	return nil, fmt.Errorf("load case %q not in the model", name)
+	return nil, fmt.Errorf("load case %d not in the model", id)
 }
