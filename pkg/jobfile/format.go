@@ -471,8 +471,17 @@ func readLine(br *bufio.Reader, line []byte, most int) ([]byte, error) {
 		if len(frag) > 0 && frag[len(frag)-1] == '\n' {
 			frag = frag[:len(frag)-1]
 		}
-		if len(line)+len(frag) > most {
+		need := len(line) + len(frag)
+		if need > most {
 			return line, errLongLine
+		}
+		if need > cap(line) {
+			// Doubled, not append's quarter steps for large slices: a
+			// long line then costs twice its length in all, not five
+			// times.
+			grown := make([]byte, len(line), min(max(2*cap(line), need, 4<<10), most))
+			copy(grown, line)
+			line = grown
 		}
 		line = append(line, frag...)
 		if err != bufio.ErrBufferFull {
