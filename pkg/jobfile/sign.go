@@ -48,9 +48,10 @@ const entrySignature = "signature.json"
 // signatureAlgorithm names the MAC in the signature entry.
 const signatureAlgorithm = "HMAC-SHA256"
 
-// maxSignatureBytes caps the signature entry: about 110 bytes per entry
-// listed, so 16 MiB lists far more than the 37 entries plus 4 per
-// analysed load case a job file has (10,000 cases: about 4.4 MiB).
+// maxSignatureBytes caps the signature entry: it lists an entry in about
+// 170 bytes, so the most entries a file may hold (MaxEntries) list in
+// about 11 MiB; a real file (38 entries plus 4 per analysed load case)
+// in a few KiB.
 const maxSignatureBytes = 16 << 20
 
 // Keys are the keys of job-file signatures: the first signs, any
