@@ -3,6 +3,7 @@
 package main_test
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,21 +43,22 @@ func TestCapacityJobFileLargeResultsEntry(t *testing.T) {
 	bDone.Add(1)
 	go func() {
 		defer bDone.Done()
+		// At least one request, started with the uploads, then one every
+		// 100 ms until they have all been answered.
 		for {
-			select {
-			case <-uploading:
-				return
-			default:
-			}
 			start := time.Now()
 			st, body := s.json("b", "GET", "/job/status", "")
 			statusMu.Lock()
 			latencies = append(latencies, time.Since(start))
 			if st != 200 {
-				statusFailures = append(statusFailures, strings.TrimSpace(string(body)))
+				statusFailures = append(statusFailures, fmt.Sprintf("%d %.200s", st, body))
 			}
 			statusMu.Unlock()
-			time.Sleep(100 * time.Millisecond)
+			select {
+			case <-uploading:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
 		}
 	}()
 
