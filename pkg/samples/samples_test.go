@@ -1,8 +1,8 @@
 package samples
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
