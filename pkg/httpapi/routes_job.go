@@ -21,9 +21,20 @@ var (
 )
 
 // fileRowsChecked documents the check of a job file's rows (editor.CheckSnapshot).
-const fileRowsChecked = "A file's rows are held to the rules API input meets on its own (record shape, own key, field rules, " +
+var fileRowsChecked = "A file's rows are held to the rules API input meets on its own (record shape, own key, field rules, " +
 	"references to rows the file holds, numbers at most 1e20 in SI); a file that breaks one is a 400 naming the collection, the row and the rule, and nothing opens. " +
-	"A zip directory of more than 65,535 entries or 16 MiB (a job file holds 37 entries plus 4 per analysed load case) is refused before it is read, a 400 naming the limit."
+	"A zip directory of more than 65,535 entries or 16 MiB (a job file holds 38 entries plus 4 per analysed load case) is refused before it is read, a 400 naming the limit. " +
+	fmt.Sprintf("A row (one line of a model entry) longer than %d bytes (16 MiB) is a 400 naming the limit, refused as soon as the reader passes it.", jobfile.MaxRowBytes)
+
+// fileResultsSigned documents which files open with their results
+// (jobfile's signatures).
+const fileResultsSigned = "Results open only from a file this service signed. Every file it saves holds signature.json: the size and SHA-256 of each entry " +
+	"and an HMAC-SHA256 of that list under the service's key (" + jobfile.KeysSetting + "), so that renaming, moving, uploading or re-packing the file " +
+	"keeps the signature, and changing any entry breaks it. A file that is not signed (saved before job files were signed, or written by another program), " +
+	"signed with a key the service does not list, or changed since it was saved opens with its model only: state.warnings says that the results were not " +
+	"opened and why, and the result queries answer 409 until the analyses run again. The results of a signed file are still checked against its model " +
+	"(a 400 naming the fault). Keys rotate: " + jobfile.KeysSetting + "=new,old signs with the first key and accepts any. " +
+	"An api without " + jobfile.KeysSetting + " signs nothing and opens every file without its results; the standalone keeps a key of its own in the jobs directory."
 
 // savePathRules documents where a save may write.
 var savePathRules = fmt.Sprintf("filePath is relative to the jobs directory; .. or a symbolic link leading out of it (or dangling) is a 400; "+
@@ -42,12 +53,12 @@ func (a *API) registerJobRoutes() {
 			"An upload past the body limit (MAX_BODY_BYTES), or a file larger than MAX_JOB_BYTES or expanding to more, is a 413 naming the limit; " +
 			"a file with two entries of one name, a collection its manifest lists twice, or a zip directory that misstates an entry's size is a 400 naming it; " +
 			"a file that is not read within the request's time is a 503 (retry later). " +
-			fileRowsChecked,
+			fileRowsChecked + " " + fileResultsSigned,
 		fileParts: []string{"template"}, responses: map[int]any{200: JobWithState{}}, errors: errsTemplate, handler: a.newFromTemplate})
 	a.add(route{method: "POST", path: "/job/open", tag: tag, summary: "Open a job file from the jobs directory",
 		desc: "filePath is relative to the jobs directory (JOBS_DIR); a path leading outside it is a 400. When a recovery file newer than the job file exists, " +
 			"forceOption None answers 409 naming the options; OpenPreviousSaved deletes the recovery file and opens the saved file; OpenUnsavedMostRecent opens the recovery file (isModified true). " +
-			fileRowsChecked,
+			fileRowsChecked + " " + fileResultsSigned,
 		body: OpenRequest{}, bodyRequired: true, responses: map[int]any{200: JobWithState{}}, errors: errsJobLoader, handler: a.openJob})
 	a.add(route{method: "POST", path: "/job/open-sample", tag: tag, summary: "Open a bundled sample job",
 		body: OpenSampleRequest{}, bodyRequired: true, responses: map[int]any{200: JobWithState{}}, errors: errsJobLoader, handler: a.openSample})
@@ -56,6 +67,7 @@ func (a *API) registerJobRoutes() {
 			"Saving onto a file that is not the open job's own (a first save or a save-as onto an existing job file, or onto a recovery file of another session) is a 409 naming the file unless overwrite is true (an extension); " +
 			"saving the open job to its own file needs no flag. " +
 			"The file is written to a temporary file and renamed into place; folders are created. Saving removes the recovery file. " +
+			"The file (and the recovery file) is signed with the first key of " + jobfile.KeysSetting + ", so that it reopens with its results (see POST /job/open). " +
 			"The file holds the settings record of every analysis family, defaults included, " +
 			"so that it keeps the settings its job ran with; opening a file checks them as a PATCH would. " +
 			savePathRules,

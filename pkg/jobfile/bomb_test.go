@@ -224,7 +224,7 @@ func TestDecodeBombOverLowLimit(t *testing.T) {
 	const limit = 8 << 20
 	var err error
 	alloc, peak, _ := cost(t, func() {
-		_, err = DecodeContext(context.Background(), bytes.NewReader(file), int64(len(file)), limit)
+		_, err = DecodeContext(context.Background(), bytes.NewReader(file), int64(len(file)), limit, Keys{})
 	})
 	wantKind(t, err, model.KindTooLarge, "MAX_JOB_BYTES", fmt.Sprint(limit))
 	if alloc > 16<<20 || peak > 16<<20 {
@@ -232,10 +232,10 @@ func TestDecodeBombOverLowLimit(t *testing.T) {
 	}
 	// Under the limit it reads; the same file a byte over it does not.
 	small, size := rowsBomb(t, 2, 1<<20)
-	if _, err := DecodeContext(context.Background(), bytes.NewReader(small), int64(len(small)), size+4096); err != nil {
+	if _, err := DecodeContext(context.Background(), bytes.NewReader(small), int64(len(small)), size+4096, Keys{}); err != nil {
 		t.Fatalf("a file under the limit: %v", err)
 	}
-	_, err = DecodeContext(context.Background(), bytes.NewReader(small), int64(len(small)), size-1)
+	_, err = DecodeContext(context.Background(), bytes.NewReader(small), int64(len(small)), size-1, Keys{})
 	wantKind(t, err, model.KindTooLarge, fmt.Sprint(size-1))
 }
 
@@ -391,13 +391,13 @@ func (c *expireAt) Err() error {
 func TestDecodeContextDeadline(t *testing.T) {
 	file := validRows(t, 400_000)
 	whole := newExpireAt(0)
-	if _, err := DecodeContext(whole, bytes.NewReader(file), int64(len(file)), 0); err != nil {
+	if _, err := DecodeContext(whole, bytes.NewReader(file), int64(len(file)), 0, Keys{}); err != nil {
 		t.Fatal(err)
 	}
 	total := whole.checks.Load()
 	ctx := newExpireAt(total / 2)
 	var err error
-	_, _, took := cost(t, func() { _, err = DecodeContext(ctx, bytes.NewReader(file), int64(len(file)), 0) })
+	_, _, took := cost(t, func() { _, err = DecodeContext(ctx, bytes.NewReader(file), int64(len(file)), 0, Keys{}) })
 	t.Logf("a whole decode checks its context %d times; with the deadline at check %d it stopped after %v: %v", total, total/2, took, err)
 	wantKind(t, err, model.KindUnavailable, "stopped after")
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -408,7 +408,7 @@ func TestDecodeContextDeadline(t *testing.T) {
 	}
 	done, cancel2 := context.WithCancel(context.Background())
 	cancel2()
-	_, err = DecodeContext(done, bytes.NewReader(file), int64(len(file)), 0)
+	_, err = DecodeContext(done, bytes.NewReader(file), int64(len(file)), 0, Keys{})
 	wantKind(t, err, model.KindUnavailable)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("error does not wrap the context's: %v", err)

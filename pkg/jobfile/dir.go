@@ -1,6 +1,7 @@
 package jobfile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,7 +29,19 @@ type Dir struct {
 	root  string // absolute, symlinks resolved
 	given string // absolute, as configured
 	fsys  *os.Root
+	// keys sign the files written and verify the files read (sign.go);
+	// none: files are written unsigned and read without their results.
+	keys Keys
 }
+
+// SetKeys makes d sign the job files and recovery files it writes with
+// the first of keys, and open results only from files signed with one of
+// them; the folders Sub returns afterwards share them. Call it before d
+// is used.
+func (d *Dir) SetKeys(keys Keys) { d.keys = keys }
+
+// Keys are the keys d signs and verifies with.
+func (d *Dir) Keys() Keys { return d.keys }
 
 // OpenDir returns the jobs directory at root, creating it when missing.
 // The directory is held open: moving it away does not move the service.
@@ -82,7 +95,7 @@ func (d *Dir) Sub(name string) (*Dir, error) {
 		_ = fsys.Close()
 		return nil, fmt.Errorf("jobs directory %s changed while it was opened; retry", shown(name))
 	}
-	return &Dir{root: filepath.Join(d.root, name), given: filepath.Join(d.given, name), fsys: fsys}, nil
+	return &Dir{root: filepath.Join(d.root, name), given: filepath.Join(d.given, name), fsys: fsys, keys: d.keys}, nil
 }
 
 // Root is the absolute path of the jobs directory.
@@ -196,7 +209,7 @@ func (d *Dir) readFile(p Path, name, display string) (Decoded, error) {
 		return Decoded{}, err
 	}
 	defer f.Close()
-	dec, err := Decode(f, size)
+	dec, err := DecodeContext(context.Background(), f, size, 0, d.keys)
 	if err != nil {
 		return dec, fmt.Errorf("read %s: %w", display, err)
 	}
@@ -291,7 +304,7 @@ func (d *Dir) writeAtomic(p Path, target string, replace bool, snap store.Snapsh
 			_ = d.fsys.Remove(tmp)
 		}
 	}()
-	if err := Encode(f, snap, generator, now); err != nil {
+	if err := EncodeSigned(f, snap, generator, now, d.keys); err != nil {
 		return err
 	}
 	if err := f.Sync(); err != nil {

@@ -79,9 +79,16 @@ const (
 	modelExt      = ".jsonl"
 )
 
-// Encode writes snap as a job file to w.
+// Encode writes snap as a job file to w, unsigned: EncodeSigned with no
+// key. A service's files are written through a Dir, which signs them.
 func Encode(w io.Writer, snap store.Snapshot, generator string, savedAt time.Time) error {
-	zw := zip.NewWriter(w)
+	return EncodeSigned(w, snap, generator, savedAt, Keys{})
+}
+
+// EncodeSigned writes snap as a job file to w, signed with the first of
+// keys (sign.go); with no key it writes no signature.
+func EncodeSigned(w io.Writer, snap store.Snapshot, generator string, savedAt time.Time, keys Keys) error {
+	zw := newArchive(w, keys)
 	names := make([]string, 0, len(snap.Collections))
 	for n := range snap.Collections {
 		names = append(names, n)
@@ -105,7 +112,7 @@ func Encode(w io.Writer, snap store.Snapshot, generator string, savedAt time.Tim
 		}
 	}
 	for _, n := range names {
-		f, err := zw.Create(modelDir + n + modelExt)
+		f, err := zw.create(modelDir + n + modelExt)
 		if err != nil {
 			return fmt.Errorf("write collection %s: %w", n, err)
 		}
@@ -123,11 +130,60 @@ func Encode(w io.Writer, snap store.Snapshot, generator string, savedAt time.Tim
 	if err := writeResults(zw, snap.Results); err != nil {
 		return err
 	}
-	return zw.Close()
+	return zw.close()
 }
 
-func writeJSON(zw *zip.Writer, name string, v any) error {
-	f, err := zw.Create(name)
+// archive is a zip being written that, when it has a key, keeps the size
+// and SHA-256 of each entry for the signature written last.
+type archive struct {
+	zw     *zip.Writer
+	keys   Keys
+	list   []signedEntry
+	name   string
+	hashed *entryHash
+}
+
+func newArchive(w io.Writer, keys Keys) *archive {
+	return &archive{zw: zip.NewWriter(w), keys: keys}
+}
+
+// create starts the entry name; what is written to it is hashed when the
+// archive is signed.
+func (a *archive) create(name string) (io.Writer, error) {
+	a.endEntry()
+	f, err := a.zw.Create(name)
+	if err != nil || a.keys.Empty() {
+		return f, err
+	}
+	a.name, a.hashed = name, newEntryHash()
+	return io.MultiWriter(f, a.hashed), nil
+}
+
+func (a *archive) endEntry() {
+	if a.hashed != nil {
+		a.list = append(a.list, a.hashed.entry(a.name))
+		a.hashed = nil
+	}
+}
+
+// close writes the signature, when the archive has a key, and the zip
+// directory.
+func (a *archive) close() error {
+	a.endEntry()
+	if !a.keys.Empty() {
+		f, err := a.zw.Create(entrySignature)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", entrySignature, err)
+		}
+		if err := writeSignature(f, a.keys.sign(a.list)); err != nil {
+			return fmt.Errorf("write %s: %w", entrySignature, err)
+		}
+	}
+	return a.zw.Close()
+}
+
+func writeJSON(zw *archive, name string, v any) error {
+	f, err := zw.create(name)
 	if err != nil {
 		return err
 	}
@@ -140,6 +196,14 @@ func writeJSON(zw *zip.Writer, name string, v any) error {
 type Decoded struct {
 	Manifest Manifest
 	Snapshot store.Snapshot
+	// Signed is true when the file's signature verified with one of the
+	// keys and every entry read matched it: its results, if any, are in
+	// Snapshot.Results.
+	Signed bool
+	// ResultsDropped, when not empty, is the warning of a file that holds
+	// results that were not opened, because it is not Signed: it says
+	// why, for the client to read.
+	ResultsDropped string
 }
 
 // invalid reports a file that is not a readable job file; it is the
@@ -148,24 +212,30 @@ func invalid(format string, args ...any) error {
 	return model.E(model.KindValidation, "not a valid gusset job file: "+format, args...)
 }
 
-// Decode reads a job file with the default limit (DefaultMaxJobBytes)
-// and no deadline: DecodeContext with context.Background().
+// Decode reads a job file with the default limit (DefaultMaxJobBytes),
+// no deadline and no key: DecodeContext with context.Background(), so it
+// opens no results.
 func Decode(r io.ReaderAt, size int64) (Decoded, error) {
-	return DecodeContext(context.Background(), r, size, 0)
+	return DecodeContext(context.Background(), r, size, 0, Keys{})
 }
 
 // DecodeContext reads a job file. Errors about the content are validation
 // errors that say what is wrong with the file: two entries of one name, a
 // collection the manifest lists twice, an entry its zip directory
 // misdescribes, a directory of more than MaxEntries entries or
-// MaxDirectoryBytes bytes (refused before archive/zip reads it). maxBytes
+// MaxDirectoryBytes bytes (refused before archive/zip reads it), a row
+// longer than MaxRowBytes. maxBytes
 // (zero or less: DefaultMaxJobBytes) caps what the entries may expand to
 // in all, both as the zip directory declares it and as counted while
 // reading; a file over it is a model.KindTooLarge error naming the limit
 // and MAX_JOB_BYTES. Rows are decoded line by line as
 // they are read, and no entry is read twice. When ctx ends, decoding stops
 // with a model.KindUnavailable error that wraps ctx's error.
-func DecodeContext(ctx context.Context, r io.ReaderAt, size, maxBytes int64) (Decoded, error) {
+//
+// The results are read only when the file's signature verifies with one
+// of keys (sign.go), after its model; a file that is not signed so opens
+// without them, its results never read, and ResultsDropped says why.
+func DecodeContext(ctx context.Context, r io.ReaderAt, size, maxBytes int64, keys Keys) (Decoded, error) {
 	var out Decoded
 	b := newBudget(ctx, maxBytes)
 	if err := b.check(); err != nil {
@@ -179,7 +249,13 @@ func DecodeContext(ctx context.Context, r io.ReaderAt, size, maxBytes int64) (De
 	if err != nil {
 		return out, err
 	}
-	if err := readJSONWithin(b, files, entryManifest, &out.Manifest, true); err != nil {
+	d := &decoder{b: b, files: files}
+	// The signature comes first, so that the model's entries are hashed
+	// as they are read.
+	if err := d.verifySignature(keys); err != nil {
+		return out, err
+	}
+	if err := d.readJSON(entryManifest, &out.Manifest, true); err != nil {
 		return out, err
 	}
 	m := out.Manifest
@@ -206,7 +282,7 @@ func DecodeContext(ctx context.Context, r io.ReaderAt, size, maxBytes int64) (De
 		name string
 		v    any
 	}{{entryHeadings, &job.Headings}, {entrySettings, &job.Settings}, {entryUnits, &job.Units}, {entryAnalysis, &job.Analysis}} {
-		if err := readJSONWithin(b, files, e.name, e.v, false); err != nil {
+		if err := d.readJSON(e.name, e.v, false); err != nil {
 			return out, err
 		}
 	}
@@ -220,17 +296,20 @@ func DecodeContext(ctx context.Context, r io.ReaderAt, size, maxBytes int64) (De
 		return out, err
 	}
 	out.Snapshot.Job = job
-	if out.Snapshot.Results, err = readResults(b, files); err != nil {
-		return out, err
-	}
 	out.Snapshot.Collections = make(map[string][]store.Row, len(m.Collections))
 	for _, n := range m.Collections {
-		rows, err := readRows(b, files[modelDir+n+modelExt])
+		rows, err := d.readRows(files[modelDir+n+modelExt])
 		if err != nil {
 			return out, err
 		}
 		out.Snapshot.Collections[n] = rows
 	}
+	// Last, so that a model that differs from its signature leaves the
+	// results unread.
+	if out.Snapshot.Results, out.ResultsDropped, err = d.readResults(); err != nil {
+		return out, err
+	}
+	out.Signed = d.listed != nil
 	return out, nil
 }
 
@@ -286,20 +365,22 @@ func describeFields(fields []model.FieldError) string {
 // readJSON reads a JSON record entry (the manifest, job/*.json) into v
 // with the default limit and no deadline (Preview uses it).
 func readJSON(files map[string]*zip.File, name string, v any, required bool) error {
-	return readJSONWithin(newBudget(context.Background(), 0), files, name, v, required)
+	d := &decoder{b: newBudget(context.Background(), 0), files: files}
+	return d.readJSON(name, v, required)
 }
 
-// readJSONWithin reads a JSON record entry into v, counting it against b.
-// A record is small: it is read whole, at most maxRecordBytes of it.
-func readJSONWithin(b *budget, files map[string]*zip.File, name string, v any, required bool) error {
-	f, ok := files[name]
+// readJSON reads a JSON record entry into v, counting it against the
+// budget. A record is small: it is read whole, at most maxRecordBytes of
+// it.
+func (d *decoder) readJSON(name string, v any, required bool) error {
+	f, ok := d.files[name]
 	if !ok {
 		if required {
 			return invalid("entry %s is missing", name)
 		}
 		return nil
 	}
-	data, err := readEntry(b, f, maxRecordBytes, "a JSON record")
+	data, err := d.readEntry(f, maxRecordBytes, "a JSON record")
 	if err != nil {
 		return err
 	}
@@ -309,68 +390,104 @@ func readJSONWithin(b *budget, files map[string]*zip.File, name string, v any, r
 	return nil
 }
 
-// readEntry reads all of entry f through b, refusing more than most
-// bytes (what names the kind of entry in the message).
-func readEntry(b *budget, f *zip.File, most int64, what string) ([]byte, error) {
-	rc, err := b.open(f)
+// readEntry reads all of entry f, refusing more than most bytes (what
+// names the kind of entry in the message). The buffer grows as bytes
+// arrive: the size the zip directory declares is the client's word, and
+// sizing a buffer by it would let a small file claim a large allocation.
+func (d *decoder) readEntry(f *zip.File, most int64, what string) ([]byte, error) {
+	rc, err := d.open(f)
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
 	var buf bytes.Buffer
-	if f.UncompressedSize64 <= uint64(most) {
-		// The directory's size is only a hint; the reads are counted.
-		buf.Grow(int(f.UncompressedSize64))
-	}
 	n, err := buf.ReadFrom(io.LimitReader(rc, most+1))
 	if err != nil {
-		return nil, b.failure(f, err)
+		return nil, d.b.failure(f, err)
 	}
 	if n > most {
 		return nil, invalid("entry %s expands to more than %d bytes, more than %s may", f.Name, most, what)
 	}
+	d.done(f, rc)
 	return buf.Bytes(), nil
 }
 
 // readRows decodes a model entry row by row as it is read: only the rows
-// are kept, never the entry's text.
-func readRows(b *budget, f *zip.File) ([]store.Row, error) {
-	rc, err := b.open(f)
+// are kept, never the entry's text. Each byte is looked at once (a
+// bufio.Scanner looks again at the whole of a long line each time it
+// reads more of it), and a line longer than MaxRowBytes is refused as
+// soon as it is.
+func (d *decoder) readRows(f *zip.File) ([]store.Row, error) {
+	rc, err := d.open(f)
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
 	coll := strings.TrimSuffix(strings.TrimPrefix(f.Name, modelDir), modelExt)
 	var rows []store.Row
-	sc := bufio.NewScanner(rc)
-	sc.Buffer(make([]byte, 0, 64<<10), maxRowBytes)
-	for line := 1; sc.Scan(); line++ {
-		if rc.err != nil {
+	br := bufio.NewReaderSize(rc, 64<<10)
+	var line []byte
+	for n := 1; ; n++ {
+		var err error
+		line, err = readLine(br, line[:0], MaxRowBytes)
+		if errors.Is(err, errLongLine) {
+			return nil, invalid("collection %s: line %d is longer than %d bytes (%s), the most a row may hold",
+				coll, n, MaxRowBytes, humanBytes(MaxRowBytes))
+		}
+		if err != nil && err != io.EOF {
 			// The line may be cut short by the failure.
-			return nil, b.failure(f, rc.err)
+			return nil, d.b.failure(f, err)
 		}
-		text := bytes.TrimSpace(sc.Bytes())
-		if len(text) == 0 {
-			continue
+		if text := bytes.TrimSpace(line); len(text) > 0 {
+			var r store.Row
+			// Unmarshal checks that the whole line is valid JSON, so a
+			// value it sets is valid JSON too; it copies what it keeps,
+			// so the line's buffer is used again.
+			if err := json.Unmarshal(text, &r); err != nil {
+				return nil, invalid("collection %s: line %d: %v", coll, n, err)
+			}
+			if r.Key == "" || len(r.Value) == 0 {
+				return nil, invalid("collection %s: line %d: a row needs a key and a JSON value", coll, n)
+			}
+			rows = append(rows, r)
 		}
-		var r store.Row
-		// Unmarshal checks that the whole line is valid JSON, so a value
-		// it sets is valid JSON too.
-		if err := json.Unmarshal(text, &r); err != nil {
-			return nil, invalid("collection %s: line %d: %v", coll, line, err)
+		if err == io.EOF {
+			d.done(f, rc)
+			return rows, nil
 		}
-		if r.Key == "" || len(r.Value) == 0 {
-			return nil, invalid("collection %s: line %d: a row needs a key and a JSON value", coll, line)
-		}
-		rows = append(rows, r)
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) && b.err == nil {
-			return nil, invalid("collection %s: a line is longer than %d bytes", coll, maxRowBytes)
+}
+
+// errLongLine is readLine's refusal of a line over its cap.
+var errLongLine = errors.New("line too long")
+
+// readLine appends the next line of br to line, without its newline,
+// and returns it: io.EOF with the last line when br ends, errLongLine
+// as soon as the line holds more than most bytes. ReadSlice looks at
+// each byte once, so a line costs time in proportion to its length.
+func readLine(br *bufio.Reader, line []byte, most int) ([]byte, error) {
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(frag) > 0 && frag[len(frag)-1] == '\n' {
+			frag = frag[:len(frag)-1]
 		}
-		return nil, b.failure(f, err)
+		need := len(line) + len(frag)
+		if need > most {
+			return line, errLongLine
+		}
+		if need > cap(line) {
+			// Doubled, not append's quarter steps for large slices: a
+			// long line then costs twice its length in all, not five
+			// times.
+			grown := make([]byte, len(line), min(max(2*cap(line), need, 4<<10), most))
+			copy(grown, line)
+			line = grown
+		}
+		line = append(line, frag...)
+		if err != bufio.ErrBufferFull {
+			return line, err
+		}
 	}
-	return rows, nil
 }
 
 // baseName is the display name of a job file path.

@@ -321,6 +321,9 @@ func FuzzDecode(f *testing.F) {
 	} {
 		f.Add(buildZip(f, entries))
 	}
+	// Rows at the cap and past it (rows_test.go).
+	f.Add(longRowFile(f, MaxRowBytes))
+	f.Add(longRowFile(f, MaxRowBytes+1))
 	f.Add([]byte("PK\x05\x06" + strings.Repeat("\x00", 18)))
 	f.Add([]byte("not a zip"))
 	f.Add([]byte{})

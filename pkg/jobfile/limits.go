@@ -34,8 +34,12 @@ const maxTotalBytes = 1 << 30
 // KiB.
 const maxRecordBytes = 1 << 20
 
-// maxRowBytes caps one line of a model/*.jsonl entry.
-const maxRowBytes = 64 << 20
+// MaxRowBytes caps one line (one row) of a model/*.jsonl entry: 16 MiB.
+// The longest rows a real model has are a scenario of 1,000 moving loads
+// and 1,000 combinations (about 0.5 MiB) or a combination of thousands of
+// load cases (55 bytes an item: 16 MiB holds about 300,000). A line is
+// refused as soon as it passes the cap, before the rest of it is read.
+const MaxRowBytes = 16 << 20
 
 // deflateMaxRatio is the most deflate can expand data by: a match of 258
 // bytes coded in 2 bits.
@@ -90,6 +94,9 @@ type entryReader struct {
 	b   *budget
 	rc  io.ReadCloser
 	err error
+	// hash, when set, hashes what the entry expands to for the
+	// signature (verify.go).
+	hash *entryHash
 }
 
 func (e *entryReader) Read(p []byte) (int, error) {
@@ -102,6 +109,9 @@ func (e *entryReader) Read(p []byte) (int, error) {
 	}
 	n, err := e.rc.Read(p)
 	e.b.used += int64(n)
+	if e.hash != nil {
+		e.hash.Write(p[:n])
+	}
 	if e.b.used > e.b.limit {
 		e.b.err = tooLarge(fmt.Sprintf("more than %d bytes", e.b.limit), e.b.limit)
 		e.err = e.b.err

@@ -6,7 +6,8 @@ import (
 )
 
 // ReadContext decodes the job file at p as DecodeContext does: within
-// maxBytes (zero or less: DefaultMaxJobBytes) and until ctx ends.
+// maxBytes (zero or less: DefaultMaxJobBytes), until ctx ends, and with
+// its results only when it is signed with one of d's keys.
 func (d *Dir) ReadContext(ctx context.Context, p Path, maxBytes int64) (Decoded, error) {
 	return d.readFileContext(ctx, p, p.real, p.Rel, maxBytes)
 }
@@ -29,7 +30,7 @@ func (d *Dir) readFileContext(ctx context.Context, p Path, name, display string,
 		return Decoded{}, err
 	}
 	defer f.Close()
-	dec, err := DecodeContext(ctx, f, size, maxBytes)
+	dec, err := DecodeContext(ctx, f, size, maxBytes, d.keys)
 	if err != nil {
 		return dec, fmt.Errorf("read %s: %w", display, err)
 	}

@@ -17,10 +17,11 @@ import (
 // archive/zip read it.
 const (
 	// MaxEntries is the most entries a job file may hold. Encode writes
-	// one per job record (five), one per model collection (29 kinds) and,
-	// for static results, a meta record, two model columns and four
-	// columns per load case (with plates three and five): 37 plus 4 per
-	// analysed load case, a few dozen to a few hundred for real jobs.
+	// one per job record (five), one per model collection (29 kinds),
+	// the signature and, for static results, a meta record, two model
+	// columns and four columns per load case (with plates three and
+	// five): 38 plus 4 per analysed load case, a few dozen to a few
+	// hundred for real jobs.
 	// 65,535 holds 16,374 analysed load cases (13,099 with plates);
 	// archive/zip reads a directory of that many entries in about
 	// 16 MiB and 15 ms. It is also the most a plain end record counts:

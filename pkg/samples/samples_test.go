@@ -2,6 +2,7 @@ package samples
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -217,4 +218,31 @@ func nonNil(c map[string][]store.Row) map[string][]store.Row {
 		return map[string][]store.Row{}
 	}
 	return c
+}
+
+// The samples are not signed (job-file signatures): they open as files
+// without results, so they must carry none, or opening one would warn
+// that its results were dropped.
+func TestSamplesCarryNoResults(t *testing.T) {
+	key, err := jobfile.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := jobfile.NewKeys(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range Names() {
+		b, _, err := Read(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec, err := jobfile.DecodeContext(context.Background(), bytes.NewReader(b), int64(len(b)), 0, keys)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if dec.ResultsDropped != "" || len(dec.Snapshot.Results) > 0 {
+			t.Errorf("%s carries results (%q): a sample is not signed, so they would not open", name, dec.ResultsDropped)
+		}
+	}
 }

@@ -47,6 +47,16 @@ type Config struct {
 	// the size of an uploaded template; zero means
 	// jobfile.DefaultMaxJobBytes (1 GiB).
 	MaxJobBytes int64
+	// JobfileKeys sign the job files the API saves and verify the files it
+	// opens (JOBFILE_KEYS): only a file signed with one of them opens with
+	// its results. Every API replica needs the same keys.
+	JobfileKeys jobfile.Keys
+	// KeepJobfileKeys, when JobfileKeys is empty, keeps the keys in the
+	// jobs directory (jobfile.KeyFileName), making one on first start: the
+	// standalone's default, so that its saved files reopen with their
+	// results with nothing to configure. Without it and without keys the
+	// API signs nothing and opens every file without its results.
+	KeepJobfileKeys bool
 	// RecoveryDelay coalesces recovery-file writes.
 	RecoveryDelay time.Duration
 	// LogLevel is debug, info, warn or error.
@@ -73,7 +83,8 @@ type Config struct {
 // FromEnv reads REDIS_URL, PORT (default 8080), HOST (default
 // 127.0.0.1), AUTH_MODE (open or keys; default open), JOBS_DIR (default ./data/jobs), MAX_BODY_BYTES,
 // BODY_MEMORY (default httpapi.DefaultBodyMemory, at least the body limit),
-// MAX_JOB_BYTES (default jobfile.DefaultMaxJobBytes), RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
+// MAX_JOB_BYTES (default jobfile.DefaultMaxJobBytes), JOBFILE_KEYS (hex keys
+// separated by commas; default none), RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
 // METRICS_ADDR (worker metrics; default none), ANALYSIS_MAX_RETRY
 // (default queue.MaxRetry), ALLOWED_ORIGINS (comma-separated browser
 // origins allowed to write; default none but the API's own) and
@@ -118,6 +129,11 @@ func FromEnv() (Config, error) {
 		}
 		c.MaxJobBytes = n
 	}
+	keys, err := jobfile.ParseKeys(os.Getenv(jobfile.KeysSetting))
+	if err != nil {
+		return c, err
+	}
+	c.JobfileKeys = keys
 	if v := os.Getenv("RECOVERY_DELAY_MS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
@@ -132,7 +148,6 @@ func FromEnv() (Config, error) {
 		}
 		c.AnalysisMaxRetry = &n
 	}
-	var err error
 	if c.AllowedOrigins, err = httpapi.ParseAllowedOrigins(os.Getenv("ALLOWED_ORIGINS")); err != nil {
 		return c, err
 	}

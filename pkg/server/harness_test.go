@@ -37,8 +37,21 @@ func startStack(t testing.TB, workers int) *stack {
 }
 
 // startStackWith starts the API and n workers with cfg (its port, host
-// and, when empty, jobs directory are set here), logging to logs.
+// and, when empty, jobs directory and job-file keys are set here),
+// logging to logs.
 func startStackWith(t testing.TB, workers int, cfg Config, logs io.Writer) *stack {
+	t.Helper()
+	if cfg.JobfileKeys.Empty() && !cfg.KeepJobfileKeys {
+		// As a deployment sets JOBFILE_KEYS: saved files reopen with
+		// their results.
+		cfg.JobfileKeys = testJobfileKeys(t)
+	}
+	return startStackKeys(t, workers, cfg, logs)
+}
+
+// startStackKeys is startStackWith with cfg's job-file keys as they are,
+// none included.
+func startStackKeys(t testing.TB, workers int, cfg Config, logs io.Writer) *stack {
 	t.Helper()
 	srv := redistest.Start(t)
 	rdb := srv.Client(t)

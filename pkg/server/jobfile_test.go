@@ -18,9 +18,19 @@ import (
 	"github.com/gusset/gusset/pkg/model"
 )
 
-// rezip rewrites a job file: edits[name] returns the new content of an
-// entry; an edit naming no entry adds one (from nil).
+// rezip rewrites a job file and signs it again with the stack's key, as
+// a faulty writer holding the key would: edits[name] returns the new
+// content of an entry; an edit naming no entry adds one (from nil). The
+// checks of what a file holds run on such a file; a file changed but not
+// signed again opens without its results (jobfile_sign_test.go).
 func rezip(t *testing.T, file []byte, edits map[string]func([]byte) []byte) []byte {
+	t.Helper()
+	return signed(t, rezipUnsigned(t, file, edits), testJobfileKeys(t))
+}
+
+// rezipUnsigned is rezip without the new signature: the old one stays,
+// and no longer matches what it lists when an entry was changed.
+func rezipUnsigned(t *testing.T, file []byte, edits map[string]func([]byte) []byte) []byte {
 	t.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(file), int64(len(file)))
 	if err != nil {

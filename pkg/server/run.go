@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 
@@ -93,6 +94,9 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	if err != nil {
 		return err
 	}
+	if err := setJobfileKeys(dir, cfg, log); err != nil {
+		return err
+	}
 	m := newModel(rdb, cfg.Kinds)
 	keys := cfg.AuthMode == AuthKeys
 	sess := session.New(m.jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
@@ -143,6 +147,30 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	return shutdownErr
 }
 
+// setJobfileKeys gives dir the keys that sign and verify job files:
+// cfg's, else (the standalone) those kept in the jobs directory, else
+// none, which the log says: files are then saved unsigned and open
+// without their results.
+func setJobfileKeys(dir *jobfile.Dir, cfg Config, log *slog.Logger) error {
+	keys := cfg.JobfileKeys
+	switch {
+	case !keys.Empty():
+	case cfg.KeepJobfileKeys:
+		var created bool
+		var err error
+		if keys, created, err = dir.KeptKeys(); err != nil {
+			return err
+		}
+		if created {
+			log.Info("made a job-file key; job files saved from now on are signed with it", "file", filepath.Join(dir.Root(), jobfile.KeyFileName))
+		}
+	default:
+		log.Warn(jobfile.KeysSetting + " is not set: job files are saved unsigned and open without their analysis results")
+	}
+	dir.SetKeys(keys)
+	return nil
+}
+
 // ServeWorker runs a worker process: analysis tasks on rdb and, when
 // cfg.MetricsAddr is set, its metrics, until ctx ends.
 func ServeWorker(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *slog.Logger) error {
@@ -188,7 +216,9 @@ func workerName() string {
 }
 
 // RunStandalone runs the API and one worker in this process, over cfg's
-// Redis or, when REDIS_URL is empty, over an embedded Redis.
+// Redis or, when REDIS_URL is empty, over an embedded Redis. Without
+// JOBFILE_KEYS it keeps its job-file key in the jobs directory
+// (KeepJobfileKeys).
 func RunStandalone(ctx context.Context, cfg Config, log *slog.Logger, ready func(baseURL string)) error {
 	url := cfg.RedisURL
 	if url == "" {
@@ -205,6 +235,7 @@ func RunStandalone(ctx context.Context, cfg Config, log *slog.Logger, ready func
 		return err
 	}
 	defer rdb.Close()
+	cfg.KeepJobfileKeys = true
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	reg := newRegistry()

@@ -144,8 +144,16 @@ func (s *Service) snapshot(ctx context.Context, ws string) (store.Snapshot, stor
 }
 
 // load opens a job read from a file, once its analysis settings pass
-// CheckAnalysis and its rows CheckModel.
-func (s *Service) load(ctx context.Context, ws string, snap store.Snapshot, st model.State) (store.Slot, error) {
+// CheckAnalysis and its rows CheckModel. The results it holds are there
+// only when the file's signature verified (jobfile.DecodeContext), so
+// CheckModel checks results the service itself saved; a file whose
+// results were not opened says so in the state's warnings.
+func (s *Service) load(ctx context.Context, ws string, dec jobfile.Decoded, st model.State) (store.Slot, error) {
+	snap := dec.Snapshot
+	if dec.ResultsDropped != "" {
+		st.Warnings = append(st.Warnings, dec.ResultsDropped)
+		s.log.Info("job file opened without its results", "workspace", ws, "file", st.File.Path, "why", dec.ResultsDropped)
+	}
 	if s.checkAnalysis != nil {
 		a, err := s.checkAnalysis(snap.Job.Analysis)
 		if err != nil {
@@ -199,11 +207,11 @@ func (s *Service) NewFromTemplateReader(ctx context.Context, ws string, file io.
 	if err := s.refuseIfOpen(ctx, ws); err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, outOfTime(ctx, err))
 	}
-	dec, err := jobfile.DecodeContext(ctx, file, size, s.maxJobBytes)
+	dec, err := jobfile.DecodeContext(ctx, file, size, s.maxJobBytes, s.dir.Keys())
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s %q: %w", op, name, err)
 	}
-	sl, err := s.load(ctx, ws, dec.Snapshot, s.openState(model.FileInfo{Source: model.SourceNewJob}, true, false))
+	sl, err := s.load(ctx, ws, dec, s.openState(model.FileInfo{Source: model.SourceNewJob}, true, false))
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, outOfTime(ctx, err))
 	}
@@ -240,7 +248,7 @@ func (s *Service) OpenSample(ctx context.Context, ws, fileName string) (Opened, 
 		return Opened{}, fmt.Errorf("open sample %s: %w", name, err)
 	}
 	info := model.FileInfo{Name: jobName(name), Source: model.SourceNewJob}
-	sl, err := s.load(ctx, ws, dec.Snapshot, s.openState(info, true, false))
+	sl, err := s.load(ctx, ws, dec, s.openState(info, true, false))
 	if err != nil {
 		return Opened{}, fmt.Errorf("open sample: %w", err)
 	}
@@ -323,7 +331,7 @@ func (s *Service) Open(ctx context.Context, ws, filePath string, force ForceOpti
 		return Opened{}, fmt.Errorf("%s: %w", op, err)
 	}
 	info := model.FileInfo{Name: p.Name(), Path: p.Rel, Source: model.SourceLocalFile}
-	sl, err := s.load(ctx, ws, dec.Snapshot, s.openState(info, false, useRecovery))
+	sl, err := s.load(ctx, ws, dec, s.openState(info, false, useRecovery))
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, err)
 	}

@@ -26,7 +26,7 @@ func (k faultKind) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Tas
 type faultKinds struct{ faultKind }
 
 func (k faultKinds) Handler(model.AnalysisType) lifecycle.Handler { return k.faultKind }
-func (faultKinds) Describe(t model.AnalysisType) string          { return string(t) }
+func (faultKinds) Describe(t model.AnalysisType) string           { return string(t) }
 
 // A fault of the solver fails the run at once, saying it is the service's
 // fault and not the model's, and is logged as an error; the task is not
