@@ -69,12 +69,22 @@ type Config struct {
 	// bodygate.go); zero means DefaultBodyMemory, and less than BodyLimit
 	// is raised to it so that the largest body fits.
 	BodyMemory int64
+	// BodyMemoryPerClient is the most of BodyMemory the bodies of one
+	// client (a workspace, or the remote address of a request without
+	// one) may hold at once; zero means half of BodyMemory. It is at
+	// least BodyLimit and at most BodyMemory.
+	BodyMemoryPerClient int64
+	// MinBodyRate is the slowest a body may arrive, in bytes per second,
+	// measured over each HeaderTimeout after the first; zero means
+	// DefaultMinBodyRate.
+	MinBodyRate int
 	// BodyWait is how long a request waits for BodyMemory before it is a
 	// 503; zero means DefaultBodyWait.
 	BodyWait time.Duration
 	// HeaderTimeout bounds the wait for a request's headers, and then for
-	// the first bytes of its body; after it the body must arrive at
-	// MinBodyRate at least. Zero means DefaultHeaderTimeout.
+	// the first bytes of its body; each later HeaderTimeout must bring
+	// MinBodyRate bytes a second of the body. Zero means
+	// DefaultHeaderTimeout.
 	HeaderTimeout time.Duration
 	// RequestTimeout bounds the work of one request; zero means 60 s.
 	RequestTimeout time.Duration
@@ -161,9 +171,9 @@ func New(cfg Config) *API {
 		StreamRequestBody:            true,
 		DisablePreParseMultipartForm: true,
 		// A slow or stalled client must not hold a connection: headers
-		// must arrive within HeaderTimeout, bodies at MinBodyRate after it
-		// (the gate sets those deadlines). The write limit leaves room for
-		// large result pages on slow links.
+		// must arrive within HeaderTimeout, bodies at MinBodyRate in each
+		// HeaderTimeout after it (the gate sets those deadlines). The
+		// write limit leaves room for large result pages on slow links.
 		ReadTimeout:  cfg.headerTimeout(),
 		WriteTimeout: 2 * time.Minute,
 		IdleTimeout:  2 * time.Minute,
