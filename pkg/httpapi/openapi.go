@@ -91,7 +91,7 @@ func (a *API) openAPI() map[string]any {
 			"description": "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
 				"version 1 of the structural analysis job service interface, with the names of the desktop program whose REST API it copies. Decisions where that interface is silent " +
 				"are written into the descriptions of the operations concerned. " + authDescription + " " + guardDescription + " " +
-				bodiesDescription + " " + writesDescription + " " + fieldsDescription + " " + pagesDescription,
+				bodiesDescription + " " + writesDescription + " " + fieldsDescription + " " + pagesDescription + " " + securityDescription,
 		},
 		"servers": []any{map[string]any{"url": "/"}},
 		"tags":    tags,

@@ -51,6 +51,11 @@ type Config struct {
 	// body may arrive, measured over each 10 s after the first; zero
 	// means httpapi.DefaultMinBodyRate.
 	MinBodyRate int
+	// HideWorkspaceLabels (METRICS_WORKSPACE_LABELS=false) replaces every
+	// workspace name in the metrics' workspace label by
+	// httpapi.HiddenWorkspace, for a /metrics that anyone may read; the
+	// zero value keeps the names.
+	HideWorkspaceLabels bool
 	// MaxJobBytes caps what a job file may expand to, uncompressed, and
 	// the size of an uploaded template; zero means
 	// jobfile.DefaultMaxJobBytes (1 GiB).
@@ -83,6 +88,7 @@ type Config struct {
 // BODY_MEMORY (default httpapi.DefaultBodyMemory, at least the body limit),
 // BODY_MEMORY_PER_CLIENT (default half of BODY_MEMORY, at least the body
 // limit), BODY_MIN_RATE (bytes/s, default httpapi.DefaultMinBodyRate),
+// METRICS_WORKSPACE_LABELS (true or false, default true),
 // MAX_JOB_BYTES (default jobfile.DefaultMaxJobBytes), RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
 // METRICS_ADDR (worker metrics; default none), ANALYSIS_MAX_RETRY
 // (default queue.MaxRetry), ALLOWED_ORIGINS (comma-separated browser
@@ -145,6 +151,13 @@ func FromEnv() (Config, error) {
 			return c, fmt.Errorf("BODY_MIN_RATE must be a positive integer (bytes per second), got %q", v)
 		}
 		c.MinBodyRate = n
+	}
+	if v := os.Getenv("METRICS_WORKSPACE_LABELS"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return c, fmt.Errorf("METRICS_WORKSPACE_LABELS must be true or false, got %q", v)
+		}
+		c.HideWorkspaceLabels = !b
 	}
 	if v := os.Getenv(jobfile.MaxJobBytesSetting); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
