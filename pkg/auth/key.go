@@ -54,12 +54,12 @@ func keyID(key string) (string, bool) {
 		return "", false
 	}
 	for i := 0; i < len(id); i++ {
-		if c := id[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+		if !isHexDigit(id[i]) {
 			return "", false
 		}
 	}
 	for i := 1; i < len(secret); i++ {
-		if c := secret[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_') {
+		if !isSecretChar(secret[i]) {
 			return "", false
 		}
 	}
@@ -76,4 +76,56 @@ func hashKey(key string) string {
 // refusal takes tells nothing about how much of a guess was right.
 func sameHash(a, b string) bool {
 	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// redactedSecret replaces the secret of a key in Redact's output.
+const redactedSecret = "REDACTED"
+
+// Redact returns s with the secret of everything shaped like an API key
+// (gsk_, 12 lower-case hexadecimal digits, _, then base64url characters)
+// replaced by REDACTED, for logs: a client that puts its key in a URL
+// must not leave it in the server's log. The id stays, since it is
+// public and tells which key to revoke. A shorter or longer secret than a
+// key's is redacted too: part of a secret is still a secret.
+func Redact(s string) string {
+	if !strings.Contains(s, keyPrefix) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, keyPrefix)
+		if i < 0 {
+			break
+		}
+		id := i + len(keyPrefix)
+		end := id
+		for end < len(s) && end-id < idLen && isHexDigit(s[end]) {
+			end++
+		}
+		if end-id == idLen && end < len(s) && s[end] == '_' {
+			secret := end + 1
+			stop := secret
+			for stop < len(s) && isSecretChar(s[stop]) {
+				stop++
+			}
+			if stop > secret {
+				b.WriteString(s[:secret])
+				b.WriteString(redactedSecret)
+				s = s[stop:]
+				continue
+			}
+		}
+		b.WriteString(s[:id])
+		s = s[id:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+// isHexDigit reports whether c is a digit of a key's id.
+func isHexDigit(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
+
+// isSecretChar reports whether c is a character of unpadded base64url.
+func isSecretChar(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-' || c == '_'
 }

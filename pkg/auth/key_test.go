@@ -72,3 +72,29 @@ func TestHashKeyIsSHA256(t *testing.T) {
 		t.Error("sameHash does not tell equal hashes from different ones")
 	}
 }
+
+// A key anywhere in a path or query is logged as its id and REDACTED;
+// what is not shaped like a key is left alone.
+func TestRedact(t *testing.T) {
+	key, id, err := newKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	hidden := "gsk_" + id + "_REDACTED"
+	for _, c := range []struct{ name, in, want string }{
+		{"path segment", "/api/v1/job/" + key + "/status", "/api/v1/job/" + hidden + "/status"},
+		{"whole path", "/" + key, "/" + hidden},
+		{"query value", "/api/v1/job/status?key=" + key + "&x=1", "/api/v1/job/status?key=" + hidden + "&x=1"},
+		{"two keys", key + "," + key, hidden + "," + hidden},
+		{"truncated secret", key[:30], "gsk_" + id + "_REDACTED"},
+		{"no secret", "/gsk_" + id + "_", "/gsk_" + id + "_"},
+		{"upper-case id", "/gsk_ABCDEF012345_secret", "/gsk_ABCDEF012345_secret"},
+		{"no key", "/api/v1/job/structure/nodes/12", "/api/v1/job/structure/nodes/12"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Redact(c.in); got != c.want {
+				t.Errorf("Redact(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}

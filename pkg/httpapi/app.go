@@ -69,12 +69,22 @@ type Config struct {
 	// bodygate.go); zero means DefaultBodyMemory, and less than BodyLimit
 	// is raised to it so that the largest body fits.
 	BodyMemory int64
+	// BodyMemoryPerClient is the most of BodyMemory the bodies of one
+	// client (a workspace, or the remote address of a request without
+	// one) may hold at once; zero means half of BodyMemory. It is at
+	// least BodyLimit and at most BodyMemory.
+	BodyMemoryPerClient int64
+	// MinBodyRate is the slowest a body may arrive, in bytes per second,
+	// measured over each HeaderTimeout after the first; zero means
+	// DefaultMinBodyRate.
+	MinBodyRate int
 	// BodyWait is how long a request waits for BodyMemory before it is a
 	// 503; zero means DefaultBodyWait.
 	BodyWait time.Duration
 	// HeaderTimeout bounds the wait for a request's headers, and then for
-	// the first bytes of its body; after it the body must arrive at
-	// MinBodyRate at least. Zero means DefaultHeaderTimeout.
+	// the first bytes of its body; each later HeaderTimeout must bring
+	// MinBodyRate bytes a second of the body. Zero means
+	// DefaultHeaderTimeout.
 	HeaderTimeout time.Duration
 	// RequestTimeout bounds the work of one request; zero means 60 s.
 	RequestTimeout time.Duration
@@ -90,6 +100,10 @@ type Config struct {
 	// (as ParseAllowedHosts reads them: a name matches any port, a
 	// name:port only that port, "*" any Host); empty allows loopback only.
 	AllowedHosts []string
+	// HideWorkspaceLabels writes HiddenWorkspace for every workspace in
+	// the metrics' workspace labels (METRICS_WORKSPACE_LABELS=false):
+	// /metrics answers without a key.
+	HideWorkspaceLabels bool
 }
 
 // API is the HTTP interface.
@@ -114,6 +128,9 @@ type API struct {
 	timeout     time.Duration
 	gate        *bodyGate
 	auth        Authenticator
+	// pagePolicy is the Content-Security-Policy of the pages.
+	pagePolicy     string
+	hideWorkspaces bool
 }
 
 // Authenticator maps an API key to the workspace it opens.
@@ -126,7 +143,7 @@ type Authenticator interface {
 // New builds the API and registers every route.
 func New(cfg Config) *API {
 	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, kinds: cfg.Kinds, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
-		timeout: cfg.RequestTimeout, auth: cfg.Auth}
+		timeout: cfg.RequestTimeout, auth: cfg.Auth, hideWorkspaces: cfg.HideWorkspaceLabels}
 	a.openAPIJSON = sync.OnceValues(func() ([]byte, error) { return json.Marshal(a.openAPI()) })
 	if a.log == nil {
 		a.log = slog.Default()
@@ -137,6 +154,14 @@ func New(cfg Config) *API {
 	if a.reg == nil {
 		a.reg = prometheus.NewRegistry()
 	}
+	policy, err := pagePolicy()
+	if err != nil {
+		// The pages are embedded: this is a broken build, and the pages
+		// that need their inline scripts show it.
+		a.log.Error("page security policy", "err", err)
+		policy = apiPolicy
+	}
+	a.pagePolicy = policy
 	if a.timeout == 0 {
 		a.timeout = 60 * time.Second
 	}
@@ -161,9 +186,9 @@ func New(cfg Config) *API {
 		StreamRequestBody:            true,
 		DisablePreParseMultipartForm: true,
 		// A slow or stalled client must not hold a connection: headers
-		// must arrive within HeaderTimeout, bodies at MinBodyRate after it
-		// (the gate sets those deadlines). The write limit leaves room for
-		// large result pages on slow links.
+		// must arrive within HeaderTimeout, bodies at MinBodyRate in each
+		// HeaderTimeout after it (the gate sets those deadlines). The
+		// write limit leaves room for large result pages on slow links.
 		ReadTimeout:  cfg.headerTimeout(),
 		WriteTimeout: 2 * time.Minute,
 		IdleTimeout:  2 * time.Minute,
@@ -190,6 +215,7 @@ func (a *API) App() *fiber.App { return a.app }
 // status.
 func (a *API) observe(c *fiber.Ctx) error {
 	start := time.Now()
+	a.setSecurityHeaders(c, isPage(c.Path()))
 	ctx, cancel := context.WithTimeout(context.Background(), a.timeout)
 	defer cancel()
 	c.SetUserContext(ctx)
@@ -204,8 +230,8 @@ func (a *API) observe(c *fiber.Ctx) error {
 	elapsed := time.Since(start)
 	// The workspace, never the key, names who made the request.
 	ws, _ := c.Locals(localWorkspace).(string)
-	a.metrics.observe(c.Method(), routePath, status, ws, elapsed)
-	a.log.Info("request", "method", c.Method(), "path", c.Path(), "route", routePath,
+	a.metrics.observe(c.Method(), routePath, status, a.metricWorkspace(ws), elapsed)
+	a.log.Info("request", "method", c.Method(), "path", loggedPath(c), "route", routePath,
 		"status", status, "workspace", ws, "ms", float64(elapsed.Microseconds())/1000)
 	return nil
 }
@@ -215,7 +241,7 @@ func (a *API) observe(c *fiber.Ctx) error {
 func (a *API) recoverPanic(c *fiber.Ctx) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			a.log.Error("panic in handler", "method", c.Method(), "path", c.Path(),
+			a.log.Error("panic in handler", "method", c.Method(), "path", loggedPath(c),
 				"panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 			err = fmt.Errorf("panic: %v", r)
 		}
@@ -239,7 +265,7 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 	m := &httpMetrics{
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gusset_http_requests_total",
-			Help: "HTTP requests by method, route template, status and workspace (empty before authentication).",
+			Help: "HTTP requests by method, route template, status and workspace (empty before authentication; " + HiddenWorkspace + " for every workspace with METRICS_WORKSPACE_LABELS=false).",
 		}, []string{"method", "route", "status", "workspace"}),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "gusset_http_request_duration_seconds", Help: "HTTP request duration by method, route template and status.",

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -28,6 +26,11 @@ import (
 //     process-wide byte-weighted semaphore (Config.BodyMemory) before it
 //     reads it, so memory is reserved as bytes arrive, never for what a
 //     header promises;
+//   - holding each client (bodyOwner: the workspace, or the remote address
+//     of a request without one) to its share of the semaphore
+//     (Config.BodyMemoryPerClient, half of it by default), so that a
+//     client whose bodies stall holds its share, not the budget: the
+//     other workspaces' bodies still find room;
 //   - counting each byte BodyWeightFactor times, for the copies and decoded
 //     values a handler makes of it, and holding the weight until the
 //     handler returns;
@@ -39,8 +42,12 @@ import (
 //   - refusing a body over the limit with a 413, whether its length is
 //     declared or it comes in chunks, and a compressed body with a 415,
 //     since decompressing is not bounded;
-//   - dropping a client whose body arrives slower than MinBodyRate after
-//     the HeaderTimeout grace.
+//   - dropping a client whose body stops arriving (see bodyRead.roll):
+//     its first bytes must come within HeaderTimeout, and every later
+//     HeaderTimeout must bring MinBodyRate bytes a second, or the rest of
+//     the body. The rate is measured per window, not since the start, so
+//     that a client that sent most of a body fast cannot bank the time to
+//     stall on the rest.
 //
 // It runs before the guard, which looks at the body of non-JSON requests:
 // nothing reads a body before the gate has. Its refusals, like the
@@ -68,10 +75,10 @@ const DefaultHeaderTimeout = 10 * time.Second
 // DefaultBodyWait is the default of Config.BodyWait.
 const DefaultBodyWait = 5 * time.Second
 
-// MinBodyRate is the slowest a body may arrive, in bytes per second, once
-// the HeaderTimeout grace has passed: a 64 MiB body gets 10 s + 64 s, a
-// client that declares 64 MiB and sends nothing is dropped after 10 s.
-const MinBodyRate = 1 << 20
+// DefaultMinBodyRate is the default of Config.MinBodyRate: 1 MiB/s, so
+// each 10 s window (DefaultHeaderTimeout) after the first must bring
+// 10 MiB of a body, or its rest.
+const DefaultMinBodyRate = 1 << 20
 
 // bodyChunk is the most the gate reads (and reserves) at a time.
 const bodyChunk = 64 << 10
@@ -89,7 +96,9 @@ type bodyGate struct {
 	sem   *weighted
 	limit int
 	wait  time.Duration
-	grace time.Duration
+	grace time.Duration // HeaderTimeout: the length of a rate window
+	rate  int           // MinBodyRate
+	keys  bool          // requests name workspaces (API keys are on)
 	seq   atomic.Uint64 // orders requests by age
 	held  prometheus.Gauge
 }
@@ -103,13 +112,17 @@ func newBodyGate(a *API, cfg Config, limit int) *bodyGate {
 	if budget < int64(limit) {
 		budget = int64(limit)
 	}
-	g := &bodyGate{api: a, sem: newWeighted(budget), limit: limit, wait: cfg.BodyWait, grace: cfg.headerTimeout(),
+	g := &bodyGate{api: a, sem: newWeighted(budget, cfg.bodyShare(budget, limit)), limit: limit, wait: cfg.BodyWait,
+		grace: cfg.headerTimeout(), rate: cfg.MinBodyRate, keys: cfg.Auth != nil,
 		held: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "gusset_http_body_memory_bytes",
 			Help: "Weight of the request bodies being read or handled (bytes times the decoding factor), at most BODY_MEMORY.",
 		})}
 	if g.wait <= 0 {
 		g.wait = DefaultBodyWait
+	}
+	if g.rate <= 0 {
+		g.rate = DefaultMinBodyRate
 	}
 	a.reg.MustRegister(g.held)
 	return g
@@ -121,6 +134,29 @@ func (cfg Config) headerTimeout() time.Duration {
 		return cfg.HeaderTimeout
 	}
 	return DefaultHeaderTimeout
+}
+
+// bodyShare is the most one client may hold of a budget for bodies up
+// to limit bytes: BodyMemoryPerClient, half the budget by default, at
+// least limit (the largest body fits) and at most the budget.
+func (cfg Config) bodyShare(budget int64, limit int) int64 {
+	share := cfg.BodyMemoryPerClient
+	if share <= 0 {
+		share = budget / 2
+	}
+	return min(max(share, int64(limit)), budget)
+}
+
+// bodyOwner names the client a request's body counts against: its
+// workspace when API keys are on and it carries one, else its remote
+// address (open mode, where every request is in the one workspace, and
+// the routes that need no key). Fiber's IP is the connection's peer, not
+// a header a client could set.
+func (g *bodyGate) bodyOwner(c *fiber.Ctx) string {
+	if ws, ok := c.Locals(localWorkspace).(string); ok && g.keys && ws != "" {
+		return "workspace " + ws
+	}
+	return "address " + c.IP()
 }
 
 // headerReceived gives the first bytes of a body (which the server reads
@@ -140,8 +176,7 @@ func (g *bodyGate) handle(c *fiber.Ctx) error {
 		// Not drained: the client sends more than the service takes.
 		return g.refuse(c, g.tooLarge(), nil)
 	}
-	r := &bodyRead{gate: g, conn: c.Context().Conn(), stream: req.BodyStream(), declared: declared,
-		start: time.Now(), age: g.seq.Add(1)}
+	r := newBodyRead(g, c.Context().Conn(), req.BodyStream(), declared, g.bodyOwner(c))
 	defer r.release()
 	if ce := req.Header.Peek(fiber.HeaderContentEncoding); len(ce) > 0 && !equalASCIIFold(ce, "identity") {
 		return g.refuse(c, model.E(model.KindUnsupportedMedia,
@@ -186,13 +221,25 @@ type bodyRead struct {
 	gate     *bodyGate
 	conn     net.Conn
 	stream   io.Reader
-	declared int // -1 when chunked
-	start    time.Time
+	declared int    // -1 when chunked
+	owner    string // the client it counts against (bodyOwner)
 	age      uint64
-	waited   time.Duration // spent waiting for weight, not charged to the client
-	held     int64         // weight taken from the semaphore
+	held     int64 // weight taken from the semaphore
 	chunks   [][]byte
 	total    int
+	// The rate window: by winEnd the body must bring winNeed more bytes.
+	// The clock stops while the request waits for weight, which is not
+	// the client's doing.
+	winEnd  time.Time
+	winNeed int
+}
+
+// newBodyRead starts the reading of a body of declared length (-1:
+// chunked) from stream. Its first window asks for one byte: the grace
+// for a client to start sending.
+func newBodyRead(g *bodyGate, conn net.Conn, stream io.Reader, declared int, owner string) *bodyRead {
+	return &bodyRead{gate: g, conn: conn, stream: stream, declared: declared, owner: owner, age: g.seq.Add(1),
+		winEnd: time.Now().Add(g.grace), winNeed: 1}
 }
 
 // read reads the whole body, taking weight as it goes.
@@ -215,10 +262,10 @@ func (r *bodyRead) read(ctx context.Context) ([]byte, error) {
 			last++
 		}
 		buf := r.chunks[last]
-		r.setDeadline(cap(buf) - len(buf))
+		r.setDeadline()
 		n, err := r.stream.Read(buf[len(buf):cap(buf)])
+		r.arrived(n)
 		r.chunks[last] = buf[:len(buf)+n]
-		r.total += n
 		if r.total > g.limit {
 			return nil, g.tooLarge()
 		}
@@ -240,34 +287,68 @@ func (r *bodyRead) read(ctx context.Context) ([]byte, error) {
 	return body, nil
 }
 
-// due is when the body must have arrived up to want more bytes: the
-// grace, then MinBodyRate, not counting the waits for weight.
-func (r *bodyRead) due(want int) time.Time {
-	rate := time.Duration(float64(r.total+want) / MinBodyRate * float64(time.Second))
-	return r.start.Add(r.waited + r.gate.grace + rate)
+// roll moves on to the window that holds now once the current one has
+// brought its bytes. Each window after the first must bring MinBodyRate
+// times its length, or the rest of a body of declared length.
+func (r *bodyRead) roll(now time.Time) {
+	g := r.gate
+	for r.winNeed <= 0 && !now.Before(r.winEnd) {
+		r.winEnd = r.winEnd.Add(g.grace)
+		r.winNeed = int(float64(g.rate) * g.grace.Seconds())
+		if r.declared >= 0 {
+			r.winNeed = min(r.winNeed, r.declared-r.total)
+		}
+		r.winNeed = max(r.winNeed, 1)
+	}
 }
 
-func (r *bodyRead) setDeadline(want int) {
+// deadline is when the body has not arrived fast enough unless more of
+// it comes: the end of the window if it still needs bytes, else the end
+// of the next one, which will.
+func (r *bodyRead) deadline() time.Time {
+	r.roll(time.Now())
+	if r.winNeed > 0 {
+		return r.winEnd
+	}
+	return r.winEnd.Add(r.gate.grace)
+}
+
+// arrived counts n bytes read now against the window they came in.
+func (r *bodyRead) arrived(n int) {
+	if n <= 0 {
+		return
+	}
+	r.roll(time.Now())
+	r.winNeed -= n
+	r.total += n
+}
+
+func (r *bodyRead) setDeadline() {
 	if r.conn != nil {
-		_ = r.conn.SetReadDeadline(r.due(want))
+		_ = r.conn.SetReadDeadline(r.deadline())
 	}
 }
 
 // take acquires weight w, or as much of it as leaves the request within
-// the whole budget, so that one maximal body always fits alone.
+// its client's share, so that one maximal body always fits alone.
 func (r *bodyRead) take(ctx context.Context, w int64) error {
 	g := r.gate
-	w = min(w, g.sem.size-r.held)
+	w = min(w, g.sem.share-r.held)
 	if w <= 0 {
 		return nil
 	}
-	if !g.sem.TryAcquire(w, r.age) {
+	if !g.sem.TryAcquire(w, r.age, r.owner) {
 		began := time.Now()
 		wctx, cancel := context.WithTimeout(ctx, g.wait)
-		err := g.sem.Acquire(wctx, w, r.age, r.held > 0)
+		err := g.sem.Acquire(wctx, w, r.age, r.owner, r.held > 0)
 		cancel()
-		r.waited += time.Since(began)
+		r.winEnd = r.winEnd.Add(time.Since(began))
 		if err != nil {
+			if g.sem.heldBy(r.owner)+w > g.sem.share {
+				return model.E(model.KindUnavailable, "this workspace's (or, without an API key, this address's) other "+
+					"requests hold its share of the memory for request bodies (BODY_MEMORY_PER_CLIENT, %d bytes): "+
+					"send large bodies one after another, or retry the request in a few seconds", g.sem.share)
+			}
 			return model.E(model.KindUnavailable, "the server is reading too many large request bodies at once "+
 				"(BODY_MEMORY, %d bytes): retry the request in a few seconds", g.sem.size)
 		}
@@ -281,7 +362,7 @@ func (r *bodyRead) take(ctx context.Context, w int64) error {
 func (r *bodyRead) release() {
 	r.chunks = nil
 	if r.held > 0 {
-		r.gate.sem.Release(r.held)
+		r.gate.sem.Release(r.owner, r.held)
 		r.gate.held.Sub(float64(r.held))
 		r.held = 0
 	}
@@ -291,7 +372,7 @@ func (r *bodyRead) release() {
 // client still sending it reads the answer rather than the reset that
 // closing a connection with unread bytes sends. It stops when the client
 // pauses for drainIdle, so that a client waiting for the answer gets it
-// soon, and holds no weight: it keeps nothing.
+// soon, or falls behind the rate, and holds no weight: it keeps nothing.
 func (r *bodyRead) drain() {
 	if r.declared < 0 || r.conn == nil {
 		return
@@ -299,13 +380,13 @@ func (r *bodyRead) drain() {
 	buf := make([]byte, 16<<10)
 	for r.total < r.declared {
 		want := min(len(buf), r.declared-r.total)
-		due := r.due(want)
+		due := r.deadline()
 		if idle := time.Now().Add(drainIdle); idle.Before(due) {
 			due = idle
 		}
 		_ = r.conn.SetReadDeadline(due)
 		n, err := r.stream.Read(buf[:want])
-		r.total += n
+		r.arrived(n)
 		if err != nil {
 			return
 		}
@@ -315,10 +396,12 @@ func (r *bodyRead) drain() {
 // readError explains why a body could not be read.
 func (r *bodyRead) readError(err error) error {
 	var ne net.Error
+	g := r.gate
 	switch {
 	case errors.As(err, &ne) && ne.Timeout():
-		return model.E(model.KindMalformed, "the request body arrived too slowly: after %s it must arrive at %d KiB/s at least",
-			r.gate.grace, MinBodyRate>>10)
+		return model.E(model.KindMalformed, "the request body arrived too slowly: its first bytes must come within %s, "+
+			"and every %s after that must bring %d bytes (BODY_MIN_RATE, %d bytes/s) or the rest of the body",
+			g.grace, g.grace, int(float64(g.rate)*g.grace.Seconds()), g.rate)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return model.E(model.KindMalformed, "the request body ended after %d bytes, before its declared length of %d", r.total, r.declared)
 	}
@@ -336,154 +419,4 @@ func equalASCIIFold(b []byte, s string) bool {
 		}
 	}
 	return true
-}
-
-// weighted is a byte-weighted semaphore whose waiters are served oldest
-// request first (by age, a sequence number), so that a large body is not
-// starved by a stream of small ones. It also keeps half-read bodies from
-// waiting for each other: only the oldest waiter may hold weight while it
-// waits. A holder that would wait behind an older request, or is waiting
-// when an older one comes to wait, is told to give way (errYield) and
-// gives back what it holds. Every other holder is reading or handling its
-// body and will give its weight back, so the oldest waiter always gets
-// its weight in the end.
-type weighted struct {
-	size    int64
-	mu      sync.Mutex
-	cur     int64
-	peak    int64     // the most ever held at once, for tests
-	waiters []*waiter // oldest first
-}
-
-type waiter struct {
-	n       int64
-	age     uint64
-	holding bool
-	ready   chan error // nil: granted; errYield: give way
-}
-
-func newWeighted(size int64) *weighted { return &weighted{size: size} }
-
-// TryAcquire takes n without waiting, if it is free and no older request
-// waits.
-func (s *weighted) TryAcquire(n int64, age uint64) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.size-s.cur >= n && (len(s.waiters) == 0 || age < s.waiters[0].age) {
-		s.take(n)
-		return true
-	}
-	return false
-}
-
-// Acquire takes n for the request of the given age, which holds weight
-// already if holding, waiting until it is free or ctx ends. It fails at
-// once with errYield when the request holds weight and an older one
-// waits, and with an error when n exceeds the size: it could never be
-// free.
-func (s *weighted) Acquire(ctx context.Context, n int64, age uint64, holding bool) error {
-	s.mu.Lock()
-	if n > s.size {
-		s.mu.Unlock()
-		return errors.New("weight larger than the semaphore")
-	}
-	if s.size-s.cur >= n && (len(s.waiters) == 0 || age < s.waiters[0].age) {
-		s.take(n)
-		s.mu.Unlock()
-		return nil
-	}
-	if holding && len(s.waiters) > 0 && s.waiters[0].age < age {
-		s.mu.Unlock()
-		return errYield
-	}
-	w := &waiter{n: n, age: age, holding: holding, ready: make(chan error, 1)}
-	at, _ := slices.BinarySearchFunc(s.waiters, age, func(x *waiter, a uint64) int {
-		switch {
-		case x.age < a:
-			return -1
-		case x.age > a:
-			return 1
-		}
-		return 0
-	})
-	s.waiters = slices.Insert(s.waiters, at, w)
-	if at == 0 {
-		// Younger waiters that hold weight would keep it from w.
-		s.waiters = slices.DeleteFunc(s.waiters, func(x *waiter) bool {
-			if x != w && x.holding {
-				x.ready <- errYield
-				return true
-			}
-			return false
-		})
-	}
-	s.mu.Unlock()
-	select {
-	case err := <-w.ready:
-		return err
-	case <-ctx.Done():
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	select {
-	case err := <-w.ready:
-		if err == nil {
-			// Granted as ctx ended: give it back.
-			s.cur -= n
-		}
-	default:
-		s.waiters = slices.DeleteFunc(s.waiters, func(x *waiter) bool { return x == w })
-	}
-	// w may have held up the waiters behind it.
-	s.grant()
-	return ctx.Err()
-}
-
-// Release gives back n taken by TryAcquire or Acquire.
-func (s *weighted) Release(n int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.cur -= n
-	if s.cur < 0 {
-		panic("weighted semaphore: released more than held")
-	}
-	s.grant()
-}
-
-// Held is the weight taken now.
-func (s *weighted) Held() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cur
-}
-
-// waiting is the number of waiters, for tests.
-func (s *weighted) waiting() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.waiters)
-}
-
-// maxHeld is the most ever held at once, for tests.
-func (s *weighted) maxHeld() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.peak
-}
-
-// take records n as taken; the caller holds mu.
-func (s *weighted) take(n int64) {
-	s.cur += n
-	s.peak = max(s.peak, s.cur)
-}
-
-// grant wakes the waiters at the front whose weight is free; the caller
-// holds mu.
-func (s *weighted) grant() {
-	for len(s.waiters) > 0 && s.size-s.cur >= s.waiters[0].n {
-		w := s.waiters[0]
-		s.take(w.n)
-		s.waiters = slices.Delete(s.waiters, 0, 1)
-		w.ready <- nil
-	}
 }

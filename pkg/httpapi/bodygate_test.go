@@ -277,7 +277,8 @@ func TestBodyGateSlowClients(t *testing.T) {
 // holds more than the budget.
 func TestBodyGateBudget(t *testing.T) {
 	const budget = 1 << 20
-	e := newGateEnv(t, Config{BodyLimit: 512 << 10, BodyMemory: budget, BodyWait: 2 * time.Second})
+	// One client (every request comes from 127.0.0.1) may take it all.
+	e := newGateEnv(t, Config{BodyLimit: 512 << 10, BodyMemory: budget, BodyMemoryPerClient: budget, BodyWait: 2 * time.Second})
 	e.must("POST", "/job/new", nil)
 	bulk := "/job/structure/nodes/bulk"
 	// big holds 768 KiB of the budget, leaving less than a chunk of small.
@@ -330,7 +331,7 @@ func TestBodyGateBudget(t *testing.T) {
 	})
 
 	t.Run("the younger of two half-read bodies gives way", func(t *testing.T) {
-		e := newGateEnv(t, Config{BodyLimit: 512 << 10, BodyMemory: budget, BodyWait: 1000 * patience})
+		e := newGateEnv(t, Config{BodyLimit: 512 << 10, BodyMemory: budget, BodyMemoryPerClient: budget, BodyWait: 1000 * patience})
 		e.must("POST", "/job/new", nil)
 		mid := nodesBody(t, 10, 160<<10) // 960 KiB each: both do not fit
 		a := e.open(bulk, length(mid))
@@ -497,113 +498,5 @@ func TestBodyGateOrdinaryRequests(t *testing.T) {
 	do("POST", "/job/close", nil)
 	if held := e.sem().Held(); held != 0 {
 		t.Errorf("%d bytes of the budget still held", held)
-	}
-}
-
-// The semaphore serves waiters oldest request first, lets the ones
-// behind a waiter that gives up through, lets only the oldest waiter hold
-// weight while it waits, and refuses what could never fit.
-func TestWeighted(t *testing.T) {
-	// waitFor starts an Acquire and returns its outcome.
-	waitFor := func(s *weighted, ctx context.Context, n int64, age uint64, holding bool) <-chan error {
-		done := make(chan error, 1)
-		go func() { done <- s.Acquire(ctx, n, age, holding) }()
-		return done
-	}
-	waiting := func(t *testing.T, s *weighted, n int) {
-		t.Helper()
-		poll(t, fmt.Sprintf("%d wait", n), func() bool { return s.waiting() == n })
-	}
-	for _, c := range []struct {
-		name string
-		run  func(t *testing.T, s *weighted)
-	}{
-		{"waiters are served oldest first", func(t *testing.T, s *weighted) {
-			if !s.TryAcquire(8, 1) {
-				t.Fatal("TryAcquire(8) of 10 failed")
-			}
-			big := waitFor(s, context.Background(), 5, 3, false)
-			waiting(t, s, 1)
-			if s.TryAcquire(1, 4) {
-				t.Fatal("a younger small weight went past a waiter")
-			}
-			small := waitFor(s, context.Background(), 1, 4, false)
-			waiting(t, s, 2)
-			if !s.TryAcquire(2, 2) {
-				t.Fatal("an older request waited behind younger ones")
-			}
-			s.Release(8)
-			for _, ch := range []<-chan error{big, small} {
-				if err := <-ch; err != nil {
-					t.Fatal(err)
-				}
-			}
-			if s.Held() != 8 {
-				t.Errorf("held %d, want 8", s.Held())
-			}
-		}},
-		{"a waiter that gives up lets the next through", func(t *testing.T, s *weighted) {
-			if err := s.Acquire(context.Background(), 8, 1, false); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			big := waitFor(s, ctx, 5, 2, false)
-			waiting(t, s, 1)
-			small := waitFor(s, context.Background(), 2, 3, false)
-			waiting(t, s, 2)
-			cancel()
-			if err := <-big; err != context.Canceled {
-				t.Errorf("the cancelled waiter got %v", err)
-			}
-			if err := <-small; err != nil {
-				t.Fatal(err)
-			}
-			if s.Held() != 10 || s.waiting() != 0 {
-				t.Errorf("held %d with %d waiting, want 10 and none", s.Held(), s.waiting())
-			}
-		}},
-		{"a holder does not wait behind an older request", func(t *testing.T, s *weighted) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			s.TryAcquire(8, 1)
-			waitFor(s, ctx, 5, 2, false)
-			waiting(t, s, 1)
-			if err := s.Acquire(ctx, 1, 3, true); err != errYield {
-				t.Errorf("got %v, want errYield", err)
-			}
-			// One that holds nothing waits in line instead.
-			waitFor(s, ctx, 1, 3, false)
-			waiting(t, s, 2)
-		}},
-		{"an older waiter makes younger holders give way", func(t *testing.T, s *weighted) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			s.TryAcquire(8, 1)
-			younger := waitFor(s, ctx, 5, 3, true)
-			waiting(t, s, 1)
-			waitFor(s, ctx, 5, 2, false)
-			if err := <-younger; err != errYield {
-				t.Errorf("the younger holder got %v, want errYield", err)
-			}
-			waiting(t, s, 1)
-		}},
-		{"more than the size is refused at once", func(t *testing.T, s *weighted) {
-			if err := s.Acquire(context.Background(), 11, 1, false); err == nil {
-				t.Fatal("Acquire(11) of 10 succeeded")
-			}
-			if s.Held() != 0 || s.waiting() != 0 {
-				t.Errorf("held %d with %d waiting", s.Held(), s.waiting())
-			}
-		}},
-		{"releasing more than held panics", func(t *testing.T, s *weighted) {
-			defer func() {
-				if recover() == nil {
-					t.Error("no panic")
-				}
-			}()
-			s.Release(1)
-		}},
-	} {
-		t.Run(c.name, func(t *testing.T) { c.run(t, newWeighted(10)) })
 	}
 }

@@ -75,9 +75,9 @@ const internalMessage = "internal error"
 func fromFiber(c *fiber.Ctx, fe *fiber.Error) *model.Error {
 	switch fe.Code {
 	case fiber.StatusNotFound:
-		return model.E(model.KindNotFound, "no such endpoint: %s %s (see GET /api/v1/openapi.json)", c.Method(), c.Path())
+		return model.E(model.KindNotFound, "no such endpoint: %s %s (see GET /api/v1/openapi.json)", c.Method(), loggedPath(c))
 	case fiber.StatusMethodNotAllowed:
-		return model.E(model.KindMethodNotAllowed, "%s is not allowed on %s (see GET /api/v1/openapi.json)", c.Method(), c.Path())
+		return model.E(model.KindMethodNotAllowed, "%s is not allowed on %s (see GET /api/v1/openapi.json)", c.Method(), loggedPath(c))
 	case fiber.StatusRequestEntityTooLarge:
 		return model.E(model.KindTooLarge, "the request body is larger than the limit of %d bytes", c.App().Config().BodyLimit)
 	case fiber.StatusUnsupportedMediaType:
@@ -110,14 +110,14 @@ func buildError(c *fiber.Ctx, err error, log *slog.Logger) ErrorResponse {
 	}
 	msg := me.Msg
 	if cls.status >= 500 {
-		log.Error("request failed", "method", c.Method(), "path", c.Path(), "status", cls.status, "err", err)
+		log.Error("request failed", "method", c.Method(), "path", loggedPath(c), "status", cls.status, "err", err)
 		if me.Kind == model.KindInternal || msg == "" {
 			msg = internalMessage
 		}
 	}
 	msg += routeHints[me.Kind]
 	resp := ErrorResponse{Title: http.StatusText(cls.status), Status: cls.status, Detail: msg,
-		Instance: c.OriginalURL(), ErrorCode: cls.code, Source: cls.source, Timestamp: time.Now().UTC()}
+		Instance: redactURL(c.OriginalURL()), ErrorCode: cls.code, Source: cls.source, Timestamp: time.Now().UTC()}
 	for _, f := range me.Fields {
 		resp.Errors = append(resp.Errors, ErrorEntry{Field: f.Field, Message: f.Message, Code: cls.code})
 	}
@@ -130,6 +130,7 @@ func buildError(c *fiber.Ctx, err error, log *slog.Logger) ErrorResponse {
 // writeError sends the ErrorResponse for err and records it in the open
 // job's error log when the request was about the job.
 func (a *API) writeError(c *fiber.Ctx, err error) {
+	a.setSecurityHeaders(c, false)
 	resp := buildError(c, err, a.log)
 	c.Status(resp.Status)
 	if jerr := c.JSON(resp); jerr != nil {
@@ -140,7 +141,7 @@ func (a *API) writeError(c *fiber.Ctx, err error) {
 	_, authed := c.Locals(localWorkspace).(string)
 	if authed && strings.HasPrefix(c.Path(), apiPrefix+"/job") && resp.ErrorCode != "NO_JOB_OPEN" {
 		rec := store.ErrorRecord{Timestamp: resp.Timestamp, Status: resp.Status, ErrorCode: resp.ErrorCode,
-			Message: resp.Detail, Method: c.Method(), Path: c.Path()}
+			Message: resp.Detail, Method: c.Method(), Path: loggedPath(c)}
 		if lerr := a.sess.LogError(c.UserContext(), workspace(c), rec); lerr != nil {
 			a.log.Warn("record job error", "err", lerr)
 		}

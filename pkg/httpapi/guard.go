@@ -182,11 +182,11 @@ func (g *guard) checkContentType(c *fiber.Ctx, path string) error {
 		return model.E(model.KindUnsupportedMedia,
 			"Content-Type %s is not accepted on %s %s: send a JSON body (application/json, text/json or application/*+json), "+
 				"or no body and no Content-Type; form and text/plain requests are refused, as any web page can send them",
-			shown, c.Method(), c.Path())
+			shown, c.Method(), loggedPath(c))
 	}
 	return model.E(model.KindUnsupportedMedia,
 		"Content-Type %s is not accepted with a body on %s %s: send application/json, text/json or application/*+json",
-		shown, c.Method(), c.Path())
+		shown, c.Method(), loggedPath(c))
 }
 
 // hostAllowed reports whether a Host header names this service.

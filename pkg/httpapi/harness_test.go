@@ -44,6 +44,8 @@ type envOptions struct {
 	allowedOrigins, allowedHosts string
 	// beforeServe may add routes (e.g. one that panics) to the app.
 	beforeServe func(a *httpapi.API)
+	// hideWorkspaceLabels is METRICS_WORKSPACE_LABELS=false.
+	hideWorkspaceLabels bool
 }
 
 func newEnv(t testing.TB, opt envOptions) *env {
@@ -74,7 +76,7 @@ func newEnv(t testing.TB, opt envOptions) *env {
 	st := editor.NewStructure(ed)
 	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: st, Loads: editor.NewLoads(ed, st),
 		Ready: jobs.Ping, BodyLimit: opt.bodyLimit, RequestTimeout: opt.requestTimeout, Log: log,
-		AllowedOrigins: origins, AllowedHosts: hosts})
+		AllowedOrigins: origins, AllowedHosts: hosts, HideWorkspaceLabels: opt.hideWorkspaceLabels})
 	if opt.beforeServe != nil {
 		opt.beforeServe(api)
 	}

@@ -91,7 +91,7 @@ func (a *API) openAPI() map[string]any {
 			"description": "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
 				"version 1 of the structural analysis job service interface, with the names of the desktop program whose REST API it copies. Decisions where that interface is silent " +
 				"are written into the descriptions of the operations concerned. " + authDescription + " " + guardDescription + " " +
-				bodiesDescription + " " + writesDescription + " " + fieldsDescription + " " + pagesDescription,
+				bodiesDescription + " " + writesDescription + " " + fieldsDescription + " " + pagesDescription + " " + securityDescription,
 		},
 		"servers": []any{map[string]any{"url": "/"}},
 		"tags":    tags,
@@ -126,10 +126,14 @@ var tagDescriptions = map[string]string{
 const bodiesDescription = "Request bodies: a body larger than MAX_BODY_BYTES, whether its Content-Length declares it or it is sent chunked, " +
 	"is a 413 PAYLOAD_TOO_LARGE whose detail names the limit in bytes. A body with a Content-Encoding other than identity is a 415 " +
 	"UNSUPPORTED_MEDIA_TYPE: send it uncompressed. The service reads and decodes at most BODY_MEMORY bytes of request bodies at once " +
-	"(default 384 MiB, each body byte counted 6 times). A request that cannot get room for its body within 5 s, or that would have to " +
-	"wait behind an older request while holding part of its body, is a 503 SERVICE_UNAVAILABLE; the request had no effect, so retry it " +
-	"after a few seconds. Headers must arrive within 10 s, and a body within 10 s plus 1 s per MiB; a slower body is a 400 and the " +
-	"connection is closed. These body refusals are not written to the job's error log."
+	"(default 384 MiB, each body byte counted 6 times), and the bodies of one workspace (or, for a request without an API key, of one " +
+	"address) at most BODY_MEMORY_PER_CLIENT of it (default half of BODY_MEMORY; one body counts for at most that much, so the largest " +
+	"body is always accepted on its own), so that one client's slow or stalled uploads leave room for the others'. A request that cannot " +
+	"get room for its body within 5 s, or that would have to wait behind an older request while holding part of its body, is a 503 " +
+	"SERVICE_UNAVAILABLE whose detail names the limit it met; the request had no effect, so retry it after a few seconds. Headers, and " +
+	"then the first bytes of a body, must arrive within 10 s; after that every 10 s must bring BODY_MIN_RATE bytes a second of the body " +
+	"(default 1048576, so 10 MiB) or all the rest of it. A slower body is a 400 MALFORMED_REQUEST naming BODY_MIN_RATE and the connection " +
+	"is closed, at most 20 s after the body stopped. These body refusals are not written to the job's error log."
 
 // fieldsDescription says how the schemas' field rules read.
 const fieldsDescription = "Fields: a create must give the fields a schema lists as required; a PATCH body (the ...Update " +

@@ -43,6 +43,19 @@ type Config struct {
 	// zero means httpapi.DefaultBodyMemory. It is at least the body limit,
 	// so that the largest body fits.
 	BodyMemory int64
+	// BodyMemoryPerClient is the most of BodyMemory one workspace (or,
+	// for a request without one, one remote address) may hold; zero
+	// means half of BodyMemory. It is at least the body limit.
+	BodyMemoryPerClient int64
+	// MinBodyRate is the slowest, in bytes per second, that a request
+	// body may arrive, measured over each 10 s after the first; zero
+	// means httpapi.DefaultMinBodyRate.
+	MinBodyRate int
+	// HideWorkspaceLabels (METRICS_WORKSPACE_LABELS=false) replaces every
+	// workspace name in the metrics' workspace label by
+	// httpapi.HiddenWorkspace, for a /metrics that anyone may read; the
+	// zero value keeps the names.
+	HideWorkspaceLabels bool
 	// MaxJobBytes caps what a job file may expand to, uncompressed, and
 	// the size of an uploaded template; zero means
 	// jobfile.DefaultMaxJobBytes (1 GiB).
@@ -83,6 +96,9 @@ type Config struct {
 // FromEnv reads REDIS_URL, PORT (default 8080), HOST (default
 // 127.0.0.1), AUTH_MODE (open or keys; default open), JOBS_DIR (default ./data/jobs), MAX_BODY_BYTES,
 // BODY_MEMORY (default httpapi.DefaultBodyMemory, at least the body limit),
+// BODY_MEMORY_PER_CLIENT (default half of BODY_MEMORY, at least the body
+// limit), BODY_MIN_RATE (bytes/s, default httpapi.DefaultMinBodyRate),
+// METRICS_WORKSPACE_LABELS (true or false, default true),
 // MAX_JOB_BYTES (default jobfile.DefaultMaxJobBytes), JOBFILE_KEYS (hex keys
 // separated by commas; default none), RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
 // METRICS_ADDR (worker metrics; default none), ANALYSIS_MAX_RETRY
@@ -121,6 +137,38 @@ func FromEnv() (Config, error) {
 				"so that the largest body fits", n, limit)
 		}
 		c.BodyMemory = n
+	}
+	if v := os.Getenv("BODY_MEMORY_PER_CLIENT"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("BODY_MEMORY_PER_CLIENT must be a positive integer (bytes), got %q", v)
+		}
+		limit, budget := int64(c.BodyLimit), c.BodyMemory
+		if limit == 0 {
+			limit = httpapi.DefaultBodyLimit
+		}
+		if budget == 0 {
+			budget = max(httpapi.DefaultBodyMemory, limit)
+		}
+		if n < limit || n > budget {
+			return c, fmt.Errorf("BODY_MEMORY_PER_CLIENT (%d bytes) must be at least the body limit MAX_BODY_BYTES (%d bytes), "+
+				"so that the largest body fits, and at most BODY_MEMORY (%d bytes)", n, limit, budget)
+		}
+		c.BodyMemoryPerClient = n
+	}
+	if v := os.Getenv("BODY_MIN_RATE"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("BODY_MIN_RATE must be a positive integer (bytes per second), got %q", v)
+		}
+		c.MinBodyRate = n
+	}
+	if v := os.Getenv("METRICS_WORKSPACE_LABELS"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return c, fmt.Errorf("METRICS_WORKSPACE_LABELS must be true or false, got %q", v)
+		}
+		c.HideWorkspaceLabels = !b
 	}
 	if v := os.Getenv(jobfile.MaxJobBytesSetting); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/queue"
 )
@@ -30,14 +31,19 @@ type analysisMetrics struct {
 	dofs     prometheus.Histogram
 	inFlight prometheus.Gauge
 	resumed  *prometheus.CounterVec
+	// hide writes httpapi.HiddenWorkspace for every workspace
+	// (METRICS_WORKSPACE_LABELS=false).
+	hide bool
 }
 
-func newAnalysisMetrics(reg prometheus.Registerer, types []model.AnalysisType) *analysisMetrics {
-	m := &analysisMetrics{
+// newAnalysisMetrics registers the worker's series in reg (nil: none);
+// hide replaces workspace names in their labels.
+func newAnalysisMetrics(reg prometheus.Registerer, types []model.AnalysisType, hide bool) *analysisMetrics {
+	m := &analysisMetrics{hide: hide,
 		// workspace names are created by the operator and few, so the
 		// label keeps the series count small; it never carries a key.
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name: "gusset_analysis_duration_seconds", Help: "Wall time of analyses that ended, by analysis type, outcome and workspace.",
+			Name: "gusset_analysis_duration_seconds", Help: "Wall time of analyses that ended, by analysis type, outcome and workspace (" + httpapi.HiddenWorkspace + " for every one with METRICS_WORKSPACE_LABELS=false).",
 			Buckets: prometheus.ExponentialBuckets(0.01, 2, 18),
 		}, []string{"kind", "outcome", "workspace"}),
 		dofs: prometheus.NewHistogram(prometheus.HistogramOpts{
@@ -65,6 +71,9 @@ func newAnalysisMetrics(reg prometheus.Registerer, types []model.AnalysisType) *
 }
 
 func (m *analysisMetrics) observe(ws string, kind model.AnalysisType, status model.RunStatus, dofs int, d time.Duration) {
+	if m.hide {
+		ws = httpapi.HiddenWorkspace
+	}
 	m.duration.WithLabelValues(string(kind), string(status), ws).Observe(d.Seconds())
 	if dofs > 0 {
 		m.dofs.Observe(float64(dofs))

@@ -14,6 +14,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gusset/gusset/pkg/analysis/kinds"
+	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/queue"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
@@ -266,7 +267,7 @@ func TestRedisCollectorCluster(t *testing.T) {
 // that an alert's increase() sees the first event.
 func TestAnalysisMetricsSeries(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	m := newAnalysisMetrics(reg, kinds.StandardKinds().Types())
+	m := newAnalysisMetrics(reg, kinds.StandardKinds().Types(), false)
 	lost := newRunsLost(reg, kinds.StandardKinds().Types())
 	m.observe("team-a", model.AnalysisType("LinearStaticAnalysis"), model.RunCompleted, 120, 1500*time.Millisecond)
 	m.resume(model.AnalysisType("NonLinearStaticAnalysis"))
@@ -301,5 +302,35 @@ func TestAnalysisMetricsSeries(t *testing.T) {
 		if got, ok := series[key]; !ok || got != want {
 			t.Errorf("%s = %v (present %v), want %v", key, got, ok, want)
 		}
+	}
+}
+
+// With METRICS_WORKSPACE_LABELS=false the worker's duration histogram
+// names no workspace: every run counts under the hidden value.
+func TestAnalysisMetricsHideWorkspaces(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m := newAnalysisMetrics(reg, kinds.StandardKinds().Types(), true)
+	for _, ws := range []string{"team-a", "team-b"} {
+		m.observe(ws, model.AnalysisType("LinearStaticAnalysis"), model.RunCompleted, 120, time.Second)
+	}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]uint64{}
+	for _, mf := range mfs {
+		if mf.GetName() != "gusset_analysis_duration_seconds" {
+			continue
+		}
+		for _, s := range mf.GetMetric() {
+			for _, l := range s.GetLabel() {
+				if l.GetName() == "workspace" {
+					counts[l.GetValue()] += s.GetHistogram().GetSampleCount()
+				}
+			}
+		}
+	}
+	if len(counts) != 1 || counts[httpapi.HiddenWorkspace] != 2 {
+		t.Errorf("runs by workspace label %v, want both under %q", counts, httpapi.HiddenWorkspace)
 	}
 }

@@ -119,6 +119,7 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		Query:    &results.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
 		Kinds:    m.kinds,
 		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
+		BodyMemoryPerClient: cfg.BodyMemoryPerClient, MinBodyRate: cfg.MinBodyRate, HideWorkspaceLabels: cfg.HideWorkspaceLabels,
 		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts, Auth: authn})
 	reg.MustRegister(newQueueCollector(qc), newRedisCollector(rdb))
 
@@ -188,7 +189,7 @@ func ServeWorker(ctx context.Context, cfg Config, rdb redis.UniversalClient, log
 // kinds of cfg.Kinds and recording the analysis metrics in reg.
 func RunWorker(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *slog.Logger, reg prometheus.Registerer) error {
 	m := newModel(rdb, cfg.Kinds)
-	met := newAnalysisMetrics(reg, m.kinds.Types())
+	met := newAnalysisMetrics(reg, m.kinds.Types(), cfg.HideWorkspaceLabels)
 	runner := &lifecycle.Runner{Kinds: m.kinds, Source: m.source, Jobs: m.jobs, Runs: redisstore.NewRuns(rdb), Results: redisstore.NewResults(rdb),
 		FanOut: redisstore.NewFanOut(rdb), Queue: queue.NewClient(rdb), Name: workerName(), Log: log, Observe: met.observe, Running: met.running, Resumed: met.resume}
 	log.Info("worker started", "queue", queue.QueueAnalysis)

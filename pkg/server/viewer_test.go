@@ -304,6 +304,14 @@ func TestViewerDrawsPortalFrameInChromium(t *testing.T) {
 	if !strings.Contains(text, "X-API-Key: <key>") {
 		t.Errorf("/docs does not show the key header as X-API-Key: <key>")
 	}
+	// The pages' Content-Security-Policy refused nothing the viewer or
+	// Redoc needs. It does keep out Redoc's footer logo, which Redoc
+	// loads from cdn.redoc.ly: the pages load nothing from other servers.
+	for _, e := range page.Errors() {
+		if strings.Contains(e, "Content Security Policy") && !strings.Contains(e, "'https://cdn.redoc.ly/") {
+			t.Errorf("the page security policy refused: %s", e)
+		}
+	}
 	saveShot(t, ctx, page, "docs.png")
 }
 

@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"mime"
 	"path"
+	"regexp"
 )
 
 //go:embed assets
@@ -79,4 +80,27 @@ func Asset(name string) (body []byte, mediaType string, ok bool) {
 		mt = "application/octet-stream"
 	}
 	return b, mt, true
+}
+
+// inlineScript matches a script element and captures its text.
+var inlineScript = regexp.MustCompile(`(?is)<script\b[^>]*>(.*?)</script>`)
+
+// InlineScripts returns the text of every inline script of the pages
+// (the viewer's import map, which cannot be a file of its own): a
+// Content-Security-Policy that allows scripts from the service only must
+// allow these by their hashes. Scripts loaded from files have no text.
+func InlineScripts() ([]string, error) {
+	var out []string
+	for _, name := range []string{"landing.html", string(Viewer), string(Docs)} {
+		b, err := fs.ReadFile(assets, "assets/"+name)
+		if err != nil {
+			return nil, fmt.Errorf("read page %s: %w", name, err)
+		}
+		for _, m := range inlineScript.FindAllSubmatch(b, -1) {
+			if len(m[1]) > 0 {
+				out = append(out, string(m[1]))
+			}
+		}
+	}
+	return out, nil
 }

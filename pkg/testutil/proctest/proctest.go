@@ -33,7 +33,8 @@ func Build(ctx context.Context, dir string, pkgs ...string) error {
 var serviceVars = map[string]bool{"REDIS_URL": true, "PORT": true, "HOST": true, "JOBS_DIR": true,
 	"METRICS_ADDR": true, "LOG_LEVEL": true, "ANALYSIS_MAX_RETRY": true, "MAX_BODY_BYTES": true,
 	"MAX_JOB_BYTES": true, "BODY_MEMORY": true, "ALLOWED_HOSTS": true, "ALLOWED_ORIGINS": true,
-	"RECOVERY_DELAY_MS": true, "AUTH_MODE": true}
+	"RECOVERY_DELAY_MS": true, "AUTH_MODE": true, "BODY_MEMORY_PER_CLIENT": true, "BODY_MIN_RATE": true,
+	"METRICS_WORKSPACE_LABELS": true}
 
 // Env is the test's environment without the service's variables, plus set.
 func Env(set ...string) []string {
