@@ -107,7 +107,7 @@ type Run struct {
 	StartedAt          *time.Time         `json:"startedAt"`
 	CompletedAt        *time.Time         `json:"completedAt"`
 	ElapsedTime        *string            `json:"elapsedTime"`
-	ErrorMessage       string             `json:"errorMessage"`
+	ErrorMessage       string             `json:"errorMessage" doc:"why the run failed: a model the engine cannot analyse names the node and direction, member or plate to fix; \"internal solver fault (please report it): …\" is a fault of the service, not of the model (the run is not retried: the engine is deterministic)"`
 	Warnings           []string           `json:"warnings"`
 	Header             string             `json:"header"`
 	Parameters         []Parameter        `json:"parameters"`
