@@ -120,17 +120,7 @@ func wantResults(t *testing.T, s *stack, r reply) {
 // why, and its result queries answer 409; the untouched file keeps its
 // results, after a rename or an upload too.
 func TestJobFileEditedAfterSaveOpensWithoutResults(t *testing.T) {
-	s, dir := startStackDir(t, 1)
-	proppedCantilever(s)
-	if r := s.wait(s.run(nil).RunID); r.Status != model.RunCompleted {
-		t.Fatalf("run %s %s", r.Status, r.ErrorMessage)
-	}
-	s.must(201, "POST", "/job/save", map[string]any{"filePath": "p"})
-	s.must(200, "POST", "/job/close", nil)
-	file, err := os.ReadFile(filepath.Join(dir, "p.gsj"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dir, file := savedProppedIn(t)
 	forged := rezipUnsigned(t, file, map[string]func([]byte) []byte{"results/static/1:disp.bin": func(b []byte) []byte {
 		binary.LittleEndian.PutUint64(b[8:], math.Float64bits(1e203)) // node 1's ty
 		return b

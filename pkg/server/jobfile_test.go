@@ -81,6 +81,15 @@ func openTampered(t *testing.T, s *stack, file []byte, edits map[string]func([]b
 // savedPropped analyses the propped cantilever, saves it and returns the
 // job file's bytes; the job is closed.
 func savedPropped(t *testing.T) (*stack, []byte) {
+	t.Helper()
+	s, _, b := savedProppedIn(t)
+	return s, b
+}
+
+// savedProppedIn is savedPropped that also returns the jobs directory,
+// which holds the file as p.gsj.
+func savedProppedIn(t *testing.T) (*stack, string, []byte) {
+	t.Helper()
 	s, dir := startStackDir(t, 1)
 	proppedCantilever(s)
 	if r := s.wait(s.run(nil).RunID); r.Status != model.RunCompleted {
@@ -92,7 +101,7 @@ func savedPropped(t *testing.T) (*stack, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, b
+	return s, dir, b
 }
 
 func mustReplace(t *testing.T, b []byte, old, new string) []byte {
