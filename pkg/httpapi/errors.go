@@ -58,6 +58,7 @@ var kindTable = map[model.Kind]errorClass{
 	model.KindUnavailable:        {http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Infrastructure"},
 	model.KindNotImplemented:     {http.StatusNotImplemented, "NOT_IMPLEMENTED", "Api"},
 	model.KindForbidden:          {http.StatusForbidden, "FORBIDDEN", "Api"},
+	model.KindStorageFull:        {http.StatusServiceUnavailable, "STORAGE_FULL", "Infrastructure"},
 }
 
 // routeHints name the routes that mend errors of a kind: the domain's
@@ -65,6 +66,7 @@ var kindTable = map[model.Kind]errorClass{
 var routeHints = map[model.Kind]string{
 	model.KindNoJobOpen:      " (POST " + apiPrefix + "/job/new or POST " + apiPrefix + "/job/open)",
 	model.KindJobAlreadyOpen: " (POST " + apiPrefix + "/job/close)",
+	model.KindStorageFull:    " (POST " + apiPrefix + "/job/close, POST " + apiPrefix + "/job/clear?force=true or DELETE of rows)",
 }
 
 // internalMessage is all a client learns about an unexpected failure.

@@ -51,6 +51,11 @@ const (
 	// this configuration: a browser's cross-origin write, or a Host name
 	// that is not allowed (DNS rebinding).
 	KindForbidden
+	// KindStorageFull is a write the data store refused because it is at
+	// its memory limit (Redis maxmemory with noeviction). Nothing of the
+	// write happened; what frees storage (closing or clearing a job,
+	// deleting rows) still works.
+	KindStorageFull
 )
 
 // FieldError names one offending field of a request.

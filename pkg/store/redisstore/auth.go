@@ -122,7 +122,7 @@ func (a *Auth) RevokeKey(ctx context.Context, id string, at time.Time) (auth.Key
 			if err != nil {
 				return err
 			}
-			_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			err = execTx(ctx, tx, func(p redis.Pipeliner) error {
 				p.HSet(ctx, authKeys, id, nb)
 				return nil
 			})

@@ -120,6 +120,14 @@ func StartSingle(t testing.TB) *Server {
 	return startNode(t, nil)
 }
 
+// StartSingleArgs runs one redis-server as StartSingle does, with the
+// redis-server arguments args added: e.g. "--maxmemory", "4mb",
+// "--maxmemory-policy", "noeviction" for a Redis that fills up.
+func StartSingleArgs(t testing.TB, args ...string) *Server {
+	t.Helper()
+	return startNode(t, func() ([]string, error) { return args, nil })
+}
+
 // startNode runs one redis-server, with the arguments extra (when not nil)
 // returns added, trying a few ports: another process can take the free
 // port between the probe and redis-server's bind.
