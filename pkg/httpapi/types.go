@@ -153,4 +153,19 @@ type AllowedValue struct {
 type Health struct {
 	Status string `json:"status"`
 	Detail string `json:"detail,omitempty"`
+	// Storage is the data store's memory, in /readyz when the store
+	// reports it.
+	Storage *Storage `json:"storage,omitempty"`
+}
+
+// Storage is how full the data store (Redis) is. Full means writes answer
+// 503 STORAGE_FULL until a workspace frees storage (closes or clears a
+// job, deletes rows); /readyz still answers 200 then, since every replica
+// shares the one store and a load balancer that took them all out would
+// leave nobody a way to free it.
+type Storage struct {
+	Full      bool  `json:"full"`
+	UsedBytes int64 `json:"usedBytes"`
+	// MaxBytes is the store's limit; 0 when it has none.
+	MaxBytes int64 `json:"maxBytes"`
 }

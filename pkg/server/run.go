@@ -118,7 +118,7 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		Analysis: &service.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb), Lost: newRunsLost(reg, m.kinds.Types())},
 		Query:    &results.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
 		Kinds:    m.kinds,
-		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
+		Ready:    m.jobs.Ping, Storage: storageOf(rdb), Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
 		BodyMemoryPerClient: cfg.BodyMemoryPerClient, MinBodyRate: cfg.MinBodyRate, HideWorkspaceLabels: cfg.HideWorkspaceLabels,
 		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts, Auth: authn})
 	reg.MustRegister(newQueueCollector(qc), newRedisCollector(rdb))
