@@ -52,12 +52,14 @@ func capReady(t *testing.T, s *capStack) (int, bool) {
 	return st, h.Storage != nil && h.Storage.Full
 }
 
-// capStorageFull fails the test unless a write answered 503 with the
-// STORAGE_FULL errorCode and a detail that says the storage is full.
+// capStorageFull reports an error unless a write answered 503 with the
+// STORAGE_FULL errorCode and a detail that says the storage is full. The
+// scenario goes on after one, so that a build that answers otherwise
+// shows whether it can still free storage.
 func capStorageFull(t *testing.T, what string, st int, body []byte) {
 	t.Helper()
 	if st != 503 || !strings.Contains(string(body), `"STORAGE_FULL"`) || !strings.Contains(string(body), "storage is full") {
-		t.Fatalf("%s on a full Redis: %d %s, want 503 STORAGE_FULL saying the storage is full", what, st, body)
+		t.Errorf("%s on a full Redis: %d %s, want 503 STORAGE_FULL saying the storage is full", what, st, body)
 	}
 }
 
@@ -85,16 +87,14 @@ func TestCapacityFullRedis(t *testing.T) {
 	next, refused := 0, false
 	for size := 5000; !refused && next < 1_000_000; {
 		st, body := s.json("a", "POST", "/job/structure/nodes/bulk", capNodes(next, size))
-		switch st {
-		case 200:
+		if st == 200 {
 			next += size
-		case 503:
-			capStorageFull(t, fmt.Sprintf("a bulk create of %d nodes", size), st, body)
-			refused = size == 1
-			size = max(size/10, 1)
-		default:
-			t.Fatalf("a bulk create of %d nodes after %d: %d %s, want 200 or 503 STORAGE_FULL", size, next, st, body)
+			continue
 		}
+		// Any other answer is a refusal; only 503 STORAGE_FULL is right.
+		capStorageFull(t, fmt.Sprintf("a bulk create of %d nodes after %d", size, next), st, body)
+		refused = size == 1
+		size = max(size/10, 1)
 	}
 	if !refused {
 		t.Fatalf("a created %d nodes and Redis (maxmemory %s) refused none", next, capRedisMaxMemory)
