@@ -1,0 +1,69 @@
+package lifecycle_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gusset/gusset/pkg/analysis/lifecycle"
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
+	"github.com/gusset/gusset/pkg/testutil/redistest"
+)
+
+// bigResultKind is a kind whose results are one column of size bytes.
+type bigResultKind struct{ size int }
+
+func (k bigResultKind) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error {
+	return r.Execute(ctx, t, []string{"Solving", "Storing results"},
+		func(context.Context, model.Job, *lifecycle.Progress) (lifecycle.Publisher, error) {
+			return func(ctx context.Context, _ int64, complete func(*model.Run)) error {
+				set := store.ResultSet{Meta: json.RawMessage(`{}`), Columns: map[string][]byte{"c": make([]byte, k.size)}}
+				return r.Publish(ctx, t, "toy", set, nil, nil, complete)
+			}, nil
+		})
+}
+
+// bigResultKinds serves bigResultKind under every type.
+type bigResultKinds struct{ bigResultKind }
+
+func (k bigResultKinds) Handler(model.AnalysisType) lifecycle.Handler { return k.bigResultKind }
+func (bigResultKinds) Describe(t model.AnalysisType) string           { return string(t) }
+
+// Results that do not fit in a full Redis end the run Failed, saying the
+// storage is full, and release the workspace; the task is not returned
+// for another attempt, which would solve again only to be refused again.
+func TestResultsThatDoNotFitFailTheRun(t *testing.T) {
+	ctx := context.Background()
+	srv := redistest.StartSingleArgs(t, "--maxmemory-policy", "noeviction")
+	r, runs := emptyJobRunnerOn(t, srv, "w")
+	// 1 MiB of results against 256 KiB of room.
+	r.Kinds = bigResultKinds{bigResultKind{1 << 20}}
+	if err := runs.Start(ctx, "w", model.Run{RunID: "r1", AnalysisType: "Toy", Status: model.RunQueued, QueuedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	rdb := srv.Client(t)
+	info, err := rdb.InfoMap(ctx, "memory").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var used int64
+	fmt.Sscan(info["Memory"]["used_memory"], &used)
+	if err := rdb.ConfigSet(ctx, "maxmemory", fmt.Sprint(used+256<<10)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	err = r.Run(ctx, lifecycle.Task{Workspace: "w", RunID: "r1", Kind: "Toy"})
+	if err != nil && model.KindOf(err) != model.KindValidation {
+		t.Errorf("Run returned %v: the queue would retry it", err)
+	}
+	run, err := runs.Run(ctx, "w", "r1")
+	if err != nil || run.Status != model.RunFailed || !strings.Contains(run.ErrorMessage, "storage is full") {
+		t.Fatalf("run %s %q (%v), want Failed saying the storage is full", run.Status, run.ErrorMessage, err)
+	}
+	if h, err := runs.Holder(ctx, "w"); h != "" || err != nil {
+		t.Errorf("lock still held by %q (%v)", h, err)
+	}
+}
