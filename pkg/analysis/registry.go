@@ -82,6 +82,13 @@ type Kind interface {
 	// worker must see again (the settings may change while a run waits)
 	// checks them in its Run.
 	Check(s Settings) error
+	// ResultBytes estimates the bytes a run's results take in the store
+	// (columns and meta records), from the model's row counts (collection
+	// name → rows) and the settings the run reads: rows × the row sizes
+	// of the columns it stores (package columns), per case. It is held
+	// against the workspace's limit on stored result bytes before the run
+	// is queued, so it errs on the large side.
+	ResultBytes(counts map[string]int64, s Settings) int64
 	// Run carries the run of t through r's lifecycle (Runner.Execute).
 	Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error
 }
@@ -359,4 +366,22 @@ func RunSettings[T Settings](f *Family, t lifecycle.Task, job model.Job) (T, err
 		return base, lifecycle.ModelError("the run's setting overrides cannot be read: %v", err)
 	}
 	return base, nil
+}
+
+// CasesAtMost bounds the load cases a run analyses: all cases of the
+// model, or no more than its loadCases id list names. It reads nothing,
+// so it is the bound Kind.ResultBytes needs before a run is queued.
+func CasesAtMost(all int64, loadCases string) int64 {
+	list, some, err := model.ParseIDList("loadCases", loadCases)
+	if err != nil || !some {
+		return all
+	}
+	var named int64
+	for _, r := range list.Ranges {
+		named += r.Hi - r.Lo + 1
+		if named >= all || named < 0 {
+			return all
+		}
+	}
+	return named
 }

@@ -29,6 +29,14 @@ const runsDoc = "One analysis runs per workspace at a time, across every API rep
 	"distortion only warns). A run whose worker is lost is handed to another worker; once its retries are spent it ends Failed " +
 	"(\"worker lost\")."
 
+// resultBytesDoc states the limit on stored result bytes that a run's
+// start checks.
+const resultBytesDoc = "Before a run is queued its results are estimated from the model (load cases the run analyses × the rows " +
+	"and row sizes of the columns it stores): when they, with the workspace's stored results of the other analysis families, " +
+	"would pass the workspace's limit on stored result bytes (MAX_RESULT_BYTES; GET /job/status shows storage.resultBytes " +
+	"and storage.maxResultBytes), the start answers 409 naming the limit and its value, and nothing is queued. Results " +
+	"that do not fit in a full store end the run Failed saying the storage is full."
+
 func (a *API) registerAnalysisRoutes() {
 	const tag = "Analysis"
 	for _, k := range a.kinds.Kinds() {
@@ -36,7 +44,7 @@ func (a *API) registerAnalysisRoutes() {
 		a.add(route{method: "POST", path: analysisPath + "/" + st.Path, tag: tag, summary: st.Summary,
 			desc: "The optional body is a partial " + string(f.Name) + " settings record (the same fields and rules as PATCH " +
 				analysisPath + "/" + string(f.Name) + "/settings), applied to this run only; the stored settings do not change. " +
-				"Answers 202 with the run record (Queued); poll GET " + analysisPath + "/runs/{runId}. " + st.Doc + " " + runsDoc,
+				"Answers 202 with the run record (Queued); poll GET " + analysisPath + "/runs/{runId}. " + st.Doc + " " + runsDoc + " " + resultBytesDoc,
 			body: analysis.DefaultSettings(f), responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 			handler: func(c *fiber.Ctx) error { return a.startRun(c, k) }})
 	}
@@ -70,8 +78,9 @@ func (a *API) registerAnalysisRoutes() {
 }
 
 // startRun checks a run request of kind k and starts it: the body's
-// overrides are merged into the family's stored settings, and the kind
-// checks the outcome before anything is queued.
+// overrides are merged into the family's stored settings, the kind checks
+// the outcome, and the results it estimates must fit the workspace's
+// limit on stored result bytes, before anything is queued.
 func (a *API) startRun(c *fiber.Ctx, k analysis.Kind) error {
 	ctx, ws := c.UserContext(), workspace(c)
 	job, err := a.sess.Job(ctx, ws)
@@ -87,6 +96,13 @@ func (a *API) startRun(c *fiber.Ctx, k analysis.Kind) error {
 		return err
 	}
 	if err := k.Check(eff); err != nil {
+		return err
+	}
+	counts, err := a.sess.Counts(ctx, ws)
+	if err != nil {
+		return err
+	}
+	if err := a.analysis.CheckResultBytes(ctx, ws, k.Family().Name, k.ResultBytes(counts, eff)); err != nil {
 		return err
 	}
 	run, err := a.analysis.Start(ctx, ws, k.Type(), overrides)

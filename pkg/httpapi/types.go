@@ -23,6 +23,13 @@ type Status struct {
 	Analysis    AnalysisFlags    `json:"analysis"`
 	SteelDesign SteelDesignFlags `json:"steelDesign"`
 	AccessMode  string           `json:"accessMode" doc:"ReadWrite, or ReadOnly while an analysis is queued or running (model changes are refused then)"`
+	Storage     WorkspaceStorage `json:"storage"`
+}
+
+// WorkspaceStorage is what the workspace stores against its limits.
+type WorkspaceStorage struct {
+	ResultBytes    int64 `json:"resultBytes" doc:"bytes of the analysis results the workspace stores (result columns and meta records)"`
+	MaxResultBytes int64 `json:"maxResultBytes" doc:"the most result bytes the workspace may store (MAX_RESULT_BYTES); a run whose estimated results would pass it, with the stored results of other analysis families, answers 409 before it is queued; 0 is no limit"`
 }
 
 // StructureCounts are the structure model's row counts.

@@ -44,6 +44,22 @@ type Service struct {
 	// "worker lost" (metrics); a run is reported once, by the replica
 	// whose update ended it.
 	Lost func(kind model.AnalysisType)
+	// Stored reads the bytes of results a workspace stores; nil leaves
+	// MaxResultBytes unchecked and ResultBytes at 0.
+	Stored StoredBytes
+	// MaxResultBytes is the most result bytes workspace ws may store
+	// (MAX_RESULT_BYTES, the same for every workspace until quotas are set
+	// per workspace); nil, or 0 or less, is no limit.
+	MaxResultBytes func(ws string) int64
+	// ObserveBytes, when set, is told the bytes a workspace stores each
+	// time they are read (metrics).
+	ObserveBytes func(ws string, bytes int64)
+}
+
+// StoredBytes reads the bytes of the results a workspace stores, by
+// family (store.Results implements it).
+type StoredBytes interface {
+	Bytes(ctx context.Context, ws string) (map[model.AnalysisFamily]int64, error)
 }
 
 func (s *Service) now() time.Time {
@@ -77,6 +93,68 @@ func (s *Service) Start(ctx context.Context, ws string, kind model.AnalysisType,
 		return model.Run{}, model.Wrap(op, errors.Join(err, ferr))
 	}
 	return run.Shown(s.now()), nil
+}
+
+// ResultBytes returns the bytes of results ws stores and the most it may
+// store (0: no limit).
+func (s *Service) ResultBytes(ctx context.Context, ws string) (stored, limit int64, err error) {
+	byFamily, err := s.storedBytes(ctx, ws)
+	for _, n := range byFamily {
+		stored += n
+	}
+	return stored, s.limit(ws), err
+}
+
+func (s *Service) storedBytes(ctx context.Context, ws string) (map[model.AnalysisFamily]int64, error) {
+	if s.Stored == nil {
+		return nil, nil
+	}
+	byFamily, err := s.Stored.Bytes(ctx, ws)
+	if err == nil && s.ObserveBytes != nil {
+		var total int64
+		for _, n := range byFamily {
+			total += n
+		}
+		s.ObserveBytes(ws, total)
+	}
+	return byFamily, err
+}
+
+func (s *Service) limit(ws string) int64 {
+	if s.MaxResultBytes == nil {
+		return 0
+	}
+	return max(s.MaxResultBytes(ws), 0)
+}
+
+// CheckResultBytes refuses a run of family whose results, estimate bytes
+// (the kind's ResultBytes), would take ws past its limit on stored result
+// bytes together with the results it stores of the other families (a run
+// replaces its own family's results; the estimate covers every case of
+// the model, so retained ones too). It runs before the run is recorded,
+// so a refused run leaves nothing behind.
+func (s *Service) CheckResultBytes(ctx context.Context, ws string, family model.AnalysisFamily, estimate int64) error {
+	limit := s.limit(ws)
+	if limit == 0 {
+		return nil
+	}
+	byFamily, err := s.storedBytes(ctx, ws)
+	if err != nil {
+		return model.Wrap("check stored result bytes", err)
+	}
+	others := int64(0)
+	for f, n := range byFamily {
+		if f != family {
+			others += n
+		}
+	}
+	if others+estimate <= limit {
+		return nil
+	}
+	return model.E(model.KindConflict, "the run's results would take about %d bytes and the workspace stores %d bytes of other "+
+		"results: together over the workspace's limit on stored result bytes (MAX_RESULT_BYTES = %d); analyse fewer load cases "+
+		"or modes, delete results (a model change or clearing the job does), or ask the operator for a larger limit",
+		estimate, others, limit)
 }
 
 // Get reads a run as a client sees it. A run whose task left the queue

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/columns"
 	"github.com/gusset/gusset/pkg/analysis/lifecycle"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -74,6 +75,20 @@ func (linearStatic) Start() analysis.StartRoute {
 // Check implements Kind: every static settings record runs linear.
 func (linearStatic) Check(analysis.Settings) error { return nil }
 
+// ResultBytes implements Kind: the load cases the run analyses (at most).
+func (linearStatic) ResultBytes(counts map[string]int64, s analysis.Settings) int64 {
+	st, _ := s.(model.StaticSettings)
+	return staticBytes(counts, analysis.CasesAtMost(counts[model.CollLoadCases], st.LoadCases), false)
+}
+
+// staticBytes estimates the static results of cases load cases on the
+// model counts describes; a node restraint is a supported node.
+func staticBytes(counts map[string]int64, cases int64, cables bool) int64 {
+	nodes := counts[model.CollNodes]
+	return columns.StaticBytes(nodes, counts[model.CollMembers], counts[model.CollPlates],
+		min(counts[model.CollNodeRestraints], nodes), cases, cables)
+}
+
 // Run implements Kind.
 func (linearStatic) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error {
 	return runner{r}.runStatic(ctx, t)
@@ -135,6 +150,19 @@ func (nonLinearStatic) Check(s analysis.Settings) error {
 		return fmt.Errorf("check non-linear settings: a %T is not the static settings", s)
 	}
 	return CheckNonLinear(st)
+}
+
+// ResultBytes implements Kind: the load cases the run analyses (at
+// most), each with the cable column (members that are cables are not
+// counted), and with keepLoadSteps the Step cases kept (at most
+// MaxStepLoadCases).
+func (nonLinearStatic) ResultBytes(counts map[string]int64, s analysis.Settings) int64 {
+	st, _ := s.(model.StaticSettings)
+	cases := analysis.CasesAtMost(counts[model.CollLoadCases], st.LoadCases)
+	if st.KeepLoadSteps {
+		cases += min(cases*int64(max(st.LoadSteps, 1)), MaxStepLoadCases)
+	}
+	return staticBytes(counts, cases, true)
 }
 
 // Run implements Kind: the run fans out (Runner.RunFannedOut).

@@ -154,6 +154,47 @@ func (s *Results) Columns(ctx context.Context, ws string, kind model.AnalysisFam
 	return out, wrap("read results", err)
 }
 
+// bytesScript returns every key of the results index with its length, in
+// one step. KEYS: the results index. The keys it reads are not declared:
+// on a Redis Cluster they share the index's slot (see applyScript).
+var bytesScript = redis.NewScript(`
+local keys = redis.call('SMEMBERS', KEYS[1])
+local out = {}
+for i, k in ipairs(keys) do
+  out[2 * i - 1] = k
+  out[2 * i] = redis.call('STRLEN', k)
+end
+return out`)
+
+// Bytes implements store.Results: it sums the lengths of the keys the
+// results index lists, a few per case and family, so the sum costs one
+// step in Redis and cannot drift from what is stored.
+func (s *Results) Bytes(ctx context.Context, ws string) (map[model.AnalysisFamily]int64, error) {
+	const op = "read stored result bytes"
+	k, err := s.jobs.keys(ws)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	res, err := bytesScript.Run(ctx, s.jobs.rdb, []string{k.resultKeys()}).Slice()
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	prefix := k.resultMeta("")
+	prefix = prefix[:len(prefix)-len(":meta")]
+	out := map[model.AnalysisFamily]int64{}
+	for i := 0; i+1 < len(res); i += 2 {
+		key, _ := res[i].(string)
+		n, _ := res[i+1].(int64)
+		rest, ok := strings.CutPrefix(key, prefix)
+		kind, _, cut := strings.Cut(rest, ":")
+		if !ok || !cut || kind == "" {
+			continue
+		}
+		out[model.AnalysisFamily(kind)] += n
+	}
+	return out, nil
+}
+
 // readColumns reads columns through r (a client or a WATCH transaction);
 // a missing column is nil.
 func readColumns(ctx context.Context, r redis.Cmdable, k keys, kind model.AnalysisFamily, names []string) ([][]byte, error) {
