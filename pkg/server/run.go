@@ -118,9 +118,9 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
 		Analysis: &service.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb), Lost: newRunsLost(reg, m.kinds.Types()),
 			Stored: res, MaxResultBytes: cfg.resultBytesLimit(), ObserveBytes: newResultBytesGauge(reg, cfg.HideWorkspaceLabels)},
-		Query:    &results.Query{Source: m.source, Results: res, Jobs: m.jobs},
-		Kinds:    m.kinds,
-		Ready:    m.jobs.Ping, Storage: storageOf(rdb), Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
+		Query: &results.Query{Source: m.source, Results: res, Jobs: m.jobs},
+		Kinds: m.kinds,
+		Ready: m.jobs.Ping, Storage: storageOf(rdb), Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
 		BodyMemoryPerClient: cfg.BodyMemoryPerClient, MinBodyRate: cfg.MinBodyRate, HideWorkspaceLabels: cfg.HideWorkspaceLabels,
 		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts, Auth: authn})
 	reg.MustRegister(newQueueCollector(qc), newRedisCollector(rdb))
