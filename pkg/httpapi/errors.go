@@ -66,7 +66,7 @@ var kindTable = map[model.Kind]errorClass{
 var routeHints = map[model.Kind]string{
 	model.KindNoJobOpen:      " (POST " + apiPrefix + "/job/new or POST " + apiPrefix + "/job/open)",
 	model.KindJobAlreadyOpen: " (POST " + apiPrefix + "/job/close)",
-	model.KindStorageFull:    " (POST " + apiPrefix + "/job/close, POST " + apiPrefix + "/job/clear?force=true or DELETE of rows)",
+	model.KindStorageFull:    " (POST " + apiPrefix + "/job/close, DELETE " + apiPrefix + "/job/data?force=true or a DELETE of rows)",
 }
 
 // internalMessage is all a client learns about an unexpected failure.
