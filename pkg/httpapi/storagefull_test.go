@@ -2,7 +2,6 @@ package httpapi_test
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -15,7 +14,6 @@ import (
 // routes that free it; reads, deleting a row, clearing and closing the
 // job work; and /readyz stays 200, saying the storage is full.
 func TestFullStore(t *testing.T) {
-	ctx := context.Background()
 	var full bool
 	e := newEnv(t, envOptions{storage: func(context.Context) (httpapi.Storage, error) {
 		return httpapi.Storage{Full: full, UsedBytes: 1, MaxBytes: 1}, nil
@@ -23,18 +21,7 @@ func TestFullStore(t *testing.T) {
 	e.must(200, "POST", "/job/new", nil)
 	e.must(200, "POST", sp+"/nodes/bulk", []map[string]any{{"x": 0, "y": 0, "z": 0}, {"x": 3, "y": 0, "z": 0}, {"x": 6, "y": 0, "z": 0}})
 	// Redis over its limit: what it uses now, less a little.
-	rdb := e.rdb.Client(t)
-	info, err := rdb.InfoMap(ctx, "memory").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var used int64
-	fmt.Sscan(info["Memory"]["used_memory"], &used)
-	for _, arg := range [][2]string{{"maxmemory-policy", "noeviction"}, {"maxmemory", fmt.Sprint(used - 64<<10)}} {
-		if err := rdb.ConfigSet(ctx, arg[0], arg[1]).Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	e.rdb.SetMaxMemory(t, -64<<10)
 	full = true
 
 	for _, w := range []struct {

@@ -3,7 +3,6 @@ package lifecycle_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -38,24 +37,15 @@ func (bigResultKinds) Describe(t model.AnalysisType) string           { return s
 // for another attempt, which would solve again only to be refused again.
 func TestResultsThatDoNotFitFailTheRun(t *testing.T) {
 	ctx := context.Background()
-	srv := redistest.StartSingleArgs(t, "--maxmemory-policy", "noeviction")
+	srv := redistest.StartSingle(t)
 	r, runs := emptyJobRunnerOn(t, srv, "w")
 	// 1 MiB of results against 256 KiB of room.
 	r.Kinds = bigResultKinds{bigResultKind{1 << 20}}
 	if err := runs.Start(ctx, "w", model.Run{RunID: "r1", AnalysisType: "Toy", Status: model.RunQueued, QueuedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	rdb := srv.Client(t)
-	info, err := rdb.InfoMap(ctx, "memory").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var used int64
-	fmt.Sscan(info["Memory"]["used_memory"], &used)
-	if err := rdb.ConfigSet(ctx, "maxmemory", fmt.Sprint(used+256<<10)).Err(); err != nil {
-		t.Fatal(err)
-	}
-	err = r.Run(ctx, lifecycle.Task{Workspace: "w", RunID: "r1", Kind: "Toy"})
+	srv.SetMaxMemory(t, 256<<10)
+	err := r.Run(ctx, lifecycle.Task{Workspace: "w", RunID: "r1", Kind: "Toy"})
 	if err != nil && model.KindOf(err) != model.KindValidation {
 		t.Errorf("Run returned %v: the queue would retry it", err)
 	}

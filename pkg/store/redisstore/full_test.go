@@ -42,22 +42,8 @@ func fillRedis(t *testing.T, ctx context.Context, srv *redistest.Server, st full
 		}
 	}
 	then()
-	limit := usedMemory(t, ctx, srv) - rows*4<<10/4
-	if err := srv.Client(t).ConfigSet(ctx, "maxmemory", fmt.Sprint(limit)).Err(); err != nil {
-		t.Fatal(err)
-	}
+	srv.SetMaxMemory(t, -rows*4<<10/4)
 	return rows + 1
-}
-
-func usedMemory(t *testing.T, ctx context.Context, srv *redistest.Server) int64 {
-	t.Helper()
-	info, err := srv.Client(t).InfoMap(ctx, "memory").Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n int64
-	fmt.Sscan(info["Memory"]["used_memory"], &n)
-	return n
 }
 
 // A Redis at its maxmemory with the noeviction policy answered every
@@ -67,7 +53,7 @@ func usedMemory(t *testing.T, ctx context.Context, srv *redistest.Server) int64 
 // drops the analysis lock), clearing and closing a job.
 func TestFullRedisRefusesWritesAndFrees(t *testing.T) {
 	ctx := context.Background()
-	srv := redistest.StartSingleArgs(t, "--maxmemory-policy", "noeviction")
+	srv := redistest.StartSingle(t)
 	rdb := srv.Client(t)
 	st := fullStores{jobs: redisstore.NewJobs(rdb, []string{"nodes", "members"}), mdl: redisstore.NewModel(rdb),
 		runs: redisstore.NewRuns(rdb), res: redisstore.NewResults(rdb), fan: redisstore.NewFanOut(rdb)}

@@ -257,3 +257,28 @@ func lastLines(s string) string {
 	}
 	return strings.Join(lines, " | ")
 }
+
+// SetMaxMemory gives the server (one redis-server) the noeviction policy
+// and a maxmemory room bytes above what it uses now, and returns that
+// limit. A negative room puts it over its limit at once: it then refuses
+// every write that may grow its memory, as a full Redis does.
+func (s *Server) SetMaxMemory(t testing.TB, room int64) int64 {
+	t.Helper()
+	ctx := context.Background()
+	c := s.node(t)
+	info, err := c.InfoMap(ctx, "memory").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used, err := strconv.ParseInt(info["Memory"]["used_memory"], 10, 64)
+	if err != nil {
+		t.Fatalf("used_memory %q: %v", info["Memory"]["used_memory"], err)
+	}
+	limit := used + room
+	for _, kv := range [][2]string{{"maxmemory-policy", "noeviction"}, {"maxmemory", strconv.FormatInt(limit, 10)}} {
+		if err := c.ConfigSet(ctx, kv[0], kv[1]).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return limit
+}
