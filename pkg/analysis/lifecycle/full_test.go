@@ -13,24 +13,17 @@ import (
 	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
 
-// bigResultKind is a kind whose results are one column of size bytes.
-type bigResultKind struct{ size int }
-
-func (k bigResultKind) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error {
-	return r.Execute(ctx, t, []string{"Solving", "Storing results"},
-		func(context.Context, model.Job, *lifecycle.Progress) (lifecycle.Publisher, error) {
+// bigResultKinds serve a kind whose results are one column of size bytes.
+func bigResultKinds(size int) solverKinds {
+	return solverKinds{solverKind{func(r *lifecycle.Runner, t lifecycle.Task) lifecycle.Solver {
+		return func(context.Context, model.Job, *lifecycle.Progress) (lifecycle.Publisher, error) {
 			return func(ctx context.Context, _ int64, complete func(*model.Run)) error {
-				set := store.ResultSet{Meta: json.RawMessage(`{}`), Columns: map[string][]byte{"c": make([]byte, k.size)}}
+				set := store.ResultSet{Meta: json.RawMessage(`{}`), Columns: map[string][]byte{"c": make([]byte, size)}}
 				return r.Publish(ctx, t, "toy", set, nil, nil, complete)
 			}, nil
-		})
+		}
+	}}}
 }
-
-// bigResultKinds serves bigResultKind under every type.
-type bigResultKinds struct{ bigResultKind }
-
-func (k bigResultKinds) Handler(model.AnalysisType) lifecycle.Handler { return k.bigResultKind }
-func (bigResultKinds) Describe(t model.AnalysisType) string           { return string(t) }
 
 // Results that do not fit in a full Redis end the run Failed, saying the
 // storage is full, and release the workspace; the task is not returned
@@ -40,7 +33,7 @@ func TestResultsThatDoNotFitFailTheRun(t *testing.T) {
 	srv := redistest.StartSingle(t)
 	r, runs := emptyJobRunnerOn(t, srv, "w")
 	// 1 MiB of results against 256 KiB of room.
-	r.Kinds = bigResultKinds{bigResultKind{1 << 20}}
+	r.Kinds = bigResultKinds(1 << 20)
 	if err := runs.Start(ctx, "w", model.Run{RunID: "r1", AnalysisType: "Toy", Status: model.RunQueued, QueuedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
