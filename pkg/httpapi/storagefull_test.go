@@ -11,8 +11,8 @@ import (
 // A Redis at its maxmemory (noeviction) answered every write with a 500,
 // and POST /job/close too (issue 35, finding 5). Now a write is a 503
 // STORAGE_FULL whose detail says the storage is full and names the
-// routes that free it; reads, deleting a row, clearing and closing the
-// job work; and /readyz stays 200, saying the storage is full.
+// routes that free it; reads, saving, deleting a row, clearing and
+// closing the job work; and /readyz stays 200, saying the storage is full.
 func TestFullStore(t *testing.T) {
 	var full bool
 	e := newEnv(t, envOptions{storage: func(context.Context) (httpapi.Storage, error) {
@@ -43,6 +43,8 @@ func TestFullStore(t *testing.T) {
 		t.Errorf("readyz = %+v, want 200 saying the storage is full", h)
 	}
 	e.must(200, "GET", sp+"/nodes", nil)
+	// Saving first, as a user about to close the job would.
+	e.must(201, "POST", "/job/save", map[string]any{"filePath": "full"})
 	e.must(200, "DELETE", sp+"/nodes/3", nil)
 	e.must(200, "DELETE", "/job/data?force=true", nil)
 	e.must(200, "POST", "/job/close", nil)

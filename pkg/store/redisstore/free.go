@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/redis/go-redis/v9"
 
@@ -12,7 +13,8 @@ import (
 )
 
 // Closing and clearing a job are what a workspace does to free storage,
-// so they must work when Redis is full. A MULTI is refused whole at the
+// so they must work when Redis is full; so must saving the job first, and
+// ending a run (which releases the job). A MULTI is refused whole at the
 // memory limit (see storage.go), so each is one script that deletes before
 // it writes anything: the checks, the deletes and the few small writes of
 // a clearing happen in one atomic step, as the transaction did.
@@ -179,4 +181,46 @@ func (s *Runs) Update(ctx context.Context, ws, id string, fn func(*model.Run) er
 		return nil
 	})
 	return out, wrap(op, err)
+}
+
+// markSavedScript rewrites the state fields of a job whose state and
+// revision are still those read. It deletes them before it writes them
+// again, so that a job can be saved when Redis is full (before it is
+// closed, to free storage). KEYS: job hash, revision. ARGV: the state
+// field read, the revision read, the state and modified fields to write.
+// It returns 1, or 0 when the state or the revision moved.
+var markSavedScript = redis.NewScript(`
+if redis.call('HGET', KEYS[1], 'state') ~= ARGV[1] or (redis.call('GET', KEYS[2]) or '0') ~= ARGV[2] then return 0 end
+redis.call('HDEL', KEYS[1], 'state', 'modified')
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'modified', ARGV[4])
+return 1`)
+
+// MarkSaved implements store.Jobs.
+func (s *Jobs) MarkSaved(ctx context.Context, ws string, file model.FileInfo, rev int64) (Slot, error) {
+	const op = "mark job saved"
+	k, err := s.keys(ws)
+	if err != nil {
+		return Slot{}, wrap(op, err)
+	}
+	var sl Slot
+	err = retry(ctx, func() error {
+		var raw string
+		var err error
+		if sl, raw, err = readSlotRaw(ctx, s.rdb, k); err != nil {
+			return err
+		}
+		if !sl.State.IsOpen {
+			return model.ErrNoJobOpen
+		}
+		sl.State.File = file
+		sl.State.IsNew = false
+		sl.State.IsModified = sl.Rev != rev
+		f := stateFields(sl.State, sl.Session)
+		n, err := markSavedScript.Run(ctx, s.rdb, []string{k.job(), k.rev()}, raw, strconv.FormatInt(sl.Rev, 10), f[1], f[3]).Int()
+		if err == nil && n == 0 {
+			err = redis.TxFailedErr
+		}
+		return err
+	})
+	return sl, wrap(op, err)
 }

@@ -140,6 +140,22 @@ func TestFullRedisRefusesWritesAndFrees(t *testing.T) {
 			}
 		})
 	}
+	// Saving, before a close frees the job: the file is written by the
+	// session, the store marks the job saved.
+	t.Run("save", func(t *testing.T) {
+		before, err := st.jobs.Slot(ctx, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sl, err := st.jobs.MarkSaved(ctx, "a", model.FileInfo{Path: "full.gsj"}, before.Rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, _ := st.jobs.Slot(ctx, "a")
+		if sl.State.IsModified || after.State.IsModified || after.State.File.Path != "full.gsj" {
+			t.Fatalf("slot after the save %+v, want saved as full.gsj and not modified", after.State)
+		}
+	})
 	// Freeing, in an order where each step runs while Redis is still full.
 	t.Run("free/delete rows under the write lease", func(t *testing.T) {
 		// A cascade of deletes takes the lease first.

@@ -91,25 +91,33 @@ func retry(ctx context.Context, try func() error) error {
 
 // readSlot reads the slot through any reader (a client or a WATCH tx).
 func readSlot(ctx context.Context, r redis.Cmdable, k keys) (Slot, error) {
+	sl, _, err := readSlotRaw(ctx, r, k)
+	return sl, err
+}
+
+// readSlotRaw is readSlot that also returns the state field as stored
+// ("" when no job is open), for a script to check that it is unchanged.
+func readSlotRaw(ctx context.Context, r redis.Cmdable, k keys) (Slot, string, error) {
 	vals, err := r.HMGet(ctx, k.job(), fState, fModified).Result()
 	if err != nil {
-		return Slot{}, err
+		return Slot{}, "", err
 	}
+	raw, _ := vals[0].(string)
 	out, err := decodeSlot(vals[0], vals[1])
 	if err != nil {
-		return out, err
+		return out, raw, err
 	}
 	rev, err := r.Get(ctx, k.rev()).Int64()
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return out, err
+		return out, raw, err
 	}
 	out.Rev = rev
 	n, err := r.Exists(ctx, k.lock()).Result()
 	if err != nil {
-		return out, err
+		return out, raw, err
 	}
 	out.Analysing = n > 0
-	return out, nil
+	return out, raw, nil
 }
 
 // decodeSlot decodes the state and modified fields of a job hash (as
@@ -382,34 +390,6 @@ func (s *Jobs) mutable(ctx context.Context, tx *redis.Tx, k keys) (Slot, error) 
 			"the model is read-only while an analysis is in progress; wait for it or cancel it")
 	}
 	return sl, nil
-}
-
-// MarkSaved implements store.Jobs.
-func (s *Jobs) MarkSaved(ctx context.Context, ws string, file model.FileInfo, rev int64) (Slot, error) {
-	const op = "mark job saved"
-	k, err := s.keys(ws)
-	if err != nil {
-		return Slot{}, wrap(op, err)
-	}
-	var sl Slot
-	err = s.watch(ctx, func(tx *redis.Tx) error {
-		var err error
-		if sl, err = readSlot(ctx, tx, k); err != nil {
-			return err
-		}
-		if !sl.State.IsOpen {
-			return model.ErrNoJobOpen
-		}
-		sl.State.File = file
-		sl.State.IsNew = false
-		sl.State.IsModified = sl.Rev != rev
-		err = execTx(ctx, tx, func(p redis.Pipeliner) error {
-			p.HSet(ctx, k.job(), stateFields(sl.State, sl.Session)...)
-			return nil
-		})
-		return err
-	}, k.job(), k.rev())
-	return sl, wrap(op, err)
 }
 
 // Snapshot implements store.Jobs.
