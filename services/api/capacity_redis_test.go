@@ -67,7 +67,8 @@ func capStorageFull(t *testing.T, what string, st int, body []byte) {
 // noeviction policy with nodes; then every write of every workspace
 // answered 500, POST /job/close (the only way to free memory) too, and
 // /readyz stayed 200 saying nothing. Now a write answers 503 STORAGE_FULL
-// saying the storage is full, a can close its job and writes work again,
+// saying the storage is full, a can save and close its job and writes
+// work again,
 // and /readyz says the storage is full while it is (staying 200: every
 // replica shares the one Redis, so a 503 would take all of them out of
 // a load balancer and nobody could free storage).
@@ -117,7 +118,11 @@ func TestCapacityFullRedis(t *testing.T) {
 		t.Errorf("readyz while Redis is full: %d, full %v; want 200 saying the storage is full", st, full)
 	}
 
-	// a frees what it stored by closing its job; then writes work again.
+	// a saves its job, then frees what it stored by closing it; then
+	// writes work again.
+	if st, body := s.json("a", "POST", "/job/save", `{"filePath":"full"}`); st != 201 {
+		t.Errorf("a's save on a full Redis: %d %s, want 201", st, body)
+	}
 	s.must(200, "a", "POST", "/job/close", "")
 	// Redis frees a large collection in the background (UNLINK): writes
 	// work again once it has, at once on an idle machine.
