@@ -99,14 +99,18 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	}
 	m := newModel(rdb, cfg.Kinds)
 	keys := cfg.AuthMode == AuthKeys
+	var authn httpapi.Authenticator
+	var workspaces workspaceReader
+	if keys {
+		svc := &auth.Service{Store: redisstore.NewAuth(rdb)}
+		authn, workspaces = svc, svc
+	}
+	limits := limitsOf(cfg.Limits, workspaces)
 	sess := session.New(m.jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
 		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot, CheckAnalysis: m.kinds.CheckSettings, PrepareSave: m.kinds.PrepareSave, MaxJobBytes: cfg.MaxJobBytes,
-		WorkspaceDirs: keys})
-	var authn httpapi.Authenticator
-	if keys {
-		authn = &auth.Service{Store: redisstore.NewAuth(rdb)}
-	}
+		Limits: limits, WorkspaceDirs: keys})
 	m.editor.Touched = sess.Touched
+	m.editor.Limits = limits
 	if reg == nil {
 		reg = newRegistry()
 	}
