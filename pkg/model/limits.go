@@ -65,7 +65,7 @@ var LimitDefs = []LimitDef{
 		Field: func(l *Limits) *int64 { return &l.Plates }},
 	{Name: "loadCases", Setting: "MAX_LOAD_CASES", Noun: "load cases", Default: 20_000, Coll: CollLoadCases,
 		Field: func(l *Limits) *int64 { return &l.LoadCases }},
-	{Name: "stepCases", Setting: "MAX_STEP_CASES", Noun: "Step cases kept by one non-linear run", Default: 10_000,
+	{Name: "stepCases", Setting: "MAX_STEP_CASES", Noun: "Step cases kept by one non-linear run", Default: 1000,
 		Field: func(l *Limits) *int64 { return &l.StepCases }},
 	{Name: "resultBytes", Setting: "MAX_RESULT_BYTES", Noun: "bytes of stored results", Bytes: true, Default: 2 << 30,
 		Field: func(l *Limits) *int64 { return &l.ResultBytes }},

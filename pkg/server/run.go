@@ -119,10 +119,12 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		qc.MaxRetry = *cfg.AnalysisMaxRetry
 	}
 	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
-		Analysis: &service.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb), Lost: newRunsLost(reg, m.kinds.Types())},
-		Query:    &results.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
-		Kinds:    m.kinds,
-		Ready:    m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
+		Analysis: &service.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb), Lost: newRunsLost(reg, m.kinds.Types()),
+			Limits: limits},
+		Limits: limits,
+		Query:  &results.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
+		Kinds:  m.kinds,
+		Ready:  m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
 		BodyMemoryPerClient: cfg.BodyMemoryPerClient, MinBodyRate: cfg.MinBodyRate, HideWorkspaceLabels: cfg.HideWorkspaceLabels,
 		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts, Auth: authn})
 	reg.MustRegister(newQueueCollector(qc), newRedisCollector(rdb))
