@@ -86,6 +86,23 @@ type Kind interface {
 	Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error
 }
 
+// Admitter is a kind whose runs may ask for more than a workspace's
+// limits allow (a non-linear run keeping its load steps): Admit refuses
+// such a run before it is queued, with a KindLimitExceeded error naming
+// the limit. Kinds whose runs no limit bounds need not implement it.
+type Admitter interface {
+	Admit(s Settings, a Admission) error
+}
+
+// Admission is what a run is admitted against.
+type Admission struct {
+	// Cases are the ids of the model's load and combination cases,
+	// ascending, Step cases left out: those a run may analyse.
+	Cases []int64
+	// Limits are the workspace's.
+	Limits model.Limits
+}
+
 // StartRoute is the route that starts a run of a kind.
 type StartRoute struct {
 	// Path is its path below the analysis routes ("static/run-linear").

@@ -1,8 +1,10 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -14,7 +16,7 @@ const analysisPath = "/job/analysis"
 
 // Error statuses of the run routes.
 var (
-	errsRunStart = []int{http.StatusBadRequest, http.StatusConflict, http.StatusRequestEntityTooLarge,
+	errsRunStart = []int{http.StatusBadRequest, http.StatusForbidden, http.StatusConflict, http.StatusRequestEntityTooLarge,
 		http.StatusUnsupportedMediaType, http.StatusNotImplemented, http.StatusInternalServerError, http.StatusServiceUnavailable}
 	errsRun = []int{http.StatusNotFound, http.StatusInternalServerError}
 )
@@ -89,12 +91,40 @@ func (a *API) startRun(c *fiber.Ctx, k analysis.Kind) error {
 	if err := k.Check(eff); err != nil {
 		return err
 	}
+	if err := a.admit(ctx, ws, k, eff); err != nil {
+		return err
+	}
 	run, err := a.analysis.Start(ctx, ws, k.Type(), overrides)
 	if err != nil {
 		return err
 	}
 	c.Location(apiPrefix + analysisPath + "/runs/" + run.RunID)
 	return c.Status(fiber.StatusAccepted).JSON(run)
+}
+
+// admit holds a run of k with settings s to the workspace's limits, when
+// k's runs can pass one (analysis.Admitter).
+func (a *API) admit(ctx context.Context, ws string, k analysis.Kind, s analysis.Settings) error {
+	ad, ok := k.(analysis.Admitter)
+	if !ok || a.limits == nil {
+		return nil
+	}
+	l, err := a.limits(ctx, ws)
+	if err != nil {
+		return err
+	}
+	cases, err := a.loads.Cases.All(ctx, ws)
+	if err != nil {
+		return err
+	}
+	ids := make([]int64, 0, len(cases))
+	for _, c := range cases {
+		if c.StepOf == 0 {
+			ids = append(ids, c.ID)
+		}
+	}
+	slices.Sort(ids)
+	return ad.Admit(s, analysis.Admission{Cases: ids, Limits: l})
 }
 
 // runOverrides checks a run's optional override body against the stored

@@ -51,6 +51,10 @@ const (
 	// this configuration: a browser's cross-origin write, or a Host name
 	// that is not allowed (DNS rebinding).
 	KindForbidden
+	// KindLimitExceeded is a request that would take a workspace past one
+	// of its limits (Limits): more nodes or load cases than it may hold,
+	// say. Nothing of the request is done.
+	KindLimitExceeded
 )
 
 // FieldError names one offending field of a request.

@@ -36,6 +36,10 @@ type Task struct {
 	// attempt numbers them alike).
 	Steps    int   `json:"steps,omitempty"`
 	StepBase int64 `json:"stepBase,omitempty"`
+	// Limits are the workspace's limits when the run was started, so
+	// that the worker holds the run to the limits the API checked it
+	// against; nil (a task queued before limits) means the defaults.
+	Limits *model.Limits `json:"limits,omitempty"`
 }
 
 // Queue carries the sub-tasks of runs that fan out to the workers

@@ -44,6 +44,9 @@ type Service struct {
 	// "worker lost" (metrics); a run is reported once, by the replica
 	// whose update ended it.
 	Lost func(kind model.AnalysisType)
+	// Limits gives the workspace's limits, which a run carries to its
+	// worker; nil leaves the worker the defaults.
+	Limits func(ctx context.Context, ws string) (model.Limits, error)
 }
 
 func (s *Service) now() time.Time {
@@ -63,12 +66,21 @@ func (s *Service) Start(ctx context.Context, ws string, kind model.AnalysisType,
 			return model.Run{}, model.Wrap(op, err)
 		}
 	}
+	task := lifecycle.Task{Workspace: ws, Kind: kind, Overrides: overrides}
+	if s.Limits != nil {
+		l, err := s.Limits(ctx, ws)
+		if err != nil {
+			return model.Run{}, model.Wrap(op, err)
+		}
+		task.Limits = &l
+	}
 	run := model.Run{RunID: uuid.NewString(), AnalysisType: kind, Status: model.RunQueued, QueuedAt: s.now(),
 		Overrides: overrides, Progress: model.Progress{StatusText: "Waiting for a worker"}}
 	if err := s.Runs.Start(ctx, ws, run); err != nil {
 		return model.Run{}, model.Wrap(op, err)
 	}
-	payload, err := json.Marshal(lifecycle.Task{Workspace: ws, RunID: run.RunID, Kind: kind, Overrides: overrides})
+	task.RunID = run.RunID
+	payload, err := json.Marshal(task)
 	if err == nil {
 		err = s.Queue.Enqueue(ctx, run.RunID, payload)
 	}

@@ -122,11 +122,14 @@ func (nonLinearStatic) Start() analysis.StartRoute {
 			"load case with its own results, queryable like any case: the steps of the analysed cases, ascending, then of " +
 			"their steps, are numbered on from the largest load case id of the model (with retainLoadCases, from the largest " +
 			"id of any case, earlier Step cases included), so with cases 1, 2 and 4 and loadSteps 4 the steps of case 1 are " +
-			fmt.Sprintf("5–8, of case 2 9–12 and of case 4 13–16. A run keeps at most %d steps (cases × loadSteps); more fail ", MaxStepLoadCases) +
-			"the run naming the limit. The last step is the case's own state; a case that fails keeps the steps it converged. " +
+			"5–8, of case 2 9–12 and of case 4 13–16. A run keeps at most stepCases steps (cases × loadSteps; the workspace limit " +
+			"MAX_STEP_CASES, default 1,000): starting a run that would keep more is a 403 LIMIT_EXCEEDED naming the limit, counting every " +
+			"load and combination case loadCases selects. The last step is the case's own state; a case that fails keeps the steps it converged. " +
 			"Step cases are listed by the load-case list (type Step, stepOf the case) and go with their results: a static " +
 			"run that does not retain them, or analyses their case again, removes them."}
 }
+
+var _ analysis.Admitter = nonLinearStatic{}
 
 // Check implements Kind (CheckNonLinear).
 func (nonLinearStatic) Check(s analysis.Settings) error {
@@ -135,6 +138,52 @@ func (nonLinearStatic) Check(s analysis.Settings) error {
 		return fmt.Errorf("check non-linear settings: a %T is not the static settings", s)
 	}
 	return CheckNonLinear(st)
+}
+
+// Admit implements analysis.Admitter: with keepLoadSteps, the cases the
+// settings select times loadSteps must not pass the workspace's
+// stepCases limit. It counts every selected case, so it may refuse a run
+// whose cases without loads the worker would leave out; the worker
+// checks the exact count again (planCases).
+func (nonLinearStatic) Admit(s analysis.Settings, a analysis.Admission) error {
+	st, ok := s.(model.StaticSettings)
+	if !ok || !st.KeepLoadSteps {
+		return nil
+	}
+	n := int64(len(a.Cases))
+	if list, some := st.LoadCaseList(); some {
+		n = 0
+		for _, id := range a.Cases {
+			if list.Contains(id) {
+				n++
+			}
+		}
+	}
+	return checkStepCases(n, st, a.Limits.StepCases)
+}
+
+// checkStepCases refuses keeping the load steps of cases analysed
+// cases when that passes limit (0: the default).
+func checkStepCases(cases int64, s model.StaticSettings, limit int64) error {
+	d, _ := model.LimitDefOf("stepCases")
+	if limit <= 0 {
+		limit = d.Default
+	}
+	if n := cases * int64(s.LoadSteps); n > limit {
+		err := model.Exceeded(d, limit, n)
+		err.Msg = fmt.Sprintf("keepLoadSteps would keep %d load steps (%d load cases × loadSteps %d): analyse fewer load cases at a "+
+			"time (loadCases) or take fewer steps; %s", n, cases, s.LoadSteps, err.Msg)
+		return err
+	}
+	return nil
+}
+
+// stepCaseLimit is the stepCases limit t carries (0: the default).
+func stepCaseLimit(t lifecycle.Task) int64 {
+	if t.Limits == nil {
+		return 0
+	}
+	return t.Limits.StepCases
 }
 
 // Run implements Kind: the run fans out (Runner.RunFannedOut).
