@@ -25,7 +25,9 @@ type gate struct {
 	changed chan struct{}
 }
 
-func newGate() *gate { return &gate{release: map[string]chan struct{}{}, changed: make(chan struct{}, 1)} }
+func newGate() *gate {
+	return &gate{release: map[string]chan struct{}{}, changed: make(chan struct{}, 1)}
+}
 
 func (g *gate) ch(id string) chan struct{} {
 	g.mu.Lock()
