@@ -32,13 +32,13 @@ import (
 // The state, in Redis under one hash tag (one slot on a cluster):
 //
 //	{gusset:fair}:waiting      sorted set: workspace → when its oldest
-//	                           waiting task was queued (ms)
+//	                           waiting task was queued (µs)
 //	{gusset:fair}:wait:{ws}    sorted set: the ids of ws's waiting tasks
-//	                           → when each was queued (ms)
+//	                           → when each was queued (µs)
 //	{gusset:fair}:busy:{ws}    sorted set: a token per task of ws under way
-//	                           → when its lease runs out (ms)
+//	                           → when its lease runs out (µs)
 //	{gusset:fair}:served       hash: workspace → when a task of it last
-//	                           started or ended (ms)
+//	                           started or ended (µs)
 //
 // A task under way holds a lease its worker renews; a worker that is
 // killed stops renewing, and the task stops counting after fairLease. A
@@ -95,9 +95,11 @@ func isWaiting(s asynq.TaskState) bool {
 	return s == asynq.TaskStatePending || s == asynq.TaskStateScheduled || s == asynq.TaskStateRetry
 }
 
-// luaNow is Redis's clock in milliseconds, as the scripts read it.
+// luaNow is Redis's clock in microseconds, as the scripts read it (a
+// double holds it exactly): fine enough that a task ending after another
+// was queued reads as later.
 const luaNow = `local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 `
 
 // luaRescore sets workspace ws's score in the waiting set to its oldest
@@ -164,14 +166,14 @@ if ARGV[5] ~= '1' then
 end
 redis.call('ZREM', KEYS[3], id)
 rescore(ws)
-redis.call('ZADD', KEYS[4], now + tonumber(ARGV[4]), ARGV[3])
+redis.call('ZADD', KEYS[4], now + 1000 * tonumber(ARGV[4]), ARGV[3])
 redis.call('HSET', KEYS[2], ws, now)
 return {'run'}`)
 
 // renewScript extends the lease of token ARGV[1] to ARGV[2] ms from now,
 // if it still counts. KEYS: fairKeys.
 var renewScript = redis.NewScript(luaNow + `
-return redis.call('ZADD', KEYS[4], 'XX', now + tonumber(ARGV[2]), ARGV[1])`)
+return redis.call('ZADD', KEYS[4], 'XX', now + 1000 * tonumber(ARGV[2]), ARGV[1])`)
 
 // releaseScript ends the task of token ARGV[2] of workspace ARGV[1]: it
 // no longer counts, and the workspace was served until now. A workspace

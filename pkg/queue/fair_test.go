@@ -257,3 +257,42 @@ func fairWaitOnce(b *testing.B, unfair bool) time.Duration {
 	}
 	return (<-bStarted).Sub(queued)
 }
+
+// On one worker, workspaces alternate: when a's task ends, a's next one
+// waits for b's, queued later but by a workspace served less recently.
+// A task that went back to wait is still in the queue for a cancel:
+// Dequeue removes it and drops its waiting mark, so that it holds no
+// other workspace back.
+func TestFairWaitingTaskDequeued(t *testing.T) {
+	rdb := redistest.Start(t).Client(t)
+	g := newGate()
+	startWorkers(t, rdb, g, 1, false)
+	ctx := context.Background()
+	c := queue.NewClient(rdb)
+	for _, task := range []struct{ ws, id string }{{"a", "a/1"}, {"a", "a/2"}} {
+		if err := c.Enqueue(ctx, task.ws, task.id, []byte(task.id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.waitStarted(t, 1)
+	if err := c.Enqueue(ctx, "b", "b/1", []byte("b/1")); err != nil {
+		t.Fatal(err)
+	}
+	close(g.ch("a/1"))
+	if got := g.waitStarted(t, 2)[1]; got != "b/1" {
+		t.Fatalf("after a/1 ended, %s started, want b/1", got)
+	}
+	insp := asynq.NewInspectorFromRedisClient(rdb)
+	info, err := insp.GetTaskInfo(queue.QueueAnalysis, "a/2")
+	if err != nil || info.LastErr == "" || info.State == asynq.TaskStateActive {
+		t.Fatalf("a/2 while b/1 runs: %+v (%v), want it back in the queue, waiting", info, err)
+	}
+	removed, err := c.Dequeue(ctx, "a", "a/2")
+	if err != nil || !removed {
+		t.Fatalf("Dequeue of a/2 waiting its turn: %v, %v; want removed", removed, err)
+	}
+	if n, err := rdb.Exists(ctx, "{gusset:fair}:wait:a").Result(); err != nil || n != 0 {
+		t.Errorf("a's waiting marks still held (%v) after its only waiting task was dequeued", err)
+	}
+	close(g.ch("b/1"))
+}
