@@ -57,8 +57,9 @@ const fairPrefix = "{gusset:fair}:"
 
 // fairLease is how long a task under way counts for its workspace
 // without its worker renewing it (every fairLease/3): how long a killed
-// worker's task goes on counting.
-const fairLease = 30 * time.Second
+// worker's task goes on counting. A variable for the test that kills a
+// worker.
+var fairLease = 30 * time.Second
 
 // waitDelay is how long a task that must wait is kept out of the queue.
 // asynq rounds it to the second and moves it back within
