@@ -45,9 +45,11 @@ type Task struct {
 // Queue carries the sub-tasks of runs that fan out to the workers
 // (package queue implements it).
 type Queue interface {
-	// Enqueue queues a task's payload under id (SubTaskID). A task of
-	// that id already queued stays.
-	Enqueue(ctx context.Context, id string, payload []byte) error
+	// Enqueue queues a task's payload of workspace ws under id
+	// (SubTaskID). A task of that id already queued stays. The
+	// workspaces' tasks take turns on the workers, so that a run's parts
+	// do not hold every worker while another workspace waits.
+	Enqueue(ctx context.Context, ws, id string, payload []byte) error
 }
 
 // Handler runs the tasks of one analysis kind (analysis.Kind).

@@ -16,11 +16,13 @@ import (
 
 // Queue carries tasks to the workers (package queue implements it).
 type Queue interface {
-	// Enqueue queues a task's payload under id: a run's id, or a
-	// sub-task's (SubTaskID). A task of that id already queued stays.
-	Enqueue(ctx context.Context, id string, payload []byte) error
-	// Dequeue removes a task no worker has taken; false when one has.
-	Dequeue(ctx context.Context, id string) (bool, error)
+	// Enqueue queues a task's payload of workspace ws under id: a run's
+	// id, or a sub-task's (SubTaskID). A task of that id already queued
+	// stays. The workspaces' tasks take turns on the workers.
+	Enqueue(ctx context.Context, ws, id string, payload []byte) error
+	// Dequeue removes a task of workspace ws no worker has taken; false
+	// when one has.
+	Dequeue(ctx context.Context, ws, id string) (bool, error)
 	// Lost reports whether a task left the queue without finishing.
 	Lost(ctx context.Context, id string) (bool, error)
 }
@@ -82,7 +84,7 @@ func (s *Service) Start(ctx context.Context, ws string, kind model.AnalysisType,
 	task.RunID = run.RunID
 	payload, err := json.Marshal(task)
 	if err == nil {
-		err = s.Queue.Enqueue(ctx, run.RunID, payload)
+		err = s.Queue.Enqueue(ctx, ws, run.RunID, payload)
 	}
 	if err != nil {
 		_, ferr := s.fail(context.WithoutCancel(ctx), ws, run.RunID, "the analysis could not be queued")
@@ -144,7 +146,7 @@ func (s *Service) Cancel(ctx context.Context, ws, id string) error {
 		return model.E(model.KindNotFound, "run %s has already finished (%s): there is nothing to cancel", id, run.Status)
 	}
 	if run.Status == model.RunQueued {
-		removed, err := s.Queue.Dequeue(ctx, id)
+		removed, err := s.Queue.Dequeue(ctx, ws, id)
 		if err != nil {
 			return err
 		}
@@ -181,7 +183,7 @@ func (s *Service) cancelSubTasks(ctx context.Context, ws, id string) error {
 	}
 	left := len(pending)
 	for _, lc := range pending {
-		removed, err := s.Queue.Dequeue(ctx, lifecycle.SubTaskID(id, lc))
+		removed, err := s.Queue.Dequeue(ctx, ws, lifecycle.SubTaskID(id, lc))
 		if err != nil {
 			return err
 		}
