@@ -9,6 +9,7 @@ import (
 
 	"github.com/gusset/gusset/pkg/admin"
 	"github.com/gusset/gusset/pkg/auth"
+	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store/redisstore"
 	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
@@ -67,6 +68,11 @@ func TestAdminCommands(t *testing.T) {
 		{"unknown flag", []string{"key", "create", "--ws", "a"}},
 		{"extra argument", []string{"workspace", "list", "x"}},
 		{"revoke without id", []string{"key", "revoke"}},
+		{"limits without workspace", []string{"workspace", "limits"}},
+		{"limits with a flag for a workspace", []string{"workspace", "limits", "--nodes", "5"}},
+		{"limit not a number", []string{"workspace", "limits", "team-a", "--nodes", "many"}},
+		{"limit zero", []string{"workspace", "limits", "team-a", "--nodes", "0"}},
+		{"unknown limit", []string{"workspace", "limits", "team-a", "--beams", "5"}},
 	}
 	for _, tt := range usage {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,5 +83,44 @@ func TestAdminCommands(t *testing.T) {
 	}
 	if _, _, err := run("key", "create", "--workspace", "missing"); err == nil || !strings.Contains(err.Error(), "create it first") {
 		t.Errorf("a key for a missing workspace: %v", err)
+	}
+}
+
+// workspace limits sets a workspace's own limits, gives one back to the
+// service's default, and shows them; the store keeps them on the
+// workspace's record, where the API reads them.
+func TestAdminWorkspaceLimits(t *testing.T) {
+	svc := &auth.Service{Store: redisstore.NewAuth(redistest.Start(t).Client(t))}
+	ctx := context.Background()
+	run := func(args ...string) (string, error) {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		err := admin.Run(ctx, args, svc, &out, &errOut)
+		return out.String(), err
+	}
+	if _, err := run("workspace", "create", "team-a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run("workspace", "limits", "team-a", "--nodes", "1000", "--loadCases", "50"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run("workspace", "limits", "team-a", "--loadCases", "default", "--jobFileBytes", "1048576"); err != nil {
+		t.Fatal(err)
+	}
+	w, err := svc.Workspace(ctx, "team-a")
+	if want := (model.Limits{Nodes: 1000, JobFileBytes: 1 << 20}); err != nil || w.Limits != want {
+		t.Errorf("stored limits %+v, %v; want %+v", w.Limits, err, want)
+	}
+	out, err := run("workspace", "limits", "team-a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"nodes  1000  MAX_NODES", "loadCases  -  MAX_LOAD_CASES", "jobFileBytes  1048576  MAX_JOB_BYTES"} {
+		if !strings.Contains(strings.Join(strings.Fields(out), "  "), want) {
+			t.Errorf("workspace limits printed\n%s\nwithout %q", out, want)
+		}
+	}
+	if _, err := run("workspace", "limits", "missing", "--nodes", "5"); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("limits of a missing workspace: %v", err)
 	}
 }

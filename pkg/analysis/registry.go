@@ -82,15 +82,48 @@ type Kind interface {
 	// worker must see again (the settings may change while a run waits)
 	// checks them in its Run.
 	Check(s Settings) error
-	// ResultBytes estimates the bytes a run's results take in the store
-	// (columns and meta records), from the model's row counts (collection
-	// name → rows) and the settings the run reads: rows × the row sizes
-	// of the columns it stores (package columns), per case. It is held
-	// against the workspace's limit on stored result bytes before the run
-	// is queued, so it errs on the large side.
-	ResultBytes(counts map[string]int64, s Settings) int64
+	// ResultBytes estimates the bytes a run with settings s would store
+	// (columns and meta records) on the model a describes: the cases it
+	// analyses × the rows and row sizes of the columns it stores (package
+	// columns). It is held against the workspace's resultBytes limit
+	// before the run is queued, so it errs on the large side.
+	ResultBytes(s Settings, a Admission) int64
 	// Run carries the run of t through r's lifecycle (Runner.Execute).
 	Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error
+}
+
+// Admitter is a kind whose runs may ask for more than a workspace's
+// limits allow (a non-linear run keeping its load steps): Admit refuses
+// such a run before it is queued, with a KindLimitExceeded error naming
+// the limit. Kinds whose runs no limit bounds need not implement it.
+type Admitter interface {
+	Admit(s Settings, a Admission) error
+}
+
+// Admission is what a run is admitted against.
+type Admission struct {
+	// Cases are the ids of the model's load and combination cases,
+	// ascending, Step cases left out: those a run may analyse.
+	Cases []int64
+	// Counts are the model's rows by collection.
+	Counts map[string]int64
+	// Limits are the workspace's.
+	Limits model.Limits
+}
+
+// Selected counts the cases of a a run whose loadCases list is list
+// analyses: those the list contains, or every one when some is false.
+func (a Admission) Selected(list model.IDList, some bool) int64 {
+	if !some {
+		return int64(len(a.Cases))
+	}
+	var n int64
+	for _, id := range a.Cases {
+		if list.Contains(id) {
+			n++
+		}
+	}
+	return n
 }
 
 // StartRoute is the route that starts a run of a kind.
@@ -366,22 +399,4 @@ func RunSettings[T Settings](f *Family, t lifecycle.Task, job model.Job) (T, err
 		return base, lifecycle.ModelError("the run's setting overrides cannot be read: %v", err)
 	}
 	return base, nil
-}
-
-// CasesAtMost bounds the load cases a run analyses: all cases of the
-// model, or no more than its loadCases id list names. It reads nothing,
-// so it is the bound Kind.ResultBytes needs before a run is queued.
-func CasesAtMost(all int64, loadCases string) int64 {
-	list, some, err := model.ParseIDList("loadCases", loadCases)
-	if err != nil || !some {
-		return all
-	}
-	var named int64
-	for _, r := range list.Ranges {
-		named += r.Hi - r.Lo + 1
-		if named >= all || named < 0 {
-			return all
-		}
-	}
-	return named
 }

@@ -29,6 +29,9 @@ import (
 type Workspace struct {
 	Name      string    `json:"name"`
 	CreatedAt time.Time `json:"createdAt"`
+	// Limits are the workspace's own limits; those it does not set are
+	// the service's defaults.
+	Limits model.Limits `json:"limits"`
 }
 
 // Key is the stored record of an API key; the key itself is not in it.
@@ -61,6 +64,11 @@ type Store interface {
 	// RevokeKey marks a key revoked at at, unless it already is, and
 	// returns the record; a missing one is KindNotFound.
 	RevokeKey(ctx context.Context, id string, at time.Time) (Key, error)
+	// Workspace reads a workspace; a missing one is KindNotFound.
+	Workspace(ctx context.Context, name string) (Workspace, error)
+	// SetWorkspaceLimits replaces a workspace's own limits and returns
+	// the workspace; a missing one is KindNotFound.
+	SetWorkspaceLimits(ctx context.Context, name string, l model.Limits) (Workspace, error)
 }
 
 // MaxLabelLen bounds a key's label, in bytes.
@@ -116,6 +124,28 @@ func (s *Service) Workspaces(ctx context.Context) ([]Workspace, error) {
 	}
 	slices.SortFunc(ws, func(a, b Workspace) int { return strings.Compare(a.Name, b.Name) })
 	return ws, nil
+}
+
+// Workspace reads the workspace name.
+func (s *Service) Workspace(ctx context.Context, name string) (Workspace, error) {
+	w, err := s.Store.Workspace(ctx, name)
+	if err != nil {
+		return Workspace{}, model.Wrap("read workspace", err)
+	}
+	return w, nil
+}
+
+// SetLimits replaces the workspace's own limits (a zero field: the
+// service's default).
+func (s *Service) SetLimits(ctx context.Context, name string, l model.Limits) (Workspace, error) {
+	if err := l.Validate(); err != nil {
+		return Workspace{}, err
+	}
+	w, err := s.Store.SetWorkspaceLimits(ctx, name, l)
+	if err != nil {
+		return Workspace{}, model.Wrap("set workspace limits", err)
+	}
+	return w, nil
 }
 
 // CreateKey makes a key for workspace ws and returns it with its record.

@@ -31,6 +31,10 @@ type Editor struct {
 	Touched func(ctx context.Context, ws string)
 	// rowChecks check job file rows by collection (snapshot.go).
 	rowChecks map[string]rowCheck
+	// Limits gives a workspace's limits; a change that would take a
+	// collection past its limit is refused whole (KindLimitExceeded).
+	// nil sets no limit.
+	Limits func(ctx context.Context, ws string) (model.Limits, error)
 }
 
 // New returns an editor over the model and job stores.
@@ -42,10 +46,18 @@ func (e *Editor) apply(ctx context.Context, ws string, b *store.Batch, explain f
 	if t, ok := ctx.Value(leaseKey{}).(string); ok && b.Lease == "" {
 		b.Lease = t
 	}
+	if err := e.setCaps(ctx, ws, b); err != nil {
+		return 0, err
+	}
 	rev, err := e.model.Apply(ctx, ws, b)
 	var ce *store.ConflictError
 	if errors.As(err, &ce) && explain != nil {
 		return 0, explain(ce)
+	}
+	var capErr *store.CapError
+	if errors.As(err, &capErr) {
+		d, _ := model.LimitOfColl(capErr.Coll)
+		return 0, model.Exceeded(d, capErr.Max, capErr.Would)
 	}
 	if err != nil {
 		return 0, err
@@ -54,6 +66,32 @@ func (e *Editor) apply(ctx context.Context, ws string, b *store.Batch, explain f
 		e.Touched(ctx, ws)
 	}
 	return rev, nil
+}
+
+// setCaps caps the collections b may grow that a limit counts, so that
+// the store refuses a batch past a limit in the same step as it applies
+// it: two concurrent creates cannot both pass a check made beforehand.
+// The limits are read only for a batch that creates or puts such rows.
+func (e *Editor) setCaps(ctx context.Context, ws string, b *store.Batch) error {
+	if e.Limits == nil {
+		return nil
+	}
+	grows := false
+	for _, o := range b.Ops {
+		if _, counted := model.LimitOfColl(o.Coll); counted && (o.Kind == store.OpCreate || o.Kind == store.OpPut) {
+			grows = true
+			break
+		}
+	}
+	if !grows {
+		return nil
+	}
+	l, err := e.Limits(ctx, ws)
+	if err != nil {
+		return err
+	}
+	b.Caps = l.CollectionCaps()
+	return nil
 }
 
 // Kind describes one collection to the editor.

@@ -25,6 +25,7 @@ import (
 	"github.com/gusset/gusset/pkg/analysis/query"
 	"github.com/gusset/gusset/pkg/analysis/service"
 	"github.com/gusset/gusset/pkg/editor"
+	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/session"
 	"github.com/gusset/gusset/pkg/store"
 )
@@ -57,6 +58,9 @@ type Config struct {
 	// Kinds are the analysis kinds whose routes the API serves; nil means
 	// kinds.StandardKinds(). The worker must run the same kinds.
 	Kinds *analysis.Registry
+	// Limits gives a workspace's limits, which a run is held to before it
+	// is queued (analysis.Admitter); nil holds runs to none.
+	Limits func(ctx context.Context, ws string) (model.Limits, error)
 	// Ready checks the dependencies for /readyz (Redis reachable).
 	Ready func(ctx context.Context) error
 	// Storage reports how full the data store is, for /readyz; nil, or
@@ -116,6 +120,7 @@ type API struct {
 	model     store.Model
 	structure *editor.Structure
 	loads     *editor.Loads
+	limits    func(context.Context, string) (model.Limits, error)
 	analysis  *service.Service
 	query     *query.Query
 	kinds     *analysis.Registry
@@ -146,7 +151,7 @@ type Authenticator interface {
 
 // New builds the API and registers every route.
 func New(cfg Config) *API {
-	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, kinds: cfg.Kinds, ready: cfg.Ready, storage: cfg.Storage, log: cfg.Log, reg: cfg.Registry,
+	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, kinds: cfg.Kinds, limits: cfg.Limits, ready: cfg.Ready, storage: cfg.Storage, log: cfg.Log, reg: cfg.Registry,
 		timeout: cfg.RequestTimeout, auth: cfg.Auth, hideWorkspaces: cfg.HideWorkspaceLabels}
 	a.openAPIJSON = sync.OnceValues(func() ([]byte, error) { return json.Marshal(a.openAPI()) })
 	if a.log == nil {

@@ -58,7 +58,11 @@ var kindTable = map[model.Kind]errorClass{
 	model.KindUnavailable:        {http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "Infrastructure"},
 	model.KindNotImplemented:     {http.StatusNotImplemented, "NOT_IMPLEMENTED", "Api"},
 	model.KindForbidden:          {http.StatusForbidden, "FORBIDDEN", "Api"},
-	model.KindStorageFull:        {http.StatusServiceUnavailable, "STORAGE_FULL", "Infrastructure"},
+	// A limit is a refusal whoever asks, like FORBIDDEN, but one the
+	// client can act on (page, split the model, ask for a larger limit),
+	// so it has its own code.
+	model.KindLimitExceeded: {http.StatusForbidden, "LIMIT_EXCEEDED", "Api"},
+	model.KindStorageFull:   {http.StatusServiceUnavailable, "STORAGE_FULL", "Infrastructure"},
 }
 
 // routeHints name the routes that mend errors of a kind: the domain's

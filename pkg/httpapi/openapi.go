@@ -1,12 +1,15 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/gusset/gusset/pkg/model"
 )
 
 // param documents a query parameter.
@@ -91,7 +94,7 @@ func (a *API) openAPI() map[string]any {
 			"description": "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
 				"version 1 of the structural analysis job service interface, with the names of the desktop program whose REST API it copies. Decisions where that interface is silent " +
 				"are written into the descriptions of the operations concerned. " + authDescription + " " + guardDescription + " " +
-				bodiesDescription + " " + writesDescription + " " + fieldsDescription + " " + pagesDescription + " " + securityDescription,
+				bodiesDescription + " " + limitsDescription() + " " + writesDescription + " " + fieldsDescription + " " + pagesDescription + " " + securityDescription,
 		},
 		"servers": []any{map[string]any{"url": "/"}},
 		"tags":    tags,
@@ -139,6 +142,23 @@ const bodiesDescription = "Request bodies: a body larger than MAX_BODY_BYTES, wh
 const fieldsDescription = "Fields: a create must give the fields a schema lists as required; a PATCH body (the ...Update " +
 	"schemas) gives only the fields it changes. An enum value is accepted in any case and stored in the spelling the enum " +
 	"lists. Numbers are in the job's units (GET /api/v1/job/units), as each field's description names."
+
+// limitsDescription lists the workspace limits (model.LimitDefs).
+func limitsDescription() string {
+	var b strings.Builder
+	b.WriteString("Workspace limits: each workspace may hold or ask for at most ")
+	for i, d := range model.LimitDefs {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s %s (%s, default %s)", d.Name, d.Noun, d.Setting, model.FormatCount(d.Default, d.Bytes))
+	}
+	b.WriteString(". The variables set every workspace's defaults; an administrator sets a workspace's own with gusset-admin " +
+		"workspace limits. A request that would go past a limit is a 403 LIMIT_EXCEEDED naming the limit and its value, checked " +
+		"before the work starts, and nothing of it is done (a job file over its size limit is a 413 PAYLOAD_TOO_LARGE). A workspace " +
+		"over a limit lowered later can still change and delete rows; it cannot add more.")
+	return b.String()
+}
 
 // writesDescription says how concurrent and interrupted writes behave.
 const writesDescription = "Concurrent writes: a change planned over many rows (a cascading delete, a bulk create) that finds the model " +
@@ -228,6 +248,12 @@ func (g *schemaGen) operation(r route) map[string]any {
 	for _, status := range r.errors {
 		resps[strconv.Itoa(status)] = map[string]any{"description": statusText(status), "content": map[string]any{
 			"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorResponse"}}}}
+	}
+	if r.method != "GET" && r.method != "DELETE" {
+		// Every write may meet the browser guard or a workspace limit.
+		resps["403"] = map[string]any{"description": statusText(403) + " (FORBIDDEN: a cross-origin browser write or a Host that is " +
+			"not allowed; LIMIT_EXCEEDED: the request would take the workspace past one of its limits)",
+			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorResponse"}}}}
 	}
 	if noKeyNeeded(r.fullPath()) {
 		op["security"] = []any{}

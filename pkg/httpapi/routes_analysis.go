@@ -1,8 +1,10 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -14,7 +16,7 @@ const analysisPath = "/job/analysis"
 
 // Error statuses of the run routes.
 var (
-	errsRunStart = []int{http.StatusBadRequest, http.StatusConflict, http.StatusRequestEntityTooLarge,
+	errsRunStart = []int{http.StatusBadRequest, http.StatusForbidden, http.StatusConflict, http.StatusRequestEntityTooLarge,
 		http.StatusUnsupportedMediaType, http.StatusNotImplemented, http.StatusInternalServerError, http.StatusServiceUnavailable}
 	errsRun = []int{http.StatusNotFound, http.StatusInternalServerError}
 )
@@ -33,8 +35,8 @@ const runsDoc = "One analysis runs per workspace at a time, across every API rep
 // start checks.
 const resultBytesDoc = "Before a run is queued its results are estimated from the model (load cases the run analyses × the rows " +
 	"and row sizes of the columns it stores): when they, with the workspace's stored results of the other analysis families, " +
-	"would pass the workspace's limit on stored result bytes (MAX_RESULT_BYTES; GET /job/status shows storage.resultBytes " +
-	"and storage.maxResultBytes), the start answers 409 naming the limit and its value, and nothing is queued. Results " +
+	"would pass the workspace's resultBytes limit (MAX_RESULT_BYTES; GET /job/status shows storage.resultBytes " +
+	"and storage.maxResultBytes), the start answers 403 LIMIT_EXCEEDED naming the limit and its value, and nothing is queued. Results " +
 	"that do not fit in a full store end the run Failed saying the storage is full."
 
 func (a *API) registerAnalysisRoutes() {
@@ -98,11 +100,7 @@ func (a *API) startRun(c *fiber.Ctx, k analysis.Kind) error {
 	if err := k.Check(eff); err != nil {
 		return err
 	}
-	counts, err := a.sess.Counts(ctx, ws)
-	if err != nil {
-		return err
-	}
-	if err := a.analysis.CheckResultBytes(ctx, ws, k.Family().Name, k.ResultBytes(counts, eff)); err != nil {
+	if err := a.admit(ctx, ws, k, eff); err != nil {
 		return err
 	}
 	run, err := a.analysis.Start(ctx, ws, k.Type(), overrides)
@@ -111,6 +109,41 @@ func (a *API) startRun(c *fiber.Ctx, k analysis.Kind) error {
 	}
 	c.Location(apiPrefix + analysisPath + "/runs/" + run.RunID)
 	return c.Status(fiber.StatusAccepted).JSON(run)
+}
+
+// admit holds a run of k with settings s to the workspace's limits: those
+// k's runs can pass (analysis.Admitter), and the bytes of results it
+// would store (resultBytes).
+func (a *API) admit(ctx context.Context, ws string, k analysis.Kind, s analysis.Settings) error {
+	if a.limits == nil {
+		return nil
+	}
+	l, err := a.limits(ctx, ws)
+	if err != nil {
+		return err
+	}
+	cases, err := a.loads.Cases.All(ctx, ws)
+	if err != nil {
+		return err
+	}
+	ids := make([]int64, 0, len(cases))
+	for _, c := range cases {
+		if c.StepOf == 0 {
+			ids = append(ids, c.ID)
+		}
+	}
+	slices.Sort(ids)
+	counts, err := a.sess.Counts(ctx, ws)
+	if err != nil {
+		return err
+	}
+	ad := analysis.Admission{Cases: ids, Counts: counts, Limits: l}
+	if adm, ok := k.(analysis.Admitter); ok {
+		if err := adm.Admit(s, ad); err != nil {
+			return err
+		}
+	}
+	return a.analysis.CheckResultBytes(ctx, ws, k.Family().Name, k.ResultBytes(s, ad), l.ResultBytes)
 }
 
 // runOverrides checks a run's optional override body against the stored

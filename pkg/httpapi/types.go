@@ -29,7 +29,7 @@ type Status struct {
 // WorkspaceStorage is what the workspace stores against its limits.
 type WorkspaceStorage struct {
 	ResultBytes    int64 `json:"resultBytes" doc:"bytes of the analysis results the workspace stores (result columns and meta records)"`
-	MaxResultBytes int64 `json:"maxResultBytes" doc:"the most result bytes the workspace may store (MAX_RESULT_BYTES); a run whose estimated results would pass it, with the stored results of other analysis families, answers 409 before it is queued; 0 is no limit"`
+	MaxResultBytes int64 `json:"maxResultBytes" doc:"the most result bytes the workspace may store (its resultBytes limit, MAX_RESULT_BYTES by default); a run whose estimated results would pass it, with the stored results of other analysis families, answers 403 LIMIT_EXCEEDED when it is started; 0 when the service sets no limits"`
 }
 
 // StructureCounts are the structure model's row counts.

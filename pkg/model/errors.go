@@ -51,6 +51,10 @@ const (
 	// this configuration: a browser's cross-origin write, or a Host name
 	// that is not allowed (DNS rebinding).
 	KindForbidden
+	// KindLimitExceeded is a request that would take a workspace past one
+	// of its limits (Limits): more nodes or load cases than it may hold,
+	// say. Nothing of the request is done.
+	KindLimitExceeded
 	// KindStorageFull is a write the data store refused because it is at
 	// its memory limit (Redis maxmemory with noeviction). Nothing of the
 	// write happened; what frees storage (closing or clearing a job,

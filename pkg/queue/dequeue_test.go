@@ -46,7 +46,7 @@ func TestDequeueOfTaskFinishingMeanwhile(t *testing.T) {
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("run/%d", i+1)
-		if err := c.Enqueue(ctx, ids[i], []byte("{}")); err != nil {
+		if err := c.Enqueue(ctx, "a", ids[i], []byte("{}")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -64,7 +64,7 @@ func TestDequeueOfTaskFinishingMeanwhile(t *testing.T) {
 			}
 		}
 		for time.Now().Before(deadline) {
-			removed, err := c.Dequeue(ctx, id)
+			removed, err := c.Dequeue(ctx, "a", id)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s: %w", id, err))
 				break

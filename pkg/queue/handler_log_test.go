@@ -34,7 +34,7 @@ func TestHandlerErrorIsLogged(t *testing.T) {
 			t.Cleanup(func() { cancel(); <-stopped })
 			c := queue.NewClient(rdb)
 			c.MaxRetry = 0
-			if err := c.Enqueue(ctx, "run/1", []byte("{}")); err != nil {
+			if err := c.Enqueue(ctx, "a", "run/1", []byte("{}")); err != nil {
 				t.Fatal(err)
 			}
 			select {

@@ -7,6 +7,10 @@
 // 30 s lease, 30 s margin, a recoverer that runs once a minute, the retry
 // delay and the forwarding of the retried task), up to MaxRetry times (Client.MaxRetry). A handler error of model.KindValidation (the
 // model cannot be analysed) is final: retrying cannot mend it.
+//
+// Workspaces share the workers fairly (fair.go): a task whose workspace
+// has more tasks under way than another workspace that waits goes back to
+// the queue for a moment, which asynq does not count as an attempt.
 package queue
 
 import (
@@ -59,26 +63,41 @@ type Handler struct {
 // Worker is an asynq server that runs one task at a time: an analysis uses
 // every core it is given, so more throughput comes from more workers.
 type Worker struct {
-	srv *asynq.Server
-	mux *asynq.ServeMux
+	srv  *asynq.Server
+	mux  *asynq.ServeMux
+	fair *fair
 }
 
 // NewWorker builds a worker on the Redis client rdb.
 func NewWorker(rdb redis.UniversalClient, log *slog.Logger, handlers ...Handler) *Worker {
 	srv := asynq.NewServerFromRedisClient(rdb, asynq.Config{
-		Concurrency:       1,
-		Queues:            map[string]int{QueueAnalysis: 1},
-		Logger:            slogAdapter{log},
-		RetryDelayFunc:    func(int, error, *asynq.Task) time.Duration { return retryDelay },
-		TaskCheckInterval: TaskCheckInterval,
+		Concurrency: 1,
+		Queues:      map[string]int{QueueAnalysis: 1},
+		Logger:      slogAdapter{log},
+		RetryDelayFunc: func(_ int, err error, _ *asynq.Task) time.Duration {
+			if errors.Is(err, errWait) {
+				return waitDelay
+			}
+			return retryDelay
+		},
+		// A task waiting its turn has not failed: its attempts are left
+		// as they were.
+		IsFailure:                func(err error) bool { return err != nil && !errors.Is(err, errWait) },
+		DelayedTaskCheckInterval: forwardInterval,
+		TaskCheckInterval:        TaskCheckInterval,
 		// A stopping worker hands its task back at once; the solver sees
 		// the cancellation within a second.
 		ShutdownTimeout: 5 * time.Second,
 	})
-	mux := asynq.NewServeMux()
+	w := &Worker{srv: srv, mux: asynq.NewServeMux(), fair: &fair{rdb: rdb, insp: asynq.NewInspectorFromRedisClient(rdb), log: log}}
 	for _, h := range handlers {
-		mux.HandleFunc(h.TaskType, func(ctx context.Context, t *asynq.Task) error {
-			err := h.Handle(ctx, t.Payload())
+		w.mux.HandleFunc(h.TaskType, func(ctx context.Context, t *asynq.Task) error {
+			release, err := w.fair.admit(ctx, t)
+			if err != nil {
+				return err
+			}
+			defer release()
+			err = h.Handle(ctx, t.Payload())
 			switch {
 			case err == nil:
 			case model.KindOf(err) == model.KindValidation:
@@ -93,7 +112,7 @@ func NewWorker(rdb redis.UniversalClient, log *slog.Logger, handlers ...Handler)
 			return err
 		})
 	}
-	return &Worker{srv: srv, mux: mux}
+	return w
 }
 
 // Run serves tasks until ctx ends, then stops taking new tasks and waits
@@ -110,6 +129,7 @@ func (w *Worker) Run(ctx context.Context) error {
 // Client enqueues analysis tasks and inspects them: the API's side of the
 // queue.
 type Client struct {
+	rdb  redis.UniversalClient
 	c    *asynq.Client
 	insp *asynq.Inspector
 	// MaxRetry is the retry count the tasks it enqueues carry (asynq keeps
@@ -120,17 +140,22 @@ type Client struct {
 
 // NewClient returns a queue client on rdb.
 func NewClient(rdb redis.UniversalClient) *Client {
-	return &Client{c: asynq.NewClientFromRedisClient(rdb), insp: asynq.NewInspectorFromRedisClient(rdb), MaxRetry: MaxRetry}
+	return &Client{rdb: rdb, c: asynq.NewClientFromRedisClient(rdb), insp: asynq.NewInspectorFromRedisClient(rdb), MaxRetry: MaxRetry}
 }
 
-// Enqueue queues an analysis task under id (a run's id, or a sub-task's),
-// so that it can be found in the queue again (to cancel it, or to tell
-// that it is lost). A task of that id still in the queue is left as it
-// is: the enqueuer is a repeated attempt, and the task it queued before
-// stands.
-func (c *Client) Enqueue(ctx context.Context, id string, payload []byte) error {
-	_, err := c.c.EnqueueContext(ctx, asynq.NewTask(TypeAnalysisRun, payload), asynq.Queue(QueueAnalysis),
-		asynq.TaskID(id), asynq.MaxRetry(c.MaxRetry), asynq.Timeout(TaskTimeout))
+// Enqueue queues an analysis task of workspace ws under id (a run's id,
+// or a sub-task's), so that it can be found in the queue again (to cancel
+// it, or to tell that it is lost). A task of that id still in the queue
+// is left as it is: the enqueuer is a repeated attempt, and the task it
+// queued before stands. The task takes its turn among the workspaces'
+// (fair.go); ws "" takes no part.
+func (c *Client) Enqueue(ctx context.Context, ws, id string, payload []byte) error {
+	err := markWaiting(ctx, c.rdb, ws, id)
+	if err == nil {
+		task := asynq.NewTaskWithHeaders(TypeAnalysisRun, payload, map[string]string{headerWorkspace: ws})
+		_, err = c.c.EnqueueContext(ctx, task, asynq.Queue(QueueAnalysis),
+			asynq.TaskID(id), asynq.MaxRetry(c.MaxRetry), asynq.Timeout(TaskTimeout))
+	}
 	if errors.Is(err, asynq.ErrTaskIDConflict) {
 		return nil
 	}
@@ -141,10 +166,18 @@ func (c *Client) Enqueue(ctx context.Context, id string, payload []byte) error {
 	return nil
 }
 
-// Dequeue removes a task (by the id it was queued under) that no worker
-// has taken yet. It reports false when a worker has it (or it is gone).
-func (c *Client) Dequeue(_ context.Context, id string) (bool, error) {
+// Dequeue removes a task of workspace ws (by the id it was queued under)
+// that no worker has taken yet. It reports false when a worker has it (or
+// it is gone).
+func (c *Client) Dequeue(ctx context.Context, ws, id string) (bool, error) {
 	err := c.insp.DeleteTask(QueueAnalysis, id)
+	if err == nil || errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+		// It waits no more (a task a worker has was admitted, which
+		// dropped its mark already). A mark left behind is dropped when a
+		// worker finds it stale.
+		// Failing to, it is dropped then too: the task is gone either way.
+		_ = unmarkWaiting(ctx, c.rdb, ws, id)
+	}
 	switch {
 	case err == nil:
 		return true, nil

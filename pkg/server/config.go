@@ -18,6 +18,7 @@ import (
 	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/httpapi"
 	"github.com/gusset/gusset/pkg/jobfile"
+	"github.com/gusset/gusset/pkg/model"
 )
 
 // Config is read from the environment.
@@ -60,12 +61,13 @@ type Config struct {
 	// the size of an uploaded template; zero means
 	// jobfile.DefaultMaxJobBytes (1 GiB).
 	MaxJobBytes int64
-	// MaxResultBytes is the most result bytes (columns and meta records)
-	// one workspace may store (MAX_RESULT_BYTES): a run whose estimated
-	// results would pass it, with the workspace's results of other
-	// families, is refused before it is queued. Zero means
-	// DefaultMaxResultBytes; negative (MAX_RESULT_BYTES=0) is no limit.
-	MaxResultBytes int64
+	// Limits are every workspace's limits unless an administrator sets
+	// its own (gusset-admin workspace limits): model.DefaultLimits, each
+	// replaced by its variable (model.LimitDefs: MAX_NODES, MAX_MEMBERS,
+	// MAX_PLATES, MAX_LOAD_CASES, MAX_STEP_CASES, MAX_RESULT_BYTES,
+	// MAX_JOB_BYTES) when set. The zero value (a Config not read by
+	// FromEnv) sets no limit.
+	Limits model.Limits
 	// JobfileKeys sign the job files the API saves and verify the files it
 	// opens (JOBFILE_KEYS): only a file signed with one of them opens with
 	// its results. Every API replica needs the same keys.
@@ -99,33 +101,14 @@ type Config struct {
 	Kinds *analysis.Registry
 }
 
-// DefaultMaxResultBytes is the default of MAX_RESULT_BYTES: 512 MiB, half
-// the maxmemory the deploy files give Redis, so that no one workspace's
-// results fill it.
-const DefaultMaxResultBytes = 512 << 20
-
-// resultBytesLimit is the limit on stored result bytes of every
-// workspace that c sets (0: none), as the analysis service takes it: a
-// function of the workspace, for quotas set per workspace.
-func (c Config) resultBytesLimit() func(ws string) int64 {
-	n := c.MaxResultBytes
-	switch {
-	case n == 0:
-		n = DefaultMaxResultBytes
-	case n < 0:
-		n = 0
-	}
-	return func(string) int64 { return n }
-}
-
 // FromEnv reads REDIS_URL, PORT (default 8080), HOST (default
 // 127.0.0.1), AUTH_MODE (open or keys; default open), JOBS_DIR (default ./data/jobs), MAX_BODY_BYTES,
 // BODY_MEMORY (default httpapi.DefaultBodyMemory, at least the body limit),
 // BODY_MEMORY_PER_CLIENT (default half of BODY_MEMORY, at least the body
 // limit), BODY_MIN_RATE (bytes/s, default httpapi.DefaultMinBodyRate),
 // METRICS_WORKSPACE_LABELS (true or false, default true),
-// MAX_JOB_BYTES (default jobfile.DefaultMaxJobBytes), MAX_RESULT_BYTES
-// (per workspace, default DefaultMaxResultBytes, 0 for none), JOBFILE_KEYS (hex keys
+// MAX_JOB_BYTES and the other limits of model.LimitDefs (see Limits),
+// JOBFILE_KEYS (hex keys
 // separated by commas; default none), RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
 // METRICS_ADDR (worker metrics; default none), ANALYSIS_MAX_RETRY
 // (default queue.MaxRetry), ALLOWED_ORIGINS (comma-separated browser
@@ -196,23 +179,19 @@ func FromEnv() (Config, error) {
 		}
 		c.HideWorkspaceLabels = !b
 	}
-	if v := os.Getenv(jobfile.MaxJobBytesSetting); v != "" {
+	c.Limits = model.DefaultLimits()
+	for _, d := range model.LimitDefs {
+		v := os.Getenv(d.Setting)
+		if v == "" {
+			continue
+		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil || n <= 0 {
-			return c, fmt.Errorf("%s must be a positive integer (bytes), got %q", jobfile.MaxJobBytesSetting, v)
+			return c, fmt.Errorf("%s must be a positive integer (%s), got %q", d.Setting, d.Noun, v)
 		}
-		c.MaxJobBytes = n
+		*d.Field(&c.Limits) = n
 	}
-	if v := os.Getenv("MAX_RESULT_BYTES"); v != "" {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
-			return c, fmt.Errorf("MAX_RESULT_BYTES must be a whole number of bytes, 0 for no limit, got %q", v)
-		}
-		c.MaxResultBytes = n
-		if n == 0 {
-			c.MaxResultBytes = -1
-		}
-	}
+	c.MaxJobBytes = c.Limits.JobFileBytes
 	keys, err := jobfile.ParseKeys(os.Getenv(jobfile.KeysSetting))
 	if err != nil {
 		return c, err

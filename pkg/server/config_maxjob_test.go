@@ -1,52 +1,41 @@
 package server
 
-import "testing"
+import (
+	"fmt"
+	"testing"
 
-// MAX_JOB_BYTES is a positive number of bytes; unset leaves the default
-// to the session (jobfile.DefaultMaxJobBytes).
-func TestFromEnvMaxJobBytes(t *testing.T) {
-	for _, bad := range []string{"0", "-1", "1GiB", "lots"} {
-		t.Setenv("MAX_JOB_BYTES", bad)
-		if _, err := FromEnv(); err == nil {
-			t.Errorf("MAX_JOB_BYTES=%s accepted", bad)
-		}
-	}
-	t.Setenv("MAX_JOB_BYTES", "")
-	if c, err := FromEnv(); err != nil || c.MaxJobBytes != 0 {
-		t.Errorf("unset: %d %v", c.MaxJobBytes, err)
-	}
-	t.Setenv("MAX_JOB_BYTES", "3221225472")
-	if c, err := FromEnv(); err != nil || c.MaxJobBytes != 3<<30 {
-		t.Errorf("3 GiB: %d %v", c.MaxJobBytes, err)
-	}
-}
+	"github.com/gusset/gusset/pkg/jobfile"
+	"github.com/gusset/gusset/pkg/model"
+)
 
-// MAX_RESULT_BYTES is a whole number of bytes, 0 for no limit; unset is
-// DefaultMaxResultBytes. Every workspace gets the same limit until quotas
-// are set per workspace.
-func TestFromEnvMaxResultBytes(t *testing.T) {
-	for _, bad := range []string{"-1", "1GiB", "lots"} {
-		t.Setenv("MAX_RESULT_BYTES", bad)
-		if _, err := FromEnv(); err == nil {
-			t.Errorf("MAX_RESULT_BYTES=%s accepted", bad)
-		}
-	}
-	for _, tc := range []struct {
-		env  string
-		want int64
-	}{{"", DefaultMaxResultBytes}, {"0", 0}, {"1048576", 1 << 20}} {
-		t.Run("MAX_RESULT_BYTES="+tc.env, func(t *testing.T) {
-			t.Setenv("MAX_RESULT_BYTES", tc.env)
-			c, err := FromEnv()
-			if err != nil {
-				t.Fatal(err)
-			}
-			limit := c.resultBytesLimit()
-			for _, ws := range []string{"a", "b"} {
-				if got := limit(ws); got != tc.want {
-					t.Errorf("limit of %s: %d, want %d", ws, got, tc.want)
+// Every limit's variable (MAX_JOB_BYTES among them) is a positive whole
+// number; unset leaves the limit's default, and the job-file default is
+// the job-file reader's own (jobfile.DefaultMaxJobBytes), so that the
+// two never disagree.
+func TestFromEnvLimits(t *testing.T) {
+	for _, d := range model.LimitDefs {
+		t.Run(d.Setting, func(t *testing.T) {
+			for _, bad := range []string{"0", "-1", "1GiB", "lots"} {
+				t.Setenv(d.Setting, bad)
+				if _, err := FromEnv(); err == nil {
+					t.Errorf("%s=%s accepted", d.Setting, bad)
 				}
 			}
+			t.Setenv(d.Setting, "")
+			if c, err := FromEnv(); err != nil || c.Limits.Of(d) != d.Default {
+				t.Errorf("unset: %d %v, want the default %d", c.Limits.Of(d), err, d.Default)
+			}
+			t.Setenv(d.Setting, "3221225472")
+			if c, err := FromEnv(); err != nil || c.Limits.Of(d) != 3<<30 {
+				t.Errorf("3221225472: %d %v", c.Limits.Of(d), err)
+			}
 		})
+	}
+	t.Setenv("MAX_JOB_BYTES", fmt.Sprint(5<<20))
+	if c, _ := FromEnv(); c.MaxJobBytes != 5<<20 {
+		t.Errorf("MAX_JOB_BYTES does not reach the session: %d", c.MaxJobBytes)
+	}
+	if d, _ := model.LimitDefOf("jobFileBytes"); d.Default != jobfile.DefaultMaxJobBytes {
+		t.Errorf("the job-file limit defaults to %d, the reader to %d", d.Default, jobfile.DefaultMaxJobBytes)
 	}
 }

@@ -74,7 +74,7 @@ func TestQueueCollectorOldestAndWorkers(t *testing.T) {
 		}
 	}
 
-	if err := qc.Enqueue(context.Background(), "run-1", []byte(`{}`)); err != nil {
+	if err := qc.Enqueue(context.Background(), "default", "run-1", []byte(`{}`)); err != nil {
 		t.Fatal(err)
 	}
 	// The task's age grows while it waits: polled until it reaches 50 ms,

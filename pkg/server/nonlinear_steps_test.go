@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ type stepCase struct {
 func (s *stack) stepCases() []stepCase {
 	s.t.Helper()
 	var out []stepCase
-	s.must(200, "GET", "/job/loads/load-cases?type=Step&limit=1000", nil).decode(s.t, &out)
+	s.must(200, "GET", "/job/loads/load-cases?type=Step", nil).decode(s.t, &out)
 	return out
 }
 
@@ -219,14 +220,37 @@ func TestNonLinearStepCases(t *testing.T) {
 }
 
 // TestNonLinearStepCasesCapped: a run that would keep more load steps than
-// a run may is refused, naming the limit.
+// the workspace's stepCases limit allows (default 1,000) is refused when
+// it is started, naming the limit, and nothing is queued; a workspace
+// whose limit is raised keeps them all, the worker holding the run to the
+// limit the run carries rather than to the default.
 func TestNonLinearStepCasesCapped(t *testing.T) {
-	s := startStack(t, 1)
-	aiscColumn(s, 2, map[int]float64{1: 0.1, 2: 0.2})
-	run := s.wait(s.runNonLinear(map[string]any{"loadSteps": 600, "keepLoadSteps": true}).RunID)
-	if run.Status != model.RunFailed || !strings.Contains(run.ErrorMessage, "at most 1000") {
-		t.Errorf("run %s: %q", run.Status, run.ErrorMessage)
-	}
+	t.Run("default", func(t *testing.T) {
+		s := startStack(t, 1)
+		aiscColumn(s, 2, map[int]float64{1: 0.1, 2: 0.2})
+		r := s.call("POST", "/job/analysis/static/run-non-linear", map[string]any{"loadSteps": 600, "keepLoadSteps": true})
+		if r.status != 403 || r.errorCode(t) != "LIMIT_EXCEEDED" || !strings.Contains(string(r.body), "at most 1,000") ||
+			!strings.Contains(string(r.body), "MAX_STEP_CASES") || !strings.Contains(string(r.body), "1200 load steps (2 load cases") {
+			t.Errorf("600 steps of 2 cases: %d %s", r.status, r.body)
+		}
+		var runs []model.Run
+		if s.must(200, "GET", "/job/analysis/runs", nil).decode(t, &runs); len(runs) != 0 {
+			t.Errorf("the refused run was recorded: %+v", runs)
+		}
+		// loadCases narrows the count: one case of 600 steps fits.
+		r = s.call("POST", "/job/analysis/static/run-non-linear", map[string]any{"loadSteps": 600, "keepLoadSteps": true, "loadCases": "2"})
+		if r.status != 202 {
+			t.Errorf("600 steps of 1 case: %d %s", r.status, r.body)
+		}
+	})
+	t.Run("raised", func(t *testing.T) {
+		s := startStackWith(t, 1, Config{Limits: model.Limits{StepCases: 1200}}, io.Discard)
+		aiscColumn(s, 2, map[int]float64{1: 0.1, 2: 0.2})
+		run := s.wait(s.runNonLinear(map[string]any{"loadSteps": 600, "keepLoadSteps": true}).RunID)
+		if run.Status != model.RunCompleted || len(s.stepIDs()) != 1200 {
+			t.Errorf("run %s %q with %d Step cases, want 1200", run.Status, run.ErrorMessage, len(s.stepIDs()))
+		}
+	})
 }
 
 // stepIDs lists the ids of the Step load cases.

@@ -232,7 +232,7 @@ func queueRoundTrip(t *testing.T, rdb redis.UniversalClient) {
 	go func() { stopped <- w.Run(ctx) }()
 	defer func() { cancel(); <-stopped }()
 	c := queue.NewClient(rdb)
-	if err := c.Enqueue(ctx, "run-1", []byte(`{"run":1}`)); err != nil {
+	if err := c.Enqueue(ctx, "default", "run-1", []byte(`{"run":1}`)); err != nil {
 		t.Fatal(err)
 	}
 	select {

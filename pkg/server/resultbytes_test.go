@@ -2,11 +2,11 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 	"testing"
 
+	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/analysis/kinds"
 	"github.com/gusset/gusset/pkg/editor"
 	"github.com/gusset/gusset/pkg/httpapi"
@@ -42,7 +42,17 @@ func (s *stack) estimateResultBytes(kind model.AnalysisType) int64 {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	return k.ResultBytes(counts, settings)
+	// The cases a run may analyse: the model's, Step cases left out, as
+	// the API admits a run.
+	var cases []model.LoadCase
+	s.must(200, "GET", "/job/loads/load-cases", nil).decode(s.t, &cases)
+	var ids []int64
+	for _, c := range cases {
+		if c.StepOf == 0 {
+			ids = append(ids, c.ID)
+		}
+	}
+	return k.ResultBytes(settings, analysis.Admission{Cases: ids, Counts: counts})
 }
 
 // Each kind's estimate of its results, which MAX_RESULT_BYTES is held
@@ -105,8 +115,9 @@ func TestResultBytesEstimates(t *testing.T) {
 	s.t = t
 }
 
-// A run whose estimated results would pass MAX_RESULT_BYTES is refused
-// with a 409 naming the limit and its value, before anything is queued;
+// A run whose estimated results would pass the workspace's resultBytes
+// limit (MAX_RESULT_BYTES) is refused with a 403 LIMIT_EXCEEDED naming
+// the limit and its value, before anything is queued;
 // GET /job/status shows the bytes stored and the limit, and results of
 // another family count against it.
 func TestMaxResultBytes(t *testing.T) {
@@ -120,7 +131,7 @@ func TestMaxResultBytes(t *testing.T) {
 	// four-mode dynamic ones besides (one mode takes about a quarter: the
 	// mode shapes are most of it).
 	limit := static + dynamic*3/4
-	s2 := startStackWith(t, 1, Config{MaxResultBytes: limit}, io.Discard)
+	s2 := startStackWith(t, 1, Config{Limits: model.Limits{ResultBytes: limit}}, io.Discard)
 	s2.must(200, "POST", "/job/open-sample", map[string]any{"fileName": "Multi-storey frame"})
 	s2.must(200, "PATCH", "/job/analysis/dynamic-frequency/settings", map[string]any{"modes": 4})
 	if st := s2.storedResultBytes(); st.ResultBytes != 0 || st.MaxResultBytes != limit {
@@ -135,9 +146,11 @@ func TestMaxResultBytes(t *testing.T) {
 		t.Fatalf("stored %d bytes after the static run, estimated %d", stored, static)
 	}
 	r := s2.call("POST", "/job/analysis/dynamic-frequency/run", nil)
-	want := fmt.Sprintf("MAX_RESULT_BYTES = %d", limit)
-	if r.status != 409 || !strings.Contains(string(r.body), want) {
-		t.Fatalf("dynamic run over the limit: %d %s, want 409 naming %s", r.status, r.body, want)
+	want := []string{"LIMIT_EXCEEDED", "resultBytes", "MAX_RESULT_BYTES", model.FormatCount(limit, true)}
+	for _, w := range want {
+		if r.status != 403 || !strings.Contains(string(r.body), w) {
+			t.Fatalf("dynamic run over the limit: %d %s, want 403 naming %s", r.status, r.body, w)
+		}
 	}
 	var runs []model.Run
 	s2.must(200, "GET", "/job/analysis/runs", nil).decode(t, &runs)

@@ -99,14 +99,18 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	}
 	m := newModel(rdb, cfg.Kinds)
 	keys := cfg.AuthMode == AuthKeys
+	var authn httpapi.Authenticator
+	var workspaces workspaceReader
+	if keys {
+		svc := &auth.Service{Store: redisstore.NewAuth(rdb)}
+		authn, workspaces = svc, svc
+	}
+	limits := limitsOf(cfg.Limits, workspaces)
 	sess := session.New(m.jobs, dir, session.Options{Generator: "gusset " + httpapi.Version,
 		RecoveryDelay: cfg.RecoveryDelay, Log: log, CheckModel: m.checkSnapshot, CheckAnalysis: m.kinds.CheckSettings, PrepareSave: m.kinds.PrepareSave, MaxJobBytes: cfg.MaxJobBytes,
-		WorkspaceDirs: keys})
-	var authn httpapi.Authenticator
-	if keys {
-		authn = &auth.Service{Store: redisstore.NewAuth(rdb)}
-	}
+		Limits: limits, WorkspaceDirs: keys})
 	m.editor.Touched = sess.Touched
+	m.editor.Limits = limits
 	if reg == nil {
 		reg = newRegistry()
 	}
@@ -117,10 +121,11 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 	}
 	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
 		Analysis: &service.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb), Lost: newRunsLost(reg, m.kinds.Types()),
-			Stored: res, MaxResultBytes: cfg.resultBytesLimit(), ObserveBytes: newResultBytesGauge(reg, cfg.HideWorkspaceLabels)},
-		Query: &results.Query{Source: m.source, Results: res, Jobs: m.jobs},
-		Kinds: m.kinds,
-		Ready: m.jobs.Ping, Storage: storageOf(rdb), Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
+			Limits: limits, Stored: res, ObserveBytes: newResultBytesGauge(reg, cfg.HideWorkspaceLabels)},
+		Limits: limits,
+		Query:  &results.Query{Source: m.source, Results: res, Jobs: m.jobs},
+		Kinds:  m.kinds,
+		Ready:  m.jobs.Ping, Storage: storageOf(rdb), Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
 		BodyMemoryPerClient: cfg.BodyMemoryPerClient, MinBodyRate: cfg.MinBodyRate, HideWorkspaceLabels: cfg.HideWorkspaceLabels,
 		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts, Auth: authn})
 	reg.MustRegister(newQueueCollector(qc), newRedisCollector(rdb))

@@ -30,9 +30,17 @@ type keyedStack struct {
 
 func startKeyed(t *testing.T) *keyedStack {
 	t.Helper()
+	return startKeyedWith(t, Config{})
+}
+
+// startKeyedWith is startKeyed with cfg (its auth mode and jobs
+// directory are set here).
+func startKeyedWith(t *testing.T, cfg Config) *keyedStack {
+	t.Helper()
 	jobs := t.TempDir()
 	logs := &logtest.Buffer{}
-	s := startStackWith(t, 2, Config{AuthMode: AuthKeys, JobsDir: jobs}, logs)
+	cfg.AuthMode, cfg.JobsDir = AuthKeys, jobs
+	s := startStackWith(t, 2, cfg, logs)
 	svc := &auth.Service{Store: redisstore.NewAuth(s.redis.Client(t))}
 	ctx := context.Background()
 	k := &keyedStack{stack: s, jobsDir: jobs, logs: logs}

@@ -44,6 +44,7 @@ type Service struct {
 	checkAnalysis func(model.AnalysisSettings) (model.AnalysisSettings, error)
 	prepareSave   func(*store.Snapshot)
 	maxJobBytes   int64
+	limits        func(context.Context, string) (model.Limits, error)
 	// perWorkspace gives each workspace the folder of its name inside dir.
 	perWorkspace bool
 
@@ -82,6 +83,11 @@ type Options struct {
 	// and an uploaded template's size (MAX_JOB_BYTES); zero or less means
 	// jobfile.DefaultMaxJobBytes.
 	MaxJobBytes int64
+	// Limits gives a workspace's limits: a job file whose model holds
+	// more rows than they allow is refused before anything is loaded
+	// (KindLimitExceeded), and their JobFileBytes, when set, replaces
+	// MaxJobBytes for the workspace. nil sets no limit but MaxJobBytes.
+	Limits func(ctx context.Context, ws string) (model.Limits, error)
 	// WorkspaceDirs gives each workspace a jobs directory of its own, the
 	// folder of its name inside the jobs directory (API keys on); false
 	// serves the one workspace of open mode from the jobs directory itself.
@@ -91,7 +97,7 @@ type Options struct {
 // New returns a Service over the job store and the jobs directory.
 func New(jobs store.Jobs, dir *jobfile.Dir, opt Options) *Service {
 	s := &Service{jobs: jobs, dir: dir, log: opt.Log, now: opt.Now, generator: opt.Generator,
-		recoveryDelay: opt.RecoveryDelay, checkModel: opt.CheckModel, checkAnalysis: opt.CheckAnalysis, prepareSave: opt.PrepareSave, maxJobBytes: opt.MaxJobBytes, pending: map[string]*time.Timer{},
+		recoveryDelay: opt.RecoveryDelay, checkModel: opt.CheckModel, checkAnalysis: opt.CheckAnalysis, prepareSave: opt.PrepareSave, maxJobBytes: opt.MaxJobBytes, limits: opt.Limits, pending: map[string]*time.Timer{},
 		perWorkspace: opt.WorkspaceDirs, dirs: map[string]*jobfile.Dir{}}
 	if s.now == nil {
 		s.now = time.Now
@@ -161,12 +167,38 @@ func (s *Service) load(ctx context.Context, ws string, dec jobfile.Decoded, st m
 		}
 		snap.Job.Analysis = a
 	}
+	if s.limits != nil {
+		l, err := s.limits(ctx, ws)
+		if err != nil {
+			return store.Slot{}, err
+		}
+		counts := make(map[string]int64, len(snap.Collections))
+		for coll, rows := range snap.Collections {
+			counts[coll] = int64(len(rows))
+		}
+		if err := l.CheckCounts(counts); err != nil {
+			return store.Slot{}, err
+		}
+	}
 	if s.checkModel != nil {
 		if err := s.checkModel(ctx, snap); err != nil {
 			return store.Slot{}, err
 		}
 	}
 	return s.jobs.Open(ctx, ws, snap, st)
+}
+
+// jobBytes is what a job file of ws may expand to: the workspace's own
+// limit when it has one, MaxJobBytes otherwise.
+func (s *Service) jobBytes(ctx context.Context, ws string) (int64, error) {
+	if s.limits == nil {
+		return s.maxJobBytes, nil
+	}
+	l, err := s.limits(ctx, ws)
+	if err != nil || l.JobFileBytes <= 0 {
+		return s.maxJobBytes, err
+	}
+	return l.JobFileBytes, nil
 }
 
 // Opened is the result of an operation that loads a job.
@@ -199,15 +231,19 @@ func (s *Service) NewFromTemplate(ctx context.Context, ws string, file []byte, n
 // model.KindUnavailable error, whichever step it stops.
 func (s *Service) NewFromTemplateReader(ctx context.Context, ws string, file io.ReaderAt, size int64, name string) (Opened, error) {
 	const op = "new job from template"
-	if size > s.maxJobBytes {
+	maxBytes, err := s.jobBytes(ctx, ws)
+	if err != nil {
+		return Opened{}, fmt.Errorf("%s: %w", op, err)
+	}
+	if size > maxBytes {
 		return Opened{}, fmt.Errorf("%s: %w", op, model.E(model.KindTooLarge,
 			"the uploaded template is %d bytes, more than the limit of %d bytes a job file may expand to; the operator sets it with %s",
-			size, s.maxJobBytes, jobfile.MaxJobBytesSetting))
+			size, maxBytes, jobfile.MaxJobBytesSetting))
 	}
 	if err := s.refuseIfOpen(ctx, ws); err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, outOfTime(ctx, err))
 	}
-	dec, err := jobfile.DecodeContext(ctx, file, size, s.maxJobBytes, s.dir.Keys())
+	dec, err := jobfile.DecodeContext(ctx, file, size, maxBytes, s.dir.Keys())
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s %q: %w", op, name, err)
 	}
@@ -321,11 +357,15 @@ func (s *Service) Open(ctx context.Context, ws, filePath string, force ForceOpti
 			discard = true
 		}
 	}
+	maxBytes, err := s.jobBytes(ctx, ws)
+	if err != nil {
+		return Opened{}, fmt.Errorf("%s: %w", op, err)
+	}
 	var dec jobfile.Decoded
 	if useRecovery {
-		dec, err = dir.ReadRecoveryContext(ctx, p, s.maxJobBytes)
+		dec, err = dir.ReadRecoveryContext(ctx, p, maxBytes)
 	} else {
-		dec, err = dir.ReadContext(ctx, p, s.maxJobBytes)
+		dec, err = dir.ReadContext(ctx, p, maxBytes)
 	}
 	if err != nil {
 		return Opened{}, fmt.Errorf("%s: %w", op, err)

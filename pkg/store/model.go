@@ -165,6 +165,23 @@ type Batch struct {
 	// holds it (see Model.Lease); "" when it does not. While another
 	// caller holds the lease, Apply waits for it to be released.
 	Lease string
+	// Caps bound the rows of collections: collection → the most rows it
+	// may hold once the batch is applied. A batch that would take a
+	// collection past its cap fails whole with a *CapError; a batch that
+	// does not grow a collection is never refused by its cap, so a
+	// workspace over a lowered limit can still edit and delete.
+	Caps map[string]int64
+}
+
+// CapError reports a batch refused by one of its Caps.
+type CapError struct {
+	Coll string
+	// Max is the cap; Would is the rows the collection would have held.
+	Max, Would int64
+}
+
+func (e *CapError) Error() string {
+	return fmt.Sprintf("collection %s would hold %d rows, over its cap of %d", e.Coll, e.Would, e.Max)
 }
 
 // ErrStale reports a batch whose ExpectRev no longer matched; re-read and

@@ -139,6 +139,16 @@ func startCapStack(t *testing.T, o capOptions) *capStack {
 	return s
 }
 
+// admin runs gusset-admin with args on the stack's Redis and returns
+// what it printed on stdout.
+func (s *capStack) admin(args ...string) (string, error) {
+	s.t.Helper()
+	_, _, _, adminBin := capBinaries(s.t)
+	ctx, cancel := context.WithTimeout(context.Background(), capStartLimit)
+	defer cancel()
+	return proctest.Output(ctx, adminBin, proctest.Env("REDIS_URL="+s.redis.URL()), args...)
+}
+
 // do sends a request as workspace ws and returns the status and the body.
 // A transport error (the api gone, a reset) is status 0 with the error
 // as the body, for the scenario to judge.

@@ -169,23 +169,23 @@ func (bucklingKind) Start() analysis.StartRoute {
 func (bucklingKind) Check(s analysis.Settings) error { return checkModes("buckling", s) }
 
 // ResultBytes implements Kind.
-func (bucklingKind) ResultBytes(counts map[string]int64, s analysis.Settings) int64 {
-	return eigenBytes(counts, s, true)
+func (bucklingKind) ResultBytes(s analysis.Settings, a analysis.Admission) int64 {
+	return eigenBytes(s, a, true)
 }
 
-// eigenBytes estimates the eigen results of the load cases a run
-// analyses (at most: combinations are refused, and counted here) on the
-// model counts describes, with the modes the settings ask for.
-func eigenBytes(counts map[string]int64, s analysis.Settings, lengths bool) int64 {
-	modes, cases := 0, ""
+// eigenBytes estimates the eigen results of the load cases a run analyses
+// (combinations are refused, and counted here) on the model a describes,
+// with the modes the settings ask for.
+func eigenBytes(s analysis.Settings, a analysis.Admission, lengths bool) int64 {
+	var modes int
+	var cases int64
 	switch s := s.(type) {
 	case model.BucklingSettings:
-		modes, cases = s.Modes, s.LoadCases
+		modes, cases = s.Modes, a.Selected(s.LoadCaseList())
 	case model.DynamicSettings:
-		modes, cases = s.Modes, s.LoadCases
+		modes, cases = s.Modes, a.Selected(s.LoadCaseList())
 	}
-	return columns.EigenBytes(counts[model.CollNodes], counts[model.CollMembers],
-		analysis.CasesAtMost(counts[model.CollLoadCases], cases), int64(modes), lengths)
+	return columns.EigenBytes(a.Counts[model.CollNodes], a.Counts[model.CollMembers], cases, int64(modes), lengths)
 }
 
 // Run implements Kind.
@@ -225,8 +225,8 @@ func (dynamicKind) Start() analysis.StartRoute {
 func (dynamicKind) Check(s analysis.Settings) error { return checkModes("frequency", s) }
 
 // ResultBytes implements Kind.
-func (dynamicKind) ResultBytes(counts map[string]int64, s analysis.Settings) int64 {
-	return eigenBytes(counts, s, false)
+func (dynamicKind) ResultBytes(s analysis.Settings, a analysis.Admission) int64 {
+	return eigenBytes(s, a, false)
 }
 
 // Run implements Kind.

@@ -186,7 +186,7 @@ func (r *Runner) dispatch(ctx context.Context, t Task, plan FanOutPlan, lv *Prog
 		if err != nil {
 			return err
 		}
-		if err := r.Queue.Enqueue(ctx, SubTaskID(t.RunID, lc), payload); err != nil {
+		if err := r.Queue.Enqueue(ctx, t.Workspace, SubTaskID(t.RunID, lc), payload); err != nil {
 			return err
 		}
 	}

@@ -46,7 +46,7 @@ func newFakeQueue() *fakeQueue {
 	return &fakeQueue{queued: map[string][]byte{}, active: map[string]bool{}}
 }
 
-func (q *fakeQueue) Enqueue(_ context.Context, id string, payload []byte) error {
+func (q *fakeQueue) Enqueue(_ context.Context, _, id string, payload []byte) error {
 	q.mu.Lock()
 	if _, ok := q.queued[id]; ok || q.active[id] {
 		q.mu.Unlock()
@@ -62,7 +62,7 @@ func (q *fakeQueue) Enqueue(_ context.Context, id string, payload []byte) error 
 	return nil
 }
 
-func (q *fakeQueue) Dequeue(_ context.Context, id string) (bool, error) {
+func (q *fakeQueue) Dequeue(_ context.Context, _, id string) (bool, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if _, ok := q.queued[id]; ok {
@@ -432,7 +432,7 @@ func TestFanOutQueuedSubTasksNotLost(t *testing.T) {
 	}
 	// Once a queued sub-task is lost (gone from the queue), the run is
 	// Failed with a message, and the lock released.
-	e.q.Dequeue(e.ctx, lifecycle.SubTaskID(run.RunID, 2))
+	e.q.Dequeue(e.ctx, "w", lifecycle.SubTaskID(run.RunID, 2))
 	got, err = e.svc.Get(e.ctx, "w", run.RunID)
 	if err != nil || got.Status != model.RunFailed || !strings.Contains(got.ErrorMessage, "worker lost") {
 		t.Errorf("run with a lost sub-task read as %s %q (%v), want Failed, worker lost", got.Status, got.ErrorMessage, err)

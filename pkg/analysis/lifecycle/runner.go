@@ -36,14 +36,20 @@ type Task struct {
 	// attempt numbers them alike).
 	Steps    int   `json:"steps,omitempty"`
 	StepBase int64 `json:"stepBase,omitempty"`
+	// Limits are the workspace's limits when the run was started, so
+	// that the worker holds the run to the limits the API checked it
+	// against; nil (a task queued before limits) means the defaults.
+	Limits *model.Limits `json:"limits,omitempty"`
 }
 
 // Queue carries the sub-tasks of runs that fan out to the workers
 // (package queue implements it).
 type Queue interface {
-	// Enqueue queues a task's payload under id (SubTaskID). A task of
-	// that id already queued stays.
-	Enqueue(ctx context.Context, id string, payload []byte) error
+	// Enqueue queues a task's payload of workspace ws under id
+	// (SubTaskID). A task of that id already queued stays. The
+	// workspaces' tasks take turns on the workers, so that a run's parts
+	// do not hold every worker while another workspace waits.
+	Enqueue(ctx context.Context, ws, id string, payload []byte) error
 }
 
 // Handler runs the tasks of one analysis kind (analysis.Kind).

@@ -89,9 +89,9 @@ func TestRunnerReportsResumedAttempts(t *testing.T) {
 // of its retries.
 type lostQueue struct{}
 
-func (lostQueue) Enqueue(context.Context, string, []byte) error { return nil }
-func (lostQueue) Dequeue(context.Context, string) (bool, error) { return false, nil }
-func (lostQueue) Lost(context.Context, string) (bool, error)    { return true, nil }
+func (lostQueue) Enqueue(context.Context, string, string, []byte) error { return nil }
+func (lostQueue) Dequeue(context.Context, string, string) (bool, error) { return false, nil }
+func (lostQueue) Lost(context.Context, string) (bool, error)            { return true, nil }
 
 // The API reports a run it gives up as "worker lost" once, however many
 // times the run is read afterwards.

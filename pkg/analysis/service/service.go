@@ -16,11 +16,13 @@ import (
 
 // Queue carries tasks to the workers (package queue implements it).
 type Queue interface {
-	// Enqueue queues a task's payload under id: a run's id, or a
-	// sub-task's (SubTaskID). A task of that id already queued stays.
-	Enqueue(ctx context.Context, id string, payload []byte) error
-	// Dequeue removes a task no worker has taken; false when one has.
-	Dequeue(ctx context.Context, id string) (bool, error)
+	// Enqueue queues a task's payload of workspace ws under id: a run's
+	// id, or a sub-task's (SubTaskID). A task of that id already queued
+	// stays. The workspaces' tasks take turns on the workers.
+	Enqueue(ctx context.Context, ws, id string, payload []byte) error
+	// Dequeue removes a task of workspace ws no worker has taken; false
+	// when one has.
+	Dequeue(ctx context.Context, ws, id string) (bool, error)
 	// Lost reports whether a task left the queue without finishing.
 	Lost(ctx context.Context, id string) (bool, error)
 }
@@ -44,13 +46,12 @@ type Service struct {
 	// "worker lost" (metrics); a run is reported once, by the replica
 	// whose update ended it.
 	Lost func(kind model.AnalysisType)
+	// Limits gives the workspace's limits, which a run carries to its
+	// worker; nil leaves the worker the defaults.
+	Limits func(ctx context.Context, ws string) (model.Limits, error)
 	// Stored reads the bytes of results a workspace stores; nil leaves
-	// MaxResultBytes unchecked and ResultBytes at 0.
+	// the limit on them unchecked and ResultBytes at 0.
 	Stored StoredBytes
-	// MaxResultBytes is the most result bytes workspace ws may store
-	// (MAX_RESULT_BYTES, the same for every workspace until quotas are set
-	// per workspace); nil, or 0 or less, is no limit.
-	MaxResultBytes func(ws string) int64
 	// ObserveBytes, when set, is told the bytes a workspace stores each
 	// time they are read (metrics).
 	ObserveBytes func(ws string, bytes int64)
@@ -79,14 +80,23 @@ func (s *Service) Start(ctx context.Context, ws string, kind model.AnalysisType,
 			return model.Run{}, model.Wrap(op, err)
 		}
 	}
+	task := lifecycle.Task{Workspace: ws, Kind: kind, Overrides: overrides}
+	if s.Limits != nil {
+		l, err := s.Limits(ctx, ws)
+		if err != nil {
+			return model.Run{}, model.Wrap(op, err)
+		}
+		task.Limits = &l
+	}
 	run := model.Run{RunID: uuid.NewString(), AnalysisType: kind, Status: model.RunQueued, QueuedAt: s.now(),
 		Overrides: overrides, Progress: model.Progress{StatusText: "Waiting for a worker"}}
 	if err := s.Runs.Start(ctx, ws, run); err != nil {
 		return model.Run{}, model.Wrap(op, err)
 	}
-	payload, err := json.Marshal(lifecycle.Task{Workspace: ws, RunID: run.RunID, Kind: kind, Overrides: overrides})
+	task.RunID = run.RunID
+	payload, err := json.Marshal(task)
 	if err == nil {
-		err = s.Queue.Enqueue(ctx, run.RunID, payload)
+		err = s.Queue.Enqueue(ctx, ws, run.RunID, payload)
 	}
 	if err != nil {
 		_, ferr := s.fail(context.WithoutCancel(ctx), ws, run.RunID, "the analysis could not be queued")
@@ -95,14 +105,24 @@ func (s *Service) Start(ctx context.Context, ws string, kind model.AnalysisType,
 	return run.Shown(s.now()), nil
 }
 
-// ResultBytes returns the bytes of results ws stores and the most it may
-// store (0: no limit).
+// ResultBytes returns the bytes of results ws stores and its resultBytes
+// limit (0 when the service holds runs to no limits).
 func (s *Service) ResultBytes(ctx context.Context, ws string) (stored, limit int64, err error) {
 	byFamily, err := s.storedBytes(ctx, ws)
+	if err != nil {
+		return 0, 0, err
+	}
 	for _, n := range byFamily {
 		stored += n
 	}
-	return stored, s.limit(ws), err
+	if s.Limits != nil {
+		l, err := s.Limits(ctx, ws)
+		if err != nil {
+			return 0, 0, err
+		}
+		limit = l.ResultBytes
+	}
+	return stored, limit, nil
 }
 
 func (s *Service) storedBytes(ctx context.Context, ws string) (map[model.AnalysisFamily]int64, error) {
@@ -120,22 +140,14 @@ func (s *Service) storedBytes(ctx context.Context, ws string) (map[model.Analysi
 	return byFamily, err
 }
 
-func (s *Service) limit(ws string) int64 {
-	if s.MaxResultBytes == nil {
-		return 0
-	}
-	return max(s.MaxResultBytes(ws), 0)
-}
-
 // CheckResultBytes refuses a run of family whose results, estimate bytes
-// (the kind's ResultBytes), would take ws past its limit on stored result
-// bytes together with the results it stores of the other families (a run
-// replaces its own family's results; the estimate covers every case of
-// the model, so retained ones too). It runs before the run is recorded,
-// so a refused run leaves nothing behind.
-func (s *Service) CheckResultBytes(ctx context.Context, ws string, family model.AnalysisFamily, estimate int64) error {
-	limit := s.limit(ws)
-	if limit == 0 {
+// (the kind's ResultBytes), would take ws past limit (its resultBytes
+// limit; 0 or less: none) together with the results it stores of the
+// other families: a run replaces its own family's results, and the
+// estimate covers every case it analyses, retained ones too. It runs
+// before the run is recorded, so a refused run leaves nothing behind.
+func (s *Service) CheckResultBytes(ctx context.Context, ws string, family model.AnalysisFamily, estimate, limit int64) error {
+	if limit <= 0 {
 		return nil
 	}
 	byFamily, err := s.storedBytes(ctx, ws)
@@ -151,10 +163,12 @@ func (s *Service) CheckResultBytes(ctx context.Context, ws string, family model.
 	if others+estimate <= limit {
 		return nil
 	}
-	return model.E(model.KindConflict, "the run's results would take about %d bytes and the workspace stores %d bytes of other "+
-		"results: together over the workspace's limit on stored result bytes (MAX_RESULT_BYTES = %d); analyse fewer load cases "+
-		"or modes, delete results (a model change or clearing the job does), or ask the operator for a larger limit",
-		estimate, others, limit)
+	d, _ := model.LimitDefOf("resultBytes")
+	exceeded := model.Exceeded(d, limit, others+estimate)
+	exceeded.Msg = fmt.Sprintf("the run's results would take about %s (estimated from the model) besides %s of stored results of "+
+		"other analyses: analyse fewer load cases or modes at a time (loadCases), or delete results (a model change or clearing "+
+		"the job does); %s", model.FormatCount(estimate, true)+" bytes", model.FormatCount(others, true)+" bytes", exceeded.Msg)
+	return exceeded
 }
 
 // Get reads a run as a client sees it. A run whose task left the queue
@@ -210,7 +224,7 @@ func (s *Service) Cancel(ctx context.Context, ws, id string) error {
 		return model.E(model.KindNotFound, "run %s has already finished (%s): there is nothing to cancel", id, run.Status)
 	}
 	if run.Status == model.RunQueued {
-		removed, err := s.Queue.Dequeue(ctx, id)
+		removed, err := s.Queue.Dequeue(ctx, ws, id)
 		if err != nil {
 			return err
 		}
@@ -247,7 +261,7 @@ func (s *Service) cancelSubTasks(ctx context.Context, ws, id string) error {
 	}
 	left := len(pending)
 	for _, lc := range pending {
-		removed, err := s.Queue.Dequeue(ctx, lifecycle.SubTaskID(id, lc))
+		removed, err := s.Queue.Dequeue(ctx, ws, lifecycle.SubTaskID(id, lc))
 		if err != nil {
 			return err
 		}

@@ -75,10 +75,10 @@ func (linearStatic) Start() analysis.StartRoute {
 // Check implements Kind: every static settings record runs linear.
 func (linearStatic) Check(analysis.Settings) error { return nil }
 
-// ResultBytes implements Kind: the load cases the run analyses (at most).
-func (linearStatic) ResultBytes(counts map[string]int64, s analysis.Settings) int64 {
+// ResultBytes implements Kind: the load cases the run analyses.
+func (linearStatic) ResultBytes(s analysis.Settings, a analysis.Admission) int64 {
 	st, _ := s.(model.StaticSettings)
-	return staticBytes(counts, analysis.CasesAtMost(counts[model.CollLoadCases], st.LoadCases), false)
+	return staticBytes(a.Counts, a.Selected(st.LoadCaseList()), false)
 }
 
 // staticBytes estimates the static results of cases load cases on the
@@ -137,11 +137,14 @@ func (nonLinearStatic) Start() analysis.StartRoute {
 			"load case with its own results, queryable like any case: the steps of the analysed cases, ascending, then of " +
 			"their steps, are numbered on from the largest load case id of the model (with retainLoadCases, from the largest " +
 			"id of any case, earlier Step cases included), so with cases 1, 2 and 4 and loadSteps 4 the steps of case 1 are " +
-			fmt.Sprintf("5–8, of case 2 9–12 and of case 4 13–16. A run keeps at most %d steps (cases × loadSteps); more fail ", MaxStepLoadCases) +
-			"the run naming the limit. The last step is the case's own state; a case that fails keeps the steps it converged. " +
+			"5–8, of case 2 9–12 and of case 4 13–16. A run keeps at most stepCases steps (cases × loadSteps; the workspace limit " +
+			"MAX_STEP_CASES, default 1,000): starting a run that would keep more is a 403 LIMIT_EXCEEDED naming the limit, counting every " +
+			"load and combination case loadCases selects. The last step is the case's own state; a case that fails keeps the steps it converged. " +
 			"Step cases are listed by the load-case list (type Step, stepOf the case) and go with their results: a static " +
 			"run that does not retain them, or analyses their case again, removes them."}
 }
+
+var _ analysis.Admitter = nonLinearStatic{}
 
 // Check implements Kind (CheckNonLinear).
 func (nonLinearStatic) Check(s analysis.Settings) error {
@@ -152,17 +155,57 @@ func (nonLinearStatic) Check(s analysis.Settings) error {
 	return CheckNonLinear(st)
 }
 
-// ResultBytes implements Kind: the load cases the run analyses (at
-// most), each with the cable column (members that are cables are not
-// counted), and with keepLoadSteps the Step cases kept (at most
-// MaxStepLoadCases).
-func (nonLinearStatic) ResultBytes(counts map[string]int64, s analysis.Settings) int64 {
-	st, _ := s.(model.StaticSettings)
-	cases := analysis.CasesAtMost(counts[model.CollLoadCases], st.LoadCases)
-	if st.KeepLoadSteps {
-		cases += min(cases*int64(max(st.LoadSteps, 1)), MaxStepLoadCases)
+// Admit implements analysis.Admitter: with keepLoadSteps, the cases the
+// settings select times loadSteps must not pass the workspace's
+// stepCases limit. It counts every selected case, so it may refuse a run
+// whose cases without loads the worker would leave out; the worker
+// checks the exact count again (planCases).
+func (nonLinearStatic) Admit(s analysis.Settings, a analysis.Admission) error {
+	st, ok := s.(model.StaticSettings)
+	if !ok || !st.KeepLoadSteps {
+		return nil
 	}
-	return staticBytes(counts, cases, true)
+	return checkStepCases(a.Selected(st.LoadCaseList()), st, a.Limits.StepCases)
+}
+
+// checkStepCases refuses keeping the load steps of cases analysed
+// cases when that passes limit (0: the default).
+func checkStepCases(cases int64, s model.StaticSettings, limit int64) error {
+	d, _ := model.LimitDefOf("stepCases")
+	if limit <= 0 {
+		limit = d.Default
+	}
+	if n := cases * int64(s.LoadSteps); n > limit {
+		err := model.Exceeded(d, limit, n)
+		err.Msg = fmt.Sprintf("keepLoadSteps would keep %d load steps (%d load cases × loadSteps %d): analyse fewer load cases at a "+
+			"time (loadCases) or take fewer steps; %s", n, cases, s.LoadSteps, err.Msg)
+		return err
+	}
+	return nil
+}
+
+// stepCaseLimit is the stepCases limit t carries (0: the default).
+func stepCaseLimit(t lifecycle.Task) int64 {
+	if t.Limits == nil {
+		return 0
+	}
+	return t.Limits.StepCases
+}
+
+// ResultBytes implements Kind: the load cases the run analyses, each with
+// the cable column (members that are cables are not counted), and with
+// keepLoadSteps the Step cases kept (at most the stepCases limit).
+func (nonLinearStatic) ResultBytes(s analysis.Settings, a analysis.Admission) int64 {
+	st, _ := s.(model.StaticSettings)
+	cases := a.Selected(st.LoadCaseList())
+	if st.KeepLoadSteps {
+		limit := a.Limits.StepCases
+		if d, _ := model.LimitDefOf("stepCases"); limit <= 0 {
+			limit = d.Default
+		}
+		cases += min(cases*int64(max(st.LoadSteps, 1)), limit)
+	}
+	return staticBytes(a.Counts, cases, true)
 }
 
 // Run implements Kind: the run fans out (Runner.RunFannedOut).

@@ -29,10 +29,6 @@ type stagedCase struct {
 	Failed string `json:"failed,omitempty"`
 }
 
-// MaxStepLoadCases bounds the Step load cases one non-linear run keeps
-// (keepLoadSteps): load cases analysed times loadSteps.
-const MaxStepLoadCases = 1000
-
 // Plan implements FanOutKind: it reads the model, picks the run's load
 // cases and checks that the engine takes each of them; with keepLoadSteps
 // it numbers the Step load cases above every load case that stays (the
@@ -75,9 +71,8 @@ func (r runner) planCases(ctx context.Context, t lifecycle.Task, job model.Job, 
 	}
 	plan := casePlan{ids: ids}
 	if s.KeepLoadSteps {
-		if n := len(ids) * s.LoadSteps; n > MaxStepLoadCases {
-			return casePlan{}, lifecycle.ModelError("keepLoadSteps would keep %d load steps (%d load cases × loadSteps %d); a run keeps at most %d: "+
-				"analyse fewer load cases at a time (loadCases) or take fewer steps", n, len(ids), s.LoadSteps, MaxStepLoadCases)
+		if err := checkStepCases(int64(len(ids)), s, stepCaseLimit(t)); err != nil {
+			return casePlan{}, lifecycle.ModelError("%s", err.Error())
 		}
 		plan.steps, plan.stepBase = s.LoadSteps, in.LastCase
 		if s.RetainLoadCases {

@@ -101,42 +101,84 @@ func (a *Auth) Keys(ctx context.Context) ([]auth.Key, error) {
 
 // RevokeKey implements auth.Store.
 func (a *Auth) RevokeKey(ctx context.Context, id string, at time.Time) (auth.Key, error) {
-	var out auth.Key
+	k, err := updateRecord(ctx, a.rdb, authKeys, id, model.NotFound("API key", id), func(k *auth.Key) bool {
+		if k.RevokedAt != nil {
+			return false
+		}
+		k.RevokedAt = &at
+		return true
+	})
+	if err != nil {
+		return auth.Key{}, wrap("revoke key", err)
+	}
+	return k, nil
+}
+
+// Workspace implements auth.Store.
+func (a *Auth) Workspace(ctx context.Context, name string) (auth.Workspace, error) {
+	b, err := a.rdb.HGet(ctx, authWorkspaces, name).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return auth.Workspace{}, model.NotFound("workspace", name)
+	}
+	if err != nil {
+		return auth.Workspace{}, fmt.Errorf("read workspace: %w", err)
+	}
+	var w auth.Workspace
+	if err := json.Unmarshal(b, &w); err != nil {
+		return auth.Workspace{}, fmt.Errorf("decode workspace %s: %w", name, err)
+	}
+	return w, nil
+}
+
+// SetWorkspaceLimits implements auth.Store.
+func (a *Auth) SetWorkspaceLimits(ctx context.Context, name string, l model.Limits) (auth.Workspace, error) {
+	w, err := updateRecord(ctx, a.rdb, authWorkspaces, name, model.NotFound("workspace", name), func(w *auth.Workspace) bool {
+		w.Limits = l
+		return true
+	})
+	if err != nil {
+		return auth.Workspace{}, wrap("set workspace limits", err)
+	}
+	return w, nil
+}
+
+// updateRecord changes the JSON record in field of hash with change, in
+// one transaction, and returns it as changed; change reports whether it
+// changed anything to write. A missing record is notFound.
+func updateRecord[T any](ctx context.Context, rdb redis.UniversalClient, hash, field string, notFound error, change func(*T) bool) (T, error) {
+	var out T
 	for range maxTxRetries {
-		err := a.rdb.Watch(ctx, func(tx *redis.Tx) error {
-			b, err := tx.HGet(ctx, authKeys, id).Bytes()
+		err := rdb.Watch(ctx, func(tx *redis.Tx) error {
+			b, err := tx.HGet(ctx, hash, field).Bytes()
 			if errors.Is(err, redis.Nil) {
-				return model.NotFound("API key", id)
+				return notFound
 			}
 			if err != nil {
 				return err
 			}
+			out = *new(T)
 			if err := json.Unmarshal(b, &out); err != nil {
-				return fmt.Errorf("decode key %s: %w", id, err)
+				return fmt.Errorf("decode %s %s: %w", hash, field, err)
 			}
-			if out.RevokedAt != nil {
+			if !change(&out) {
 				return nil
 			}
-			out.RevokedAt = &at
 			nb, err := json.Marshal(out)
 			if err != nil {
 				return err
 			}
 			err = execTx(ctx, tx, func(p redis.Pipeliner) error {
-				p.HSet(ctx, authKeys, id, nb)
+				p.HSet(ctx, hash, field, nb)
 				return nil
 			})
 			return err
-		}, authKeys)
+		}, hash)
 		if errors.Is(err, redis.TxFailedErr) {
 			continue
 		}
-		if err != nil {
-			return auth.Key{}, fmt.Errorf("revoke key: %w", err)
-		}
-		return out, nil
+		return out, err
 	}
-	return auth.Key{}, model.E(model.KindUnavailable, "the keys are being changed by too many requests at once; retry")
+	return out, model.E(model.KindUnavailable, "the workspaces and keys are being changed by too many requests at once; retry")
 }
 
 // hashValues decodes every value of the hash key.

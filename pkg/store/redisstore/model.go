@@ -303,6 +303,10 @@ func (m *Model) applyOnce(ctx context.Context, k keys, b *store.Batch, writeID s
 		}
 		args = append(args, string(rune(o.Kind)), o.Coll, o.Key, o.Value, expectArg(expect))
 	}
+	args = append(args, len(b.Caps))
+	for coll, max := range b.Caps {
+		args = append(args, coll, max)
+	}
 	res, err := applyScript.Run(ctx, m.rdb, []string{k.job(), k.rev(), k.lock(), k.resultKeys(), k.lease(), k.receipt(writeID)}, args...).Slice()
 	if err != nil {
 		return 0, err
@@ -320,6 +324,8 @@ func (m *Model) applyOnce(ctx context.Context, k keys, b *store.Batch, writeID s
 		return 0, errVoid
 	case "stale":
 		return 0, store.ErrStale
+	case "cap":
+		return 0, &store.CapError{Coll: res[1].(string), Max: res[2].(int64), Would: res[3].(int64)}
 	case "exists", "missing":
 		i := int(res[1].(int64)) - 1
 		return 0, &store.ConflictError{Index: i, Op: b.Ops[i], Exists: status == "exists"}
@@ -388,10 +394,20 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch, writeI
 			}
 			byColl[o.Coll] = append(byColl[o.Coll], o.Key)
 		}
+		counts := map[string]*redis.IntCmd{}
 		for _, c := range order {
 			ks := byColl[c]
+			_, capped := b.Caps[c]
+			if capped {
+				counts[c] = pipe.ZCard(ctx, k.collIDs(c))
+			}
 			if b.Verified {
-				ks = nil // the revision check below covers the rows
+				// The revision check below covers the rows; only a put
+				// into a capped collection must be read, to count it.
+				ks = nil
+				if capped {
+					ks = putKeys(b, c)
+				}
 			}
 			for i := 0; i < len(ks); i += chunk {
 				part := ks[i:min(i+chunk, len(ks))]
@@ -467,12 +483,20 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch, writeI
 				}
 			}
 		}
+		gained := map[string]int64{}
 		for i, o := range b.Ops {
-			if b.Verified {
-				break // checked by the caller at this revision
+			if b.Verified && len(b.Caps) == 0 {
+				break // nothing to check or count
 			}
 			id := o.Coll + "\x00" + o.Key
 			e := exists[id]
+			if !e && o.Kind != store.OpUpdate {
+				gained[o.Coll]++
+			}
+			if b.Verified {
+				exists[id] = true
+				continue // checked by the caller at this revision
+			}
 			if o.Expect != nil && current[id] != string(o.Expect) {
 				return store.ErrStale
 			}
@@ -483,6 +507,11 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch, writeI
 				return &store.ConflictError{Index: i, Op: o, Exists: false}
 			}
 			exists[id] = true
+		}
+		for c, n := range counts {
+			if would := n.Val() + gained[c]; gained[c] > 0 && would > b.Caps[c] {
+				return &store.CapError{Coll: c, Max: b.Caps[c], Would: would}
+			}
 		}
 		err := execTx(ctx, tx, func(p redis.Pipeliner) error {
 			for i := 0; i < len(b.Ops); {
@@ -534,6 +563,17 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch, writeI
 	return rev, err
 }
 
+// putKeys lists the keys b puts into coll.
+func putKeys(b *store.Batch, coll string) []string {
+	var out []string
+	for _, o := range b.Ops {
+		if o.Kind == store.OpPut && o.Coll == coll {
+			out = append(out, o.Key)
+		}
+	}
+	return out
+}
+
 // errCommitted stops a WATCH whose batch an earlier try already committed.
 var errCommitted = errors.New("committed by an earlier try")
 
@@ -544,7 +584,8 @@ var errCommitted = errors.New("committed by an earlier try")
 // the batch's receipt. ARGV: collection key prefix, op count, expected
 // revision (0: any), the caller's lease token, the receipt's TTL in
 // seconds, then per op: kind, collection, key, value, expected old value
-// ("-" for none, else "=" and the value).
+// ("-" for none, else "=" and the value), then the number of caps and per
+// cap: collection, most rows.
 //
 // The script also touches keys it does not declare: the collections it
 // builds from the prefix, and the results keys listed in KEYS[4]. On a
@@ -591,7 +632,9 @@ for _, h in ipairs(order) do
   state[h] = st
   current[h] = cur
 end
--- Check every op against the rows as the batch itself changes them.
+-- Check every op against the rows as the batch itself changes them, and
+-- count how many rows each collection gains.
+local gained = {}
 for j = 1, n do
   local base = 6 + (j - 1) * 5
   local kind, h, k = ARGV[base], prefix .. ARGV[base + 1], ARGV[base + 2]
@@ -600,8 +643,25 @@ for j = 1, n do
   if expect ~= '-' and current[h][k] ~= string.sub(expect, 2) then return {'stale'} end
   if (kind == 'C' or kind == 'F') and e then return {'exists', j} end
   if (kind == 'U' or kind == 'D' or kind == 'R') and not e then return {'missing', j} end
-  if kind == 'C' or kind == 'U' or kind == 'P' then state[h][k] = true end
-  if kind == 'D' or kind == 'd' then state[h][k] = false end
+  if (kind == 'C' or kind == 'U' or kind == 'P') and not e then
+    state[h][k] = true
+    gained[h] = (gained[h] or 0) + 1
+  end
+  if (kind == 'D' or kind == 'd') and e then
+    state[h][k] = false
+    gained[h] = (gained[h] or 0) - 1
+  end
+end
+-- The caps (collection, most rows) follow the ops; only a collection the
+-- batch grows is counted.
+local capAt = 6 + n * 5
+for c = 1, tonumber(ARGV[capAt] or '0') do
+  local coll, max = ARGV[capAt + 2 * c - 1], tonumber(ARGV[capAt + 2 * c])
+  local g = gained[prefix .. coll] or 0
+  if g > 0 then
+    local would = redis.call('ZCARD', prefix .. coll .. ':ids') + g
+    if would > max then return {'cap', coll, max, would} end
+  end
 end
 -- Apply in runs of the same collection and kind, with variadic commands.
 local runH, runWrite, hargs, zargs = nil, nil, {}, {}
