@@ -50,3 +50,29 @@ func TestResultsThatDoNotFitFailTheRun(t *testing.T) {
 		t.Errorf("lock still held by %q (%v)", h, err)
 	}
 }
+
+// A fanned-out run on a Redis that fills up while its parts are solved:
+// each part's staged results are refused, and the part fails, saying the
+// storage is full, instead of going back to the queue to be refused again
+// (the task failed with the store's error before). The run then ends
+// Failed with no part stored, releasing the workspace and leaving no
+// fan-out state.
+func TestFannedOutRunOnAFullRedis(t *testing.T) {
+	e := newFanEnv(t, 2)
+	run := e.start()
+	if !e.work(run.RunID) { // the parent plans and queues the parts
+		t.Fatal("no parent task")
+	}
+	e.srv.SetMaxMemory(t, -64<<10)
+	e.drain()
+	got := e.endState(run.RunID, model.RunFailed)
+	full := 0
+	for _, m := range got.Progress.Messages {
+		if strings.Contains(m.Text, "storage is full") {
+			full++
+		}
+	}
+	if full != 2 {
+		t.Errorf("%d messages say the storage is full, want one per part; messages %+v", full, got.Progress.Messages)
+	}
+}

@@ -258,12 +258,19 @@ func lastLines(s string) string {
 	return strings.Join(lines, " | ")
 }
 
-// SetMaxMemory gives the server (one redis-server) the noeviction policy
-// and a maxmemory room bytes above what it uses now, and returns that
-// limit. A negative room puts it over its limit at once: it then refuses
-// every write that may grow its memory, as a full Redis does.
-func (s *Server) SetMaxMemory(t testing.TB, room int64) int64 {
+// SetMaxMemory gives the server the noeviction policy and a maxmemory
+// room bytes above what it uses now; under cluster mode, every node of
+// the cluster, each above its own use. A negative room puts it over its
+// limit at once: it then refuses every write that may grow its memory, as
+// a full Redis does.
+func (s *Server) SetMaxMemory(t testing.TB, room int64) {
 	t.Helper()
+	if s.cluster != nil {
+		for _, n := range s.cluster.Nodes {
+			n.SetMaxMemory(t, room)
+		}
+		return
+	}
 	ctx := context.Background()
 	c := s.node(t)
 	info, err := c.InfoMap(ctx, "memory").Result()
@@ -280,5 +287,4 @@ func (s *Server) SetMaxMemory(t testing.TB, room int64) int64 {
 			t.Fatal(err)
 		}
 	}
-	return limit
 }
