@@ -211,6 +211,13 @@ func TestComposeServices(t *testing.T) {
 				t.Errorf("redis command %q lacks %s: a restart would lose the queue and the open jobs", cmd, want)
 			}
 		}
+		// Without a maxmemory Redis grows until the kernel kills it; with
+		// one and any policy but noeviction it drops queued tasks and jobs.
+		for _, want := range []string{"--maxmemory 1gb", "--maxmemory-policy noeviction"} {
+			if !strings.Contains(cmd, want) {
+				t.Errorf("redis command %q lacks %s: a full Redis must refuse writes, not die or evict", cmd, want)
+			}
+		}
 		if !slices.ContainsFunc(redis.Volumes, func(v types.ServiceVolumeConfig) bool { return v.Target == "/data" }) {
 			t.Error("redis keeps /data in the container only")
 		}

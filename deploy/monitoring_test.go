@@ -51,7 +51,7 @@ type alertRules struct {
 }
 
 // The alerts the README explains; a rename must update both.
-var wantAlerts = []string{"WorkerLostMidRun", "QueueBacklogGrowing", "QueueTaskWaiting", "NoWorkers", "HighErrorRate", "RedisDown", "APIDown"}
+var wantAlerts = []string{"WorkerLostMidRun", "QueueBacklogGrowing", "QueueTaskWaiting", "NoWorkers", "HighErrorRate", "RedisDown", "RedisStorageFull", "APIDown"}
 
 // Prometheus scrapes every replica of the api and the worker by Docker
 // DNS, on the ports they serve metrics on, and loads the alert rules from

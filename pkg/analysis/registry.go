@@ -82,6 +82,12 @@ type Kind interface {
 	// worker must see again (the settings may change while a run waits)
 	// checks them in its Run.
 	Check(s Settings) error
+	// ResultBytes estimates the bytes a run with settings s would store
+	// (columns and meta records) on the model a describes: the cases it
+	// analyses × the rows and row sizes of the columns it stores (package
+	// columns). It is held against the workspace's resultBytes limit
+	// before the run is queued, so it errs on the large side.
+	ResultBytes(s Settings, a Admission) int64
 	// Run carries the run of t through r's lifecycle (Runner.Execute).
 	Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error
 }
@@ -99,8 +105,25 @@ type Admission struct {
 	// Cases are the ids of the model's load and combination cases,
 	// ascending, Step cases left out: those a run may analyse.
 	Cases []int64
+	// Counts are the model's rows by collection.
+	Counts map[string]int64
 	// Limits are the workspace's.
 	Limits model.Limits
+}
+
+// Selected counts the cases of a a run whose loadCases list is list
+// analyses: those the list contains, or every one when some is false.
+func (a Admission) Selected(list model.IDList, some bool) int64 {
+	if !some {
+		return int64(len(a.Cases))
+	}
+	var n int64
+	for _, id := range a.Cases {
+		if list.Contains(id) {
+			n++
+		}
+	}
+	return n
 }
 
 // StartRoute is the route that starts a run of a kind.

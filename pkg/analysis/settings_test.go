@@ -176,4 +176,5 @@ func (k probeKind) Family() *analysis.Family                                    
 func (k probeKind) Describe() string                                             { return "probe" }
 func (k probeKind) Start() analysis.StartRoute                                   { return analysis.StartRoute{Path: "probe/run"} }
 func (k probeKind) Check(analysis.Settings) error                                { return nil }
+func (k probeKind) ResultBytes(analysis.Settings, analysis.Admission) int64      { return 0 }
 func (k probeKind) Run(context.Context, *lifecycle.Runner, lifecycle.Task) error { return nil }

@@ -63,6 +63,9 @@ type Config struct {
 	Limits func(ctx context.Context, ws string) (model.Limits, error)
 	// Ready checks the dependencies for /readyz (Redis reachable).
 	Ready func(ctx context.Context) error
+	// Storage reports how full the data store is, for /readyz; nil, or
+	// an error, leaves it out.
+	Storage func(ctx context.Context) (Storage, error)
 	// Registry receives the HTTP metrics; nil makes a private one.
 	Registry *prometheus.Registry
 	Log      *slog.Logger
@@ -122,6 +125,7 @@ type API struct {
 	query     *query.Query
 	kinds     *analysis.Registry
 	ready     func(ctx context.Context) error
+	storage   func(ctx context.Context) (Storage, error)
 	log       *slog.Logger
 	reg       *prometheus.Registry
 	metrics   *httpMetrics
@@ -147,7 +151,7 @@ type Authenticator interface {
 
 // New builds the API and registers every route.
 func New(cfg Config) *API {
-	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, kinds: cfg.Kinds, limits: cfg.Limits, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
+	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, kinds: cfg.Kinds, limits: cfg.Limits, ready: cfg.Ready, storage: cfg.Storage, log: cfg.Log, reg: cfg.Registry,
 		timeout: cfg.RequestTimeout, auth: cfg.Auth, hideWorkspaces: cfg.HideWorkspaceLabels}
 	a.openAPIJSON = sync.OnceValues(func() ([]byte, error) { return json.Marshal(a.openAPI()) })
 	if a.log == nil {

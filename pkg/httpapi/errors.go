@@ -62,6 +62,7 @@ var kindTable = map[model.Kind]errorClass{
 	// client can act on (page, split the model, ask for a larger limit),
 	// so it has its own code.
 	model.KindLimitExceeded: {http.StatusForbidden, "LIMIT_EXCEEDED", "Api"},
+	model.KindStorageFull:   {http.StatusServiceUnavailable, "STORAGE_FULL", "Infrastructure"},
 }
 
 // routeHints name the routes that mend errors of a kind: the domain's
@@ -69,6 +70,7 @@ var kindTable = map[model.Kind]errorClass{
 var routeHints = map[model.Kind]string{
 	model.KindNoJobOpen:      " (POST " + apiPrefix + "/job/new or POST " + apiPrefix + "/job/open)",
 	model.KindJobAlreadyOpen: " (POST " + apiPrefix + "/job/close)",
+	model.KindStorageFull:    " (POST " + apiPrefix + "/job/close, DELETE " + apiPrefix + "/job/data?force=true or a DELETE of rows)",
 }
 
 // internalMessage is all a client learns about an unexpected failure.

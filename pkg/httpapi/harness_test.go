@@ -46,6 +46,8 @@ type envOptions struct {
 	beforeServe func(a *httpapi.API)
 	// hideWorkspaceLabels is METRICS_WORKSPACE_LABELS=false.
 	hideWorkspaceLabels bool
+	// storage reports how full the store is, for /readyz.
+	storage func(ctx context.Context) (httpapi.Storage, error)
 }
 
 func newEnv(t testing.TB, opt envOptions) *env {
@@ -76,7 +78,7 @@ func newEnv(t testing.TB, opt envOptions) *env {
 	st := editor.NewStructure(ed)
 	api := httpapi.New(httpapi.Config{Session: sess, Model: mod, Structure: st, Loads: editor.NewLoads(ed, st),
 		Ready: jobs.Ping, BodyLimit: opt.bodyLimit, RequestTimeout: opt.requestTimeout, Log: log,
-		AllowedOrigins: origins, AllowedHosts: hosts, HideWorkspaceLabels: opt.hideWorkspaceLabels})
+		AllowedOrigins: origins, AllowedHosts: hosts, HideWorkspaceLabels: opt.hideWorkspaceLabels, Storage: opt.storage})
 	if opt.beforeServe != nil {
 		opt.beforeServe(api)
 	}

@@ -165,7 +165,10 @@ const writesDescription = "Concurrent writes: a change planned over many rows (a
 	"changed under it is planned again under the workspace's write lease; other writes wait for the lease (at most 10 s, then 409 CONFLICT), " +
 	"so such changes complete under many concurrent writers. A write whose reply from the store was lost is settled before the API answers: " +
 	"committed, it answers as usual; not committed, it is fenced off and answers 503 SERVICE_UNAVAILABLE saying nothing was applied; with the " +
-	"store unreachable, the 503 says the outcome is unknown and to read the rows before retrying. A write never answers 500 after it committed."
+	"store unreachable, the 503 says the outcome is unknown and to read the rows before retrying. A write never answers 500 after it committed. " +
+	"A full store (Redis at its maxmemory) refuses writes: they answer 503 STORAGE_FULL saying the storage is full, and nothing of them is " +
+	"written; reads go on, and closing or clearing a job and deleting rows still work and free storage (GET /readyz says storage.full; " +
+	"GET /api/v1/job/status shows the result bytes a workspace stores)."
 
 // wildcardParam names a route's trailing * (the rest of the path) in the
 // document.

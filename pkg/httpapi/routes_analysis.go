@@ -31,6 +31,14 @@ const runsDoc = "One analysis runs per workspace at a time, across every API rep
 	"distortion only warns). A run whose worker is lost is handed to another worker; once its retries are spent it ends Failed " +
 	"(\"worker lost\")."
 
+// resultBytesDoc states the limit on stored result bytes that a run's
+// start checks.
+const resultBytesDoc = "Before a run is queued its results are estimated from the model (load cases the run analyses × the rows " +
+	"and row sizes of the columns it stores): when they, with the workspace's stored results of the other analysis families, " +
+	"would pass the workspace's resultBytes limit (MAX_RESULT_BYTES; GET /job/status shows storage.resultBytes " +
+	"and storage.maxResultBytes), the start answers 403 LIMIT_EXCEEDED naming the limit and its value, and nothing is queued. Results " +
+	"that do not fit in a full store end the run Failed saying the storage is full."
+
 func (a *API) registerAnalysisRoutes() {
 	const tag = "Analysis"
 	for _, k := range a.kinds.Kinds() {
@@ -38,7 +46,7 @@ func (a *API) registerAnalysisRoutes() {
 		a.add(route{method: "POST", path: analysisPath + "/" + st.Path, tag: tag, summary: st.Summary,
 			desc: "The optional body is a partial " + string(f.Name) + " settings record (the same fields and rules as PATCH " +
 				analysisPath + "/" + string(f.Name) + "/settings), applied to this run only; the stored settings do not change. " +
-				"Answers 202 with the run record (Queued); poll GET " + analysisPath + "/runs/{runId}. " + st.Doc + " " + runsDoc,
+				"Answers 202 with the run record (Queued); poll GET " + analysisPath + "/runs/{runId}. " + st.Doc + " " + runsDoc + " " + resultBytesDoc,
 			body: analysis.DefaultSettings(f), responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 			handler: func(c *fiber.Ctx) error { return a.startRun(c, k) }})
 	}
@@ -72,8 +80,9 @@ func (a *API) registerAnalysisRoutes() {
 }
 
 // startRun checks a run request of kind k and starts it: the body's
-// overrides are merged into the family's stored settings, and the kind
-// checks the outcome before anything is queued.
+// overrides are merged into the family's stored settings, the kind checks
+// the outcome, and the results it estimates must fit the workspace's
+// limit on stored result bytes, before anything is queued.
 func (a *API) startRun(c *fiber.Ctx, k analysis.Kind) error {
 	ctx, ws := c.UserContext(), workspace(c)
 	job, err := a.sess.Job(ctx, ws)
@@ -102,11 +111,11 @@ func (a *API) startRun(c *fiber.Ctx, k analysis.Kind) error {
 	return c.Status(fiber.StatusAccepted).JSON(run)
 }
 
-// admit holds a run of k with settings s to the workspace's limits, when
-// k's runs can pass one (analysis.Admitter).
+// admit holds a run of k with settings s to the workspace's limits: those
+// k's runs can pass (analysis.Admitter), and the bytes of results it
+// would store (resultBytes).
 func (a *API) admit(ctx context.Context, ws string, k analysis.Kind, s analysis.Settings) error {
-	ad, ok := k.(analysis.Admitter)
-	if !ok || a.limits == nil {
+	if a.limits == nil {
 		return nil
 	}
 	l, err := a.limits(ctx, ws)
@@ -124,7 +133,17 @@ func (a *API) admit(ctx context.Context, ws string, k analysis.Kind, s analysis.
 		}
 	}
 	slices.Sort(ids)
-	return ad.Admit(s, analysis.Admission{Cases: ids, Limits: l})
+	counts, err := a.sess.Counts(ctx, ws)
+	if err != nil {
+		return err
+	}
+	ad := analysis.Admission{Cases: ids, Counts: counts, Limits: l}
+	if adm, ok := k.(analysis.Admitter); ok {
+		if err := adm.Admit(s, ad); err != nil {
+			return err
+		}
+	}
+	return a.analysis.CheckResultBytes(ctx, ws, k.Family().Name, k.ResultBytes(s, ad), l.ResultBytes)
 }
 
 // runOverrides checks a run's optional override body against the stored

@@ -242,6 +242,11 @@ func (a *API) getStatus(c *fiber.Ctx) error {
 			st.Analysis.set(f.StatusFlag, has)
 		}
 	}
+	if a.analysis != nil {
+		if st.Storage.ResultBytes, st.Storage.MaxResultBytes, err = a.analysis.ResultBytes(ctx, ws); err != nil {
+			return err
+		}
+	}
 	fillCounts(&st.Structure, counts)
 	fillCounts(&st.Loads, counts)
 	if a.loads != nil && st.Loads.LoadCases > 0 {

@@ -46,6 +46,10 @@ func (a *API) registerServiceRoutes() {
 			return c.JSON(Health{Status: "ok"})
 		}})
 	a.add(route{method: "GET", path: "/readyz", root: true, tag: tag, summary: "Readiness: Redis answers",
+		desc: "503 when Redis does not answer. storage says how full Redis is: while storage.full is true (less than 64 KiB " +
+			"left below its maxmemory) writes answer 503 STORAGE_FULL, and closing or clearing a job or deleting rows frees " +
+			"storage. /readyz stays 200 then: every replica shares the one Redis, so a 503 would take them all out of a load " +
+			"balancer and leave nobody a way to free storage. Alert on storage.full or the gusset_redis_storage_full gauge.",
 		responses: map[int]any{200: Health{}, 503: Health{}}, handler: a.readyz})
 	a.add(route{method: "GET", path: "/metrics", root: true, tag: tag, summary: "Prometheus metrics",
 		desc:      "gusset_http_requests_total by method, route template, status and workspace; gusset_http_request_duration_seconds by method, route template and status; the queue, worker and Redis gauges; Go runtime metrics. Needs no API key (AUTH_MODE=keys): keep it off public networks, it names workspaces.",
@@ -69,7 +73,22 @@ func (a *API) readyz(c *fiber.Ctx) error {
 			return c.Status(http.StatusServiceUnavailable).JSON(Health{Status: "unavailable", Detail: "redis is not reachable"})
 		}
 	}
-	return c.JSON(Health{Status: "ok"})
+	h := Health{Status: "ok"}
+	if a.storage != nil {
+		st, err := a.storage(c.UserContext())
+		switch {
+		case err != nil:
+			// An embedded Redis reports no memory: nothing to say, and
+			// nothing to warn of at every probe.
+			a.log.Debug("read storage use", "err", err)
+		case st.Full:
+			h.Storage = &st
+			h.Detail = "the storage is full: writes answer 503 STORAGE_FULL until a workspace closes or clears a job or deletes rows"
+		default:
+			h.Storage = &st
+		}
+	}
+	return c.JSON(h)
 }
 
 func (a *API) registerFileRoutes() {

@@ -23,6 +23,13 @@ type Status struct {
 	Analysis    AnalysisFlags    `json:"analysis"`
 	SteelDesign SteelDesignFlags `json:"steelDesign"`
 	AccessMode  string           `json:"accessMode" doc:"ReadWrite, or ReadOnly while an analysis is queued or running (model changes are refused then)"`
+	Storage     WorkspaceStorage `json:"storage"`
+}
+
+// WorkspaceStorage is what the workspace stores against its limits.
+type WorkspaceStorage struct {
+	ResultBytes    int64 `json:"resultBytes" doc:"bytes of the analysis results the workspace stores (result columns and meta records)"`
+	MaxResultBytes int64 `json:"maxResultBytes" doc:"the most result bytes the workspace may store (its resultBytes limit, MAX_RESULT_BYTES by default); a run whose estimated results would pass it, with the stored results of other analysis families, answers 403 LIMIT_EXCEEDED when it is started; 0 when the service sets no limits"`
 }
 
 // StructureCounts are the structure model's row counts.
@@ -153,4 +160,19 @@ type AllowedValue struct {
 type Health struct {
 	Status string `json:"status"`
 	Detail string `json:"detail,omitempty"`
+	// Storage is the data store's memory, in /readyz when the store
+	// reports it.
+	Storage *Storage `json:"storage,omitempty"`
+}
+
+// Storage is how full the data store (Redis) is. Full means writes answer
+// 503 STORAGE_FULL until a workspace frees storage (closes or clears a
+// job, deletes rows); /readyz still answers 200 then, since every replica
+// shares the one store and a load balancer that took them all out would
+// leave nobody a way to free it.
+type Storage struct {
+	Full      bool  `json:"full"`
+	UsedBytes int64 `json:"usedBytes"`
+	// MaxBytes is the store's limit; 0 when it has none.
+	MaxBytes int64 `json:"maxBytes"`
 }

@@ -55,6 +55,11 @@ const (
 	// of its limits (Limits): more nodes or load cases than it may hold,
 	// say. Nothing of the request is done.
 	KindLimitExceeded
+	// KindStorageFull is a write the data store refused because it is at
+	// its memory limit (Redis maxmemory with noeviction). Nothing of the
+	// write happened; what frees storage (closing or clearing a job,
+	// deleting rows) still works.
+	KindStorageFull
 )
 
 // FieldError names one offending field of a request.

@@ -102,6 +102,24 @@ func newRunsLost(reg prometheus.Registerer, types []model.AnalysisType) func(mod
 	return func(kind model.AnalysisType) { c.WithLabelValues(string(kind)).Inc() }
 }
 
+// newResultBytesGauge registers gusset_workspace_result_bytes in reg and
+// returns what sets it. The api reads a workspace's stored result bytes
+// for GET /job/status and before each run, and sets the gauge then, so a
+// sample is as fresh as the workspace's last such request. With hide
+// (METRICS_WORKSPACE_LABELS=false) there is no series: one hidden label
+// for every workspace would hold whichever was read last.
+func newResultBytesGauge(reg prometheus.Registerer, hide bool) func(ws string, bytes int64) {
+	if hide {
+		return nil
+	}
+	g := prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "gusset_workspace_result_bytes",
+		Help: "Result bytes (columns and meta records) a workspace stores, as last read by this api replica (GET /job/status, a run's start).",
+	}, []string{"workspace"})
+	reg.MustRegister(g)
+	return func(ws string, bytes int64) { g.WithLabelValues(ws).Set(float64(bytes)) }
+}
+
 // scrapeTimeout bounds what one collector waits for Redis during a
 // scrape.
 const scrapeTimeout = 2 * time.Second

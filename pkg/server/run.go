@@ -115,16 +115,17 @@ func ServeAPI(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *s
 		reg = newRegistry()
 	}
 	qc := queue.NewClient(rdb)
+	res := redisstore.NewResults(rdb)
 	if cfg.AnalysisMaxRetry != nil {
 		qc.MaxRetry = *cfg.AnalysisMaxRetry
 	}
 	api := httpapi.New(httpapi.Config{Session: sess, Model: m.model, Structure: m.source.Structure, Loads: m.source.Loads,
 		Analysis: &service.Service{Runs: redisstore.NewRuns(rdb), Queue: qc, FanOut: redisstore.NewFanOut(rdb), Lost: newRunsLost(reg, m.kinds.Types()),
-			Limits: limits},
+			Limits: limits, Stored: res, ObserveBytes: newResultBytesGauge(reg, cfg.HideWorkspaceLabels)},
 		Limits: limits,
-		Query:  &results.Query{Source: m.source, Results: redisstore.NewResults(rdb), Jobs: m.jobs},
+		Query:  &results.Query{Source: m.source, Results: res, Jobs: m.jobs},
 		Kinds:  m.kinds,
-		Ready:  m.jobs.Ping, Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
+		Ready:  m.jobs.Ping, Storage: storageOf(rdb), Registry: reg, Log: log, BodyLimit: cfg.BodyLimit, BodyMemory: cfg.BodyMemory,
 		BodyMemoryPerClient: cfg.BodyMemoryPerClient, MinBodyRate: cfg.MinBodyRate, HideWorkspaceLabels: cfg.HideWorkspaceLabels,
 		AllowedOrigins: cfg.AllowedOrigins, AllowedHosts: cfg.AllowedHosts, Auth: authn})
 	reg.MustRegister(newQueueCollector(qc), newRedisCollector(rdb))

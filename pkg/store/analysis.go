@@ -78,6 +78,11 @@ type Results interface {
 		fn func(meta json.RawMessage, columns func(names ...string) ([][]byte, error)) error) error
 	// Columns reads columns of kind; a missing column is nil.
 	Columns(ctx context.Context, ws string, kind model.AnalysisFamily, names ...string) ([][]byte, error)
+	// Bytes returns the bytes of the results ws stores (meta records and
+	// columns), by family; a family without results is left out. It is
+	// read from what is stored, so it is right whatever stored or deleted
+	// the results (a run, a job file, a model change, a clear or close).
+	Bytes(ctx context.Context, ws string) (map[model.AnalysisFamily]int64, error)
 }
 
 // FanOut keeps the shared state of a run split into sub-tasks, one per

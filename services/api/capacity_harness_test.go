@@ -76,6 +76,10 @@ type capOptions struct {
 	// APIEnv and WorkerEnv are extra variables (KEY=value) of the api and
 	// of every worker.
 	APIEnv, WorkerEnv []string
+	// RedisArgs are extra redis-server arguments ("--maxmemory", "16mb");
+	// with any, the stack runs on one redis-server whatever
+	// GUSSET_TEST_REDIS says.
+	RedisArgs []string
 }
 
 // capStack is a redis-server, one gusset-api and its workers, with the
@@ -95,8 +99,12 @@ type capStack struct {
 func startCapStack(t *testing.T, o capOptions) *capStack {
 	t.Helper()
 	dir, apiBin, workerBin, adminBin := capBinaries(t)
-	s := &capStack{t: t, redis: redistest.Start(t), keys: map[string]string{}, jobs: t.TempDir(),
-		http: &http.Client{Timeout: 5 * time.Minute}}
+	s := &capStack{t: t, keys: map[string]string{}, jobs: t.TempDir(), http: &http.Client{Timeout: 5 * time.Minute}}
+	if len(o.RedisArgs) > 0 {
+		s.redis = redistest.StartSingleArgs(t, o.RedisArgs...)
+	} else {
+		s.redis = redistest.Start(t)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), capStartLimit)
 	defer cancel()
 	adminEnv := proctest.Env("REDIS_URL=" + s.redis.URL())

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/columns"
 	"github.com/gusset/gusset/pkg/analysis/lifecycle"
 	"github.com/gusset/gusset/pkg/analysis/query"
 	"github.com/gusset/gusset/pkg/model"
@@ -167,6 +168,26 @@ func (bucklingKind) Start() analysis.StartRoute {
 // Check implements Kind.
 func (bucklingKind) Check(s analysis.Settings) error { return checkModes("buckling", s) }
 
+// ResultBytes implements Kind.
+func (bucklingKind) ResultBytes(s analysis.Settings, a analysis.Admission) int64 {
+	return eigenBytes(s, a, true)
+}
+
+// eigenBytes estimates the eigen results of the load cases a run analyses
+// (combinations are refused, and counted here) on the model a describes,
+// with the modes the settings ask for.
+func eigenBytes(s analysis.Settings, a analysis.Admission, lengths bool) int64 {
+	var modes int
+	var cases int64
+	switch s := s.(type) {
+	case model.BucklingSettings:
+		modes, cases = s.Modes, a.Selected(s.LoadCaseList())
+	case model.DynamicSettings:
+		modes, cases = s.Modes, a.Selected(s.LoadCaseList())
+	}
+	return columns.EigenBytes(a.Counts[model.CollNodes], a.Counts[model.CollMembers], cases, int64(modes), lengths)
+}
+
 // Run implements Kind.
 func (bucklingKind) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error {
 	return runner{r}.runBuckling(ctx, t)
@@ -202,6 +223,11 @@ func (dynamicKind) Start() analysis.StartRoute {
 
 // Check implements Kind.
 func (dynamicKind) Check(s analysis.Settings) error { return checkModes("frequency", s) }
+
+// ResultBytes implements Kind.
+func (dynamicKind) ResultBytes(s analysis.Settings, a analysis.Admission) int64 {
+	return eigenBytes(s, a, false)
+}
 
 // Run implements Kind.
 func (dynamicKind) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error {

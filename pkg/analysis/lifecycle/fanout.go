@@ -232,6 +232,12 @@ func (r *Runner) runPart(ctx context.Context, k FanOutKind, t Task) error {
 	if <-supervised {
 		out, err = PartOutcome{}, nil // a cancelled part keeps nothing
 	}
+	if model.KindOf(err) == model.KindStorageFull {
+		// The store refused the part's results: another attempt would
+		// solve again only to be refused again. The part fails alone,
+		// saying why, as a part the engine cannot solve does.
+		out, err = PartOutcome{Failed: fmt.Sprintf("load case %d: the results could not be stored: %v", t.LoadCase, err)}, nil
+	}
 	if err != nil {
 		return err
 	}

@@ -125,6 +125,7 @@ func (q *fakeQueue) queuedIDs() []string {
 type fanEnv struct {
 	t       *testing.T
 	ctx     context.Context
+	srv     *redistest.Server
 	runs    *redisstore.Runs
 	results *redisstore.Results
 	fan     *redisstore.FanOut
@@ -139,7 +140,8 @@ type fanEnv struct {
 func newFanEnv(t *testing.T, cases int) *fanEnv {
 	t.Helper()
 	ctx := context.Background()
-	rdb := redistest.Start(t).Client(t)
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
 	jobs := redisstore.NewJobs(rdb, editor.Collections())
 	now := time.Now()
 	if _, err := jobs.Open(ctx, "w", gridjob.Snapshot(2, cases), model.State{IsOpen: true, OpenedAt: &now}); err != nil {
@@ -147,7 +149,7 @@ func newFanEnv(t *testing.T, cases int) *fanEnv {
 	}
 	ed := editor.New(redisstore.NewModel(rdb), jobs)
 	st := editor.NewStructure(ed)
-	e := &fanEnv{t: t, ctx: ctx, runs: redisstore.NewRuns(rdb), results: redisstore.NewResults(rdb), fan: redisstore.NewFanOut(rdb),
+	e := &fanEnv{t: t, ctx: ctx, srv: srv, runs: redisstore.NewRuns(rdb), results: redisstore.NewResults(rdb), fan: redisstore.NewFanOut(rdb),
 		q: newFakeQueue(), clock: now}
 	e.r = &lifecycle.Runner{Kinds: kinds.StandardKinds(), Source: adapter.Source{Structure: st, Loads: editor.NewLoads(ed, st)}, Jobs: jobs, Runs: e.runs,
 		Results: e.results, FanOut: e.fan, Queue: e.q, Tick: 5 * time.Millisecond, Name: "test",

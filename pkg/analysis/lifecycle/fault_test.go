@@ -14,19 +14,28 @@ import (
 	"github.com/gusset/gusset/pkg/model"
 )
 
-// faultKind is a kind whose solve meets a fault of the solver.
-type faultKind struct{ err error }
-
-func (k faultKind) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error {
-	return r.Execute(ctx, t, []string{"Solving", "Storing results"},
-		func(context.Context, model.Job, *lifecycle.Progress) (lifecycle.Publisher, error) { return nil, k.err })
+// solverKind is a kind whose run is solve's solver, for the runner r and
+// task t, carried through Execute.
+type solverKind struct {
+	solve func(r *lifecycle.Runner, t lifecycle.Task) lifecycle.Solver
 }
 
-// faultKinds serves faultKind under every type.
-type faultKinds struct{ faultKind }
+func (k solverKind) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error {
+	return r.Execute(ctx, t, []string{"Solving", "Storing results"}, k.solve(r, t))
+}
 
-func (k faultKinds) Handler(model.AnalysisType) lifecycle.Handler { return k.faultKind }
-func (faultKinds) Describe(t model.AnalysisType) string           { return string(t) }
+// solverKinds serves solverKind under every type.
+type solverKinds struct{ solverKind }
+
+func (k solverKinds) Handler(model.AnalysisType) lifecycle.Handler { return k.solverKind }
+func (solverKinds) Describe(t model.AnalysisType) string           { return string(t) }
+
+// faultKinds serve a kind whose solve meets the fault err.
+func faultKinds(err error) solverKinds {
+	return solverKinds{solverKind{func(*lifecycle.Runner, lifecycle.Task) lifecycle.Solver {
+		return func(context.Context, model.Job, *lifecycle.Progress) (lifecycle.Publisher, error) { return nil, err }
+	}}}
+}
 
 // A fault of the solver fails the run at once, saying it is the service's
 // fault and not the model's, and is logged as an error; the task is not
@@ -47,7 +56,7 @@ func TestSolverFaultFailsTheRun(t *testing.T) {
 			r, runs := emptyJobRunner(t, "w")
 			var log bytes.Buffer
 			r.Log = slog.New(slog.NewTextHandler(&log, nil))
-			r.Kinds = faultKinds{faultKind{tc.err}}
+			r.Kinds = faultKinds(tc.err)
 			if err := runs.Start(ctx, "w", model.Run{RunID: "r1", AnalysisType: "Toy", Status: model.RunQueued, QueuedAt: time.Now()}); err != nil {
 				t.Fatal(err)
 			}

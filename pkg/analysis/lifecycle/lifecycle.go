@@ -255,6 +255,11 @@ func (r *Runner) Publish(ctx context.Context, t Task, kind model.AnalysisFamily,
 		// is written, and nothing more to do.
 		return ModelError("%s", err.Error())
 	}
+	if model.KindOf(err) == model.KindStorageFull {
+		// Another attempt would solve again only to be refused again: the
+		// run ends Failed, saying why, and nothing of its results is kept.
+		return ModelError("the results could not be stored: %s; then run the analysis again", err.Error())
+	}
 	return err
 }
 

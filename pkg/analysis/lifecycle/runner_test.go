@@ -54,7 +54,13 @@ func TestRunnerHonoursCancelBeforeStart(t *testing.T) {
 // redis-server and returns a Runner over it with the run store.
 func emptyJobRunner(t *testing.T, ws string) (*lifecycle.Runner, *redisstore.Runs) {
 	t.Helper()
-	rdb := redistest.Start(t).Client(t)
+	return emptyJobRunnerOn(t, redistest.Start(t), ws)
+}
+
+// emptyJobRunnerOn is emptyJobRunner on the redis-server srv.
+func emptyJobRunnerOn(t *testing.T, srv *redistest.Server, ws string) (*lifecycle.Runner, *redisstore.Runs) {
+	t.Helper()
+	rdb := srv.Client(t)
 	jobs := redisstore.NewJobs(rdb, editor.Collections())
 	now := time.Now()
 	if _, err := jobs.Open(context.Background(), ws, store.Snapshot{Job: model.NewJob()}, model.State{OpenedAt: &now}); err != nil {

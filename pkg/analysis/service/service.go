@@ -49,6 +49,18 @@ type Service struct {
 	// Limits gives the workspace's limits, which a run carries to its
 	// worker; nil leaves the worker the defaults.
 	Limits func(ctx context.Context, ws string) (model.Limits, error)
+	// Stored reads the bytes of results a workspace stores; nil leaves
+	// the limit on them unchecked and ResultBytes at 0.
+	Stored StoredBytes
+	// ObserveBytes, when set, is told the bytes a workspace stores each
+	// time they are read (metrics).
+	ObserveBytes func(ws string, bytes int64)
+}
+
+// StoredBytes reads the bytes of the results a workspace stores, by
+// family (store.Results implements it).
+type StoredBytes interface {
+	Bytes(ctx context.Context, ws string) (map[model.AnalysisFamily]int64, error)
 }
 
 func (s *Service) now() time.Time {
@@ -91,6 +103,72 @@ func (s *Service) Start(ctx context.Context, ws string, kind model.AnalysisType,
 		return model.Run{}, model.Wrap(op, errors.Join(err, ferr))
 	}
 	return run.Shown(s.now()), nil
+}
+
+// ResultBytes returns the bytes of results ws stores and its resultBytes
+// limit (0 when the service holds runs to no limits).
+func (s *Service) ResultBytes(ctx context.Context, ws string) (stored, limit int64, err error) {
+	byFamily, err := s.storedBytes(ctx, ws)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, n := range byFamily {
+		stored += n
+	}
+	if s.Limits != nil {
+		l, err := s.Limits(ctx, ws)
+		if err != nil {
+			return 0, 0, err
+		}
+		limit = l.ResultBytes
+	}
+	return stored, limit, nil
+}
+
+func (s *Service) storedBytes(ctx context.Context, ws string) (map[model.AnalysisFamily]int64, error) {
+	if s.Stored == nil {
+		return nil, nil
+	}
+	byFamily, err := s.Stored.Bytes(ctx, ws)
+	if err == nil && s.ObserveBytes != nil {
+		var total int64
+		for _, n := range byFamily {
+			total += n
+		}
+		s.ObserveBytes(ws, total)
+	}
+	return byFamily, err
+}
+
+// CheckResultBytes refuses a run of family whose results, estimate bytes
+// (the kind's ResultBytes), would take ws past limit (its resultBytes
+// limit; 0 or less: none) together with the results it stores of the
+// other families: a run replaces its own family's results, and the
+// estimate covers every case it analyses, retained ones too. It runs
+// before the run is recorded, so a refused run leaves nothing behind.
+func (s *Service) CheckResultBytes(ctx context.Context, ws string, family model.AnalysisFamily, estimate, limit int64) error {
+	if limit <= 0 {
+		return nil
+	}
+	byFamily, err := s.storedBytes(ctx, ws)
+	if err != nil {
+		return model.Wrap("check stored result bytes", err)
+	}
+	others := int64(0)
+	for f, n := range byFamily {
+		if f != family {
+			others += n
+		}
+	}
+	if others+estimate <= limit {
+		return nil
+	}
+	d, _ := model.LimitDefOf("resultBytes")
+	exceeded := model.Exceeded(d, limit, others+estimate)
+	exceeded.Msg = fmt.Sprintf("the run's results would take about %s (estimated from the model) besides %s of stored results of "+
+		"other analyses: analyse fewer load cases or modes at a time (loadCases), or delete results (a model change or clearing "+
+		"the job does); %s", model.FormatCount(estimate, true)+" bytes", model.FormatCount(others, true)+" bytes", exceeded.Msg)
+	return exceeded
 }
 
 // Get reads a run as a client sees it. A run whose task left the queue

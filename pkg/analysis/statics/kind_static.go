@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gusset/gusset/pkg/analysis"
+	"github.com/gusset/gusset/pkg/analysis/columns"
 	"github.com/gusset/gusset/pkg/analysis/lifecycle"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
@@ -73,6 +74,20 @@ func (linearStatic) Start() analysis.StartRoute {
 
 // Check implements Kind: every static settings record runs linear.
 func (linearStatic) Check(analysis.Settings) error { return nil }
+
+// ResultBytes implements Kind: the load cases the run analyses.
+func (linearStatic) ResultBytes(s analysis.Settings, a analysis.Admission) int64 {
+	st, _ := s.(model.StaticSettings)
+	return staticBytes(a.Counts, a.Selected(st.LoadCaseList()), false)
+}
+
+// staticBytes estimates the static results of cases load cases on the
+// model counts describes; a node restraint is a supported node.
+func staticBytes(counts map[string]int64, cases int64, cables bool) int64 {
+	nodes := counts[model.CollNodes]
+	return columns.StaticBytes(nodes, counts[model.CollMembers], counts[model.CollPlates],
+		min(counts[model.CollNodeRestraints], nodes), cases, cables)
+}
 
 // Run implements Kind.
 func (linearStatic) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) error {
@@ -150,16 +165,7 @@ func (nonLinearStatic) Admit(s analysis.Settings, a analysis.Admission) error {
 	if !ok || !st.KeepLoadSteps {
 		return nil
 	}
-	n := int64(len(a.Cases))
-	if list, some := st.LoadCaseList(); some {
-		n = 0
-		for _, id := range a.Cases {
-			if list.Contains(id) {
-				n++
-			}
-		}
-	}
-	return checkStepCases(n, st, a.Limits.StepCases)
+	return checkStepCases(a.Selected(st.LoadCaseList()), st, a.Limits.StepCases)
 }
 
 // checkStepCases refuses keeping the load steps of cases analysed
@@ -184,6 +190,22 @@ func stepCaseLimit(t lifecycle.Task) int64 {
 		return 0
 	}
 	return t.Limits.StepCases
+}
+
+// ResultBytes implements Kind: the load cases the run analyses, each with
+// the cable column (members that are cables are not counted), and with
+// keepLoadSteps the Step cases kept (at most the stepCases limit).
+func (nonLinearStatic) ResultBytes(s analysis.Settings, a analysis.Admission) int64 {
+	st, _ := s.(model.StaticSettings)
+	cases := a.Selected(st.LoadCaseList())
+	if st.KeepLoadSteps {
+		limit := a.Limits.StepCases
+		if d, _ := model.LimitDefOf("stepCases"); limit <= 0 {
+			limit = d.Default
+		}
+		cases += min(cases*int64(max(st.LoadSteps, 1)), limit)
+	}
+	return staticBytes(a.Counts, cases, true)
 }
 
 // Run implements Kind: the run fans out (Runner.RunFannedOut).

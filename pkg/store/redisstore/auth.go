@@ -109,7 +109,7 @@ func (a *Auth) RevokeKey(ctx context.Context, id string, at time.Time) (auth.Key
 		return true
 	})
 	if err != nil {
-		return auth.Key{}, model.Wrap("revoke key", err)
+		return auth.Key{}, wrap("revoke key", err)
 	}
 	return k, nil
 }
@@ -137,7 +137,7 @@ func (a *Auth) SetWorkspaceLimits(ctx context.Context, name string, l model.Limi
 		return true
 	})
 	if err != nil {
-		return auth.Workspace{}, model.Wrap("set workspace limits", err)
+		return auth.Workspace{}, wrap("set workspace limits", err)
 	}
 	return w, nil
 }
@@ -167,7 +167,7 @@ func updateRecord[T any](ctx context.Context, rdb redis.UniversalClient, hash, f
 			if err != nil {
 				return err
 			}
-			_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			err = execTx(ctx, tx, func(p redis.Pipeliner) error {
 				p.HSet(ctx, hash, field, nb)
 				return nil
 			})

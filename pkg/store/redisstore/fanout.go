@@ -9,7 +9,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
 )
 
@@ -29,14 +28,14 @@ func (s *FanOut) Begin(ctx context.Context, ws, runID string, cases []int64) err
 	const op = "fan out run"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return model.Wrap(op, err)
+		return wrap(op, err)
 	}
 	members := make([]any, len(cases))
 	for i, c := range cases {
 		members[i] = strconv.FormatInt(c, 10)
 	}
 	key := k.runPending(runID)
-	_, err = s.jobs.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+	err = execTx(ctx, s.jobs.rdb, func(p redis.Pipeliner) error {
 		p.Del(ctx, key)
 		if len(members) > 0 {
 			p.SAdd(ctx, key, members...)
@@ -44,7 +43,7 @@ func (s *FanOut) Begin(ctx context.Context, ws, runID string, cases []int64) err
 		p.Expire(ctx, key, store.FanOutTTL)
 		return nil
 	})
-	return model.Wrap(op, err)
+	return wrap(op, err)
 }
 
 // Stage implements store.FanOut.
@@ -52,7 +51,7 @@ func (s *FanOut) Stage(ctx context.Context, ws, runID string, lc int64, set stor
 	const op = "stage case results"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return model.Wrap(op, err)
+		return wrap(op, err)
 	}
 	c := strconv.FormatInt(lc, 10)
 	fields := make([]any, 0, 2+2*len(set.Columns))
@@ -61,12 +60,12 @@ func (s *FanOut) Stage(ctx context.Context, ws, runID string, lc int64, set stor
 		fields = append(fields, c+"/"+name, col)
 	}
 	key := k.runStage(runID)
-	_, err = s.jobs.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+	err = execTx(ctx, s.jobs.rdb, func(p redis.Pipeliner) error {
 		p.HSet(ctx, key, fields...)
 		p.Expire(ctx, key, store.FanOutTTL)
 		return nil
 	})
-	return model.Wrap(op, err)
+	return wrap(op, err)
 }
 
 // doneScript removes a case from the pending set. KEYS: the set. ARGV:
@@ -80,14 +79,14 @@ func (s *FanOut) Done(ctx context.Context, ws, runID string, lc int64) (int, boo
 	const op = "count finished case"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return 0, false, model.Wrap(op, err)
+		return 0, false, wrap(op, err)
 	}
 	res, err := doneScript.Run(ctx, s.jobs.rdb, []string{k.runPending(runID)}, strconv.FormatInt(lc, 10)).Int64Slice()
 	if err != nil {
-		return 0, false, model.Wrap(op, err)
+		return 0, false, wrap(op, err)
 	}
 	if len(res) != 2 {
-		return 0, false, model.Wrap(op, fmt.Errorf("unexpected script reply %v", res))
+		return 0, false, wrap(op, fmt.Errorf("unexpected script reply %v", res))
 	}
 	return int(res[1]), res[0] == 1, nil
 }
@@ -97,17 +96,17 @@ func (s *FanOut) Pending(ctx context.Context, ws, runID string) ([]int64, error)
 	const op = "read pending cases"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	ms, err := s.jobs.rdb.SMembers(ctx, k.runPending(runID)).Result()
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	out := make([]int64, 0, len(ms))
 	for _, m := range ms {
 		v, err := strconv.ParseInt(m, 10, 64)
 		if err != nil {
-			return nil, model.Wrap(op, fmt.Errorf("pending case %q: %w", m, err))
+			return nil, wrap(op, fmt.Errorf("pending case %q: %w", m, err))
 		}
 		out = append(out, v)
 	}
@@ -120,11 +119,11 @@ func (s *FanOut) Staged(ctx context.Context, ws, runID string) (map[int64]store.
 	const op = "read staged results"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	all, err := s.jobs.rdb.HGetAll(ctx, k.runStage(runID)).Result()
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	out := map[int64]store.ResultSet{}
 	get := func(c string) (int64, store.ResultSet, error) {
@@ -142,7 +141,7 @@ func (s *FanOut) Staged(ctx context.Context, ws, runID string) (map[int64]store.
 		c, col, isCol := strings.Cut(f, "/")
 		lc, set, err := get(c)
 		if err != nil {
-			return nil, model.Wrap(op, err)
+			return nil, wrap(op, err)
 		}
 		if isCol {
 			set.Columns[col] = []byte(v)
@@ -158,7 +157,7 @@ func (s *FanOut) Staged(ctx context.Context, ws, runID string) (map[int64]store.
 func (s *FanOut) Discard(ctx context.Context, ws, runID string) error {
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return model.Wrap("discard fan-out state", err)
+		return wrap("discard fan-out state", err)
 	}
-	return model.Wrap("discard fan-out state", s.jobs.rdb.Del(ctx, k.runPending(runID), k.runStage(runID)).Err())
+	return wrap("discard fan-out state", s.jobs.rdb.Del(ctx, k.runPending(runID), k.runStage(runID)).Err())
 }

@@ -65,8 +65,15 @@ func (s *Jobs) keys(ws string) (keys, error) {
 // watch runs fn under WATCH of the given keys and retries when another
 // client changed them before EXEC.
 func (s *Jobs) watch(ctx context.Context, fn func(tx *redis.Tx) error, watched ...string) error {
+	return retry(ctx, func() error { return s.rdb.Watch(ctx, fn, watched...) })
+}
+
+// retry calls try until it fails with anything but redis.TxFailedErr (the
+// sign that another client changed what try read), at most maxTxRetries
+// times.
+func retry(ctx context.Context, try func() error) error {
 	for i := 0; i < maxTxRetries; i++ {
-		err := s.rdb.Watch(ctx, fn, watched...)
+		err := try()
 		if !errors.Is(err, redis.TxFailedErr) {
 			return err
 		}
@@ -84,32 +91,51 @@ func (s *Jobs) watch(ctx context.Context, fn func(tx *redis.Tx) error, watched .
 
 // readSlot reads the slot through any reader (a client or a WATCH tx).
 func readSlot(ctx context.Context, r redis.Cmdable, k keys) (Slot, error) {
-	var out Slot
+	sl, _, err := readSlotRaw(ctx, r, k)
+	return sl, err
+}
+
+// readSlotRaw is readSlot that also returns the state field as stored
+// ("" when no job is open), for a script to check that it is unchanged.
+func readSlotRaw(ctx context.Context, r redis.Cmdable, k keys) (Slot, string, error) {
 	vals, err := r.HMGet(ctx, k.job(), fState, fModified).Result()
 	if err != nil {
-		return out, err
+		return Slot{}, "", err
 	}
-	raw, ok := vals[0].(string)
-	if !ok {
-		out.State = model.ClosedState()
-	} else {
-		var rec slotRecord
-		if err := json.Unmarshal([]byte(raw), &rec); err != nil {
-			return out, fmt.Errorf("decode job state: %w", err)
-		}
-		out.State, out.Session = rec.State, rec.Session
-		out.State.IsModified = vals[1] == "1"
+	raw, _ := vals[0].(string)
+	out, err := decodeSlot(vals[0], vals[1])
+	if err != nil {
+		return out, raw, err
 	}
 	rev, err := r.Get(ctx, k.rev()).Int64()
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return out, err
+		return out, raw, err
 	}
 	out.Rev = rev
 	n, err := r.Exists(ctx, k.lock()).Result()
 	if err != nil {
-		return out, err
+		return out, raw, err
 	}
 	out.Analysing = n > 0
+	return out, raw, nil
+}
+
+// decodeSlot decodes the state and modified fields of a job hash (as
+// HMGET or a script returns them: a string, or nil/false when absent)
+// into a slot's state and session.
+func decodeSlot(state, modified any) (Slot, error) {
+	var out Slot
+	raw, ok := state.(string)
+	if !ok {
+		out.State = model.ClosedState()
+		return out, nil
+	}
+	var rec slotRecord
+	if err := json.Unmarshal([]byte(raw), &rec); err != nil {
+		return out, fmt.Errorf("decode job state: %w", err)
+	}
+	out.State, out.Session = rec.State, rec.Session
+	out.State.IsModified = modified == "1"
 	return out, nil
 }
 
@@ -145,10 +171,10 @@ func (s *Jobs) Open(ctx context.Context, ws string, snap store.Snapshot, st mode
 	const op = "open job"
 	k, err := s.keys(ws)
 	if err != nil {
-		return Slot{}, model.Wrap(op, err)
+		return Slot{}, wrap(op, err)
 	}
 	if err := s.checkSnapshot(snap); err != nil {
-		return Slot{}, model.Wrap(op, err)
+		return Slot{}, wrap(op, err)
 	}
 	session := newSession()
 	var out Slot
@@ -165,7 +191,7 @@ func (s *Jobs) Open(ctx context.Context, ws string, snap store.Snapshot, st mode
 			return err
 		}
 		st.IsOpen = true
-		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		err = execTx(ctx, tx, func(p redis.Pipeliner) error {
 			// Leftovers of a crashed close must not leak into the new job.
 			p.Del(ctx, append(k.modelKeys(s.collections), k.errors())...)
 			clearResults(ctx, p, k, leftovers)
@@ -183,7 +209,7 @@ func (s *Jobs) Open(ctx context.Context, ws string, snap store.Snapshot, st mode
 		out = Slot{State: st, Session: session, Rev: cur.Rev + 1, Analysing: cur.Analysing}
 		return nil
 	}, k.job())
-	return out, model.Wrap(op, err)
+	return out, wrap(op, err)
 }
 
 // checkSnapshot refuses content the store could not keep: a job file is
@@ -244,49 +270,14 @@ func writeCollections(ctx context.Context, p redis.Pipeliner, k keys, colls map[
 	}
 }
 
-// Close implements store.Jobs.
-func (s *Jobs) Close(ctx context.Context, ws string) (Slot, error) {
-	const op = "close job"
-	k, err := s.keys(ws)
-	if err != nil {
-		return Slot{}, model.Wrap(op, err)
-	}
-	var out Slot
-	err = s.watch(ctx, func(tx *redis.Tx) error {
-		cur, err := readSlot(ctx, tx, k)
-		if err != nil {
-			return err
-		}
-		out = cur
-		if !cur.State.IsOpen {
-			return nil
-		}
-		if cur.Analysing {
-			return model.E(model.KindAnalysisInProgress,
-				"an analysis of this job is in progress: cancel it (or wait for it) before closing the job")
-		}
-		results, err := tx.SMembers(ctx, k.resultKeys()).Result()
-		if err != nil {
-			return err
-		}
-		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			p.Del(ctx, append(k.modelKeys(s.collections), k.job(), k.errors())...)
-			clearResults(ctx, p, k, results)
-			return nil
-		})
-		return err
-	}, k.job(), k.lock(), k.resultKeys())
-	return out, model.Wrap(op, err)
-}
-
 // Slot implements store.Jobs.
 func (s *Jobs) Slot(ctx context.Context, ws string) (Slot, error) {
 	k, err := s.keys(ws)
 	if err != nil {
-		return Slot{}, model.Wrap("read job state", err)
+		return Slot{}, wrap("read job state", err)
 	}
 	sl, err := readSlot(ctx, s.rdb, k)
-	return sl, model.Wrap("read job state", err)
+	return sl, wrap("read job state", err)
 }
 
 func readJob(ctx context.Context, r redis.Cmdable, k keys) (model.Job, error) {
@@ -318,7 +309,7 @@ func (s *Jobs) Job(ctx context.Context, ws string) (model.Job, Slot, error) {
 	const op = "read job"
 	k, err := s.keys(ws)
 	if err != nil {
-		return model.Job{}, Slot{}, model.Wrap(op, err)
+		return model.Job{}, Slot{}, wrap(op, err)
 	}
 	// Read under WATCH of the job hash: the slot and the record come from
 	// one opening of the job even if another request closes it.
@@ -335,7 +326,7 @@ func (s *Jobs) Job(ctx context.Context, ws string) (model.Job, Slot, error) {
 		job, err = readJob(ctx, tx, k)
 		return err
 	}, k.job())
-	return job, sl, model.Wrap(op, err)
+	return job, sl, wrap(op, err)
 }
 
 // Update implements store.Jobs.
@@ -343,7 +334,7 @@ func (s *Jobs) Update(ctx context.Context, ws string, fn func(*model.Job) error)
 	const op = "update job"
 	k, err := s.keys(ws)
 	if err != nil {
-		return model.Job{}, Slot{}, model.Wrap(op, err)
+		return model.Job{}, Slot{}, wrap(op, err)
 	}
 	var job model.Job
 	var sl Slot
@@ -368,7 +359,7 @@ func (s *Jobs) Update(ctx context.Context, ws string, fn func(*model.Job) error)
 			}
 		}
 		sl.State.IsModified = true
-		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		err = execTx(ctx, tx, func(p redis.Pipeliner) error {
 			if len(results) > 0 {
 				clearResults(ctx, p, k, results)
 			}
@@ -381,7 +372,7 @@ func (s *Jobs) Update(ctx context.Context, ws string, fn func(*model.Job) error)
 		sl.Rev++
 		return err
 	}, k.job(), k.rev(), k.lock(), k.resultKeys())
-	return job, sl, model.Wrap(op, err)
+	return job, sl, wrap(op, err)
 }
 
 // mutable reads the slot and refuses when no job is open or an analysis
@@ -401,40 +392,12 @@ func (s *Jobs) mutable(ctx context.Context, tx *redis.Tx, k keys) (Slot, error) 
 	return sl, nil
 }
 
-// MarkSaved implements store.Jobs.
-func (s *Jobs) MarkSaved(ctx context.Context, ws string, file model.FileInfo, rev int64) (Slot, error) {
-	const op = "mark job saved"
-	k, err := s.keys(ws)
-	if err != nil {
-		return Slot{}, model.Wrap(op, err)
-	}
-	var sl Slot
-	err = s.watch(ctx, func(tx *redis.Tx) error {
-		var err error
-		if sl, err = readSlot(ctx, tx, k); err != nil {
-			return err
-		}
-		if !sl.State.IsOpen {
-			return model.ErrNoJobOpen
-		}
-		sl.State.File = file
-		sl.State.IsNew = false
-		sl.State.IsModified = sl.Rev != rev
-		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			p.HSet(ctx, k.job(), stateFields(sl.State, sl.Session)...)
-			return nil
-		})
-		return err
-	}, k.job(), k.rev())
-	return sl, model.Wrap(op, err)
-}
-
 // Snapshot implements store.Jobs.
 func (s *Jobs) Snapshot(ctx context.Context, ws string) (store.Snapshot, Slot, error) {
 	const op = "read job content"
 	k, err := s.keys(ws)
 	if err != nil {
-		return store.Snapshot{}, Slot{}, model.Wrap(op, err)
+		return store.Snapshot{}, Slot{}, wrap(op, err)
 	}
 	var snap store.Snapshot
 	var sl Slot
@@ -464,13 +427,9 @@ func (s *Jobs) Snapshot(ctx context.Context, ws string) (store.Snapshot, Slot, e
 		}
 		// An empty transaction makes EXEC fail when any watched key moved,
 		// so the reads above are known to be one consistent revision.
-		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			p.Get(ctx, k.rev())
-			return nil
-		})
-		return err
+		return unchanged(ctx, tx)
 	}, k.job(), k.rev(), k.resultKeys())
-	return snap, sl, model.Wrap(op, err)
+	return snap, sl, wrap(op, err)
 }
 
 func readCollection(ctx context.Context, r redis.Cmdable, k keys, name string) ([]store.Row, error) {
@@ -494,45 +453,12 @@ func readCollection(ctx context.Context, r redis.Cmdable, k keys, name string) (
 	return rows, nil
 }
 
-// Clear implements store.Jobs.
-func (s *Jobs) Clear(ctx context.Context, ws string) (Slot, error) {
-	const op = "clear job data"
-	k, err := s.keys(ws)
-	if err != nil {
-		return Slot{}, model.Wrap(op, err)
-	}
-	var sl Slot
-	err = s.watch(ctx, func(tx *redis.Tx) error {
-		var err error
-		if sl, err = s.mutable(ctx, tx, k); err != nil {
-			return err
-		}
-		sl.State.IsModified = true
-		results, err := tx.SMembers(ctx, k.resultKeys()).Result()
-		if err != nil {
-			return err
-		}
-		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			if mk := k.modelKeys(s.collections); len(mk) > 0 {
-				p.Del(ctx, mk...)
-			}
-			clearResults(ctx, p, k, results)
-			p.HSet(ctx, k.job(), stateFields(sl.State, sl.Session)...)
-			p.Incr(ctx, k.rev())
-			return nil
-		})
-		sl.Rev++
-		return err
-	}, k.job(), k.rev(), k.lock(), k.resultKeys())
-	return sl, model.Wrap(op, err)
-}
-
 // Counts implements store.Jobs.
 func (s *Jobs) Counts(ctx context.Context, ws string) (map[string]int64, error) {
 	const op = "count model rows"
 	k, err := s.keys(ws)
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	cmds := make([]*redis.IntCmd, len(s.collections))
 	_, err = s.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
@@ -542,7 +468,7 @@ func (s *Jobs) Counts(ctx context.Context, ws string) (map[string]int64, error) 
 		return nil
 	})
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	out := make(map[string]int64, len(s.collections))
 	for i, c := range s.collections {
@@ -556,7 +482,7 @@ func (s *Jobs) AppendError(ctx context.Context, ws string, rec store.ErrorRecord
 	const op = "log job error"
 	k, err := s.keys(ws)
 	if err != nil {
-		return model.Wrap(op, err)
+		return wrap(op, err)
 	}
 	// The script keeps the log from outliving its job: it appends only while
 	// the job hash exists.
@@ -565,7 +491,7 @@ func (s *Jobs) AppendError(ctx context.Context, ws string, rec store.ErrorRecord
 	if errors.Is(err, redis.Nil) {
 		err = nil
 	}
-	return model.Wrap(op, err)
+	return wrap(op, err)
 }
 
 var appendErrorScript = redis.NewScript(`
@@ -579,20 +505,20 @@ func (s *Jobs) Errors(ctx context.Context, ws string) ([]store.ErrorRecord, erro
 	const op = "read job errors"
 	k, err := s.keys(ws)
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	if err := s.requireOpen(ctx, k); err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	raw, err := s.rdb.LRange(ctx, k.errors(), 0, -1).Result()
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	out := make([]store.ErrorRecord, 0, len(raw))
 	for _, r := range raw {
 		var rec store.ErrorRecord
 		if err := json.Unmarshal([]byte(r), &rec); err != nil {
-			return nil, model.Wrap(op, err)
+			return nil, wrap(op, err)
 		}
 		out = append(out, rec)
 	}
@@ -604,12 +530,12 @@ func (s *Jobs) ClearErrors(ctx context.Context, ws string) error {
 	const op = "clear job errors"
 	k, err := s.keys(ws)
 	if err != nil {
-		return model.Wrap(op, err)
+		return wrap(op, err)
 	}
 	if err := s.requireOpen(ctx, k); err != nil {
-		return model.Wrap(op, err)
+		return wrap(op, err)
 	}
-	return model.Wrap(op, s.rdb.Del(ctx, k.errors()).Err())
+	return wrap(op, s.rdb.Del(ctx, k.errors()).Err())
 }
 
 func (s *Jobs) requireOpen(ctx context.Context, k keys) error {
@@ -625,5 +551,5 @@ func (s *Jobs) requireOpen(ctx context.Context, k keys) error {
 
 // Ping implements store.Jobs.
 func (s *Jobs) Ping(ctx context.Context) error {
-	return model.Wrap("ping redis", s.rdb.Ping(ctx).Err())
+	return wrap("ping redis", s.rdb.Ping(ctx).Err())
 }

@@ -56,10 +56,14 @@ func newToken() string {
 func pause(d time.Duration) time.Duration { return d/2 + time.Duration(rand.Int64N(int64(d))) }
 
 // takeLease sets the lease to the token when it is free or already the
-// token's, renewing its TTL. KEYS: lease. ARGV: token, TTL in ms.
+// token's, renewing its TTL. KEYS: lease. ARGV: token, TTL in ms. It
+// deletes the lease before it sets it, so that a full Redis (which
+// refuses a script's first write only when that write may grow memory,
+// see storage.go) still grants it: a delete of many rows takes the lease.
 var takeLease = redis.NewScript(`
 local v = redis.call('GET', KEYS[1])
 if v and v ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1`)
 
@@ -81,7 +85,7 @@ return 'void'`)
 func (m *Model) Lease(ctx context.Context, ws, token string) (string, error) {
 	k, err := m.keys(ws)
 	if err != nil {
-		return "", model.Wrap("take the write lease", err)
+		return "", wrap("take the write lease", err)
 	}
 	if token == "" {
 		token = newToken()
@@ -90,7 +94,7 @@ func (m *Model) Lease(ctx context.Context, ws, token string) (string, error) {
 	for {
 		ok, err := takeLease.Run(ctx, m.rdb, []string{k.lease()}, token, store.LeaseTTL.Milliseconds()).Int()
 		if err != nil {
-			return "", model.Wrap("take the write lease", err)
+			return "", wrap("take the write lease", err)
 		}
 		if ok == 1 {
 			return token, nil
@@ -105,9 +109,9 @@ func (m *Model) Lease(ctx context.Context, ws, token string) (string, error) {
 func (m *Model) Release(ctx context.Context, ws, token string) error {
 	k, err := m.keys(ws)
 	if err != nil {
-		return model.Wrap("release the write lease", err)
+		return wrap("release the write lease", err)
 	}
-	return model.Wrap("release the write lease", dropLease.Run(ctx, m.rdb, []string{k.lease()}, token).Err())
+	return wrap("release the write lease", dropLease.Run(ctx, m.rdb, []string{k.lease()}, token).Err())
 }
 
 // waitFree waits until the lease is free or the token's, polling with a
@@ -120,7 +124,7 @@ func (m *Model) waitFree(ctx context.Context, k keys, token string, deadline tim
 			return nil
 		}
 		if err != nil {
-			return model.Wrap("wait for the write lease", err)
+			return wrap("wait for the write lease", err)
 		}
 		if time.Now().After(deadline) {
 			return model.E(model.KindConflict,
@@ -162,7 +166,7 @@ func (m *Model) settle(ctx context.Context, k keys, writeID string, cause error)
 	}
 	rev, perr := strconv.ParseInt(v, 10, 64)
 	if perr != nil {
-		return 0, model.Wrap("settle a change", perr)
+		return 0, wrap("settle a change", perr)
 	}
 	return rev, nil
 }
@@ -182,12 +186,12 @@ func ambiguous(err error) bool {
 func (m *Model) Hold(ctx context.Context, ws, name string, ttl time.Duration) (string, bool, error) {
 	k, err := m.keys(ws)
 	if err != nil {
-		return "", false, model.Wrap("take the "+name+" mark", err)
+		return "", false, wrap("take the "+name+" mark", err)
 	}
 	token := newToken()
 	ok, err := m.rdb.SetNX(ctx, k.hold(name), token, ttl).Result()
 	if err != nil {
-		return "", false, model.Wrap("take the "+name+" mark", err)
+		return "", false, wrap("take the "+name+" mark", err)
 	}
 	return token, ok, nil
 }
@@ -196,7 +200,7 @@ func (m *Model) Hold(ctx context.Context, ws, name string, ttl time.Duration) (s
 func (m *Model) Unhold(ctx context.Context, ws, name, token string) error {
 	k, err := m.keys(ws)
 	if err != nil {
-		return model.Wrap("release the "+name+" mark", err)
+		return wrap("release the "+name+" mark", err)
 	}
-	return model.Wrap("release the "+name+" mark", dropLease.Run(ctx, m.rdb, []string{k.hold(name)}, token).Err())
+	return wrap("release the "+name+" mark", dropLease.Run(ctx, m.rdb, []string{k.hold(name)}, token).Err())
 }

@@ -38,7 +38,7 @@ func (m *Model) Get(ctx context.Context, ws, coll string, ks ...string) ([][]byt
 	const op = "read model rows"
 	k, err := m.keys(ws)
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	var open *redis.IntCmd
 	var vals *redis.SliceCmd
@@ -50,7 +50,7 @@ func (m *Model) Get(ctx context.Context, ws, coll string, ks ...string) ([][]byt
 		return nil
 	})
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	if open.Val() == 0 {
 		return nil, model.ErrNoJobOpen
@@ -71,7 +71,7 @@ func (m *Model) Page(ctx context.Context, ws, coll string, ranges []store.KeyRan
 	const op = "list model rows"
 	k, err := m.keys(ws)
 	if err != nil {
-		return store.Page{}, model.Wrap(op, err)
+		return store.Page{}, wrap(op, err)
 	}
 	ids := k.collIDs(coll)
 	// Round trip 1: whether a job is open and how many keys each range holds.
@@ -88,7 +88,7 @@ func (m *Model) Page(ctx context.Context, ws, coll string, ranges []store.KeyRan
 		return nil
 	})
 	if err != nil {
-		return store.Page{}, model.Wrap(op, err)
+		return store.Page{}, wrap(op, err)
 	}
 	if open.Val() == 0 {
 		return store.Page{}, model.ErrNoJobOpen
@@ -126,7 +126,7 @@ func (m *Model) Page(ctx context.Context, ws, coll string, ranges []store.KeyRan
 		return nil
 	})
 	if err != nil {
-		return store.Page{}, model.Wrap(op, err)
+		return store.Page{}, wrap(op, err)
 	}
 	for _, c := range keyCmds {
 		page.Keys = append(page.Keys, c.Val()...)
@@ -136,7 +136,7 @@ func (m *Model) Page(ctx context.Context, ws, coll string, ranges []store.KeyRan
 	}
 	vals, err := m.rdb.HMGet(ctx, k.coll(coll), page.Keys...).Result()
 	if err != nil {
-		return store.Page{}, model.Wrap(op, err)
+		return store.Page{}, wrap(op, err)
 	}
 	// A row deleted between the two reads is left out: the page is then
 	// one row short, as if the delete had come first.
@@ -156,7 +156,7 @@ func (m *Model) Page(ctx context.Context, ws, coll string, ranges []store.KeyRan
 func (m *Model) Count(ctx context.Context, ws string, queries []store.CountQuery) ([]int64, error) {
 	k, err := m.keys(ws)
 	if err != nil {
-		return nil, model.Wrap("count model rows", err)
+		return nil, wrap("count model rows", err)
 	}
 	cmds := make([]*redis.IntCmd, len(queries))
 	_, err = m.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
@@ -166,7 +166,7 @@ func (m *Model) Count(ctx context.Context, ws string, queries []store.CountQuery
 		return nil
 	})
 	if err != nil {
-		return nil, model.Wrap("count model rows", err)
+		return nil, wrap("count model rows", err)
 	}
 	out := make([]int64, len(queries))
 	for i, c := range cmds {
@@ -180,7 +180,7 @@ func (m *Model) Exists(ctx context.Context, ws, coll string, ks ...string) ([]bo
 	const op = "check model rows"
 	k, err := m.keys(ws)
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	// HMGET in chunks: one command per thousand keys instead of one
 	// HEXISTS per key.
@@ -195,7 +195,7 @@ func (m *Model) Exists(ctx context.Context, ws, coll string, ks ...string) ([]bo
 		return nil
 	})
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	if open.Val() == 0 {
 		return nil, model.ErrNoJobOpen
@@ -213,7 +213,7 @@ func (m *Model) Exists(ctx context.Context, ws, coll string, ks ...string) ([]bo
 func (m *Model) LastKey(ctx context.Context, ws, coll string, r *store.KeyRange) (string, error) {
 	k, err := m.keys(ws)
 	if err != nil {
-		return "", model.Wrap("read last key", err)
+		return "", wrap("read last key", err)
 	}
 	var ks []string
 	if r == nil {
@@ -222,7 +222,7 @@ func (m *Model) LastKey(ctx context.Context, ws, coll string, r *store.KeyRange)
 		ks, err = m.rdb.ZRevRangeByLex(ctx, k.collIDs(coll), &redis.ZRangeBy{Min: "[" + r.Lo, Max: "[" + r.Hi, Count: 1}).Result()
 	}
 	if err != nil || len(ks) == 0 {
-		return "", model.Wrap("read last key", err)
+		return "", wrap("read last key", err)
 	}
 	return ks[0], nil
 }
@@ -231,7 +231,7 @@ func (m *Model) LastKey(ctx context.Context, ws, coll string, r *store.KeyRange)
 func (m *Model) LastParts(ctx context.Context, ws, coll string, prefixes []string) ([]int64, error) {
 	k, err := m.keys(ws)
 	if err != nil {
-		return nil, model.Wrap("read last key parts", err)
+		return nil, wrap("read last key parts", err)
 	}
 	const chunk = 1000
 	var cmds []*redis.SliceCmd
@@ -242,7 +242,7 @@ func (m *Model) LastParts(ctx context.Context, ws, coll string, prefixes []strin
 		return nil
 	})
 	if err != nil {
-		return nil, model.Wrap("read last key parts", err)
+		return nil, wrap("read last key parts", err)
 	}
 	out := make([]int64, 0, len(prefixes))
 	for _, c := range cmds {
@@ -250,7 +250,7 @@ func (m *Model) LastParts(ctx context.Context, ws, coll string, prefixes []strin
 			var n int64
 			if s, ok := v.(string); ok {
 				if n, err = strconv.ParseInt(s, 10, 64); err != nil {
-					return nil, model.Wrap("read last key parts", err)
+					return nil, wrap("read last key parts", err)
 				}
 			}
 			out = append(out, n)
@@ -264,7 +264,7 @@ func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, er
 	const op = "change model"
 	k, err := m.keys(ws)
 	if err != nil {
-		return 0, model.Wrap(op, err)
+		return 0, wrap(op, err)
 	}
 	if len(b.Ops) == 0 {
 		return 0, nil
@@ -284,7 +284,7 @@ func (m *Model) Apply(ctx context.Context, ws string, b *store.Batch) (int64, er
 		if ambiguous(err) {
 			rev, err = m.settle(ctx, k, writeID, err)
 		}
-		return rev, model.Wrap(op, err)
+		return rev, wrap(op, err)
 	}
 }
 
@@ -513,7 +513,7 @@ func (m *Model) applyWatched(ctx context.Context, k keys, b *store.Batch, writeI
 				return &store.CapError{Coll: c, Max: b.Caps[c], Would: would}
 			}
 		}
-		_, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		err := execTx(ctx, tx, func(p redis.Pipeliner) error {
 			for i := 0; i < len(b.Ops); {
 				j := i
 				for j < len(b.Ops) && b.Ops[j].Coll == b.Ops[i].Coll && j-i < chunk {

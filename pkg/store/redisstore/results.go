@@ -33,11 +33,11 @@ func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.Anal
 	const op = "publish results"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return model.Wrap(op, err)
+		return wrap(op, err)
 	}
 	for _, o := range rows {
 		if (o.Kind != store.OpPut && o.Kind != store.OpDeleteIfAny) || strings.Contains(o.Key, ":") {
-			return model.Wrap(op, fmt.Errorf("model row %s/%s: only puts and deletes of single-part keys go with results", o.Coll, o.Key))
+			return wrap(op, fmt.Errorf("model row %s/%s: only puts and deletes of single-part keys go with results", o.Coll, o.Key))
 		}
 	}
 	err = s.jobs.watch(ctx, func(tx *redis.Tx) error {
@@ -63,7 +63,7 @@ func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.Anal
 		if !run.Status.Finished() {
 			return fmt.Errorf("publish results: run %s left %s", runID, run.Status)
 		}
-		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		err = execTx(ctx, tx, func(p redis.Pipeliner) error {
 			for _, c := range drop {
 				ck := k.resultColumn(string(kind), c)
 				p.Del(ctx, ck)
@@ -77,7 +77,7 @@ func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.Anal
 		})
 		return err
 	}, k.lock(), k.run(runID))
-	return model.Wrap(op, err)
+	return wrap(op, err)
 }
 
 // writeRows applies the model rows of a publish (Results.Publish has
@@ -105,24 +105,24 @@ func (s *Results) Meta(ctx context.Context, ws string, kind model.AnalysisFamily
 	const op = "read results"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	b, err := s.jobs.rdb.Get(ctx, k.resultMeta(string(kind))).Bytes()
 	if errors.Is(err, redis.Nil) {
 		return nil, nil
 	}
-	return b, model.Wrap(op, err)
+	return b, wrap(op, err)
 }
 
 // View implements store.Results: fn runs under WATCH of the meta key,
 // which every publish and every clearing writes, and an empty transaction
-// at the end fails (and View retries) if it moved.
+// at the end (unchanged) fails, and View retries, if it moved.
 func (s *Results) View(ctx context.Context, ws string, kind model.AnalysisFamily,
 	fn func(meta json.RawMessage, columns func(names ...string) ([][]byte, error)) error) error {
 	const op = "read results"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return model.Wrap(op, err)
+		return wrap(op, err)
 	}
 	mk := k.resultMeta(string(kind))
 	err = s.jobs.watch(ctx, func(tx *redis.Tx) error {
@@ -136,25 +136,63 @@ func (s *Results) View(ctx context.Context, ws string, kind model.AnalysisFamily
 		// Even when fn failed: what it read may be half of two sets (a
 		// column gone), which only a moved meta key explains; then read
 		// again.
-		if _, err := tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			p.Exists(ctx, mk)
-			return nil
-		}); err != nil {
+		if err := unchanged(ctx, tx); err != nil {
 			return err
 		}
 		return ferr
 	}, mk)
-	return model.Wrap(op, err)
+	return wrap(op, err)
 }
 
 // Columns implements store.Results.
 func (s *Results) Columns(ctx context.Context, ws string, kind model.AnalysisFamily, names ...string) ([][]byte, error) {
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return nil, model.Wrap("read results", err)
+		return nil, wrap("read results", err)
 	}
 	out, err := readColumns(ctx, s.jobs.rdb, k, kind, names)
-	return out, model.Wrap("read results", err)
+	return out, wrap("read results", err)
+}
+
+// bytesScript returns every key of the results index with its length, in
+// one step. KEYS: the results index. The keys it reads are not declared:
+// on a Redis Cluster they share the index's slot (see applyScript).
+var bytesScript = redis.NewScript(`
+local keys = redis.call('SMEMBERS', KEYS[1])
+local out = {}
+for i, k in ipairs(keys) do
+  out[2 * i - 1] = k
+  out[2 * i] = redis.call('STRLEN', k)
+end
+return out`)
+
+// Bytes implements store.Results: it sums the lengths of the keys the
+// results index lists, a few per case and family, so the sum costs one
+// step in Redis and cannot drift from what is stored.
+func (s *Results) Bytes(ctx context.Context, ws string) (map[model.AnalysisFamily]int64, error) {
+	const op = "read stored result bytes"
+	k, err := s.jobs.keys(ws)
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	res, err := bytesScript.Run(ctx, s.jobs.rdb, []string{k.resultKeys()}).Slice()
+	if err != nil {
+		return nil, wrap(op, err)
+	}
+	prefix := k.resultMeta("")
+	prefix = prefix[:len(prefix)-len(":meta")]
+	out := map[model.AnalysisFamily]int64{}
+	for i := 0; i+1 < len(res); i += 2 {
+		key, _ := res[i].(string)
+		n, _ := res[i+1].(int64)
+		rest, ok := strings.CutPrefix(key, prefix)
+		kind, _, cut := strings.Cut(rest, ":")
+		if !ok || !cut || kind == "" {
+			continue
+		}
+		out[model.AnalysisFamily(kind)] += n
+	}
+	return out, nil
 }
 
 // readColumns reads columns through r (a client or a WATCH transaction);

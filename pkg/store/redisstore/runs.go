@@ -71,14 +71,14 @@ func (s *Runs) Start(ctx context.Context, ws string, run model.Run) error {
 	const op = "start analysis"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return model.Wrap(op, err)
+		return wrap(op, err)
 	}
 	// The current run plus the history.
 	keep := model.MaxRunHistory + 1
 	res, err := startScript.Run(ctx, s.jobs.rdb, []string{k.job(), k.lock(), k.runs(), k.run(run.RunID)},
 		run.RunID, encodeRun(run), k.run(""), keep).StringSlice()
 	if err != nil {
-		return model.Wrap(op, err)
+		return wrap(op, err)
 	}
 	switch res[0] {
 	case "ok":
@@ -89,7 +89,7 @@ func (s *Runs) Start(ctx context.Context, ws string, run model.Run) error {
 		return model.E(model.KindAnalysisInProgress,
 			"another analysis (run %s) is in progress: wait for it to finish or cancel it first", res[1])
 	}
-	return model.Wrap(op, fmt.Errorf("unexpected script reply %q", res))
+	return wrap(op, fmt.Errorf("unexpected script reply %q", res))
 }
 
 // Run implements store.Runs.
@@ -97,17 +97,17 @@ func (s *Runs) Run(ctx context.Context, ws, id string) (model.Run, error) {
 	const op = "read run"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return model.Run{}, model.Wrap(op, err)
+		return model.Run{}, wrap(op, err)
 	}
 	raw, err := s.jobs.rdb.Get(ctx, k.run(id)).Result()
 	if errors.Is(err, redis.Nil) {
 		return model.Run{}, model.NotFound("analysis run", id)
 	}
 	if err != nil {
-		return model.Run{}, model.Wrap(op, err)
+		return model.Run{}, wrap(op, err)
 	}
 	r, err := decodeRun(raw)
-	return r, model.Wrap(op, err)
+	return r, wrap(op, err)
 }
 
 // List implements store.Runs.
@@ -115,11 +115,11 @@ func (s *Runs) List(ctx context.Context, ws string) ([]model.Run, error) {
 	const op = "list runs"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	ids, err := s.jobs.rdb.LRange(ctx, k.runs(), 0, -1).Result()
 	if err != nil || len(ids) == 0 {
-		return []model.Run{}, model.Wrap(op, err)
+		return []model.Run{}, wrap(op, err)
 	}
 	keys := make([]string, len(ids))
 	for i, id := range ids {
@@ -127,7 +127,7 @@ func (s *Runs) List(ctx context.Context, ws string) ([]model.Run, error) {
 	}
 	vals, err := s.jobs.rdb.MGet(ctx, keys...).Result()
 	if err != nil {
-		return nil, model.Wrap(op, err)
+		return nil, wrap(op, err)
 	}
 	out := make([]model.Run, 0, len(vals))
 	for _, v := range vals {
@@ -137,65 +137,22 @@ func (s *Runs) List(ctx context.Context, ws string) ([]model.Run, error) {
 		}
 		r, err := decodeRun(str)
 		if err != nil {
-			return nil, model.Wrap(op, err)
+			return nil, wrap(op, err)
 		}
 		out = append(out, r)
 	}
 	return out, nil
 }
 
-// Update implements store.Runs.
-func (s *Runs) Update(ctx context.Context, ws, id string, fn func(*model.Run) error) (model.Run, error) {
-	const op = "update run"
-	k, err := s.jobs.keys(ws)
-	if err != nil {
-		return model.Run{}, model.Wrap(op, err)
-	}
-	var out model.Run
-	err = s.jobs.watch(ctx, func(tx *redis.Tx) error {
-		raw, err := tx.Get(ctx, k.run(id)).Result()
-		if errors.Is(err, redis.Nil) {
-			return model.NotFound("analysis run", id)
-		}
-		if err != nil {
-			return err
-		}
-		r, err := decodeRun(raw)
-		if err != nil {
-			return err
-		}
-		if r.Status.Finished() {
-			return store.ErrRunFinished
-		}
-		if err := fn(&r); err != nil {
-			return err
-		}
-		holder, err := tx.Get(ctx, k.lock()).Result()
-		if err != nil && !errors.Is(err, redis.Nil) {
-			return err
-		}
-		_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
-			p.Set(ctx, k.run(id), encodeRun(r), 0)
-			if r.Status.Finished() && holder == id {
-				p.Del(ctx, k.lock())
-			}
-			return nil
-		})
-		out = r
-		return err
-	}, k.run(id), k.lock())
-	return out, model.Wrap(op, err)
-}
-
 // Holder implements store.Runs.
 func (s *Runs) Holder(ctx context.Context, ws string) (string, error) {
 	k, err := s.jobs.keys(ws)
 	if err != nil {
-		return "", model.Wrap("read analysis lock", err)
+		return "", wrap("read analysis lock", err)
 	}
 	id, err := s.jobs.rdb.Get(ctx, k.lock()).Result()
 	if errors.Is(err, redis.Nil) {
 		return "", nil
 	}
-	return id, model.Wrap("read analysis lock", err)
+	return id, wrap("read analysis lock", err)
 }

@@ -120,6 +120,14 @@ func StartSingle(t testing.TB) *Server {
 	return startNode(t, nil)
 }
 
+// StartSingleArgs runs one redis-server as StartSingle does, with the
+// redis-server arguments args added: e.g. "--maxmemory", "4mb",
+// "--maxmemory-policy", "noeviction" for a Redis that fills up.
+func StartSingleArgs(t testing.TB, args ...string) *Server {
+	t.Helper()
+	return startNode(t, func() ([]string, error) { return args, nil })
+}
+
 // startNode runs one redis-server, with the arguments extra (when not nil)
 // returns added, trying a few ports: another process can take the free
 // port between the probe and redis-server's bind.
@@ -248,4 +256,35 @@ func lastLines(s string) string {
 		lines = lines[len(lines)-5:]
 	}
 	return strings.Join(lines, " | ")
+}
+
+// SetMaxMemory gives the server the noeviction policy and a maxmemory
+// room bytes above what it uses now; under cluster mode, every node of
+// the cluster, each above its own use. A negative room puts it over its
+// limit at once: it then refuses every write that may grow its memory, as
+// a full Redis does.
+func (s *Server) SetMaxMemory(t testing.TB, room int64) {
+	t.Helper()
+	if s.cluster != nil {
+		for _, n := range s.cluster.Nodes {
+			n.SetMaxMemory(t, room)
+		}
+		return
+	}
+	ctx := context.Background()
+	c := s.node(t)
+	info, err := c.InfoMap(ctx, "memory").Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	used, err := strconv.ParseInt(info["Memory"]["used_memory"], 10, 64)
+	if err != nil {
+		t.Fatalf("used_memory %q: %v", info["Memory"]["used_memory"], err)
+	}
+	limit := used + room
+	for _, kv := range [][2]string{{"maxmemory-policy", "noeviction"}, {"maxmemory", strconv.FormatInt(limit, 10)}} {
+		if err := c.ConfigSet(ctx, kv[0], kv[1]).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

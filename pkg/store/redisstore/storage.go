@@ -1,0 +1,78 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gusset/gusset/pkg/model"
+)
+
+// A Redis given a maxmemory and the noeviction policy (the deploy files
+// set both) refuses, once it is full, every command that may grow its
+// memory ("denyoom": SET, HSET, INCR, ...) and every command queued in a
+// MULTI, while it still runs DEL, UNLINK and HDEL. A Lua script without
+// flags runs, and Redis refuses only its first write when that write is a
+// denyoom command: once a script has deleted something it may write, so
+// that it is never stopped half way. The store relies on this to keep what
+// frees storage working when Redis is full: closing and clearing a job,
+// deleting rows and ending a run are scripts that delete before they
+// write (their writes are a few small records), and reads never queue
+// commands in a MULTI.
+
+// storageFullMsg is what a client learns when Redis refused a write for
+// want of memory. The edge names the routes that free storage.
+const storageFullMsg = "the service's storage is full, so the change was refused and nothing of it was written: " +
+	"close or clear a job, or delete rows, to free storage"
+
+// storageFull turns Redis's refusal of a write at its memory limit (an OOM
+// error, wrapped or not) into a KindStorageFull error; any other error is
+// returned as it is.
+func storageFull(err error) error {
+	if err == nil || !redis.IsOOMError(err) {
+		return err
+	}
+	return &model.Error{Kind: model.KindStorageFull, Msg: storageFullMsg, Err: err}
+}
+
+// wrap is model.Wrap for the errors of this store: a refusal at the memory
+// limit becomes KindStorageFull, so that no layer above reads Redis's text.
+func wrap(op string, err error) error { return model.Wrap(op, storageFull(err)) }
+
+// txPipeliner runs commands in MULTI/EXEC: a client, or a WATCH
+// transaction.
+type txPipeliner interface {
+	TxPipelined(ctx context.Context, fn func(redis.Pipeliner) error) ([]redis.Cmder, error)
+}
+
+// execTx runs fn's commands in one MULTI/EXEC. A Redis at its memory limit
+// refuses the queued commands and then aborts the whole transaction with
+// EXECABORT; execTx returns the refusal, which says why.
+func execTx(ctx context.Context, r txPipeliner, fn func(redis.Pipeliner) error) error {
+	cmds, err := r.TxPipelined(ctx, fn)
+	if redis.IsExecAbortError(err) {
+		for _, c := range cmds {
+			if redis.IsOOMError(c.Err()) {
+				return c.Err()
+			}
+		}
+	}
+	return err
+}
+
+// unchanged fails with redis.TxFailedErr when a key that tx watches has
+// changed since WATCH, so that reads under WATCH are known to come from
+// one state. It sends an empty MULTI/EXEC: Redis refuses every command
+// queued in a MULTI when it is full, even a read, but never an EXEC, so
+// reads keep working at the memory limit.
+func unchanged(ctx context.Context, tx *redis.Tx) error {
+	if err := tx.Process(ctx, redis.NewStatusCmd(ctx, "MULTI")); err != nil {
+		return err
+	}
+	err := tx.Process(ctx, redis.NewSliceCmd(ctx, "EXEC"))
+	if errors.Is(err, redis.Nil) {
+		return redis.TxFailedErr
+	}
+	return err
+}
