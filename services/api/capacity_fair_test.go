@@ -21,7 +21,14 @@ import (
 // ends: b's run completes while a's is still running. The wait is printed
 // (a figure for the README, not an assertion).
 func TestCapacityFairScheduling(t *testing.T) {
-	s := startCapStack(t, capOptions{Workers: 2})
+	attackFanOut(startCapStack(t, capOptions{Workers: 2}), "b")
+}
+
+// attackFanOut is finding 8 by workspace a on a stack of two workers,
+// with by as the workspace whose small run must not wait behind a's.
+func attackFanOut(s *capStack, by string) {
+	t := s.t
+	t.Helper()
 	// a: grid-4 (125 nodes, 260 members) with 30 load cases of 300 load
 	// steps, the finding's run: each of its 30 tasks keeps a worker busy
 	// for a second or more, and the 30 keep both workers busy for many
@@ -31,7 +38,7 @@ func TestCapacityFairScheduling(t *testing.T) {
 		t.Fatalf("a's upload: %d %s", st, b)
 	}
 	// b: grid-1 with one load case, a linear run of milliseconds.
-	if st, b := s.uploadTemplate("b", gridjob.File(1, 1)); st != 200 {
+	if st, b := s.uploadTemplate(by, gridjob.File(1, 1)); st != 200 {
 		t.Fatalf("b's upload: %d %s", st, b)
 	}
 	runOf := func(ws, id string) model.Run {
@@ -58,13 +65,13 @@ func TestCapacityFairScheduling(t *testing.T) {
 	})
 
 	var b model.Run
-	if err := json.Unmarshal(s.must(202, "b", "POST", "/job/analysis/static/run-linear", ""), &b); err != nil {
+	if err := json.Unmarshal(s.must(202, by, "POST", "/job/analysis/static/run-linear", ""), &b); err != nil {
 		t.Fatal(err)
 	}
 	// Long enough for b to end behind all of a's tasks on the build before
 	// the fix, so that the ordering below, not a timeout, tells.
 	poll(t, 10*time.Minute, "b's run to end", func() bool {
-		b = runOf("b", b.RunID)
+		b = runOf(by, b.RunID)
 		return b.Status.Finished()
 	})
 	a = runOf("a", a.RunID)
@@ -97,4 +104,7 @@ func TestCapacityFairScheduling(t *testing.T) {
 		})
 	}
 	s.alive()
+	for _, ws := range []string{"a", by} {
+		s.must(200, ws, "POST", "/job/close", "")
+	}
 }

@@ -3,7 +3,9 @@
 // The capacity suite (tag capacity, `make test-capacity`): each finding of
 // the capacity review is an HTTP scenario against real gusset-api and
 // gusset-worker processes on a real redis-server, in AUTH_MODE=keys with
-// two workspaces, "a" (the one that misbehaves) and "b" (the bystander).
+// three workspaces: "a" (the one that misbehaves) and the bystanders "b"
+// and "c" (TestCapacityCombined loops b's session while a's scenarios use
+// c as their bystander).
 //
 // The scenarios drive the binaries only over HTTP, so they run against
 // any build: CAPACITY_BIN_DIR names a directory holding api, worker and
@@ -108,7 +110,7 @@ func startCapStack(t *testing.T, o capOptions) *capStack {
 	ctx, cancel := context.WithTimeout(context.Background(), capStartLimit)
 	defer cancel()
 	adminEnv := proctest.Env("REDIS_URL=" + s.redis.URL())
-	for _, ws := range []string{"a", "b"} {
+	for _, ws := range []string{"a", "b", "c"} {
 		if _, err := proctest.Output(ctx, adminBin, adminEnv, "workspace", "create", ws); err != nil {
 			t.Fatal(err)
 		}

@@ -22,12 +22,19 @@ import (
 // after the uploads, and b's status must answer throughout (its
 // latency is logged, not asserted).
 func TestCapacityJobFileLargeResultsEntry(t *testing.T) {
+	attackLargeResultsEntry(startCapStack(t, capOptions{}), "b")
+}
+
+// attackLargeResultsEntry is finding 1 by workspace a, with by as the
+// bystander whose status is read throughout.
+func attackLargeResultsEntry(s *capStack, by string) {
+	t := s.t
+	t.Helper()
 	file := jobfileZip(t, []jobfileEntry{jobfileManifest(), {name: "results/static/meta.json", data: []byte(`{}`)},
 		jobfileZeros(t, "results/static/1:disp.bin", 1000)})
 	t.Logf("the job file is %s; its results entry declares and expands to 1000 MiB", jobfileMiB(int64(len(file))))
 
-	s := startCapStack(t, capOptions{})
-	s.must(200, "b", "POST", "/job/new", "")
+	s.must(200, by, "POST", "/job/new", "")
 	before := rss(t, s.api)
 	const bound = 300 << 20
 	// Past 1 GiB more the scenario has failed: the api is stopped there,
@@ -47,7 +54,7 @@ func TestCapacityJobFileLargeResultsEntry(t *testing.T) {
 		// 100 ms until they have all been answered.
 		for {
 			start := time.Now()
-			st, body := s.json("b", "GET", "/job/status", "")
+			st, body := s.json(by, "GET", "/job/status", "")
 			statusMu.Lock()
 			latencies = append(latencies, time.Since(start))
 			if st != 200 {
@@ -90,8 +97,8 @@ func TestCapacityJobFileLargeResultsEntry(t *testing.T) {
 	for _, l := range latencies {
 		slowest = max(slowest, l)
 	}
-	t.Logf("api resident memory: %s before, %s at most during the uploads; b's GET /job/status answered %d times, the slowest in %v",
-		jobfileMiB(before), jobfileMiB(peak), len(latencies), slowest.Round(time.Millisecond))
+	t.Logf("api resident memory: %s before, %s at most during the uploads; %s's GET /job/status answered %d times, the slowest in %v",
+		jobfileMiB(before), jobfileMiB(peak), by, len(latencies), slowest.Round(time.Millisecond))
 
 	if killed.Load() {
 		t.Fatalf("the api's resident memory grew by more than 1 GiB (from %s) during three uploads of a 1 MB job file: "+
@@ -106,7 +113,7 @@ func TestCapacityJobFileLargeResultsEntry(t *testing.T) {
 		t.Errorf("after the uploads the api holds %s more than before, more than %s", jobfileMiB(after-before), jobfileMiB(bound))
 	}
 	if len(latencies) == 0 || len(statusFailures) > 0 {
-		t.Errorf("b's GET /job/status during the uploads: %d answers, failures %q", len(latencies), statusFailures)
+		t.Errorf("%s's GET /job/status during the uploads: %d answers, failures %q", by, len(latencies), statusFailures)
 	}
 	opened := 0
 	for _, a := range answers {
@@ -124,5 +131,8 @@ func TestCapacityJobFileLargeResultsEntry(t *testing.T) {
 	}
 	if opened != 1 {
 		t.Errorf("%d of the three uploads opened, want 1", opened)
+	}
+	for _, ws := range []string{"a", by} {
+		s.must(200, ws, "POST", "/job/close", "")
 	}
 }

@@ -17,11 +17,17 @@ import (
 // harness's (5 minutes), generous for a loaded machine: what is asserted
 // is the refusal, and its latency is logged.
 func TestCapacityJobFileLongRow(t *testing.T) {
+	attackLongRow(startCapStack(t, capOptions{}))
+}
+
+// attackLongRow is finding 9 by workspace a.
+func attackLongRow(s *capStack) {
+	t := s.t
+	t.Helper()
 	row := `{"key":"1","score":1,"value":{"id":1,"x":0,"y":0,"z":0,"note":"` + strings.Repeat("x", 63<<20) + `"}}` + "\n"
 	file := jobfileZip(t, []jobfileEntry{jobfileManifest("nodes"), {name: "model/nodes.jsonl", data: []byte(row)}})
 	t.Logf("the job file is %s; its one row is %s", jobfileMiB(int64(len(file))), jobfileMiB(int64(len(row))))
 
-	s := startCapStack(t, capOptions{})
 	start := time.Now()
 	st, body := s.jobfileUpload("a", file)
 	t.Logf("upload: %d in %v: %.300s", st, time.Since(start).Round(time.Millisecond), body)

@@ -11,17 +11,26 @@ import (
 
 // The workspace limits: a workspace's model cannot grow past its limits,
 // whatever it sends, and the administrator sets one workspace's limits
-// without touching another's. MAX_NODES gives every workspace 1,000
-// nodes; gusset-admin gives workspace a 100. a's bulk of 101 nodes is
-// refused whole (403 LIMIT_EXCEEDED naming the limit and its value) and
-// writes nothing, while b fills its own 1,000 and is refused the next.
+// without touching another's. gusset-admin gives workspace a 100 nodes
+// and the bystander 1,000. a's bulk of 101 nodes is refused whole (403
+// LIMIT_EXCEEDED naming the limit and its value) and writes nothing,
+// while the bystander fills its own 1,000 and is refused the next.
 // Before the limits there was no refusal at all: one workspace's bulk
 // creates filled Redis for everyone (finding 5 of the capacity review
 // counted 1,044,580 nodes).
 func TestCapacityWorkspaceLimits(t *testing.T) {
-	s := startCapStack(t, capOptions{APIEnv: []string{"MAX_NODES=1000"}})
-	if out, err := s.admin("workspace", "limits", "a", "--nodes", "100"); err != nil {
-		t.Fatalf("gusset-admin workspace limits: %v %s", err, out)
+	attackWorkspaceLimits(startCapStack(t, capOptions{}), "b")
+}
+
+// attackWorkspaceLimits is the limits scenario with by as the bystander;
+// it gives both workspaces back the service's limits at its end.
+func attackWorkspaceLimits(s *capStack, by string) {
+	t := s.t
+	t.Helper()
+	for ws, n := range map[string]string{"a": "100", by: "1000"} {
+		if out, err := s.admin("workspace", "limits", ws, "--nodes", n); err != nil {
+			t.Fatalf("gusset-admin workspace limits %s: %v %s", ws, err, out)
+		}
 	}
 	nodes := func(from, n int) string {
 		rows := make([]string, n)
@@ -55,7 +64,7 @@ func TestCapacityWorkspaceLimits(t *testing.T) {
 		}
 		return res.Header.Get("Total-Count")
 	}
-	for _, ws := range []string{"a", "b"} {
+	for _, ws := range []string{"a", by} {
 		s.must(200, ws, "POST", "/job/new", "")
 	}
 	refused("a", 1, 101, "100")
@@ -63,10 +72,16 @@ func TestCapacityWorkspaceLimits(t *testing.T) {
 		t.Errorf("a's refused bulk left %s nodes, want 0", n)
 	}
 	s.must(200, "a", "POST", "/job/structure/nodes/bulk", nodes(1, 100))
-	s.must(200, "b", "POST", "/job/structure/nodes/bulk", nodes(1, 1000))
-	refused("b", 1001, 1, "1,000")
-	if n := total("b"); n != "1000" {
-		t.Errorf("b holds %s nodes, want 1000", n)
+	s.must(200, by, "POST", "/job/structure/nodes/bulk", nodes(1, 1000))
+	refused(by, 1001, 1, "1,000")
+	if n := total(by); n != "1000" {
+		t.Errorf("%s holds %s nodes, want 1000", by, n)
 	}
 	s.alive()
+	for _, ws := range []string{"a", by} {
+		s.must(200, ws, "POST", "/job/close", "")
+		if out, err := s.admin("workspace", "limits", ws, "--nodes", "default"); err != nil {
+			t.Fatalf("gusset-admin workspace limits %s --nodes default: %v %s", ws, err, out)
+		}
+	}
 }
