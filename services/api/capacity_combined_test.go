@@ -20,6 +20,11 @@ import (
 // of the body budget quickly.
 const combinedBodyLimit = 8 << 20
 
+// combinedRedisMemory is the maxmemory of TestCapacityCombined's Redis:
+// room for the 1000-case run's results (about 210 MB) with a's and b's
+// models beside them.
+const combinedRedisMemory = 512 << 20
+
 // combinedAPIBound is the most resident memory the api may reach in
 // TestCapacityCombined: the body budget (6 × MAX_BODY_BYTES here), the
 // bounded reading of job files and result answers, and the Go runtime's
@@ -37,7 +42,8 @@ const combinedAPIBound = 768 << 20
 // are printed (p50, p99) for the record, not asserted: the target, p99
 // under 1 s, is for an idle machine.
 func TestCapacityCombined(t *testing.T) {
-	s := startCapStack(t, capOptions{Workers: 2, APIEnv: bodyshareEnv(combinedBodyLimit)})
+	s := startCapStack(t, capOptions{Workers: 2, APIEnv: bodyshareEnv(combinedBodyLimit),
+		RedisArgs: []string{"--maxmemory", fmt.Sprint(combinedRedisMemory), "--maxmemory-policy", "noeviction"}})
 	want, _, err := portalSession(s, "b")
 	if err != nil {
 		t.Fatalf("b's undisturbed session: %v", err)
@@ -51,6 +57,7 @@ func TestCapacityCombined(t *testing.T) {
 	}{
 		{"workspace limits", func() { attackWorkspaceLimits(s, "c") }},
 		{"finding 1: a job file's results entry declaring 1000 MiB", func() { attackLargeResultsEntry(s, "c") }},
+		{"finding 5: bulk creates that would fill Redis", func() { attackFillRedis(s, "c", combinedRedisMemory) }},
 		{"finding 9: a job file row of 63 MiB", func() { attackLongRow(s) }},
 		{"finding 7: a stalled upload", func() { attackStalledUpload(s, "c", combinedBodyLimit) }},
 		{"finding 8: a fan-out of 30 cases × 300 steps", func() { attackFanOut(s, "c") }},

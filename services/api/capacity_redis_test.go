@@ -137,3 +137,46 @@ func TestCapacityFullRedis(t *testing.T) {
 	}
 	s.alive()
 }
+
+// attackFillRedis is finding 5 as TestCapacityCombined runs it, on a
+// Redis with a maxmemory that every workspace shares (maxMemory): a's own
+// node limit, set with gusset-admin to a tenth of what fills that Redis
+// (about 200 bytes a node, TestCapacityFullRedis), stops a's bulk
+// creates with 403 LIMIT_EXCEEDED long before the storage is full, so the
+// bystander's writes go on. It gives a back the service's limit.
+func attackFillRedis(s *capStack, by string, maxMemory int64) {
+	t := s.t
+	t.Helper()
+	limit := maxMemory / 200 / 10
+	if out, err := s.admin("workspace", "limits", "a", "--nodes", fmt.Sprint(limit)); err != nil {
+		t.Fatalf("gusset-admin workspace limits a: %v %s", err, out)
+	}
+	for _, ws := range []string{"a", by} {
+		s.must(200, ws, "POST", "/job/new", "")
+	}
+	next := 0
+	for {
+		st, body := s.json("a", "POST", "/job/structure/nodes/bulk", capNodes(next, 5000))
+		if st == 200 {
+			next += 5000
+			continue
+		}
+		if st != 403 || !strings.Contains(string(body), "LIMIT_EXCEEDED") || !strings.Contains(string(body), "MAX_NODES") {
+			t.Fatalf("a's bulk create after %d nodes: %d %.300s, want 403 LIMIT_EXCEEDED naming MAX_NODES", next, st, body)
+		}
+		break
+	}
+	if int64(next) > limit || int64(next) < limit-5000 {
+		t.Errorf("a was refused after %d nodes; its limit is %d", next, limit)
+	}
+	if _, full := capReady(t, s); full {
+		t.Error("readyz says the storage is full: a's limit did not keep a from filling it")
+	}
+	s.must(201, by, "POST", "/job/structure/nodes", `{"x":-1,"y":0,"z":0}`)
+	for _, ws := range []string{"a", by} {
+		s.must(200, ws, "POST", "/job/close", "")
+	}
+	if out, err := s.admin("workspace", "limits", "a", "--nodes", "default"); err != nil {
+		t.Fatalf("gusset-admin workspace limits a --nodes default: %v %s", err, out)
+	}
+}
