@@ -62,8 +62,9 @@ func (a *analysis) estimate(m *sparse.SymMatrix, sym *sparse.Symbolic, cases, pr
 	solved := 4*8*nd + 2*8*n
 	// A case reported: its node, member and plate results, the forces
 	// the nodes exert on its members, its member loads (a pointer per
-	// member, and 40 bytes a member on average of loads resolved, as
-	// measured on grid-6 with 500 cases of grid-n's ten kinds), and the
+	// member, and 64 bytes a member on average of loads resolved and their
+	// fixed-end actions, as measured on grid-6 with 500 cases of grid-n's ten
+	// kinds), and the
 	// vectors its totals and combination need.
 	divs := int64(a.divisions()) + 1
 	stations := divs * int64(unsafe.Sizeof(Station{}))
@@ -71,7 +72,7 @@ func (a *analysis) estimate(m *sparse.SymMatrix, sym *sparse.Symbolic, cases, pr
 		stations = 0
 	}
 	reported := nodes*int64(unsafe.Sizeof(NodeResult{})) +
-		frames*(int64(unsafe.Sizeof(MemberResult{}))+stations+12*8+8+40) +
+		frames*(int64(unsafe.Sizeof(MemberResult{}))+stations+12*8+8+64) +
 		plates*(int64(unsafe.Sizeof(PlateResult{}))+24*8) + 4*8*nd
 	if cases > 0 {
 		e.PerCase = reported + solved*int64(primaries)/int64(cases)
