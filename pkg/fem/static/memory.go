@@ -62,10 +62,10 @@ func (a *analysis) estimate(m *sparse.SymMatrix, sym *sparse.Symbolic, cases, pr
 	solved := 4*8*nd + 2*8*n
 	// A case reported: its node, member and plate results, the forces
 	// the nodes exert on its members, its member loads (a pointer per
-	// member, and 64 bytes a member on average of loads resolved and their
-	// fixed-end actions, as measured on grid-6 with 500 cases of grid-n's ten
-	// kinds), and the
-	// vectors its totals and combination need.
+	// member, and 64 bytes a member on average of loads resolved and
+	// their fixed-end actions, as measured on grid-6 with 500 cases of
+	// grid-n's ten kinds), and the vectors its totals and combination
+	// need.
 	divs := int64(a.divisions()) + 1
 	stations := divs * int64(unsafe.Sizeof(Station{}))
 	if a.opts.EndsOnly {
