@@ -134,6 +134,11 @@ type Run struct {
 	// degrees of freedom), for the metrics; 0 until the solver has
 	// numbered them. The parameters show it to clients.
 	Equations int `json:"-"`
+	// MemoryReserved is the memory the run's current attempt reserved of
+	// its worker's budget, MemoryBudget, in bytes (0 before it was
+	// estimated): when that worker is lost with a run near its budget,
+	// the next attempt does not run it (see lifecycle.Runner.Admit).
+	MemoryReserved, MemoryBudget int64 `json:"-"`
 }
 
 // RunResult is the record of GET .../runs/{runId}/result.
