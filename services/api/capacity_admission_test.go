@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,4 +105,60 @@ func (s *capStack) waitRun(ws string, run *model.Run, limit time.Duration) {
 		_ = json.Unmarshal(s.must(200, ws, "GET", "/job/analysis/runs/"+run.RunID, ""), run)
 		return run.Status.Finished()
 	})
+}
+
+// Finding 3's retry: a run whose worker died while the run held most of
+// its budget is not handed to the next worker to kill it too. Here the
+// estimate fits (WORKER_MEMORY of 1 GiB, grid-20's 670 MiB) but the
+// workers' real limit is lower (448 MiB): the worker that takes the run
+// dies of it, as one would whose budget was set too high or whose
+// estimate was short. The queue hands the task on once the lost worker's
+// lease runs out (1–2 minutes); the next worker ends the run Failed,
+// saying why, instead of running it. Before, the second worker died too,
+// and with both gone every workspace's runs stalled.
+func TestCapacityLostNearBudgetNotRetried(t *testing.T) {
+	s := startCapStack(t, capOptions{Workers: 2, WorkerHardLimit: 448 << 20,
+		WorkerEnv: []string{fmt.Sprintf("WORKER_MEMORY=%d", 1<<30)}})
+	if st, b := s.uploadTemplate("a", gridjob.File(20, 1)); st != 200 {
+		t.Fatalf("upload: %d %s", st, b)
+	}
+	run := s.startRun("a")
+	poll(t, 6*time.Minute, "run "+run.RunID+" to end", func() bool {
+		if dead := s.exited(); len(dead) == len(s.workers) {
+			t.Fatalf("every worker died of the run: %v", dead)
+		}
+		_ = json.Unmarshal(s.must(200, "a", "GET", "/job/analysis/runs/"+run.RunID, ""), &run)
+		return run.Status.Finished()
+	})
+	t.Logf("run %s after %d attempt(s): %s", run.Status, run.Attempt, run.ErrorMessage)
+	if run.Status != model.RunFailed || !strings.Contains(run.ErrorMessage, "was lost while this run held") ||
+		!strings.Contains(run.ErrorMessage, "not handed to another worker") {
+		t.Fatalf("run ended %s (%q), want Failed saying its worker was lost near its memory budget", run.Status, run.ErrorMessage)
+	}
+	// The worker left serves the other workspace.
+	if st, b := s.uploadTemplate("b", gridjob.File(2, 1)); st != 200 {
+		t.Fatalf("b's upload: %d %s", st, b)
+	}
+	other := s.startRun("b")
+	poll(t, 5*time.Minute, "b's run to end", func() bool {
+		_ = json.Unmarshal(s.must(200, "b", "GET", "/job/analysis/runs/"+other.RunID, ""), &other)
+		return other.Status.Finished()
+	})
+	if other.Status != model.RunCompleted {
+		t.Fatalf("b's run ended %s: %q", other.Status, other.ErrorMessage)
+	}
+	if dead := s.exited(); len(dead) != 1 {
+		t.Errorf("workers exited: %v, want only the one the run stopped", dead)
+	}
+}
+
+// exited names the workers that have exited.
+func (s *capStack) exited() []string {
+	var out []string
+	for _, w := range s.workers {
+		if w.Exited() {
+			out = append(out, fmt.Sprintf("%s (%v)", w.Name, w.Cmd.ProcessState))
+		}
+	}
+	return out
 }
