@@ -107,7 +107,7 @@ type Run struct {
 	StartedAt          *time.Time         `json:"startedAt"`
 	CompletedAt        *time.Time         `json:"completedAt"`
 	ElapsedTime        *string            `json:"elapsedTime"`
-	ErrorMessage       string             `json:"errorMessage" doc:"why the run failed: a model the engine cannot analyse names the node and direction, member or plate to fix; \"internal solver fault (please report it): …\" is a fault of the service, not of the model (the run is not retried: the engine is deterministic)"`
+	ErrorMessage       string             `json:"errorMessage" doc:"why the run failed: a model the engine cannot analyse names the node and direction, member or plate to fix; \"internal solver fault (please report it): …\" is a fault of the service, not of the model (the run is not retried: the engine is deterministic); a run whose estimated memory exceeds its worker's budget (WORKER_MEMORY) gives the estimate and the budget (not retried: analyse fewer load cases at once, use a coarser mesh or a worker with more memory)"`
 	Warnings           []string           `json:"warnings"`
 	Header             string             `json:"header"`
 	Parameters         []Parameter        `json:"parameters"`
