@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"time"
-	"unsafe"
 
 	"github.com/gusset/gusset/pkg/analysis"
 	"github.com/gusset/gusset/pkg/analysis/adapter"
@@ -132,8 +131,8 @@ func (r runner) solveStatic(ctx context.Context, t lifecycle.Task, job model.Job
 // engine's are still held, counted twice for their copy on the way to
 // Redis.
 func admitStatic(ctx context.Context, r runner, t lifecycle.Task, lv *lifecycle.Progress, m *domain.Model, e static.MemoryEstimate) error {
-	packed := int64(unsafe.Sizeof(columns.DispRow{})+unsafe.Sizeof(columns.ReactRow{}))*int64(len(m.Nodes)) +
-		int64(unsafe.Sizeof(columns.EndRow{}))*int64(len(m.Members)) + int64(unsafe.Sizeof(columns.PlateForcesRow{}))*int64(len(m.Plates))
+	packed := int64(columns.Disp.RowBytes()+columns.React.RowBytes())*int64(len(m.Nodes)) +
+		int64(columns.End.RowBytes())*int64(len(m.Members)) + int64(columns.PlateForces.RowBytes())*int64(len(m.Plates))
 	need := e.Total + 2*packed*int64(e.Cases)
 	what := fmt.Sprintf("%d equations, %d load case(s): %s for the factorization, %s for the results of each case",
 		e.Equations, e.Cases, lifecycle.MiB(e.Factor), lifecycle.MiB(e.PerCase+2*packed))
