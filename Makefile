@@ -68,8 +68,9 @@ test-capacity:
 
 # The memory estimate a worker admits runs by, against the measured peak
 # (pkg/fem/static/memory_test.go) on grid-20, grid-30, the 200 × 200 plate
-# mesh and grid-6 with 500 cases; `make test` measures grid-20 and grid-6
-# only. About a minute and 3 GB.
+# mesh, grid-6 with 500 cases and grid-20's frequencies and buckling;
+# `make test` measures all but grid-30 and the plate mesh. A few minutes
+# and 3 GB.
 test-memory:
 	GUSSET_MEASURE=1 $(GO) test -count=1 -v -run TestMemoryEstimate ./pkg/fem/static/
 

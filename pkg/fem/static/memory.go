@@ -3,6 +3,7 @@ package static
 import (
 	"unsafe"
 
+	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/sparse"
 )
 
@@ -23,9 +24,12 @@ type MemoryEstimate struct {
 	// Factor is the numeric factorization at its peak: the factor's
 	// values, the update matrices and scratch (sparse.Symbolic.NumericBytes).
 	Factor int64
+	// Work is what an analysis holds once beside the factor, whatever the
+	// number of cases: an eigen analysis's vectors (0 for a static one).
+	Work int64
 	// PerCase is one case's right-hand side, displacements and results.
 	PerCase int64
-	// Total is the peak: Model + System + Factor + Cases·PerCase. The
+	// Total is the peak: Model + System + Factor + Work + Cases·PerCase. The
 	// factor is counted alongside the cases' results because its memory
 	// is returned only when a collection finds it unused, which may be
 	// after recovery began.
@@ -44,18 +48,27 @@ const (
 	memPerPlate = 3000
 )
 
+// BaseEstimate returns the part of an analysis's memory estimate that
+// every analysis of domain d with stiffness k, analysed as sym, needs:
+// Equations, Model, System and Factor (Cases, PerCase and Total are the
+// caller's). The eigen analyses build theirs on it.
+func BaseEstimate(d *domain.Domain, k *sparse.SymMatrix, sym *sparse.Symbolic) MemoryEstimate {
+	n, nnz := int64(k.Pat.N), int64(len(k.Pat.RowIdx))
+	return MemoryEstimate{Equations: int(n),
+		Model: memPerNode*int64(len(d.Pos)) + memPerFrame*int64(len(d.Frames)) + memPerPlate*int64(len(d.Plates)),
+		// Pattern, values and the symbolic analysis.
+		System: 8*(n+1) + 12*nnz + sym.Bytes(),
+		Factor: sym.NumericBytes()}
+}
+
 // estimate returns the memory estimate of a linear analysis of a's
 // domain reporting cases cases (primary primaries solved), whose
 // stiffness m was analysed as sym.
 func (a *analysis) estimate(m *sparse.SymMatrix, sym *sparse.Symbolic, cases, primaries int) MemoryEstimate {
 	nodes, frames, plates := int64(len(a.d.Pos)), int64(len(a.d.Frames)), int64(len(a.d.Plates))
 	nd, n := 6*nodes, int64(m.Pat.N)
-	nnz := int64(len(m.Pat.RowIdx))
-	e := MemoryEstimate{Equations: int(n), Cases: cases}
-	e.Model = memPerNode*nodes + memPerFrame*frames + memPerPlate*plates
-	// Pattern, values and the symbolic analysis.
-	e.System = 8*(n+1) + 12*nnz + sym.Bytes()
-	e.Factor = sym.NumericBytes()
+	e := BaseEstimate(a.d, m, sym)
+	e.Cases = cases
 	// A primary case solved: its load vectors (node forces and totals),
 	// its prescribed and expanded displacements, and its column of the
 	// right-hand side block twice (the block and its row-major copy).
