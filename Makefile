@@ -10,7 +10,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test test-fault test-load test-cluster test-capacity test-redis-cluster bench bench-cholmod lint lint-openapi lint-openapi-deps clean verify-ccx fuzz vendor-web
+.PHONY: build run test test-memory test-fault test-load test-cluster test-capacity test-redis-cluster bench bench-cholmod lint lint-openapi lint-openapi-deps clean verify-ccx fuzz vendor-web
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
@@ -65,6 +65,14 @@ test-load:
 test-capacity:
 	$(GO) vet -tags capacity ./services/api/
 	$(GO) test -tags capacity -count=1 -v -timeout 30m -run TestCapacity ./services/api/
+
+# The memory estimate a worker admits runs by, against the measured peak
+# (pkg/fem/static/memory_test.go) on grid-20, grid-30, the 200 × 200 plate
+# mesh, grid-6 with 500 cases and grid-20's frequencies and buckling;
+# `make test` measures all but grid-30 and the plate mesh. A few minutes
+# and 3 GB.
+test-memory:
+	GUSSET_MEASURE=1 $(GO) test -count=1 -v -run TestMemoryEstimate ./pkg/fem/static/
 
 # Fuzz every Fuzz function of the *_fuzz_test.go files for FUZZTIME each,
 # one after another (go test fuzzes one function per run); `make test` runs

@@ -107,7 +107,7 @@ type Run struct {
 	StartedAt          *time.Time         `json:"startedAt"`
 	CompletedAt        *time.Time         `json:"completedAt"`
 	ElapsedTime        *string            `json:"elapsedTime"`
-	ErrorMessage       string             `json:"errorMessage" doc:"why the run failed: a model the engine cannot analyse names the node and direction, member or plate to fix; \"internal solver fault (please report it): …\" is a fault of the service, not of the model (the run is not retried: the engine is deterministic)"`
+	ErrorMessage       string             `json:"errorMessage" doc:"why the run failed: a model the engine cannot analyse names the node and direction, member or plate to fix; \"internal solver fault (please report it): …\" is a fault of the service, not of the model (the run is not retried: the engine is deterministic); a run whose estimated memory exceeds its worker's budget (WORKER_MEMORY) gives the estimate and the budget (not retried: analyse fewer load cases at once, use a coarser mesh or a worker with more memory)"`
 	Warnings           []string           `json:"warnings"`
 	Header             string             `json:"header"`
 	Parameters         []Parameter        `json:"parameters"`
@@ -134,6 +134,11 @@ type Run struct {
 	// degrees of freedom), for the metrics; 0 until the solver has
 	// numbered them. The parameters show it to clients.
 	Equations int `json:"-"`
+	// MemoryReserved is the memory the run's current attempt reserved of
+	// its worker's budget, MemoryBudget, in bytes (0 before it was
+	// estimated): when that worker is lost with a run near its budget,
+	// the next attempt does not run it (see lifecycle.Runner.Admit).
+	MemoryReserved, MemoryBudget int64 `json:"-"`
 }
 
 // RunResult is the record of GET .../runs/{runId}/result.

@@ -79,6 +79,11 @@ func TestLinearStaticRunLifecycle(t *testing.T) {
 	if params["Nodes"] != "2" || params["Members"] != "1" || params["Degrees of freedom"] != "2" || params["Load cases"] != "3" {
 		t.Errorf("parameters %v", params)
 	}
+	// The worker's admission shows what the run reserved of its budget
+	// (WORKER_MEMORY's default here: the machine's memory).
+	if est := params["Memory estimate"]; !strings.Contains(est, " KiB of ") {
+		t.Errorf("memory estimate %q, want \"N KiB of M MiB\"", est)
+	}
 	var res model.RunResult
 	s.must(200, "GET", "/job/analysis/runs/"+run.RunID+"/result", nil).decode(t, &res)
 	if res.Status != model.RunCompleted || res.RunID != run.RunID {

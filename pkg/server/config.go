@@ -89,6 +89,11 @@ type Config struct {
 	// AnalysisMaxRetry is how many times the API lets a run whose worker
 	// was lost go to another worker; nil means queue.MaxRetry.
 	AnalysisMaxRetry *int
+	// WorkerMemory is the memory, in bytes, a worker's analyses may take
+	// at once (WORKER_MEMORY): a run whose estimate does not fit fails
+	// before its numeric phase. Zero means the process's memory limit
+	// (cgroup, else RAM) less a headroom (workerBudget).
+	WorkerMemory int64
 	// AllowedOrigins are the browser origins besides the API's own whose
 	// pages may send mutating requests (ALLOWED_ORIGINS).
 	AllowedOrigins []string
@@ -111,7 +116,10 @@ type Config struct {
 // JOBFILE_KEYS (hex keys
 // separated by commas; default none), RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
 // METRICS_ADDR (worker metrics; default none), ANALYSIS_MAX_RETRY
-// (default queue.MaxRetry), ALLOWED_ORIGINS (comma-separated browser
+// (default queue.MaxRetry), WORKER_MEMORY (bytes the analyses of a worker
+// or standalone may take at once; default the cgroup's memory limit, v2
+// memory.max or v1 memory.limit_in_bytes, else the machine's RAM, less an
+// eighth of it and at least 256 MiB: see workerBudget), ALLOWED_ORIGINS (comma-separated browser
 // origins allowed to write; default none but the API's own) and
 // ALLOWED_HOSTS (comma-separated Host names served besides loopback ones,
 // * for any; default none).
@@ -210,6 +218,9 @@ func FromEnv() (Config, error) {
 			return c, fmt.Errorf("ANALYSIS_MAX_RETRY must be a non-negative integer, got %q", v)
 		}
 		c.AnalysisMaxRetry = &n
+	}
+	if c.WorkerMemory, err = parseWorkerMemory(os.Getenv(WorkerMemorySetting)); err != nil {
+		return c, err
 	}
 	if c.AllowedOrigins, err = httpapi.ParseAllowedOrigins(os.Getenv("ALLOWED_ORIGINS")); err != nil {
 		return c, err

@@ -82,6 +82,10 @@ type capOptions struct {
 	// with any, the stack runs on one redis-server whatever
 	// GUSSET_TEST_REDIS says.
 	RedisArgs []string
+	// WorkerHardLimit, when positive, is memory in bytes that no worker
+	// may exceed and live (capacity_memlimit_test.go): what a container's
+	// limit does to a worker that takes more.
+	WorkerHardLimit int64
 }
 
 // capStack is a redis-server, one gusset-api and its workers, with the
@@ -136,6 +140,9 @@ func startCapStack(t *testing.T, o capOptions) *capStack {
 			t.Fatal(err)
 		}
 		t.Cleanup(w.Kill)
+		if o.WorkerHardLimit > 0 {
+			hardMemoryLimit(t, w, o.WorkerHardLimit)
+		}
 		s.workers = append(s.workers, w)
 	}
 	return s
@@ -197,7 +204,7 @@ func (s *capStack) alive() {
 	s.t.Helper()
 	for _, p := range append([]*proctest.Proc{s.api}, s.workers...) {
 		if p.Exited() {
-			s.t.Fatalf("%s exited; its log ends:\n%s", p.Name, p.LogTail(20))
+			s.t.Fatalf("%s exited (%v); its log ends:\n%s", p.Name, p.Cmd.ProcessState, p.LogTail(20))
 		}
 	}
 }
@@ -205,19 +212,7 @@ func (s *capStack) alive() {
 // rss returns the resident memory of p in bytes.
 func rss(t *testing.T, p *proctest.Proc) int64 {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", p.PID()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			var kb int64
-			fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(v), " kB"), &kb)
-			return kb << 10
-		}
-	}
-	t.Fatalf("no VmRSS for %s", p.Name)
-	return 0
+	return procStatus(t, p, "VmRSS:")
 }
 
 // poll calls ok until it reports true or limit passes.

@@ -3,6 +3,7 @@ package eigen
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"github.com/gusset/gusset/pkg/analysis"
@@ -14,6 +15,7 @@ import (
 	"github.com/gusset/gusset/pkg/fem/dynamic"
 	"github.com/gusset/gusset/pkg/fem/linsys"
 	"github.com/gusset/gusset/pkg/fem/modal"
+	"github.com/gusset/gusset/pkg/fem/static"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
 )
@@ -179,6 +181,13 @@ func (r runner) solveEigen(ctx context.Context, t lifecycle.Task, job model.Job,
 	lv.Stage(1, 0)
 	ms := er.settings
 	ms.Cases = ids
+	ms.Admit = func(e static.MemoryEstimate) error {
+		// The shapes packed into columns (a node's six values, each mode)
+		// while the engine's are held, and their copy on the way to Redis.
+		packed := 2 * int64(er.settings.Modes) * 48 * int64(len(in.Model.Nodes))
+		return r.Admit(ctx, t, lv, e.Total+packed*int64(e.Cases), fmt.Sprintf("%d equations, %d load case(s) of %d modes: %s for the factorization, %s for the eigensolver",
+			e.Equations, e.Cases, er.settings.Modes, lifecycle.MiB(e.Factor), lifecycle.MiB(e.Work)))
+	}
 	cases, rep, err := er.analyze(ctx, in.Model, ms)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -46,6 +46,7 @@ func (r *Runner) Execute(ctx context.Context, t Task, steps []string, solve Solv
 // parts), unless a cancel came first.
 func (r *Runner) execute(ctx context.Context, t Task, steps []string, solve Solver, handOff func(ctx context.Context, lv *Progress) error) error {
 	lv := &Progress{percent: make([]float64, len(steps))}
+	defer lv.releaseMemory()
 	job, slot, err := r.Jobs.Job(ctx, t.Workspace)
 	if model.KindOf(err) == model.KindNoJobOpen {
 		_, err = r.finish(ctx, t, model.RunFailed, "the job was closed before the analysis started", nil)
@@ -117,7 +118,13 @@ func (r *Runner) execute(ctx context.Context, t Task, steps []string, solve Solv
 	case handOff != nil && err == nil:
 		err = handOff(ctx, lv)
 	}
-	return r.settle(ctx, t, err, cancelled, func(run *model.Run) { lv.apply(run, steps) })
+	err = r.settle(ctx, t, err, cancelled, func(run *model.Run) { lv.apply(run, steps) })
+	if err != nil && model.KindOf(err) != model.KindValidation && lv.heldMemory() {
+		// The attempt ends here, not lost: the next one must not take
+		// its reservation for that of a worker that died (begin).
+		r.forgetReservation(ctx, t)
+	}
+	return err
 }
 
 // supervise keeps t's run record current until stop is closed: every
@@ -206,9 +213,16 @@ func (r *Runner) begin(ctx context.Context, t Task, job model.Job, fn func(*mode
 	// resumed is set by the update function, which may run more than once
 	// (optimistic transactions): only the attempt that was stored counts.
 	var resumed bool
+	var refused string
 	started, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
 		now := r.Now().UTC()
 		resumed = false
+		if refused = lostNearBudget(run); refused != "" && run.Status == model.RunRunning {
+			r.end(run, model.RunFailed, refused, nil)
+			return nil
+		}
+		refused = ""
+		run.MemoryReserved, run.MemoryBudget = 0, 0
 		if run.Status == model.RunCancelling {
 			// Cancelled while this worker took the task: end it here, in
 			// the same transaction that would have started it.
@@ -232,6 +246,12 @@ func (r *Runner) begin(ctx context.Context, t Task, job model.Job, fn func(*mode
 		return nil
 	})
 	if errors.Is(err, store.ErrRunFinished) || started.Status == model.RunCancelled {
+		return false, nil
+	}
+	if err == nil && refused != "" {
+		r.Log.Warn("run not resumed: its last worker was lost near its memory budget", "workspace", t.Workspace, "run", t.RunID,
+			"kind", string(t.Kind), "reserved", started.MemoryReserved, "budget", started.MemoryBudget)
+		r.observe(t, started)
 		return false, nil
 	}
 	if err == nil && resumed && r.Resumed != nil {

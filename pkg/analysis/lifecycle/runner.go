@@ -106,6 +106,9 @@ type Runner struct {
 	// of a run: the worker of the attempt before was lost or stopped
 	// (metrics).
 	Resumed func(kind model.AnalysisType)
+	// Memory is the process's memory budget that runs reserve their
+	// estimates from (Admit); nil admits every run.
+	Memory *MemoryBudget
 
 	once sync.Once
 	sem  chan struct{}
@@ -243,6 +246,8 @@ type Progress struct {
 	solver   *SolverStats
 	solverAt int // where the solver's parameters go among params
 	warnings []string
+	// release gives back the run's memory reservation (Runner.Admit).
+	release func()
 }
 
 // SolverStats are the parameters of the linear system a run solved, as

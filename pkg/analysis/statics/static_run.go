@@ -101,6 +101,10 @@ func (r runner) solveStatic(ctx context.Context, t lifecycle.Task, job model.Job
 	fz := &linsys.SparseFactorizer{Orderings: opts.Orderings()}
 	opts.Factorizer = fz
 	opts.Progress = engineProgress(lv, ids)
+	// The stored results are the end states; stations are rebuilt from
+	// them when asked for (query_stations.go).
+	opts.EndsOnly = true
+	opts.Admit = func(e static.MemoryEstimate) error { return admitStatic(ctx, r, t, lv, in.Model, e) }
 	res, err := static.Analyze(ctx, in.Model, opts)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -120,6 +124,19 @@ func (r runner) solveStatic(ctx context.Context, t lifecycle.Task, job model.Job
 	now := r.Now().UTC()
 	set := packStatic(in.Model, res, ids, t.RunID, string(s.SolverType), now)
 	return set, nil
+}
+
+// admitStatic reserves the memory of a static run of m: the engine's
+// estimate e, plus the results packed into columns (packStatic) while the
+// engine's are still held, counted twice for their copy on the way to
+// Redis.
+func admitStatic(ctx context.Context, r runner, t lifecycle.Task, lv *lifecycle.Progress, m *domain.Model, e static.MemoryEstimate) error {
+	packed := int64(columns.Disp.RowBytes()+columns.React.RowBytes())*int64(len(m.Nodes)) +
+		int64(columns.End.RowBytes())*int64(len(m.Members)) + int64(columns.PlateForces.RowBytes())*int64(len(m.Plates))
+	need := e.Total + 2*packed*int64(e.Cases)
+	what := fmt.Sprintf("%d equations, %d load case(s): %s for the factorization, %s for the results of each case",
+		e.Equations, e.Cases, lifecycle.MiB(e.Factor), lifecycle.MiB(e.PerCase+2*packed))
+	return r.Admit(ctx, t, lv, need, what)
 }
 
 // readModel reads and converts the job's model for the run of t

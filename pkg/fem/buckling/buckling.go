@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"unsafe"
 
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/eigen"
@@ -82,6 +83,19 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	// eigen operator's too, unless the static one needed more than one
 	// (stabilization).
 	ids := opts.CaseIDs(m)
+	if opts.Admit != nil {
+		// Once, the static analysis's own numbering, pattern, stiffness and
+		// assembly plans (a frame's 144 slots); per case its static
+		// results (with stations), its geometric stiffness and its
+		// members' axial forces.
+		nnz, frames := int64(len(s.K.Pat.RowIdx)), int64(len(s.D.Frames))
+		once := 8*int64(s.K.Pat.N+1) + 12*nnz + 600*frames
+		perCase := int64(len(s.D.Pos))*int64(unsafe.Sizeof(static.NodeResult{})) +
+			frames*(int64(unsafe.Sizeof(static.MemberResult{}))+11*int64(unsafe.Sizeof(static.Station{}))+8) + 8*nnz
+		if err := s.Admit(ctx, opts.Admit, len(ids), opts.Modes, once, perCase); err != nil {
+			return nil, domain.Wrapf("buckling: %w", err)
+		}
+	}
 	kp := &keeper{SparseFactorizer: fz}
 	// With stabilizing, static adds the same springs (the same rule on the
 	// same diagonal) to its own copy of K.

@@ -68,6 +68,14 @@ func Analyze(ctx context.Context, m *domain.Model, opts Options) (*Results, erro
 	if opts.Stabilize {
 		s.Stabilize()
 	}
+	if opts.Admit != nil {
+		// A case's mass matrix and the shifted K − σM factored, on K's
+		// pattern.
+		nnz := int64(len(s.K.Pat.RowIdx))
+		if err := s.Admit(ctx, opts.Admit, len(opts.CaseIDs(m)), opts.Modes, 16*nnz, 0); err != nil {
+			return nil, domain.Wrapf("frequencies: %w", err)
+		}
+	}
 	res := &Results{Report: modal.Report{Equations: s.Equations()}}
 	for _, id := range opts.CaseIDs(m) {
 		cr, err := analyzeCase(ctx, s, id, opts, res)

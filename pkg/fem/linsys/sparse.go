@@ -137,6 +137,22 @@ func (f *SparseFactorizer) FactorReporting(ctx context.Context, a *sparse.SymMat
 	return &sparseFactorization{f: fac, n: a.Pat.N, pat: p.pat, fz: f}, nil
 }
 
+// Analyze returns the symbolic analysis a factorization of a (with node
+// map nodeOf) will use, ordering and analysing its pattern unless that was
+// done already, so that a caller can size the numeric phase before it
+// starts (sparse.Symbolic.NumericBytes); nil for a matrix without
+// equations. The factorization of a then reuses it.
+func (f *SparseFactorizer) Analyze(ctx context.Context, a *sparse.SymMatrix, nodeOf []int) (*sparse.Symbolic, error) {
+	if a.Pat.N == 0 {
+		return nil, nil
+	}
+	p, err := f.pattern(ctx, a.Pat, nodeOf)
+	if err != nil {
+		return nil, err
+	}
+	return p.sym, nil
+}
+
 // pattern returns the cached analysis of q or builds one.
 func (f *SparseFactorizer) pattern(ctx context.Context, q *sparse.Pattern, nodeOf []int) (*sparsePattern, error) {
 	f.mu.Lock()

@@ -3,6 +3,7 @@ package modal
 import (
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/linsys"
+	"github.com/gusset/gusset/pkg/fem/static"
 )
 
 // MaxModes bounds the modes of one case: the Lanczos basis grows with
@@ -35,6 +36,10 @@ type Settings struct {
 	// SolverType and OptimizationMethod choose the sparse orderings.
 	SolverType         linsys.SolverType
 	OptimizationMethod linsys.OptimizationMethod
+	// Admit, when not nil, is told the analysis's memory estimate before
+	// its first numeric factorization (System.Admit); an error it returns
+	// ends the analysis, wrapped.
+	Admit func(static.MemoryEstimate) error
 }
 
 // Report is what an eigen analysis reports besides its modes.

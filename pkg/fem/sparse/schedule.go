@@ -16,6 +16,10 @@ type schedule struct {
 	binStack   []int64    // stack words each bin needs
 	topStack   int64
 	stackWords int64 // total stack words
+	// heapWords are the words of the update matrices that live outside
+	// the stacks (heapUpdate), all alive at once when the parallel phase
+	// ends.
+	heapWords int64
 }
 
 func (s *Symbolic) supDims(S int) (k, m int) {
@@ -47,6 +51,8 @@ func buildSchedule(s *Symbolic, workers int) schedule {
 		for _, rg := range ranges {
 			if r := rg[1]; s.Parent[r] >= 0 {
 				sc.heapUpdate[r] = true
+				k, m := s.supDims(r)
+				sc.heapWords += int64(m-k) * int64(m-k)
 			}
 		}
 	}

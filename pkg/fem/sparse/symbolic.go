@@ -73,6 +73,26 @@ type Symbolic struct {
 // matrices, in bytes (the factor itself takes 8·ValPtr[NSuper]).
 func (s *Symbolic) StackBytes() int64 { return 8 * s.sched.stackWords }
 
+// NumericBytes returns the most memory a numeric factorization on s
+// holds at once, in bytes, so that a caller can tell before it starts
+// whether it fits: the factor values (8·ValPtr[NSuper], mapped outside
+// the Go heap on Linux), every update-matrix stack and the update
+// matrices handed between the two phases (counted as if all were alive
+// at once, as they can be until a collection), and the per-column
+// scratch of the factor and of each worker.
+func (s *Symbolic) NumericBytes() int64 {
+	perCol := int64(8 + 4*(s.sched.workers+1)) // Factor.ref, frontWorker.pos
+	return 8*int64(s.ValPtr[s.NSuper]) + 8*(s.sched.stackWords+s.sched.heapWords) + perCol*int64(s.N)
+}
+
+// Bytes returns the memory the symbolic analysis itself holds, in bytes:
+// the permutation, the supernode structure and the map of A's entries
+// into the panels.
+func (s *Symbolic) Bytes() int64 {
+	ns, nnzA := int64(s.NSuper), int64(len(s.aBySup))
+	return 16*int64(s.N) + 4*int64(len(s.Rows)) + 49*ns + 16*nnzA
+}
+
 // Analyze orders the pattern and performs the symbolic factorization:
 // elimination tree (Liu), postorder, column counts by row subtrees, fundamental
 // supernodes with relaxed amalgamation, supernode row structures, the exact

@@ -32,6 +32,11 @@ type analysis struct {
 	prog       *reporter // nil without Options.Progress
 	// shearAlone warns, once, of Kirchhoff plates without a shear fit.
 	shearAlone sync.Once
+	// nCases and nPrimaries are the cases reported and the primary cases
+	// solved, for the memory estimate; admitted is set once Options.Admit
+	// accepted it.
+	nCases, nPrimaries int
+	admitted           bool
 }
 
 // numbering is one equation numbering and its symbolic assembly.
@@ -96,6 +101,10 @@ func run(ctx context.Context, d *domain.Domain, opts Options, prog *reporter, t0
 	if err != nil {
 		return nil, fmt.Errorf("analyze: %w", err)
 	}
+	if a.nPrimaries, err = a.primaries(ids); err != nil {
+		return nil, fmt.Errorf("analyze: %w", err)
+	}
+	a.nCases = len(ids)
 	res := &Results{}
 	if a.nonlinear() {
 		err = a.runReversal(ids, res)
@@ -194,4 +203,20 @@ func (a *analysis) baseLoads(id int64, base map[int64]*caseLoads) (*caseLoads, e
 	b := &caseLoads{Loads: l}
 	base[id] = b
 	return b, nil
+}
+
+// primaries counts the primary load cases the cases and combinations ids
+// need.
+func (a *analysis) primaries(ids []int64) (int, error) {
+	need := map[int64]bool{}
+	for _, id := range ids {
+		f, err := a.d.Factors(id)
+		if err != nil {
+			return 0, err
+		}
+		for c := range f {
+			need[c] = true
+		}
+	}
+	return len(need), nil
 }

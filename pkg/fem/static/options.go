@@ -13,6 +13,17 @@ type Options struct {
 	// Divisions is the number of equal member divisions for stations;
 	// 0 means 10.
 	Divisions int
+	// EndsOnly leaves MemberResult.Stations empty: the end states alone
+	// fix a member's state (Stations rebuilds the stations from them), so
+	// a caller that stores only those saves most of each case's memory,
+	// a station per division point of every member.
+	EndsOnly bool
+	// Admit, when not nil, is told the analysis's memory estimate once
+	// the first stiffness has been ordered and analysed, before its
+	// numeric factorization (the largest allocation) starts; an error it
+	// returns ends the analysis, wrapped. Only the sparse factorizer
+	// gives an estimate.
+	Admit func(MemoryEstimate) error
 	// SecondOrder tells Stations how the end states it is given were
 	// found; Analyze ignores it.
 	SecondOrder SecondOrder

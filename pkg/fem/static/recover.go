@@ -190,6 +190,9 @@ func (a *analysis) recoverMembers(s *system, cls []*caseLoads, loads [][]*elemen
 	div := a.divisions()
 	slabs := make([][]Station, len(cls))
 	for c := range cls {
+		if a.opts.EndsOnly {
+			break
+		}
 		total := 0
 		for _, l := range loads[c][lo:hi] {
 			total += stationCount(div, l)
@@ -231,6 +234,9 @@ func (a *analysis) recoverMembers(s *system, cls []*caseLoads, loads [][]*elemen
 			copy(mr.EndA[:], ms.Q[:6])
 			copy(mr.EndB[:], ms.Q[6:])
 			copy(mr.DispA[:], ms.UMem[:6])
+			if a.opts.EndsOnly {
+				continue
+			}
 			p := divPts
 			if l != nil && len(l.Points) > 0 {
 				pts = stationPoints(pts[:0], m.Props.L, div, l)

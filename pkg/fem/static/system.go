@@ -178,8 +178,23 @@ func (a *analysis) matrix(s *system) *sparse.SymMatrix {
 // reports its symbolic analysis and the progress of its numeric phase.
 func (a *analysis) factor(s *system, fz linsys.Factorizer, m *sparse.SymMatrix) (linsys.Factorization, error) {
 	sf, ok := fz.(*linsys.SparseFactorizer)
-	if !ok || a.prog == nil {
+	if !ok || (a.prog == nil && a.opts.Admit == nil) {
 		return fz.Factor(a.ctx, m, s.num.NodeOf)
+	}
+	if a.opts.Admit != nil && !a.admitted {
+		sym, err := sf.Analyze(a.ctx, m, s.num.NodeOf)
+		if err != nil {
+			return nil, err
+		}
+		if sym != nil {
+			if err := a.opts.Admit(a.estimate(m, sym, a.nCases, a.nPrimaries)); err != nil {
+				return nil, err
+			}
+		}
+		a.admitted = true
+	}
+	if a.prog == nil {
+		return sf.Factor(a.ctx, m, s.num.NodeOf)
 	}
 	analysed := func(sym *sparse.Symbolic) {
 		s.method, s.nnzL, s.flops = sym.Method.String(), sym.NnzL, sym.Flops

@@ -29,10 +29,13 @@ type runRecord struct {
 	Overrides json.RawMessage `json:"overrides,omitempty"`
 	FanOut    bool            `json:"fanOut,omitempty"`
 	Equations int             `json:"equations,omitempty"`
+	// MemoryReserved and MemoryBudget are model.Run's.
+	MemoryReserved int64 `json:"memoryReserved,omitempty"`
+	MemoryBudget   int64 `json:"memoryBudget,omitempty"`
 }
 
 func encodeRun(r model.Run) string {
-	rec := runRecord{Run: r, FanOut: r.FanOut, Equations: r.Equations}
+	rec := runRecord{Run: r, FanOut: r.FanOut, Equations: r.Equations, MemoryReserved: r.MemoryReserved, MemoryBudget: r.MemoryBudget}
 	if len(r.Overrides) > 0 {
 		rec.Overrides = json.RawMessage(r.Overrides)
 	}
@@ -47,6 +50,7 @@ func decodeRun(s string) (model.Run, error) {
 	rec.Run.Overrides = []byte(rec.Overrides)
 	rec.Run.FanOut = rec.FanOut
 	rec.Run.Equations = rec.Equations
+	rec.Run.MemoryReserved, rec.Run.MemoryBudget = rec.MemoryReserved, rec.MemoryBudget
 	return rec.Run, nil
 }
 
