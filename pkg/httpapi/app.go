@@ -43,6 +43,10 @@ const MaxHeaderBytes = 16 << 10
 // enough for bulk batches of 10,000 rows and for job file uploads.
 const DefaultBodyLimit = 64 << 20
 
+// responseWriteTimeout bounds the writing of one response, a streamed
+// result answer included.
+const responseWriteTimeout = 2 * time.Minute
+
 // Config holds what the API needs.
 type Config struct {
 	Session *session.Service
@@ -100,6 +104,10 @@ type Config struct {
 	// (as ParseAllowedHosts reads them: a name matches any port, a
 	// name:port only that port, "*" any Host); empty allows loopback only.
 	AllowedHosts []string
+	// MaxResponseRows is the most rows one answer of a result query or a
+	// model list holds (MAX_RESPONSE_ROWS); a request for more is a 400
+	// that says to page. Zero means DefaultMaxResponseRows.
+	MaxResponseRows int64
 	// HideWorkspaceLabels writes HiddenWorkspace for every workspace in
 	// the metrics' workspace labels (METRICS_WORKSPACE_LABELS=false):
 	// /metrics answers without a key.
@@ -131,6 +139,8 @@ type API struct {
 	// pagePolicy is the Content-Security-Policy of the pages.
 	pagePolicy     string
 	hideWorkspaces bool
+	// maxRows is Config.MaxResponseRows.
+	maxRows int64
 }
 
 // Authenticator maps an API key to the workspace it opens.
@@ -143,7 +153,10 @@ type Authenticator interface {
 // New builds the API and registers every route.
 func New(cfg Config) *API {
 	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, kinds: cfg.Kinds, ready: cfg.Ready, log: cfg.Log, reg: cfg.Registry,
-		timeout: cfg.RequestTimeout, auth: cfg.Auth, hideWorkspaces: cfg.HideWorkspaceLabels}
+		timeout: cfg.RequestTimeout, auth: cfg.Auth, hideWorkspaces: cfg.HideWorkspaceLabels, maxRows: cfg.MaxResponseRows}
+	if a.maxRows <= 0 {
+		a.maxRows = DefaultMaxResponseRows
+	}
 	a.openAPIJSON = sync.OnceValues(func() ([]byte, error) { return json.Marshal(a.openAPI()) })
 	if a.log == nil {
 		a.log = slog.Default()
@@ -190,7 +203,7 @@ func New(cfg Config) *API {
 		// HeaderTimeout after it (the gate sets those deadlines). The
 		// write limit leaves room for large result pages on slow links.
 		ReadTimeout:  cfg.headerTimeout(),
-		WriteTimeout: 2 * time.Minute,
+		WriteTimeout: responseWriteTimeout,
 		IdleTimeout:  2 * time.Minute,
 		ErrorHandler: func(c *fiber.Ctx, err error) error {
 			a.writeError(c, err)
