@@ -41,6 +41,12 @@ import (
 // write timeout on a good link. Larger answers are read in pages.
 const DefaultMaxResponseRows = 1_000_000
 
+// limitDescription documents the limit parameter of the result queries
+// and the model lists.
+const limitDescription = "rows to return, 1 to 2147483647 (default all). One answer holds at most MAX_RESPONSE_ROWS rows " +
+	"(default 1000000): a request whose page would hold more (no limit, or a limit past it) is a 400 VALIDATION_FAILED " +
+	"naming MAX_RESPONSE_ROWS and its value, answered before any row; read such an answer in pages with offset and limit."
+
 // commitBytes is how much of an answer is encoded before the status is
 // sent (see above).
 const commitBytes = 1 << 20

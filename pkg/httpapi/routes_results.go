@@ -26,7 +26,8 @@ func (a *API) registerResultRoutes() {
 func addResultQuery(a *API, f *analysis.Family, rq analysis.ResultQuery) {
 	const tag = "Results"
 	path := queryPath + "/" + f.QueryDir + "/" + rq.Name
-	params := []param{{name: "offset", typ: "integer"}, {name: "limit", typ: "integer"}}
+	params := []param{{name: "offset", typ: "integer", desc: "rows to skip, 0 to 2147483647 (default 0)"},
+		{name: "limit", typ: "integer", desc: limitDescription}}
 	for _, name := range rq.Filters {
 		desc := "id list, e.g. 1,3-7"
 		if name == "modes" {

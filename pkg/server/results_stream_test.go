@@ -10,8 +10,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/gusset/gusset/pkg/testutil/logtest"
 )
 
 // chain builds n members end to end along x from node 1, which is fixed,
@@ -163,4 +166,40 @@ func TestMaxResponseRows(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStreamCutWhenResultsChange: an answer whose status is sent cannot
+// take back its rows when a run replaces the results under it (the
+// query's View would read again). The client reads the first kilobyte
+// of a 19 MB station answer, more than the connection buffers, so the
+// api is held mid-answer; a run publishes meanwhile; the rest of the
+// answer then breaks off without its last chunk, so the client sees an
+// error rather than a complete body mixing two result sets, and the api
+// logs why.
+func TestStreamCutWhenResultsChange(t *testing.T) {
+	logs := &logtest.Buffer{}
+	s := startStackWith(t, 1, Config{}, logs)
+	chain(s, 600, 40)
+	s.wait(s.run(nil).RunID)
+	req, err := http.NewRequest("GET", s.base+"/job/query/analysis/static/member-intermediate-forces", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	head := make([]byte, 1024)
+	if _, err := io.ReadFull(res.Body, head); err != nil || res.StatusCode != 200 {
+		t.Fatalf("%d, the first kilobyte: %v", res.StatusCode, err)
+	}
+	s.wait(s.run(nil).RunID)
+	rest, err := io.ReadAll(res.Body)
+	if err == nil {
+		t.Fatalf("the answer ended normally after %d bytes, ending %q", len(head)+len(rest), rest[max(0, len(rest)-40):])
+	}
+	waitFor(t, "the api to log the answer cut short", func() bool {
+		return strings.Contains(logs.String(), "result answer cut short") && strings.Contains(logs.String(), "results changed")
+	})
 }
