@@ -268,12 +268,6 @@ func (h *collection[T]) list(c *fiber.Ctx) error {
 		return err
 	}
 	q := editor.ListQuery[T]{Offset: offset, Limit: limit}
-	// A list is read whole before it is sent: past MAX_RESPONSE_ROWS it
-	// reads one row more than the limit, to know that it must refuse.
-	capped := limit < 0 || limit > h.a.maxRows
-	if capped {
-		q.Limit = h.a.maxRows + 1
-	}
 	if h.idFilter != "" {
 		if ids, ok, err := model.ParseIDList(h.idFilter, c.Query(h.idFilter)); err != nil {
 			return err
@@ -304,12 +298,12 @@ func (h *collection[T]) list(c *fiber.Ctx) error {
 			return true
 		}
 	}
+	if limit < 0 || limit > min(editor.FilterPageRows, h.a.maxRows) {
+		return h.streamList(c, q, all, u)
+	}
 	res, err := h.c.ListPage(ctx, ws, q)
 	if err != nil {
 		return err
-	}
-	if capped && int64(len(res.Rows)) > h.a.maxRows {
-		return tooManyRows(max(res.Total-offset, -1), h.a.maxRows)
 	}
 	recs := res.Rows
 	if h.hydrate != nil {

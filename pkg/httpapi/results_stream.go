@@ -74,24 +74,22 @@ func (a *API) checkRows(rows int64) error {
 	return nil
 }
 
-// outcome is what the producer of an answer tells the handler once: the
-// query's error, or its head with either the whole body (body != nil) or
-// the stream that carries it.
+// outcome is what the producer of an answer tells the handler once: its
+// error, or the headers of its status 200 with either the whole body
+// (body != nil) or the stream that carries it.
 type outcome struct {
-	err  error
-	head query.Head
-	body []byte
+	err     error
+	headers func(c *fiber.Ctx)
+	body    []byte
 }
 
-// resultStream is the analysis.AnySink that encodes an answer.
-type resultStream struct {
-	api   *API
-	units model.Units
-	head  query.Head
-	begun bool
-	rows  int64
-	buf   bytes.Buffer
-	enc   *json.Encoder
+// jsonStream writes one JSON answer whose bulk is an array of items, as
+// it is produced (see above).
+type jsonStream struct {
+	buf     bytes.Buffer
+	enc     *json.Encoder
+	headers func(c *fiber.Ctx)
+	items   int64
 	// out receives the outcome; committed once it has been sent with the
 	// stream, after which the output goes to pipe.
 	out       chan outcome
@@ -99,27 +97,27 @@ type resultStream struct {
 	pipe      *io.PipeWriter
 }
 
-var _ analysis.AnySink = (*resultStream)(nil)
-
-// answerResults answers the result query rq in the job units u.
-func (a *API) answerResults(c *fiber.Ctx, rq analysis.ResultQuery, ws string, flt query.Filter, u model.Units) error {
-	s := &resultStream{api: a, units: u, out: make(chan outcome, 1)}
+// stream answers c with what produce writes to a jsonStream. produce
+// runs on after the handler returns, while the connection takes the
+// answer, with a context of its own that ends with the response's write
+// timeout; what reaches the log when an answer is cut short names what.
+func (a *API) stream(c *fiber.Ctx, what string, produce func(ctx context.Context, s *jsonStream) error) error {
+	s := &jsonStream{out: make(chan outcome, 1)}
 	s.enc = json.NewEncoder(&s.buf)
 	pr, pw := io.Pipe()
 	s.pipe = pw
-	// The query outlives the handler: it goes on while the connection
-	// reads the answer, for as long as the server lets a response take.
+	ws := workspace(c)
 	ctx, cancel := context.WithTimeout(context.Background(), responseWriteTimeout)
 	go func() {
 		defer cancel()
-		err := s.produce(ctx, rq, ws, flt)
+		err := s.run(ctx, what, produce)
 		if !s.committed {
-			s.out <- outcome{err: err, head: s.head, body: s.buf.Bytes()}
+			s.out <- outcome{err: err, headers: s.headers, body: s.buf.Bytes()}
 			pw.Close()
 			return
 		}
 		if err != nil {
-			a.log.Error("result answer cut short", "query", rq.Name, "workspace", ws, "rows", s.rows, "err", err)
+			a.log.Error("answer cut short", "answer", what, "workspace", ws, "items", s.items, "err", err)
 		}
 		_ = pw.CloseWithError(err)
 	}()
@@ -128,7 +126,7 @@ func (a *API) answerResults(c *fiber.Ctx, rq analysis.ResultQuery, ws string, fl
 		_ = pr.Close()
 		return o.err
 	}
-	setPaging(c, o.head.Total, flt.Offset, flt.Limit, flt.Limit >= 0 && flt.Offset+flt.Limit < o.head.Total)
+	o.headers(c)
 	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 	if o.body != nil {
 		return c.Send(o.body)
@@ -137,64 +135,62 @@ func (a *API) answerResults(c *fiber.Ctx, rq analysis.ResultQuery, ws string, fl
 	return nil
 }
 
-// produce runs the query into s and ends the answer. A panic is an
-// error here: no handler's recovery reaches this goroutine.
-func (s *resultStream) produce(ctx context.Context, rq analysis.ResultQuery, ws string, flt query.Filter) (err error) {
+// run runs produce and sends what it left. A panic is an error here: no
+// handler's recovery reaches this goroutine.
+func (s *jsonStream) run(ctx context.Context, what string, produce func(ctx context.Context, s *jsonStream) error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("panic in result query %s: %v", rq.Name, r)
+			err = fmt.Errorf("panic in %s: %v", what, r)
 		}
 	}()
-	if err := rq.Stream(s.api.query, ctx, ws, flt, s); err != nil {
+	if err := produce(ctx, s); err != nil {
 		return err
 	}
-	if !s.begun {
-		return fmt.Errorf("result query %s answered nothing", rq.Name)
+	if s.headers == nil {
+		return fmt.Errorf("%s answered nothing", what)
 	}
-	w := s.head.Warnings
-	if w.ModesNotAnalyzed == nil {
-		w.ModesNotAnalyzed = []model.ModesNotFound{}
-	}
-	s.buf.WriteString(`],"warnings":`)
-	if err := s.encode(w); err != nil {
-		return err
-	}
-	s.buf.WriteByte('}')
 	if !s.committed {
 		return nil
 	}
 	return s.flush()
 }
 
-// Begin implements analysis.AnySink: it refuses an answer over the row
-// limit before a byte of it.
-func (s *resultStream) Begin(h query.Head) error {
-	if err := s.api.checkRows(h.Rows); err != nil {
-		return err
-	}
-	s.head, s.begun = h, true
-	s.buf.WriteString(`{"results":[`)
-	return nil
+// begin starts the answer: headers are those of its 200, prefix the
+// JSON before the items.
+func (s *jsonStream) begin(headers func(c *fiber.Ctx), prefix string) {
+	s.headers = headers
+	s.buf.WriteString(prefix)
 }
 
-// Rows implements analysis.AnySink: rows is a []Row, converted to the
-// job units in place and encoded.
-func (s *resultStream) Rows(rows any) error {
-	scaleRows(rows, s.units)
-	rv := reflect.ValueOf(rows)
-	for i := range rv.Len() {
-		if s.rows > 0 {
-			s.buf.WriteByte(',')
-		}
-		s.rows++
-		if err := s.encode(rv.Index(i).Addr().Interface()); err != nil {
+// item adds one item of the array.
+func (s *jsonStream) item(v any) error {
+	if s.items > 0 {
+		s.buf.WriteByte(',')
+	}
+	s.items++
+	return s.encode(v)
+}
+
+// end adds the JSON after the items: text, then v encoded unless nil,
+// then close.
+func (s *jsonStream) end(text string, v any, close string) error {
+	s.buf.WriteString(text)
+	if v != nil {
+		if err := s.encode(v); err != nil {
 			return err
 		}
 	}
+	s.buf.WriteString(close)
+	return nil
+}
+
+// sent is called after a batch of items: it commits the answer once
+// commitBytes are encoded and then hands the output on every flushBytes.
+func (s *jsonStream) sent() error {
 	switch {
 	case !s.committed && s.buf.Len() >= commitBytes:
 		s.committed = true
-		s.out <- outcome{head: s.head}
+		s.out <- outcome{headers: s.headers}
 		return s.flush()
 	case s.committed && s.buf.Len() >= flushBytes:
 		return s.flush()
@@ -202,19 +198,19 @@ func (s *resultStream) Rows(rows any) error {
 	return nil
 }
 
-// Restart implements analysis.AnySink: an answer not sent yet starts
-// again; one whose status is sent cannot.
-func (s *resultStream) Restart() error {
+// restart drops the answer so far, when none of it is sent; once it is,
+// the answer cannot start again.
+func (s *jsonStream) restart() error {
 	if s.committed {
 		return query.ErrResultsChanged
 	}
 	s.buf.Reset()
-	s.begun, s.rows, s.head = false, 0, query.Head{}
+	s.headers, s.items = nil, 0
 	return nil
 }
 
 // encode appends v's JSON, as json.Marshal writes it, to the buffer.
-func (s *resultStream) encode(v any) error {
+func (s *jsonStream) encode(v any) error {
 	if err := s.enc.Encode(v); err != nil {
 		return err
 	}
@@ -224,8 +220,67 @@ func (s *resultStream) encode(v any) error {
 
 // flush hands the encoded output to the connection; it blocks until the
 // connection has taken it, and fails once the connection is gone.
-func (s *resultStream) flush() error {
+func (s *jsonStream) flush() error {
 	_, err := s.pipe.Write(s.buf.Bytes())
 	s.buf.Reset()
 	return err
 }
+
+// resultSink is the analysis.AnySink of a result query's answer.
+type resultSink struct {
+	api      *API
+	s        *jsonStream
+	units    model.Units
+	flt      query.Filter
+	warnings model.ResultsWarnings
+}
+
+var _ analysis.AnySink = (*resultSink)(nil)
+
+// answerResults answers the result query rq in the job units u.
+func (a *API) answerResults(c *fiber.Ctx, rq analysis.ResultQuery, ws string, flt query.Filter, u model.Units) error {
+	return a.stream(c, "result query "+rq.Name, func(ctx context.Context, s *jsonStream) error {
+		r := &resultSink{api: a, s: s, units: u, flt: flt}
+		if err := rq.Stream(a.query, ctx, ws, flt, r); err != nil {
+			return err
+		}
+		if s.headers == nil {
+			return nil // run reports it
+		}
+		w := r.warnings
+		if w.ModesNotAnalyzed == nil {
+			w.ModesNotAnalyzed = []model.ModesNotFound{}
+		}
+		return s.end(`],"warnings":`, w, "}")
+	})
+}
+
+// Begin implements analysis.AnySink: it refuses an answer over the row
+// limit before a byte of it.
+func (r *resultSink) Begin(h query.Head) error {
+	if err := r.api.checkRows(h.Rows); err != nil {
+		return err
+	}
+	r.warnings = h.Warnings
+	f := r.flt
+	r.s.begin(func(c *fiber.Ctx) {
+		setPaging(c, h.Total, f.Offset, f.Limit, f.Limit >= 0 && f.Offset+f.Limit < h.Total)
+	}, `{"results":[`)
+	return nil
+}
+
+// Rows implements analysis.AnySink: rows is a []Row, converted to the
+// job units in place and encoded.
+func (r *resultSink) Rows(rows any) error {
+	scaleRows(rows, r.units)
+	rv := reflect.ValueOf(rows)
+	for i := range rv.Len() {
+		if err := r.s.item(rv.Index(i).Addr().Interface()); err != nil {
+			return err
+		}
+	}
+	return r.s.sent()
+}
+
+// Restart implements analysis.AnySink.
+func (r *resultSink) Restart() error { return r.s.restart() }

@@ -200,6 +200,6 @@ func TestStreamCutWhenResultsChange(t *testing.T) {
 		t.Fatalf("the answer ended normally after %d bytes, ending %q", len(head)+len(rest), rest[max(0, len(rest)-40):])
 	}
 	waitFor(t, "the api to log the answer cut short", func() bool {
-		return strings.Contains(logs.String(), "result answer cut short") && strings.Contains(logs.String(), "results changed")
+		return strings.Contains(logs.String(), "answer cut short") && strings.Contains(logs.String(), "results changed")
 	})
 }
