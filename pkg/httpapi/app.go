@@ -43,8 +43,8 @@ const MaxHeaderBytes = 16 << 10
 // enough for bulk batches of 10,000 rows and for job file uploads.
 const DefaultBodyLimit = 64 << 20
 
-// responseWriteTimeout bounds the writing of one response, a streamed
-// result answer included.
+// responseWriteTimeout bounds the writing of one response, and of each
+// part of a streamed answer.
 const responseWriteTimeout = 2 * time.Minute
 
 // Config holds what the API needs.
@@ -201,7 +201,8 @@ func New(cfg Config) *API {
 		// A slow or stalled client must not hold a connection: headers
 		// must arrive within HeaderTimeout, bodies at MinBodyRate in each
 		// HeaderTimeout after it (the gate sets those deadlines). The
-		// write limit leaves room for large result pages on slow links.
+		// write limit leaves room for large pages on slow links; a
+		// streamed answer gets it anew for each part (results_stream.go).
 		ReadTimeout:  cfg.headerTimeout(),
 		WriteTimeout: responseWriteTimeout,
 		IdleTimeout:  2 * time.Minute,

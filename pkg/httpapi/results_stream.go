@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"reflect"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -26,7 +28,9 @@ import (
 // a query that fails early (a bad filter, no results, a value that JSON
 // cannot carry) still answers its 4xx, and a small answer goes out whole
 // with a Content-Length as before. Past it the status is 200 and the rest
-// follows chunked; a failure after that (the results replaced by a run,
+// follows chunked, each part within the write timeout of the one before
+// (rather than the whole answer within it), the whole within
+// streamLimit; a failure after that (the results replaced by a run,
 // Redis gone) can only cut the answer short: the connection closes
 // without the last chunk, so the client sees an incomplete body, never a
 // complete-looking one.
@@ -37,8 +41,8 @@ import (
 // one request and what a client must take in at once: a million rows is
 // the whole answer of node displacements for 100,000 nodes × 10 cases
 // (about 150 MB of JSON), and of 1,000 steps over 1,000 members of a
-// station query (about 2 GB), the largest a client can read within the
-// write timeout on a good link. Larger answers are read in pages.
+// station query (about 1.5 GB, some minutes to encode and send). Larger
+// answers are read in pages.
 const DefaultMaxResponseRows = 1_000_000
 
 // limitDescription documents the limit parameter of the result queries
@@ -50,6 +54,9 @@ const limitDescription = "rows to return, 1 to 2147483647 (default all). One ans
 // commitBytes is how much of an answer is encoded before the status is
 // sent (see above).
 const commitBytes = 1 << 20
+
+// streamLimit bounds the time one streamed answer may take.
+const streamLimit = 30 * time.Minute
 
 // flushBytes is how much encoded output is gathered before it is handed
 // to the connection once the answer is committed.
@@ -95,19 +102,22 @@ type jsonStream struct {
 	out       chan outcome
 	committed bool
 	pipe      *io.PipeWriter
+	// conn is the connection the answer goes out on: each part sent
+	// gives it a new write deadline.
+	conn net.Conn
 }
 
 // stream answers c with what produce writes to a jsonStream. produce
 // runs on after the handler returns, while the connection takes the
-// answer, with a context of its own that ends with the response's write
-// timeout; what reaches the log when an answer is cut short names what.
+// answer, with a context of its own that ends after streamLimit; what
+// reaches the log when an answer is cut short names what.
 func (a *API) stream(c *fiber.Ctx, what string, produce func(ctx context.Context, s *jsonStream) error) error {
-	s := &jsonStream{out: make(chan outcome, 1)}
+	s := &jsonStream{out: make(chan outcome, 1), conn: c.Context().Conn()}
 	s.enc = json.NewEncoder(&s.buf)
 	pr, pw := io.Pipe()
 	s.pipe = pw
 	ws := workspace(c)
-	ctx, cancel := context.WithTimeout(context.Background(), responseWriteTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), streamLimit)
 	go func() {
 		defer cancel()
 		err := s.run(ctx, what, produce)
@@ -219,8 +229,13 @@ func (s *jsonStream) encode(v any) error {
 }
 
 // flush hands the encoded output to the connection; it blocks until the
-// connection has taken it, and fails once the connection is gone.
+// connection has taken it, and fails once the connection is gone. The
+// client has the write timeout to take each part, so a large answer is
+// not cut for its size and a stalled client still lets go.
 func (s *jsonStream) flush() error {
+	if s.conn != nil {
+		_ = s.conn.SetWriteDeadline(time.Now().Add(responseWriteTimeout))
+	}
 	_, err := s.pipe.Write(s.buf.Bytes())
 	s.buf.Reset()
 	return err
