@@ -113,6 +113,18 @@ func TestStreamedAnswersEqualTheirPages(t *testing.T) {
 	check("default units")
 	s.must(200, "PATCH", "/job/units", map[string]any{"force": "N", "moment": "Nmm", "length": "mm", "translation": "m"})
 	check("N, mm")
+	// A station answer builds its members once per 64 cases: over 150
+	// cases the whole answer and its pages of 97 group the cases
+	// differently, and must agree.
+	s.must(200, "POST", "/job/close", nil)
+	chain(s, 5, 150)
+	s.wait(s.run(nil).RunID)
+	for _, q := range []string{"member-intermediate-forces", "member-stresses?members=2-4&loadCases=30-140"} {
+		whole := s.must(200, "GET", "/job/query/analysis/static/"+q, nil)
+		if want := s.paged(q, 97); !bytes.Equal(whole.body, want) {
+			t.Errorf("%s over 150 cases: the whole answer (%d bytes) differs from its pages (%d bytes)", q, len(whole.body), len(want))
+		}
+	}
 }
 
 // TestMaxResponseRows: with MAX_RESPONSE_ROWS=20, an answer of more rows

@@ -18,11 +18,18 @@ import (
 // queries below rebuild the members of one page from the model and
 // evaluate them (static.Stations).
 
+// stationCases is how many load cases one model of a station query
+// holds the loads of: building the members is most of a station query's
+// work besides the stations, so a model serves the rows of many cases,
+// while its loads stay those of a few.
+const stationCases = 64
+
 // stationStream resolves the members and the page of a station query,
 // states the answer and calls emit with each (case, member) pair's
-// results, in row order. It derives them BatchRows at a time, building
-// the members of each batch with the loads of its cases: an answer of
-// any size costs the memory of one batch.
+// results, in row order. It derives them BatchRows at a time, with the
+// members of the page built once per stationCases cases (with the loads
+// of those cases): an answer of any size costs the memory of one batch
+// and one such model.
 func stationStream[T any](q reader, ctx context.Context, ws string, f query.Filter, d *staticData, s *query.Stream[T],
 	emit func(lc int64, member int64, r *static.MemberResult) error) error {
 	ids := columns.MemberIDs(d.members)
@@ -31,32 +38,44 @@ func stationStream[T any](q reader, ctx context.Context, ws string, f query.Filt
 		return err
 	}
 	n := int64(len(idx))
-	if err := s.Begin(int64(len(d.cases))*n, d.warnings()); err != nil {
+	total := int64(len(d.cases)) * n
+	if err := s.Begin(total, d.warnings()); err != nil {
 		return err
 	}
+	lo, hi := query.PageOf(total, f.Offset, f.Limit)
 	var settings *model.Settings
+	var m *domain.Model
+	built := int64(-1)
+	// modelOf returns the model of the group of cases case index c is in:
+	// the members of the page's rows of those cases with their loads.
+	modelOf := func(c int64) (*domain.Model, error) {
+		if g := c / stationCases; g != built {
+			if settings == nil {
+				job, _, err := q.Jobs.Job(ctx, ws)
+				if err != nil {
+					return nil, err
+				}
+				settings = &job.Settings
+			}
+			k0, k1 := max(lo, g*stationCases*n), min(hi, min((g+1)*stationCases, int64(len(d.cases)))*n)
+			var want []int64
+			seen := map[int]bool{}
+			for k := k0; k < k1 && len(want) < len(idx); k++ {
+				if i := int(k % n); !seen[i] {
+					seen[i] = true
+					want = append(want, ids[idx[i]])
+				}
+			}
+			var err error
+			if m, err = q.stationModel(ctx, ws, *settings, d.meta, sortedCopy(want), d.cases[k0/n:(k1-1)/n+1]); err != nil {
+				return nil, err
+			}
+			built = g
+		}
+		return m, nil
+	}
 	return query.GridRows(len(d.cases), len(idx), f, func(k0, k1 int64) error {
-		if settings == nil {
-			job, _, err := q.Jobs.Job(ctx, ws)
-			if err != nil {
-				return err
-			}
-			settings = &job.Settings
-		}
-		cs := d.cases[k0/n : (k1-1)/n+1]
-		var want []int64
-		seen := map[int]bool{}
-		for k := k0; k < k1; k++ {
-			if i := int(k % n); !seen[i] {
-				seen[i] = true
-				want = append(want, ids[idx[i]])
-			}
-		}
-		m, err := q.stationModel(ctx, ws, *settings, d.meta, sortedCopy(want), cs)
-		if err != nil {
-			return err
-		}
-		ends, err := query.ReadCaseRows(d.cols, cs, columns.End)
+		ends, err := query.ReadCaseRows(d.cols, d.cases[k0/n:(k1-1)/n+1], columns.End)
 		if err != nil {
 			return err
 		}
@@ -73,6 +92,10 @@ func stationStream[T any](q reader, ctx context.Context, ws string, f query.Filt
 					Inactive: v.IsInactive()})
 			}
 			lc := d.cases[c]
+			m, err := modelOf(c)
+			if err != nil {
+				return err
+			}
 			res, err := static.Stations(ctx, m, d.meta.stationOptions(lc), lc, in)
 			if err != nil {
 				return err
