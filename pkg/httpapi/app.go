@@ -90,7 +90,8 @@ type Config struct {
 	// MinBodyRate bytes a second of the body. Zero means
 	// DefaultHeaderTimeout.
 	HeaderTimeout time.Duration
-	// RequestTimeout bounds the work of one request; zero means 60 s.
+	// RequestTimeout bounds the work of one request (of a streamed
+	// answer, the work before it starts); zero means 60 s.
 	RequestTimeout time.Duration
 	// AllowedOrigins are the browser origins (scheme://host[:port], as
 	// ParseAllowedOrigins reads them) whose cross-origin mutating requests

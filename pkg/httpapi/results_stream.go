@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"reflect"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -101,7 +103,10 @@ type jsonStream struct {
 	// stream, after which the output goes to pipe.
 	out       chan outcome
 	committed bool
-	pipe      *io.PipeWriter
+	// started is committed for the timer of the request timeout, which
+	// bounds the work before the answer starts.
+	started atomic.Bool
+	pipe    *io.PipeWriter
 	// conn is the connection the answer goes out on: each part sent
 	// gives it a new write deadline.
 	conn net.Conn
@@ -109,8 +114,9 @@ type jsonStream struct {
 
 // stream answers c with what produce writes to a jsonStream. produce
 // runs on after the handler returns, while the connection takes the
-// answer, with a context of its own that ends after streamLimit; what
-// reaches the log when an answer is cut short names what.
+// answer, with a context of its own: it ends after the request timeout
+// when the answer has not started by then, and after streamLimit in
+// any case. What reaches the log when an answer is cut short names what.
 func (a *API) stream(c *fiber.Ctx, what string, produce func(ctx context.Context, s *jsonStream) error) error {
 	s := &jsonStream{out: make(chan outcome, 1), conn: c.Context().Conn()}
 	s.enc = json.NewEncoder(&s.buf)
@@ -118,15 +124,26 @@ func (a *API) stream(c *fiber.Ctx, what string, produce func(ctx context.Context
 	s.pipe = pw
 	ws := workspace(c)
 	ctx, cancel := context.WithTimeout(context.Background(), streamLimit)
+	timer := time.AfterFunc(a.timeout, func() {
+		if !s.started.Load() {
+			cancel()
+		}
+	})
 	go func() {
 		defer cancel()
+		defer timer.Stop()
 		err := s.run(ctx, what, produce)
 		if !s.committed {
 			s.out <- outcome{err: err, headers: s.headers, body: s.buf.Bytes()}
 			pw.Close()
 			return
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, io.ErrClosedPipe):
+			// The connection let go of it: the client left, or took
+			// longer than the write timeout over a part.
+			a.log.Info("answer not taken to its end", "answer", what, "workspace", ws, "items", s.items)
+		case err != nil:
 			a.log.Error("answer cut short", "answer", what, "workspace", ws, "items", s.items, "err", err)
 		}
 		_ = pw.CloseWithError(err)
@@ -200,6 +217,7 @@ func (s *jsonStream) sent() error {
 	switch {
 	case !s.committed && s.buf.Len() >= commitBytes:
 		s.committed = true
+		s.started.Store(true)
 		s.out <- outcome{headers: s.headers}
 		return s.flush()
 	case s.committed && s.buf.Len() >= flushBytes:
