@@ -25,6 +25,7 @@ import (
 // answer, refusing more with a 400 that says to page.
 func TestCapacityLargeResultsResponse(t *testing.T) {
 	t.Run("an answer of hundreds of MB in bounded memory", capacityLargeAnswer)
+	t.Run("a model list of 500,000 nodes in bounded memory", capacityLargeList)
 	t.Run("MAX_RESPONSE_ROWS refuses a larger answer", capacityMaxRows)
 }
 
@@ -64,7 +65,7 @@ type stationRow struct {
 // once, with room: 1 MiB of JSON held back before the status, 64 KiB
 // buffered after it, 256 rows (about 0.5 MB), the end forces of the
 // cases of one batch (480 × 152 bytes a case) and the members' model of
-// one batch, about 3 MB live in all; Go's collector lets the heap reach
+// 64 cases, about 3 MB live in all; Go's collector lets the heap reach
 // twice the live data, and fasthttp and the Redis client keep buffers of
 // their own. A build that holds the answer (the body alone is 220 MB,
 // the rows it is encoded from as much again) passes the bound several
@@ -170,6 +171,56 @@ func decodeStationRows(r io.Reader, members int) (int, error) {
 		return n, fmt.Errorf("the answer ends with %v (%v)", tok, err)
 	}
 	return n, nil
+}
+
+// capacityLargeList: workspace a creates 500,000 nodes (50 bulk requests
+// of 10,000) and lists them with no limit, about 37 MiB of JSON. The list
+// is sent as it is read, 1,000 rows at a time, so the api's memory must
+// grow by less than the same 64 MiB (a read of 1,000 records and the
+// answer's buffers, with the collector's headroom); a build that reads
+// the list whole holds every record twice (as stored, then in job
+// units) and the JSON: the build before grew by 208 MiB.
+func capacityLargeList(t *testing.T) {
+	const nodes = 500_000
+	s := startCapStack(t, capOptions{})
+	s.must(200, "a", "POST", "/job/new", "")
+	for lo := 0; lo < nodes; lo += 10_000 {
+		var b strings.Builder
+		b.WriteByte('[')
+		for i := range 10_000 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			id := lo + i + 1
+			fmt.Fprintf(&b, `{"id":%d,"x":%d,"y":%d,"z":0}`, id, id%1000, id/1000)
+		}
+		b.WriteByte(']')
+		s.must(200, "a", "POST", "/job/structure/nodes/bulk", b.String())
+	}
+	before := rss(t, s.api)
+	const bound = 64 << 20
+	var killed atomic.Bool
+	stopPeak := jobfilePeak(s.api.PID(), before+1<<30, func() { killed.Store(true); s.api.Kill() })
+	start := time.Now()
+	st, body := s.json("a", "GET", "/job/structure/nodes", "")
+	peak := stopPeak()
+	var rows []struct {
+		ID int64 `json:"id"`
+	}
+	err := json.Unmarshal(body, &rows)
+	t.Logf("GET nodes: %d, %d rows, %s in %v; api resident memory %s before, %s at most", st, len(rows),
+		jobfileMiB(int64(len(body))), time.Since(start).Round(time.Millisecond), jobfileMiB(before), jobfileMiB(peak))
+	if killed.Load() {
+		t.Fatalf("the api's resident memory grew by more than 1 GiB (from %s) while it listed the nodes: stopped it", jobfileMiB(before))
+	}
+	if st != 200 || err != nil || len(rows) != nodes || rows[0].ID != 1 || rows[nodes-1].ID != nodes {
+		t.Fatalf("the list: %d, %d rows of %d, %v", st, len(rows), nodes, err)
+	}
+	if grew := peak - before; grew > bound {
+		t.Errorf("the api's resident memory grew by %s while it listed %s of nodes, more than %s",
+			jobfileMiB(grew), jobfileMiB(int64(len(body))), jobfileMiB(bound))
+	}
+	s.alive()
 }
 
 // capacityMaxRows: with MAX_RESPONSE_ROWS=100, workspace a's grid-2 (27
