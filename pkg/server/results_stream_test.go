@@ -87,14 +87,15 @@ func rowBytes(rows []json.RawMessage) [][]byte {
 }
 
 // TestStreamedAnswersEqualTheirPages: the station queries of 600 members
-// over 3 cases answer about 1.4 MB each, past the 1 MiB the api holds
-// back, so they come chunked (no Content-Length); every byte equals the
-// same rows read in pages of 97 (each small enough to be sent whole, as
-// before streaming), filtered or not, in the default units and in others.
+// over 12 cases answer about 5.6 MB each, past the 4 MiB segment the api
+// reads and holds before it starts an answer, so they come chunked (no
+// Content-Length); every byte equals the same rows read in pages of 499
+// (each small enough to be sent whole, as before streaming), filtered or
+// not, in the default units and in others.
 // The smaller answers are sent whole and must equal their pages as well.
 func TestStreamedAnswersEqualTheirPages(t *testing.T) {
 	s := startStack(t, 1)
-	chain(s, 600, 3)
+	chain(s, 600, 12)
 	s.wait(s.run(nil).RunID)
 	streamed := map[string]bool{"member-intermediate-forces": true, "member-stresses": true, "member-intermediate-displacements": true}
 	check := func(units string) {
@@ -105,7 +106,7 @@ func TestStreamedAnswersEqualTheirPages(t *testing.T) {
 			if want := streamed[q]; chunked != want {
 				t.Errorf("%s (%s): %d bytes, chunked %v, want %v", q, units, len(whole.body), chunked, want)
 			}
-			if want := s.paged(q, 97); !bytes.Equal(whole.body, want) {
+			if want := s.paged(q, 499); !bytes.Equal(whole.body, want) {
 				t.Errorf("%s (%s): the whole answer (%d bytes) differs from its pages (%d bytes)", q, units, len(whole.body), len(want))
 			}
 		}
@@ -181,8 +182,8 @@ func TestMaxResponseRows(t *testing.T) {
 }
 
 // TestStreamCutWhenResultsChange: an answer whose status is sent cannot
-// take back its rows when a run replaces the results under it (the
-// query's View would read again). The client reads the first kilobyte
+// take back its rows when a run replaces the results under it (its next
+// segment finds another set of results). The client reads the first kilobyte
 // of a 19 MB station answer, more than the connection buffers, so the
 // api is held mid-answer; a run publishes meanwhile; the rest of the
 // answer then breaks off without its last chunk, so the client sees an

@@ -62,10 +62,10 @@ type stationRow struct {
 // it arrives and checks every row is there in order.
 //
 // The bound on the api's growth, 64 MiB, is what streaming holds at
-// once, with room: 1 MiB of JSON held back before the status, 64 KiB
-// buffered after it, 256 rows (about 0.5 MB), the end forces of the
-// cases of one batch (480 × 152 bytes a case) and the members' model of
-// 64 cases, about 3 MB live in all; Go's collector lets the heap reach
+// once, with room: a segment of about 4 MiB of JSON read and held while
+// the connection takes it, 256 rows (about 0.5 MB), the end forces of
+// the cases of one batch (480 × 152 bytes a case) and the members' model
+// of 64 cases, about 6 MB live in all; Go's collector lets the heap reach
 // twice the live data, and fasthttp and the Redis client keep buffers of
 // their own. A build that holds the answer (the body alone is 220 MB,
 // the rows it is encoded from as much again) passes the bound several

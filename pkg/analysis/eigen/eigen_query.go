@@ -34,7 +34,7 @@ func eigenView[T any](q reader, ctx context.Context, ws string, kind model.Analy
 	fn func(d *eigenData, s *query.Stream[T]) error) error {
 	s := query.NewStream(sink, f)
 	return q.Results.View(ctx, ws, kind, func(raw json.RawMessage, cols func(names ...string) ([][]byte, error)) error {
-		if err := s.Start(); err != nil {
+		if err := s.Start(raw); err != nil {
 			return err
 		}
 		meta, err := decodeEigenMeta(raw)

@@ -2,6 +2,8 @@ package query
 
 import (
 	"errors"
+	"fmt"
+	"hash/fnv"
 
 	"github.com/gusset/gusset/pkg/analysis/columns"
 	"github.com/gusset/gusset/pkg/model"
@@ -20,6 +22,10 @@ type Head struct {
 	// Rows is the number of rows of the page, which follow.
 	Rows     int64
 	Warnings model.ResultsWarnings
+	// Set identifies the set of results the rows come from (a digest of
+	// its meta record), so that a caller reading an answer in several
+	// queries knows they read the same set; empty when unknown.
+	Set string
 }
 
 // Sink receives the answer of a query as the query reads it: Begin once,
@@ -54,6 +60,7 @@ type Stream[T any] struct {
 	f     Filter
 	buf   []T
 	begun bool
+	set   string
 }
 
 // NewStream returns the stream of the page f selects into sink.
@@ -61,9 +68,15 @@ func NewStream[T any](sink Sink[T], f Filter) *Stream[T] {
 	return &Stream[T]{sink: sink, f: f}
 }
 
-// Start marks the start of a read of the results: the first, or another
-// after the results changed (Sink.Restart).
-func (s *Stream[T]) Start() error {
+// Start marks the start of a read of the results whose meta record is
+// meta: the first, or another after the results changed (Sink.Restart).
+func (s *Stream[T]) Start(meta []byte) error {
+	s.set = ""
+	if meta != nil {
+		h := fnv.New64a()
+		h.Write(meta)
+		s.set = fmt.Sprintf("%016x", h.Sum64())
+	}
 	clear(s.buf)
 	s.buf = s.buf[:0]
 	if !s.begun {
@@ -78,7 +91,7 @@ func (s *Stream[T]) Start() error {
 func (s *Stream[T]) Begin(total int64, w model.ResultsWarnings) error {
 	lo, hi := PageOf(total, s.f.Offset, s.f.Limit)
 	s.begun = true
-	return s.sink.Begin(Head{Total: total, Rows: hi - lo, Warnings: w})
+	return s.sink.Begin(Head{Total: total, Rows: hi - lo, Warnings: w, Set: s.set})
 }
 
 // Add queues the next row of the page.

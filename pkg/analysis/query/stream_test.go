@@ -104,7 +104,7 @@ func (r *recorder) Restart() error {
 func TestStream(t *testing.T) {
 	r := &recorder{}
 	s := NewStream[int](r, Filter{Offset: 10, Limit: 600})
-	if err := s.Start(); err != nil {
+	if err := s.Start([]byte("meta")); err != nil {
 		t.Fatal(err)
 	}
 	w := model.ResultsWarnings{LoadCasesNotAnalyzed: "7"}
@@ -112,7 +112,7 @@ func TestStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A read that starts again before any row was handed on.
-	if err := s.Start(); err != nil || len(r.heads) != 0 {
+	if err := s.Start([]byte("meta")); err != nil || len(r.heads) != 0 {
 		t.Fatalf("restart before rows: %v, heads %v", err, r.heads)
 	}
 	if err := s.Begin(1000, w); err != nil {
@@ -126,7 +126,8 @@ func TestStream(t *testing.T) {
 	if err := s.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.heads) != 1 || fmt.Sprint(r.heads[0]) != fmt.Sprint(Head{Total: 1000, Rows: 600, Warnings: w}) {
+	if len(r.heads) != 1 || r.heads[0].Set == "" ||
+		fmt.Sprint(r.heads[0]) != fmt.Sprint(Head{Total: 1000, Rows: 600, Warnings: w, Set: r.heads[0].Set}) {
 		t.Errorf("heads %+v, want one of 1000 rows, 600 in the page", r.heads)
 	}
 	sizes := []int{}
@@ -136,7 +137,7 @@ func TestStream(t *testing.T) {
 	if fmt.Sprint(sizes) != fmt.Sprint([]int{BatchRows, BatchRows, 600 - 2*BatchRows}) {
 		t.Errorf("batches of %v rows", sizes)
 	}
-	if err := s.Start(); !errors.Is(err, ErrResultsChanged) {
+	if err := s.Start([]byte("meta")); !errors.Is(err, ErrResultsChanged) {
 		t.Errorf("restart after rows: %v, want ErrResultsChanged", err)
 	}
 

@@ -32,7 +32,7 @@ func view[T any](q reader, ctx context.Context, ws string, f query.Filter, sink 
 	fn func(d *staticData, s *query.Stream[T]) error) error {
 	s := query.NewStream(sink, f)
 	return q.Results.View(ctx, ws, staticName, func(meta json.RawMessage, cols func(names ...string) ([][]byte, error)) error {
-		if err := s.Start(); err != nil {
+		if err := s.Start(meta); err != nil {
 			return err
 		}
 		d, err := q.static(ctx, ws, f, meta, cols, nodes, members)
