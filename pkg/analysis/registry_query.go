@@ -26,17 +26,24 @@ type ResultQuery struct {
 	Row reflect.Type
 	// Response is a zero Envelope of its rows, for documentation.
 	Response any
-	// Run answers the query: Rows of the page is a non-nil []Row.
-	Run func(q *query.Query, ctx context.Context, ws string, f query.Filter) (AnyPage, error)
+	// Stream answers the query into sink, whose Rows get []Row slices:
+	// the rows as they are read, so that an answer of any size costs a
+	// bounded amount of memory (see query.Sink).
+	Stream func(q *query.Query, ctx context.Context, ws string, f query.Filter, sink AnySink) error
 }
 
-// AnyPage is a page of query rows of any row type.
-type AnyPage struct {
-	// Rows is a non-nil slice of the query's Row type.
-	Rows     any
-	Total    int64
-	Warnings model.ResultsWarnings
+// AnySink is a query.Sink of any row type: Rows gets a []Row of the
+// query's Row type.
+type AnySink interface {
+	Begin(query.Head) error
+	Rows(rows any) error
+	Restart() error
 }
+
+// typedSink is an AnySink as a query of rows T sees it.
+type typedSink[T any] struct{ AnySink }
+
+func (s typedSink[T]) Rows(rows []T) error { return s.AnySink.Rows(rows) }
 
 // Envelope is the body of every result query: the rows and the warnings.
 type Envelope[T any] struct {
@@ -44,20 +51,27 @@ type Envelope[T any] struct {
 	Warnings model.ResultsWarnings `json:"warnings"`
 }
 
-// NewResultQuery returns spec (its query methods take the *Query first,
-// so that method expressions such as (*Query).NodeDisplacements fit)
-// with (Name, Summary, Doc, Filters,
-// Normalization) answered by run, with the fields that follow from its
-// row type T.
-func NewResultQuery[T any](spec ResultQuery, run func(q *query.Query, ctx context.Context, ws string, f query.Filter) (query.Page[T], error)) ResultQuery {
+// NewStreamQuery returns spec (Name, Summary, Doc, Filters,
+// Normalization) answered by stream, with the fields that follow from its
+// row type T. query.Method fits a family's query methods to it.
+func NewStreamQuery[T any](spec ResultQuery, stream func(q *query.Query, ctx context.Context, ws string, f query.Filter, sink query.Sink[T]) error) ResultQuery {
 	spec.Row = reflect.TypeFor[T]()
 	spec.Response = Envelope[T]{}
-	spec.Run = func(q *query.Query, ctx context.Context, ws string, f query.Filter) (AnyPage, error) {
-		p, err := run(q, ctx, ws, f)
-		if p.Rows == nil {
-			p.Rows = []T{}
-		}
-		return AnyPage{Rows: p.Rows, Total: p.Total, Warnings: p.Warnings}, err
+	spec.Stream = func(q *query.Query, ctx context.Context, ws string, f query.Filter, sink AnySink) error {
+		return stream(q, ctx, ws, f, typedSink[T]{sink})
 	}
 	return spec
+}
+
+// NewResultQuery is NewStreamQuery for a query that builds its page
+// whole: a kind whose answers are small (a row per load case) need not
+// stream them.
+func NewResultQuery[T any](spec ResultQuery, run func(q *query.Query, ctx context.Context, ws string, f query.Filter) (query.Page[T], error)) ResultQuery {
+	return NewStreamQuery(spec, func(q *query.Query, ctx context.Context, ws string, f query.Filter, sink query.Sink[T]) error {
+		p, err := run(q, ctx, ws, f)
+		if err != nil {
+			return err
+		}
+		return query.SendPage(sink, p)
+	})
 }

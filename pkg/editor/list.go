@@ -66,7 +66,13 @@ func (c *Collection[T]) List(ctx context.Context, ws string, q ListQuery[T]) ([]
 // the rows past it.
 func (c *Collection[T]) ListPage(ctx context.Context, ws string, q ListQuery[T]) (ListResult[T], error) {
 	if q.Filter != nil {
-		return c.listFiltered(ctx, ws, q)
+		rows := []T{}
+		res, err := c.listFiltered(ctx, ws, q, func(r *T) error {
+			rows = append(rows, *r)
+			return nil
+		})
+		res.Rows = rows
+		return res, err
 	}
 	var ranges []store.KeyRange
 	if q.IDs != nil {
@@ -87,6 +93,128 @@ func (c *Collection[T]) ListPage(ctx context.Context, ws string, q ListQuery[T])
 	return ListResult[T]{Rows: out, Total: page.Total, More: more}, nil
 }
 
+// Stream reads the page q selects for a caller that sends it on as it
+// reads: begin gets Total and More (ListPage's), then rows gets the
+// records in order, at most FilterPageRows at a time, so a page of any
+// size costs the memory of one read. Without a filter the store counts
+// the rows; with one the matches are counted in a first pass (as
+// ListPage reads them, up to the page and one more) before a second
+// sends them. Rows created or deleted between the reads may make the
+// rows sent differ from the count, never a row that stays sent twice or
+// left out.
+func (c *Collection[T]) Stream(ctx context.Context, ws string, q ListQuery[T], begin func(total int64, more bool) error,
+	rows func([]T) error) error {
+	buf := make([]T, 0, FilterPageRows)
+	flush := func() error {
+		if len(buf) == 0 {
+			return nil
+		}
+		err := rows(buf)
+		clear(buf)
+		buf = buf[:0]
+		return err
+	}
+	if q.Filter != nil {
+		res, err := c.listFiltered(ctx, ws, q, nil)
+		if err != nil {
+			return err
+		}
+		if err := begin(res.Total, res.More); err != nil {
+			return err
+		}
+		if _, err = c.listFiltered(ctx, ws, q, func(r *T) error {
+			if buf = append(buf, *r); len(buf) == FilterPageRows {
+				return flush()
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		return flush()
+	}
+	ranges := everyRange(q.IDs, c.keyRange)
+	offset, left := q.Offset, q.Limit
+	for first := true; ; first = false {
+		n := int64(FilterPageRows)
+		if left >= 0 {
+			n = min(n, left)
+		}
+		page, err := c.e.model.Page(ctx, ws, c.k.Coll, ranges, offset, n)
+		if err != nil {
+			return err
+		}
+		if first {
+			if err := begin(page.Total, q.Limit >= 0 && max(q.Offset, 0) < page.Total-q.Limit); err != nil {
+				return err
+			}
+		}
+		if len(page.Values) == 0 {
+			return nil
+		}
+		buf = buf[:len(page.Values)]
+		if err := c.decodeRows(page.Values, buf); err != nil {
+			return err
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		if left >= 0 {
+			if left -= int64(len(page.Values)); left == 0 {
+				return nil
+			}
+		}
+		// The next read starts after the last key read, not at an offset.
+		offset, ranges = 0, after(ranges, page.Keys[len(page.Keys)-1])
+		if len(ranges) == 0 {
+			return nil
+		}
+	}
+}
+
+// everyRange is the key ranges of ids (all keys when nil), in key order.
+func everyRange(ids *model.IDList, keyRange func(model.IDRange) store.KeyRange) []store.KeyRange {
+	if ids == nil {
+		return []store.KeyRange{everyKey}
+	}
+	rs := disjoint(ids)
+	out := make([]store.KeyRange, len(rs))
+	for i, r := range rs {
+		out[i] = keyRange(r)
+	}
+	return out
+}
+
+// disjoint returns the ranges of ids in order, overlapping and adjacent
+// ones merged: a cursor moves through ranges only when they are in key
+// order and disjoint. ParseIDList makes them so, other callers may not.
+func disjoint(ids *model.IDList) []model.IDRange {
+	rs := slices.SortedFunc(slices.Values(ids.Ranges), func(a, b model.IDRange) int { return cmp.Compare(a.Lo, b.Lo) })
+	var merged []model.IDRange
+	for _, r := range rs {
+		if n := len(merged); n > 0 && r.Lo <= merged[n-1].Hi+1 {
+			merged[n-1].Hi = max(merged[n-1].Hi, r.Hi)
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged
+}
+
+// after returns the parts of ranges (in key order) past key.
+func after(ranges []store.KeyRange, key string) []store.KeyRange {
+	var out []store.KeyRange
+	for _, r := range ranges {
+		if r.Hi <= key {
+			continue
+		}
+		if r.Lo <= key {
+			r.Lo = key + "\x00"
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // All returns every record in id order.
 func (c *Collection[T]) All(ctx context.Context, ws string) ([]T, error) {
 	out, _, err := c.List(ctx, ws, ListQuery[T]{Limit: -1})
@@ -102,10 +230,12 @@ func (c *Collection[T]) keyRange(r model.IDRange) store.KeyRange {
 }
 
 // listFiltered reads the id ranges a page at a time, in key order, and
-// stops once it has the page and one match past it. Each read starts
-// right after the last key seen, not at an offset, so rows created or
-// deleted meanwhile cannot make it skip or repeat a row that stays.
-func (c *Collection[T]) listFiltered(ctx context.Context, ws string, q ListQuery[T]) (ListResult[T], error) {
+// stops once it has the page and one match past it; it calls keep with
+// each row of the page, in order (nil: counts only), and returns Total
+// and More. Each read starts right after the last key seen, not at an
+// offset, so rows created or deleted meanwhile cannot make it skip or
+// repeat a row that stays.
+func (c *Collection[T]) listFiltered(ctx context.Context, ws string, q ListQuery[T], keep func(*T) error) (ListResult[T], error) {
 	offset := max(q.Offset, 0)
 	// enough is the number of matches after which the list stops; -1
 	// reads everything.
@@ -113,8 +243,8 @@ func (c *Collection[T]) listFiltered(ctx context.Context, ws string, q ListQuery
 	if q.Limit >= 0 && q.Limit < math.MaxInt64-offset {
 		enough = offset + q.Limit + 1
 	}
-	keep := func(i int64) bool { return i >= offset && (q.Limit < 0 || i-offset < q.Limit) }
-	res := ListResult[T]{Rows: []T{}}
+	inPage := func(i int64) bool { return i >= offset && (q.Limit < 0 || i-offset < q.Limit) }
+	var res ListResult[T]
 	var matched int64
 	var buf []T
 	windows := c.windows(q.IDs)
@@ -162,8 +292,10 @@ func (c *Collection[T]) listFiltered(ctx context.Context, ws string, q ListQuery
 			if !q.Filter(&buf[i]) {
 				continue
 			}
-			if keep(matched) {
-				res.Rows = append(res.Rows, buf[i])
+			if keep != nil && inPage(matched) {
+				if err := keep(&buf[i]); err != nil {
+					return ListResult[T]{}, err
+				}
 			}
 			matched++
 		}
@@ -205,19 +337,8 @@ func (c *Collection[T]) windows(ids *model.IDList) []window {
 	if ids == nil {
 		return []window{{ranges: []store.KeyRange{everyKey}}}
 	}
-	// The ranges must be in key order and disjoint for a cursor to move
-	// through them; ParseIDList makes them so, other callers may not.
-	rs := slices.SortedFunc(slices.Values(ids.Ranges), func(a, b model.IDRange) int { return cmp.Compare(a.Lo, b.Lo) })
-	var merged []model.IDRange
-	for _, r := range rs {
-		if n := len(merged); n > 0 && r.Lo <= merged[n-1].Hi+1 {
-			merged[n-1].Hi = max(merged[n-1].Hi, r.Hi)
-			continue
-		}
-		merged = append(merged, r)
-	}
 	var out []window
-	for _, r := range merged {
+	for _, r := range disjoint(ids) {
 		span := r.Hi - r.Lo + 1
 		if len(c.k.KeyFields) > 1 || span > FilterPageRows {
 			out = append(out, window{ranges: []store.KeyRange{c.keyRange(r)}})

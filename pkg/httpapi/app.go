@@ -44,6 +44,10 @@ const MaxHeaderBytes = 16 << 10
 // enough for bulk batches of 10,000 rows and for job file uploads.
 const DefaultBodyLimit = 64 << 20
 
+// responseWriteTimeout bounds the writing of one response, and of each
+// part of a streamed answer.
+const responseWriteTimeout = 2 * time.Minute
+
 // Config holds what the API needs.
 type Config struct {
 	Session *session.Service
@@ -93,7 +97,8 @@ type Config struct {
 	// MinBodyRate bytes a second of the body. Zero means
 	// DefaultHeaderTimeout.
 	HeaderTimeout time.Duration
-	// RequestTimeout bounds the work of one request; zero means 60 s.
+	// RequestTimeout bounds the work of one request (of a streamed
+	// answer, the work before it starts); zero means 60 s.
 	RequestTimeout time.Duration
 	// AllowedOrigins are the browser origins (scheme://host[:port], as
 	// ParseAllowedOrigins reads them) whose cross-origin mutating requests
@@ -107,6 +112,10 @@ type Config struct {
 	// (as ParseAllowedHosts reads them: a name matches any port, a
 	// name:port only that port, "*" any Host); empty allows loopback only.
 	AllowedHosts []string
+	// MaxResponseRows is the most rows one answer of a result query or a
+	// model list holds (MAX_RESPONSE_ROWS); a request for more is a 400
+	// that says to page. Zero means DefaultMaxResponseRows.
+	MaxResponseRows int64
 	// HideWorkspaceLabels writes HiddenWorkspace for every workspace in
 	// the metrics' workspace labels (METRICS_WORKSPACE_LABELS=false):
 	// /metrics answers without a key.
@@ -140,6 +149,8 @@ type API struct {
 	// pagePolicy is the Content-Security-Policy of the pages.
 	pagePolicy     string
 	hideWorkspaces bool
+	// maxRows is Config.MaxResponseRows.
+	maxRows int64
 }
 
 // Authenticator maps an API key to the workspace it opens.
@@ -152,7 +163,10 @@ type Authenticator interface {
 // New builds the API and registers every route.
 func New(cfg Config) *API {
 	a := &API{sess: cfg.Session, model: cfg.Model, structure: cfg.Structure, loads: cfg.Loads, analysis: cfg.Analysis, query: cfg.Query, kinds: cfg.Kinds, limits: cfg.Limits, ready: cfg.Ready, storage: cfg.Storage, log: cfg.Log, reg: cfg.Registry,
-		timeout: cfg.RequestTimeout, auth: cfg.Auth, hideWorkspaces: cfg.HideWorkspaceLabels}
+		timeout: cfg.RequestTimeout, auth: cfg.Auth, hideWorkspaces: cfg.HideWorkspaceLabels, maxRows: cfg.MaxResponseRows}
+	if a.maxRows <= 0 {
+		a.maxRows = DefaultMaxResponseRows
+	}
 	a.openAPIJSON = sync.OnceValues(func() ([]byte, error) { return json.Marshal(a.openAPI()) })
 	if a.log == nil {
 		a.log = slog.Default()
@@ -197,9 +211,10 @@ func New(cfg Config) *API {
 		// A slow or stalled client must not hold a connection: headers
 		// must arrive within HeaderTimeout, bodies at MinBodyRate in each
 		// HeaderTimeout after it (the gate sets those deadlines). The
-		// write limit leaves room for large result pages on slow links.
+		// write limit leaves room for large pages on slow links; a
+		// streamed answer gets it anew for each part (results_stream.go).
 		ReadTimeout:  cfg.headerTimeout(),
-		WriteTimeout: 2 * time.Minute,
+		WriteTimeout: responseWriteTimeout,
 		IdleTimeout:  2 * time.Minute,
 		ErrorHandler: func(c *fiber.Ctx, err error) error {
 			a.writeError(c, err)

@@ -122,7 +122,7 @@ func (h *collection[T]) register() {
 	var zero T
 	p, tag, n := h.path, h.tag, h.noun()
 	page := []param{{name: "offset", typ: "integer", desc: "rows to skip, 0 to 2147483647 (default 0)"},
-		{name: "limit", typ: "integer", desc: "rows to return, 1 to 2147483647 (default all)"},
+		{name: "limit", typ: "integer", desc: limitDescription},
 		{name: "expand", typ: "string", desc: "None (default for lists) or All (default for single gets): hydrate " + strings.Join(h.expandable, ", ")}}
 	q := append([]param{}, page...)
 	if h.idFilter != "" {
@@ -297,6 +297,9 @@ func (h *collection[T]) list(c *fiber.Ctx) error {
 			}
 			return true
 		}
+	}
+	if limit < 0 || limit > min(editor.FilterPageRows, h.a.maxRows) {
+		return h.streamList(c, q, all, u)
 	}
 	res, err := h.c.ListPage(ctx, ws, q)
 	if err != nil {

@@ -26,7 +26,8 @@ func (a *API) registerResultRoutes() {
 func addResultQuery(a *API, f *analysis.Family, rq analysis.ResultQuery) {
 	const tag = "Results"
 	path := queryPath + "/" + f.QueryDir + "/" + rq.Name
-	params := []param{{name: "offset", typ: "integer"}, {name: "limit", typ: "integer"}}
+	params := []param{{name: "offset", typ: "integer", desc: "rows to skip, 0 to 2147483647 (default 0)"},
+		{name: "limit", typ: "integer", desc: limitDescription}}
 	for _, name := range rq.Filters {
 		desc := "id list, e.g. 1,3-7"
 		if name == "modes" {
@@ -47,27 +48,12 @@ func addResultQuery(a *API, f *analysis.Family, rq analysis.ResultQuery) {
 			if rq.Normalization != "" {
 				flt.Normalization = c.Query("normalization")
 			}
-			ctx, ws := c.UserContext(), workspace(c)
+			ws := workspace(c)
 			u, err := a.jobUnits(c)
 			if err != nil {
 				return err
 			}
-			page, err := rq.Run(a.query, ctx, ws, flt)
-			if err != nil {
-				return err
-			}
-			scaleRows(page.Rows, u)
-			setPaging(c, page.Total, flt.Offset, flt.Limit, flt.Limit >= 0 && flt.Offset+flt.Limit < page.Total)
-			w := page.Warnings
-			if w.ModesNotAnalyzed == nil {
-				w.ModesNotAnalyzed = []model.ModesNotFound{}
-			}
-			// The same JSON as rq.Response's Envelope: the rows and the
-			// warnings.
-			return c.JSON(struct {
-				Results  any                   `json:"results"`
-				Warnings model.ResultsWarnings `json:"warnings"`
-			}{page.Rows, w})
+			return a.answerResults(c, rq, ws, flt, u)
 		}})
 	a.add(route{method: "GET", path: path + "/metadata", tag: tag, summary: "Describe the fields of " + rq.Name,
 		desc:      "Units are resolved against the job units.",
@@ -112,9 +98,9 @@ func resultFilter(c *fiber.Ctx, names []string) (query.Filter, error) {
 	return f, nil
 }
 
-// scaleRows converts result rows from SI to the job units. Result pages
-// hold up to hundreds of thousands of numbers, so each field's factor is
-// worked out once per page rather than once per value as scale does.
+// scaleRows converts result rows from SI to the job units. A batch of
+// rows holds thousands of numbers, so each field's factor is worked out
+// once per batch rather than once per value as scale does.
 func scaleRows(rows any, u model.Units) {
 	rv := reflect.ValueOf(rows)
 	if rv.Kind() != reflect.Slice || rv.Len() == 0 {

@@ -52,6 +52,10 @@ type Config struct {
 	// body may arrive, measured over each 10 s after the first; zero
 	// means httpapi.DefaultMinBodyRate.
 	MinBodyRate int
+	// MaxResponseRows is the most rows one answer of a result query or a
+	// model list holds (MAX_RESPONSE_ROWS); zero means
+	// httpapi.DefaultMaxResponseRows.
+	MaxResponseRows int64
 	// HideWorkspaceLabels (METRICS_WORKSPACE_LABELS=false) replaces every
 	// workspace name in the metrics' workspace label by
 	// httpapi.HiddenWorkspace, for a /metrics that anyone may read; the
@@ -111,7 +115,9 @@ type Config struct {
 // BODY_MEMORY (default httpapi.DefaultBodyMemory, at least the body limit),
 // BODY_MEMORY_PER_CLIENT (default half of BODY_MEMORY, at least the body
 // limit), BODY_MIN_RATE (bytes/s, default httpapi.DefaultMinBodyRate),
-// METRICS_WORKSPACE_LABELS (true or false, default true),
+// METRICS_WORKSPACE_LABELS (true or false, default true), MAX_RESPONSE_ROWS
+// (rows of one result query answer or model list, default
+// httpapi.DefaultMaxResponseRows),
 // MAX_JOB_BYTES and the other limits of model.LimitDefs (see Limits),
 // JOBFILE_KEYS (hex keys
 // separated by commas; default none), RECOVERY_DELAY_MS (default 500), LOG_LEVEL (default info),
@@ -179,6 +185,13 @@ func FromEnv() (Config, error) {
 			return c, fmt.Errorf("BODY_MIN_RATE must be a positive integer (bytes per second), got %q", v)
 		}
 		c.MinBodyRate = n
+	}
+	if v := os.Getenv("MAX_RESPONSE_ROWS"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n <= 0 {
+			return c, fmt.Errorf("MAX_RESPONSE_ROWS must be a positive integer (rows), got %q", v)
+		}
+		c.MaxResponseRows = n
 	}
 	if v := os.Getenv("METRICS_WORKSPACE_LABELS"); v != "" {
 		b, err := strconv.ParseBool(v)

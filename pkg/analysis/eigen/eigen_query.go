@@ -29,11 +29,14 @@ type eigenData struct {
 }
 
 // eigenView runs fn, a query, against one consistent set of results of
-// kind (see view).
-func eigenView[T any](q reader, ctx context.Context, ws string, kind model.AnalysisFamily, f query.Filter,
-	fn func(d *eigenData) (query.Page[T], error)) (query.Page[T], error) {
-	var out query.Page[T]
-	err := q.Results.View(ctx, ws, kind, func(raw json.RawMessage, cols func(names ...string) ([][]byte, error)) error {
+// kind (see the static view): fn states the answer and adds its rows.
+func eigenView[T any](q reader, ctx context.Context, ws string, kind model.AnalysisFamily, f query.Filter, sink query.Sink[T],
+	fn func(d *eigenData, s *query.Stream[T]) error) error {
+	s := query.NewStream(sink, f)
+	return q.Results.View(ctx, ws, kind, func(raw json.RawMessage, cols func(names ...string) ([][]byte, error)) error {
+		if err := s.Start(raw); err != nil {
+			return err
+		}
 		meta, err := decodeEigenMeta(raw)
 		if err != nil {
 			return err
@@ -73,10 +76,11 @@ func eigenView[T any](q reader, ctx context.Context, ws string, kind model.Analy
 		if d.members, err = columns.Members.Decode(raws[1], columns.Members.Name()); err != nil {
 			return err
 		}
-		out, err = fn(d)
-		return err
+		if err := fn(d, s); err != nil {
+			return err
+		}
+		return s.Flush()
 	})
-	return out, err
 }
 
 // modes returns the modes of case c the filter selects (1-based,
@@ -103,34 +107,24 @@ func (c EigenCaseMeta) modes(list *model.IDList) ([]int, *model.ModesNotFound) {
 	return out, &model.ModesNotFound{LoadCase: c.LoadCase, Modes: model.FormatIDs(nil, missing)}
 }
 
-// modeRows reads the modes column of every selected case and calls emit
-// for each selected mode, in order; it returns the warnings.
-func (d *eigenData) modeRows(f query.Filter, emit func(c EigenCaseMeta, mode int, row *columns.ModeRow, all []columns.ModeRow)) (model.ResultsWarnings, error) {
+// modeRows states the answer of a query with a row per selected mode
+// and calls emit for each of its page, in order, reading the modes
+// column of one case at a time.
+func modeRows[T any](d *eigenData, f query.Filter, s *query.Stream[T], emit func(c EigenCaseMeta, mode int, row *columns.ModeRow, all []columns.ModeRow) error) error {
 	cms, w := d.selectModes(f)
-	cols, err := query.ReadCaseRows(d.cols, d.caseIDs(), columns.Modes)
-	if err != nil {
-		return w, err
+	if err := s.Begin(gridTotal(cms, 1), w); err != nil {
+		return err
 	}
-	for i, cm := range cms {
-		for _, m := range cm.modes {
-			emit(cm.c, m, &cols[i][m-1], cols[i])
+	var col []columns.ModeRow
+	return pageGrid(cms, 1, f, func(i int) error {
+		cs, err := query.ReadCaseRows(d.cols, []int64{cms[i].c.LoadCase}, columns.Modes)
+		if err == nil {
+			col = cs[0]
 		}
-	}
-	return w, nil
-}
-
-func (d *eigenData) caseIDs() []int64 {
-	ids := make([]int64, len(d.cases))
-	for i, c := range d.cases {
-		ids[i] = c.LoadCase
-	}
-	return ids
-}
-
-// pageSlice returns the part of rows that offset and limit keep.
-func pageSlice[T any](rows []T, f query.Filter) []T {
-	lo, hi := query.PageOf(int64(len(rows)), f.Offset, f.Limit)
-	return rows[lo:hi]
+		return err
+	}, func(i, mode, _ int) error {
+		return emit(cms[i].c, mode, &col[mode-1], col)
+	})
 }
 
 // axisName names global axis a (0, 1, 2) of the motion at node; "" when
@@ -152,39 +146,35 @@ func modeWarning(c EigenCaseMeta, residual float64) string {
 }
 
 // LoadFactors answers buckling/load-factors.
-func (q reader) LoadFactors(ctx context.Context, ws string, f query.Filter) (query.Page[model.BucklingLoadFactorRow], error) {
-	return eigenView(q, ctx, ws, bucklingName, f, func(d *eigenData) (query.Page[model.BucklingLoadFactorRow], error) {
-		var rows []model.BucklingLoadFactorRow
-		w, err := d.modeRows(f, func(c EigenCaseMeta, mode int, v *columns.ModeRow, _ []columns.ModeRow) {
-			rows = append(rows, model.BucklingLoadFactorRow{LoadCase: c.LoadCase, Mode: mode,
+func (q reader) LoadFactors(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.BucklingLoadFactorRow]) error {
+	return eigenView(q, ctx, ws, bucklingName, f, sink, func(d *eigenData, s *query.Stream[model.BucklingLoadFactorRow]) error {
+		return modeRows(d, f, s, func(c EigenCaseMeta, mode int, v *columns.ModeRow, _ []columns.ModeRow) error {
+			return s.Add(model.BucklingLoadFactorRow{LoadCase: c.LoadCase, Mode: mode,
 				Warning: modeWarning(c, v.Residual), LoadFactor: v.Value, Tolerance: v.Residual,
 				Iterations: int(v.Iterations), NodeAtMaxTrans: int64(v.NodeT), TransAxis: axisName(v.NodeT, v.AxisT),
 				NodeAtMaxRotn: int64(v.NodeR), RotnAxis: axisName(v.NodeR, v.AxisR)})
 		})
-		return query.Page[model.BucklingLoadFactorRow]{Rows: pageSlice(rows, f), Total: int64(len(rows)), Warnings: w}, err
 	})
 }
 
 // NaturalFrequencies answers dynamic/natural-frequencies. Participation is
 // shown in percent; its sums run over every mode up to the row's, whether
 // the filter selects them or not.
-func (q reader) NaturalFrequencies(ctx context.Context, ws string, f query.Filter) (query.Page[model.NaturalFrequencyRow], error) {
-	return eigenView(q, ctx, ws, dynamicName, f, func(d *eigenData) (query.Page[model.NaturalFrequencyRow], error) {
-		var rows []model.NaturalFrequencyRow
-		w, err := d.modeRows(f, func(c EigenCaseMeta, mode int, v *columns.ModeRow, all []columns.ModeRow) {
+func (q reader) NaturalFrequencies(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.NaturalFrequencyRow]) error {
+	return eigenView(q, ctx, ws, dynamicName, f, sink, func(d *eigenData, s *query.Stream[model.NaturalFrequencyRow]) error {
+		return modeRows(d, f, s, func(c EigenCaseMeta, mode int, v *columns.ModeRow, all []columns.ModeRow) error {
 			var sum [3]float64
 			for k := range mode {
 				for a := range sum {
 					sum[a] += all[k].Part[a]
 				}
 			}
-			rows = append(rows, model.NaturalFrequencyRow{LoadCase: c.LoadCase, Mode: mode,
+			return s.Add(model.NaturalFrequencyRow{LoadCase: c.LoadCase, Mode: mode,
 				Warning: modeWarning(c, v.Residual), NaturalFrequency: v.Value, NaturalPeriod: v.Period,
 				FrequencyTolerance: v.Residual, Iterations: int(v.Iterations),
 				MassPartX: 100 * v.Part[0], MassPartY: 100 * v.Part[1], MassPartZ: 100 * v.Part[2],
 				MassPartSumX: 100 * sum[0], MassPartSumY: 100 * sum[1], MassPartSumZ: 100 * sum[2]})
 		})
-		return query.Page[model.NaturalFrequencyRow]{Rows: pageSlice(rows, f), Total: int64(len(rows)), Warnings: w}, err
 	})
 }
 
@@ -209,15 +199,21 @@ func (d *eigenData) selectModes(f query.Filter) ([]caseModes, model.ResultsWarni
 	return out, w
 }
 
-// pageGrid pages rows over the (case, mode, item) grid, items per mode
-// alike: it calls read for each case the page reaches, before emitting its
-// rows, and emit for each kept row in order. It returns the total.
-func pageGrid(cms []caseModes, items int, f query.Filter, read func(i int) error, emit func(i, mode, item int)) (int64, error) {
+// gridTotal is the number of rows of the (case, mode, item) grid, items
+// per mode alike.
+func gridTotal(cms []caseModes, items int) int64 {
 	var total int64
 	for _, cm := range cms {
 		total += int64(len(cm.modes)) * int64(items)
 	}
-	lo, hi := query.PageOf(total, f.Offset, f.Limit)
+	return total
+}
+
+// pageGrid pages rows over the (case, mode, item) grid, items per mode
+// alike: it calls read for each case the page reaches, before emitting its
+// rows, and emit for each kept row in order.
+func pageGrid(cms []caseModes, items int, f query.Filter, read func(i int) error, emit func(i, mode, item int) error) error {
+	lo, hi := query.PageOf(gridTotal(cms, items), f.Offset, f.Limit)
 	var at int64
 	for i, cm := range cms {
 		n := int64(len(cm.modes)) * int64(items)
@@ -226,36 +222,39 @@ func pageGrid(cms []caseModes, items int, f query.Filter, read func(i int) error
 			continue
 		}
 		if err := read(i); err != nil {
-			return 0, err
+			return err
 		}
 		for k := max(lo, at); k < min(hi, at+n); k++ {
 			j := k - at
-			emit(i, cm.modes[j/int64(items)], int(j%int64(items)))
+			if err := emit(i, cm.modes[j/int64(items)], int(j%int64(items))); err != nil {
+				return err
+			}
 		}
 		at += n
 	}
-	return total, nil
+	return nil
 }
 
 // EffectiveLengths answers buckling/member-effective-lengths: rows by load
 // case, mode and member.
-func (q reader) EffectiveLengths(ctx context.Context, ws string, f query.Filter) (query.Page[model.EffectiveLengthRow], error) {
-	return eigenView(q, ctx, ws, bucklingName, f, func(d *eigenData) (query.Page[model.EffectiveLengthRow], error) {
-		var p query.Page[model.EffectiveLengthRow]
+func (q reader) EffectiveLengths(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.EffectiveLengthRow]) error {
+	return eigenView(q, ctx, ws, bucklingName, f, sink, func(d *eigenData, s *query.Stream[model.EffectiveLengthRow]) error {
 		idx, err := query.IndexOf("members", "member", columns.MemberIDs(d.members), f.Members)
 		if err != nil {
-			return p, err
+			return err
 		}
 		cms, w := d.selectModes(f)
-		p.Warnings = w
+		if err := s.Begin(gridTotal(cms, len(idx)), w); err != nil {
+			return err
+		}
 		var col []columns.EffLengthRow
-		p.Total, err = pageGrid(cms, len(idx), f, func(i int) error {
+		return pageGrid(cms, len(idx), f, func(i int) error {
 			cs, err := query.ReadCaseRows(d.cols, []int64{cms[i].c.LoadCase}, columns.Lengths)
 			if err == nil {
 				col = cs[0]
 			}
 			return err
-		}, func(i, mode, item int) {
+		}, func(i, mode, item int) error {
 			c, m := cms[i].c, idx[item]
 			v := &col[(mode-1)*len(d.members)+m]
 			row := model.EffectiveLengthRow{LoadCase: c.LoadCase, Mode: mode, Member: d.members[m].ID,
@@ -263,9 +262,8 @@ func (q reader) EffectiveLengths(ctx context.Context, ws string, f query.Filter)
 			if code := int(v.Reason); code > 0 && code <= len(c.Reasons) {
 				row.ExclusionReason = c.Reasons[code-1]
 			}
-			p.Rows = append(p.Rows, row)
+			return s.Add(row)
 		})
-		return p, err
 	})
 }
 
@@ -291,35 +289,33 @@ func ParseNormalization(kind model.AnalysisFamily, s string) (string, error) {
 // ModeShapes answers dynamic/mode-shapes (kind KindDynamic) and
 // buckling/mode-shapes: one row per load case and mode, arrays over the
 // selected nodes, scaled as f.Normalization says (see ParseNormalization).
-func (q reader) ModeShapes(ctx context.Context, ws string, kind model.AnalysisFamily, f query.Filter) (query.Page[model.ModeShapeRow], error) {
+func (q reader) ModeShapes(ctx context.Context, ws string, kind model.AnalysisFamily, f query.Filter, sink query.Sink[model.ModeShapeRow]) error {
 	norm, err := ParseNormalization(kind, f.Normalization)
 	if err != nil {
-		return query.Page[model.ModeShapeRow]{}, err
+		return err
 	}
-	return eigenView(q, ctx, ws, kind, f, func(d *eigenData) (query.Page[model.ModeShapeRow], error) {
-		var p query.Page[model.ModeShapeRow]
+	return eigenView(q, ctx, ws, kind, f, sink, func(d *eigenData, s *query.Stream[model.ModeShapeRow]) error {
 		idx, err := query.IndexOf("nodes", "node", d.nodes, f.Nodes)
 		if err != nil {
-			return p, err
+			return err
 		}
 		cms, w := d.selectModes(f)
-		p.Warnings = w
-		var total int64
-		for _, cm := range cms {
-			total += int64(len(cm.modes))
-		}
+		total := gridTotal(cms, 1)
 		lo, hi := query.PageOf(total, f.Offset, f.Limit)
 		if err := checkShapePage(hi-lo, int64(len(idx))); err != nil {
-			return p, err
+			return err
+		}
+		if err := s.Begin(total, w); err != nil {
+			return err
 		}
 		var col []columns.DispRow
-		p.Total, err = pageGrid(cms, 1, f, func(i int) error {
+		return pageGrid(cms, 1, f, func(i int) error {
 			cs, err := query.ReadCaseRows(d.cols, []int64{cms[i].c.LoadCase}, columns.Shapes)
 			if err == nil {
 				col = cs[0]
 			}
 			return err
-		}, func(i, mode, _ int) {
+		}, func(i, mode, _ int) error {
 			n := len(d.nodes)
 			shape := make([][6]float64, n)
 			for k := range shape {
@@ -345,9 +341,8 @@ func (q reader) ModeShapes(ctx context.Context, ws string, kind model.AnalysisFa
 			for j, k := range idx {
 				row.Node[j] = d.nodes[k]
 			}
-			p.Rows = append(p.Rows, row)
+			return s.Add(row)
 		})
-		return p, err
 	})
 }
 

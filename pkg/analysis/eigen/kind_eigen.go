@@ -65,24 +65,24 @@ var bucklingFamily = &analysis.Family{
 	Default:     model.DefaultBucklingSettings(),
 	QueryDoc:    eigenQueryDoc,
 	Queries: []analysis.ResultQuery{
-		analysis.NewResultQuery(analysis.ResultQuery{Name: "load-factors", Summary: "Buckling load factors",
+		analysis.NewStreamQuery(analysis.ResultQuery{Name: "load-factors", Summary: "Buckling load factors",
 			Doc: "The smallest positive load factors λ with (K + λ·K_G)·φ = 0, K_G from the axial forces of a linear static " +
 				"analysis of the same case; loads reversed (negative factors) are a different case. nodeAtMaxTrans and " +
 				"nodeAtMaxRotn are the nodes of the mode shape's largest translation and rotation, with their global axes (node 0 " +
 				"and an empty axis when no node moves that way beyond round-off). " +
 				"The loadCases and modes filters are optional." + tolQueryDoc,
 			Filters: []string{"loadCases", "modes"}}, query.Method(newReader, reader.LoadFactors)),
-		analysis.NewResultQuery(analysis.ResultQuery{Name: "member-effective-lengths", Summary: "Buckling effective lengths of the members",
+		analysis.NewStreamQuery(analysis.ResultQuery{Name: "member-effective-lengths", Summary: "Buckling effective lengths of the members",
 			Doc: "For each member in compression: pcr = λ·|N| with N its most compressive axial force, and ly, lz = " +
 				"π·√(E·I/pcr) about the section's principal axes y and z, in the job units. Members in tension or without axial " +
 				"force have an exclusionReason and zeros.",
 			Filters: []string{"loadCases", "members", "modes"}}, query.Method(newReader, reader.EffectiveLengths)),
-		analysis.NewResultQuery(analysis.ResultQuery{Name: "mode-shapes", Summary: "Buckling mode shapes",
+		analysis.NewStreamQuery(analysis.ResultQuery{Name: "mode-shapes", Summary: "Buckling mode shapes",
 			Doc:           shapeQueryDoc + "Buckling shapes are normalized so that the largest translation is +1 (normalization Unit, the only value).",
 			Filters:       []string{"loadCases", "modes", "nodes"},
 			Normalization: "Unit (default and only value)"},
-			func(q *query.Query, ctx context.Context, ws string, f query.Filter) (query.Page[model.ModeShapeRow], error) {
-				return reader{q}.ModeShapes(ctx, ws, bucklingName, f)
+			func(q *query.Query, ctx context.Context, ws string, f query.Filter, sink query.Sink[model.ModeShapeRow]) error {
+				return reader{q}.ModeShapes(ctx, ws, bucklingName, f, sink)
 			}),
 	},
 	Cases: eigenCases,
@@ -102,20 +102,20 @@ var dynamicFamily = &analysis.Family{
 	Default:        model.DefaultDynamicSettings(),
 	QueryDoc:       eigenQueryDoc,
 	Queries: []analysis.ResultQuery{
-		analysis.NewResultQuery(analysis.ResultQuery{Name: "natural-frequencies", Summary: "Natural frequencies",
+		analysis.NewStreamQuery(analysis.ResultQuery{Name: "natural-frequencies", Summary: "Natural frequencies",
 			Doc: "Frequencies in Hz and periods in s, lowest first. Mass participation (percent) is the share of the " +
 				"structure's whole mass along each global axis, supported nodes included, that the mode moves; the massPartSum " +
 				"fields add it up over modes 1 to the row's." + tolQueryDoc,
 			Filters: []string{"loadCases", "modes"}}, query.Method(newReader, reader.NaturalFrequencies)),
-		analysis.NewResultQuery(analysis.ResultQuery{Name: "mode-shapes", Summary: "Vibration mode shapes",
+		analysis.NewStreamQuery(analysis.ResultQuery{Name: "mode-shapes", Summary: "Vibration mode shapes",
 			Doc: shapeQueryDoc + "normalization Mass (default): φᵀ·M·φ = 1, translations in m/√kg and rotations in rad/√kg whatever " +
 				"the job units, signed so that the largest translation is positive; Unit: the largest translation is +1 (the " +
 				"largest rotation when no node translates beyond round-off); None: " +
 				"as the eigensolver returns them (mass-normalized, arbitrary sign).",
 			Filters:       []string{"loadCases", "modes", "nodes"},
 			Normalization: "Mass (default), Unit or None"},
-			func(q *query.Query, ctx context.Context, ws string, f query.Filter) (query.Page[model.ModeShapeRow], error) {
-				return reader{q}.ModeShapes(ctx, ws, dynamicName, f)
+			func(q *query.Query, ctx context.Context, ws string, f query.Filter, sink query.Sink[model.ModeShapeRow]) error {
+				return reader{q}.ModeShapes(ctx, ws, dynamicName, f, sink)
 			}),
 	},
 	Cases: eigenCases,

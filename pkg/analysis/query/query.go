@@ -137,35 +137,11 @@ func ReadCaseRows[R columns.Row](cols ColumnReader, cs []int64, c columns.Column
 	return out, nil
 }
 
-// gridPage pages rows over cases × items and calls emit for each kept
-// (case index, item index) in order; it returns the total.
-func GridPage(nCases, nItems int, offset, limit int64, emit func(c, i int)) int64 {
-	total := int64(nCases) * int64(nItems)
-	lo, hi := PageOf(total, offset, limit)
-	for k := lo; k < hi; k++ {
-		emit(int(k/int64(nItems)), int(k%int64(nItems)))
-	}
-	return total
-}
-
-// casesIn returns the cases whose rows fall in the page [lo, hi) of a
-// cases × nItems grid.
-func CasesIn(cs []int64, nItems int, offset, limit int64) []int64 {
-	if nItems == 0 {
-		return nil
-	}
-	lo, hi := PageOf(int64(len(cs))*int64(nItems), offset, limit)
-	if lo >= hi {
-		return nil
-	}
-	return cs[lo/int64(nItems) : (hi-1)/int64(nItems)+1]
-}
-
 // Method adapts a result query written as a method of a family's own
 // reader type R (built from the Query by wrap, so that the family's
-// helpers can be its methods) to the form analysis.NewResultQuery takes.
-func Method[R, T any](wrap func(*Query) R, m func(R, context.Context, string, Filter) (Page[T], error)) func(*Query, context.Context, string, Filter) (Page[T], error) {
-	return func(q *Query, ctx context.Context, ws string, f Filter) (Page[T], error) {
-		return m(wrap(q), ctx, ws, f)
+// helpers can be its methods) to the form analysis.NewStreamQuery takes.
+func Method[R, T any](wrap func(*Query) R, m func(R, context.Context, string, Filter, Sink[T]) error) func(*Query, context.Context, string, Filter, Sink[T]) error {
+	return func(q *Query, ctx context.Context, ws string, f Filter, sink Sink[T]) error {
+		return m(wrap(q), ctx, ws, f, sink)
 	}
 }

@@ -26,18 +26,19 @@ func (r *plateRow) resultants() shell.Resultants {
 	return shell.Resultants{F: r.v.F, M: r.v.M, V: r.v.V}
 }
 
-// platePage resolves the plates filter and the page of a plate query and
-// returns its rows in order, with the total. Results of a model without
-// plates have no plates column: every query answers no rows.
-func platePage(d *staticData, f query.Filter) ([]plateRow, int64, error) {
+// plateStream resolves the plates filter and the page of a plate query,
+// states the answer and calls batch with its rows in order, at most
+// query.BatchRows at a time. Results of a model without plates have no
+// plates column: every query answers no rows.
+func plateStream[T any](d *staticData, f query.Filter, s *query.Stream[T], batch func(rows []plateRow) error) error {
 	raw, err := d.cols(columns.PlateNodes.Name())
 	if err != nil {
-		return nil, 0, err
+		return err
 	}
 	var plates []columns.PlateNodesRow
 	if raw[0] != nil {
 		if plates, err = columns.PlateNodes.Decode(raw[0], columns.PlateNodes.Name()); err != nil {
-			return nil, 0, err
+			return err
 		}
 	}
 	ids := make([]int64, len(plates))
@@ -46,91 +47,101 @@ func platePage(d *staticData, f query.Filter) ([]plateRow, int64, error) {
 	}
 	idx, err := query.IndexOf("plates", "plate", ids, f.Plates)
 	if err != nil {
-		return nil, 0, err
+		return err
 	}
-	cs := query.CasesIn(d.cases, len(idx), f.Offset, f.Limit)
-	cols, err := query.ReadCaseRows(d.cols, cs, columns.PlateForces)
-	if err != nil {
-		return nil, 0, err
+	n := int64(len(idx))
+	if err := s.Begin(int64(len(d.cases))*n, d.warnings()); err != nil {
+		return err
 	}
-	first := slices.Index(d.cases, firstOr(cs))
-	var rows []plateRow
-	total := query.GridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
-		k := idx[i]
-		rows = append(rows, plateRow{lc: d.cases[c], corners: &plates[k], v: &cols[c-first][k]})
+	rows := make([]plateRow, 0, query.BatchRows)
+	return query.GridBatches(len(d.cases), len(idx), f, func(c0, c1 int, k0, k1 int64) error {
+		cols, err := query.ReadCaseRows(d.cols, d.cases[c0:c1], columns.PlateForces)
+		if err != nil {
+			return err
+		}
+		for k := k0; k < k1; k++ {
+			c, p := int(k/n), idx[k%n]
+			rows = append(rows, plateRow{lc: d.cases[c], corners: &plates[p], v: &cols[c-c0][p]})
+			if len(rows) == query.BatchRows || k == k1-1 {
+				if err := batch(rows); err != nil {
+					return err
+				}
+				rows = rows[:0]
+			}
+		}
+		return nil
 	})
-	return rows, total, nil
 }
 
 // PlateForces answers plate-element-forces.
-func (q reader) PlateForces(ctx context.Context, ws string, f query.Filter) (query.Page[model.PlateForcesRow], error) {
-	return view(q, ctx, ws, f, false, false, func(d *staticData) (query.Page[model.PlateForcesRow], error) {
-		p := query.Page[model.PlateForcesRow]{Warnings: model.ResultsWarnings{LoadCasesNotAnalyzed: d.notAnalysed}}
-		rows, total, err := platePage(d, f)
-		p.Total = total
-		for i := range rows {
-			r := rows[i].resultants()
-			row := model.PlateForcesRow{LoadCase: rows[i].lc, Plate: rows[i].plate(),
-				Fx: r.F[0], Fy: r.F[1], Fxy: r.F[2], Mx: r.M[0], My: r.M[1], Mxy: r.M[2], Vxz: r.V[0], Vyz: r.V[1]}
-			row.MxTop, row.MyTop, row.MxBtm, row.MyBtm = shell.WoodArmer(r.M)
-			p.Rows = append(p.Rows, row)
-		}
-		return p, err
+func (q reader) PlateForces(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.PlateForcesRow]) error {
+	return view(q, ctx, ws, f, sink, false, false, func(d *staticData, s *query.Stream[model.PlateForcesRow]) error {
+		return plateStream(d, f, s, func(rows []plateRow) error {
+			for i := range rows {
+				r := rows[i].resultants()
+				row := model.PlateForcesRow{LoadCase: rows[i].lc, Plate: rows[i].plate(),
+					Fx: r.F[0], Fy: r.F[1], Fxy: r.F[2], Mx: r.M[0], My: r.M[1], Mxy: r.M[2], Vxz: r.V[0], Vyz: r.V[1]}
+				row.MxTop, row.MyTop, row.MxBtm, row.MyBtm = shell.WoodArmer(r.M)
+				if err := s.Add(row); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	})
 }
 
 // PlateNodalForces answers plate-nodal-forces.
-func (q reader) PlateNodalForces(ctx context.Context, ws string, f query.Filter) (query.Page[model.PlateNodalForcesRow], error) {
-	return view(q, ctx, ws, f, false, false, func(d *staticData) (query.Page[model.PlateNodalForcesRow], error) {
-		p := query.Page[model.PlateNodalForcesRow]{Warnings: model.ResultsWarnings{LoadCasesNotAnalyzed: d.notAnalysed}}
-		rows, total, err := platePage(d, f)
-		p.Total = total
-		for i := range rows {
-			corners := rows[i].corners.Corners()
-			n := len(corners)
-			row := model.PlateNodalForcesRow{LoadCase: rows[i].lc, Plate: rows[i].plate(), Node: corners,
-				Fx: make([]float64, n), Fy: make([]float64, n), Fz: make([]float64, n),
-				Mx: make([]float64, n), My: make([]float64, n), Mz: make([]float64, n)}
-			for k := range n {
-				v := &rows[i].v.Corners[k]
-				row.Fx[k], row.Fy[k], row.Fz[k], row.Mx[k], row.My[k], row.Mz[k] = v[0], v[1], v[2], v[3], v[4], v[5]
+func (q reader) PlateNodalForces(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.PlateNodalForcesRow]) error {
+	return view(q, ctx, ws, f, sink, false, false, func(d *staticData, s *query.Stream[model.PlateNodalForcesRow]) error {
+		return plateStream(d, f, s, func(rows []plateRow) error {
+			for i := range rows {
+				corners := rows[i].corners.Corners()
+				n := len(corners)
+				row := model.PlateNodalForcesRow{LoadCase: rows[i].lc, Plate: rows[i].plate(), Node: corners,
+					Fx: make([]float64, n), Fy: make([]float64, n), Fz: make([]float64, n),
+					Mx: make([]float64, n), My: make([]float64, n), Mz: make([]float64, n)}
+				for k := range n {
+					v := &rows[i].v.Corners[k]
+					row.Fx[k], row.Fy[k], row.Fz[k], row.Mx[k], row.My[k], row.Mz[k] = v[0], v[1], v[2], v[3], v[4], v[5]
+				}
+				if err := s.Add(row); err != nil {
+					return err
+				}
 			}
-			p.Rows = append(p.Rows, row)
-		}
-		return p, err
+			return nil
+		})
 	})
 }
 
 // PlateStresses answers plate-element-stresses. Stresses are not stored:
 // they follow from the stored resultants and the plate's thicknesses,
 // which cannot have changed since (any model change deletes the results).
-func (q reader) PlateStresses(ctx context.Context, ws string, f query.Filter) (query.Page[model.PlateStressesRow], error) {
-	return view(q, ctx, ws, f, false, false, func(d *staticData) (query.Page[model.PlateStressesRow], error) {
-		p := query.Page[model.PlateStressesRow]{Warnings: model.ResultsWarnings{LoadCasesNotAnalyzed: d.notAnalysed}}
-		rows, total, err := platePage(d, f)
-		p.Total = total
-		if err != nil || len(rows) == 0 {
-			return p, err
-		}
-		props, err := q.plateProps(ctx, ws, rows)
-		if err != nil {
-			return p, err
-		}
-		for i := range rows {
-			pr := props[rows[i].plate()]
-			s := shell.StressesOf(rows[i].resultants(), pr.props, pr.t)
-			row := model.PlateStressesRow{LoadCase: rows[i].lc, Plate: rows[i].plate(),
-				SxTop: s.Top.Sx, SyTop: s.Top.Sy, TxyTop: s.Top.Txy, SxpTop: s.Top.S1, SypTop: s.Top.S2,
-				TmaxTop: s.Top.Tmax, SvmTop: s.Top.VonMises, PaTop: s.Top.Angle,
-				SxBtm: s.Bottom.Sx, SyBtm: s.Bottom.Sy, TxyBtm: s.Bottom.Txy, SxpBtm: s.Bottom.S1, SypBtm: s.Bottom.S2,
-				TmaxBtm: s.Bottom.Tmax, SvmBtm: s.Bottom.VonMises, PaBtm: s.Bottom.Angle,
-				Txz: s.Txz, Tyz: s.Tyz, SvmMax: s.VonMisesMax}
-			if err := finitePlateStresses(&row, pr); err != nil {
-				return p, err
+func (q reader) PlateStresses(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.PlateStressesRow]) error {
+	return view(q, ctx, ws, f, sink, false, false, func(d *staticData, s *query.Stream[model.PlateStressesRow]) error {
+		return plateStream(d, f, s, func(rows []plateRow) error {
+			props, err := q.plateProps(ctx, ws, rows)
+			if err != nil {
+				return err
 			}
-			p.Rows = append(p.Rows, row)
-		}
-		return p, nil
+			for i := range rows {
+				pr := props[rows[i].plate()]
+				s2 := shell.StressesOf(rows[i].resultants(), pr.props, pr.t)
+				row := model.PlateStressesRow{LoadCase: rows[i].lc, Plate: rows[i].plate(),
+					SxTop: s2.Top.Sx, SyTop: s2.Top.Sy, TxyTop: s2.Top.Txy, SxpTop: s2.Top.S1, SypTop: s2.Top.S2,
+					TmaxTop: s2.Top.Tmax, SvmTop: s2.Top.VonMises, PaTop: s2.Top.Angle,
+					SxBtm: s2.Bottom.Sx, SyBtm: s2.Bottom.Sy, TxyBtm: s2.Bottom.Txy, SxpBtm: s2.Bottom.S1, SypBtm: s2.Bottom.S2,
+					TmaxBtm: s2.Bottom.Tmax, SvmBtm: s2.Bottom.VonMises, PaBtm: s2.Bottom.Angle,
+					Txz: s2.Txz, Tyz: s2.Tyz, SvmMax: s2.VonMisesMax}
+				if err := finitePlateStresses(&row, pr); err != nil {
+					return err
+				}
+				if err := s.Add(row); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	})
 }
 

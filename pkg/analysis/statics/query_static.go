@@ -3,6 +3,7 @@ package statics
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"github.com/gusset/gusset/pkg/analysis/columns"
@@ -24,19 +25,30 @@ type staticData struct {
 
 // view runs fn, a query, against one consistent set of static results:
 // a run publishing or a model change clearing them while the query reads
-// makes it start again, so it never mixes two sets (or finds a column
-// gone).
-func view[T any](q reader, ctx context.Context, ws string, f query.Filter, nodes, members bool, fn func(d *staticData) (query.Page[T], error)) (query.Page[T], error) {
-	var out query.Page[T]
-	err := q.Results.View(ctx, ws, staticName, func(meta json.RawMessage, cols func(names ...string) ([][]byte, error)) error {
+// makes it start again (query.Stream.Start), so it never mixes two sets
+// (or finds a column gone). fn states the answer (Stream.Begin) and adds
+// its rows.
+func view[T any](q reader, ctx context.Context, ws string, f query.Filter, sink query.Sink[T], nodes, members bool,
+	fn func(d *staticData, s *query.Stream[T]) error) error {
+	s := query.NewStream(sink, f)
+	return q.Results.View(ctx, ws, staticName, func(meta json.RawMessage, cols func(names ...string) ([][]byte, error)) error {
+		if err := s.Start(meta); err != nil {
+			return err
+		}
 		d, err := q.static(ctx, ws, f, meta, cols, nodes, members)
 		if err != nil {
 			return err
 		}
-		out, err = fn(d)
-		return err
+		if err := fn(d, s); err != nil {
+			return err
+		}
+		return s.Flush()
 	})
-	return out, err
+}
+
+// warnings are the warnings of every static query.
+func (d *staticData) warnings() model.ResultsWarnings {
+	return model.ResultsWarnings{LoadCasesNotAnalyzed: d.notAnalysed}
 }
 
 // static reads the meta record and resolves the load case filter; nodes
@@ -100,141 +112,184 @@ func (q reader) static(ctx context.Context, ws string, f query.Filter, raw json.
 }
 
 // NodeDisplacements answers node-displacements.
-func (q reader) NodeDisplacements(ctx context.Context, ws string, f query.Filter) (query.Page[model.NodeDisplacementRow], error) {
-	return view(q, ctx, ws, f, true, false, func(d *staticData) (query.Page[model.NodeDisplacementRow], error) {
-		var p query.Page[model.NodeDisplacementRow]
-		p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+func (q reader) NodeDisplacements(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.NodeDisplacementRow]) error {
+	return view(q, ctx, ws, f, sink, true, false, func(d *staticData, s *query.Stream[model.NodeDisplacementRow]) error {
 		idx, err := query.IndexOf("nodes", "node", d.nodes, f.Nodes)
 		if err != nil {
-			return p, err
+			return err
 		}
-		cs := query.CasesIn(d.cases, len(idx), f.Offset, f.Limit)
-		cols, err := query.ReadCaseRows(d.cols, cs, columns.Disp)
-		if err != nil {
-			return p, err
+		if err := s.Begin(int64(len(d.cases))*int64(len(idx)), d.warnings()); err != nil {
+			return err
 		}
-		first := slices.Index(d.cases, firstOr(cs))
-		p.Total = query.GridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
-			u := &cols[c-first][idx[i]].U
-			p.Rows = append(p.Rows, model.NodeDisplacementRow{LoadCase: d.cases[c], Node: d.nodes[idx[i]],
+		return query.GridColumn(d.cols, d.cases, columns.Disp, len(idx), f, func(c, i int, col []columns.DispRow) error {
+			u := &col[idx[i]].U
+			return s.Add(model.NodeDisplacementRow{LoadCase: d.cases[c], Node: d.nodes[idx[i]],
 				Tx: u[0], Ty: u[1], Tz: u[2], Rx: u[3], Ry: u[4], Rz: u[5]})
 		})
-		return p, nil
 	})
 }
 
-func firstOr(cs []int64) int64 {
-	if len(cs) == 0 {
-		return 0
-	}
-	return cs[0]
-}
+// reactionCases is how many cases' reaction columns NodeReactions reads
+// at once: each holds a row per supported node.
+const reactionCases = 16
 
 // NodeReactions answers node-reactions: rows for supported nodes only.
-func (q reader) NodeReactions(ctx context.Context, ws string, f query.Filter) (query.Page[model.NodeReactionRow], error) {
-	return view(q, ctx, ws, f, true, false, func(d *staticData) (query.Page[model.NodeReactionRow], error) {
-		var p query.Page[model.NodeReactionRow]
-		p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+// Their number per case follows from the stored columns, so it reads them
+// twice: once to count the rows, then from the first case the page
+// reaches to emit them.
+func (q reader) NodeReactions(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.NodeReactionRow]) error {
+	return view(q, ctx, ws, f, sink, true, false, func(d *staticData, s *query.Stream[model.NodeReactionRow]) error {
 		keep, err := query.SelectIDs("nodes", "node", d.nodes, f.Nodes)
 		if err != nil {
-			return p, err
+			return err
 		}
-		cols, err := query.ReadCaseRows(d.cols, d.cases, columns.React)
-		if err != nil {
-			return p, err
+		kept := func(r *columns.ReactRow) bool {
+			if f.Nodes == nil {
+				return true
+			}
+			_, ok := slices.BinarySearch(keep, int64(r.Node))
+			return ok
 		}
-		var all []model.NodeReactionRow
-		for c, col := range cols {
-			for r := range col {
-				node, v := int64(col[r].Node), &col[r].F
-				if f.Nodes != nil {
-					if _, ok := slices.BinarySearch(keep, node); !ok {
-						continue
+		// each calls fn with each case from c0 on and its column.
+		each := func(c0 int, fn func(c int, col []columns.ReactRow) (bool, error)) error {
+			for lo := c0; lo < len(d.cases); lo += reactionCases {
+				hi := min(lo+reactionCases, len(d.cases))
+				cols, err := query.ReadCaseRows(d.cols, d.cases[lo:hi], columns.React)
+				if err != nil {
+					return err
+				}
+				for i, col := range cols {
+					if more, err := fn(lo+i, col); !more || err != nil {
+						return err
 					}
 				}
-				all = append(all, model.NodeReactionRow{LoadCase: d.cases[c], Node: node,
-					Fx: v[0], Fy: v[1], Fz: v[2], Mx: v[3], My: v[4], Mz: v[5]})
 			}
+			return nil
 		}
-		p.Total = int64(len(all))
-		lo, hi := query.PageOf(p.Total, f.Offset, f.Limit)
-		p.Rows = all[lo:hi]
-		return p, nil
+		counts := make([]int64, len(d.cases))
+		var total int64
+		err = each(0, func(c int, col []columns.ReactRow) (bool, error) {
+			for r := range col {
+				if kept(&col[r]) {
+					counts[c]++
+				}
+			}
+			total += counts[c]
+			return true, nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := s.Begin(total, d.warnings()); err != nil {
+			return err
+		}
+		lo, hi := query.PageOf(total, f.Offset, f.Limit)
+		if lo >= hi {
+			return nil
+		}
+		// at is the row number of the first row of case c0.
+		c0, at := 0, int64(0)
+		for at+counts[c0] <= lo {
+			at += counts[c0]
+			c0++
+		}
+		return each(c0, func(c int, col []columns.ReactRow) (bool, error) {
+			for r := range col {
+				if !kept(&col[r]) {
+					continue
+				}
+				if at >= lo {
+					v := &col[r].F
+					if err := s.Add(model.NodeReactionRow{LoadCase: d.cases[c], Node: int64(col[r].Node),
+						Fx: v[0], Fy: v[1], Fz: v[2], Mx: v[3], My: v[4], Mz: v[5]}); err != nil {
+						return false, err
+					}
+				}
+				if at++; at >= hi {
+					return false, nil
+				}
+			}
+			return true, nil
+		})
 	})
 }
 
-// ReactionSummary answers reaction-summary: three rows per case.
-func (q reader) ReactionSummary(ctx context.Context, ws string, f query.Filter) (query.Page[model.ReactionSummaryRow], error) {
-	return view(q, ctx, ws, f, false, false, func(d *staticData) (query.Page[model.ReactionSummaryRow], error) {
-		var p query.Page[model.ReactionSummaryRow]
-		p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
-		cols, err := query.ReadCaseRows(d.cols, d.cases, columns.Summary)
-		if err != nil {
-			return p, err
+// ReactionSummary answers reaction-summary: three rows per case, from
+// its one summary row.
+func (q reader) ReactionSummary(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.ReactionSummaryRow]) error {
+	return view(q, ctx, ws, f, sink, false, false, func(d *staticData, s *query.Stream[model.ReactionSummaryRow]) error {
+		if err := s.Begin(3*int64(len(d.cases)), d.warnings()); err != nil {
+			return err
 		}
-		var all []model.ReactionSummaryRow
-		for c, col := range cols {
-			row := func(t string, x [6]float64) model.ReactionSummaryRow {
-				return model.ReactionSummaryRow{LoadCase: d.cases[c], SummaryType: t, Fx: x[0], Fy: x[1], Fz: x[2], Mx: x[3], My: x[4], Mz: x[5]}
+		return query.GridColumn(d.cols, d.cases, columns.Summary, 3, f, func(c, i int, col []columns.SummaryRow) error {
+			if len(col) != 1 {
+				return fmt.Errorf("the reaction summary of load case %d has %d rows, not 1", d.cases[c], len(col))
 			}
-			for _, s := range col { // one row
-				var resid [6]float64
-				for i := range resid {
-					resid[i] = s.Load[i] + s.Reaction[i]
+			var x [6]float64
+			t := []string{model.SummaryLoad, model.SummaryReaction, model.SummaryResidual}[i]
+			switch t {
+			case model.SummaryLoad:
+				x = col[0].Load
+			case model.SummaryReaction:
+				x = col[0].Reaction
+			default:
+				for k := range x {
+					x[k] = col[0].Load[k] + col[0].Reaction[k]
 				}
-				all = append(all, row(model.SummaryLoad, s.Load), row(model.SummaryReaction, s.Reaction), row(model.SummaryResidual, resid))
 			}
-		}
-		p.Total = int64(len(all))
-		lo, hi := query.PageOf(p.Total, f.Offset, f.Limit)
-		p.Rows = all[lo:hi]
-		return p, nil
+			return s.Add(model.ReactionSummaryRow{LoadCase: d.cases[c], SummaryType: t, Fx: x[0], Fy: x[1], Fz: x[2], Mx: x[3], My: x[4], Mz: x[5]})
+		})
 	})
 }
 
 // MemberEndForces answers member-end-forces.
-func (q reader) MemberEndForces(ctx context.Context, ws string, f query.Filter) (query.Page[model.MemberEndForcesRow], error) {
-	return view(q, ctx, ws, f, false, true, func(d *staticData) (query.Page[model.MemberEndForcesRow], error) {
-		var p query.Page[model.MemberEndForcesRow]
-		p.Warnings.LoadCasesNotAnalyzed = d.notAnalysed
+func (q reader) MemberEndForces(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.MemberEndForcesRow]) error {
+	return view(q, ctx, ws, f, sink, false, true, func(d *staticData, s *query.Stream[model.MemberEndForcesRow]) error {
 		idx, err := query.IndexOf("members", "member", columns.MemberIDs(d.members), f.Members)
 		if err != nil {
-			return p, err
+			return err
 		}
-		cs := query.CasesIn(d.cases, len(idx), f.Offset, f.Limit)
-		cols, err := query.ReadCaseRows(d.cols, cs, columns.End)
-		if err != nil {
-			return p, err
+		if err := s.Begin(int64(len(d.cases))*int64(len(idx)), d.warnings()); err != nil {
+			return err
 		}
+		var ends [][]columns.EndRow
+		var first int
 		// Cable lengths, of the cases that have them.
-		var withCables []int64
-		for _, lc := range cs {
-			if c := d.meta.Case(lc); c != nil && c.Cables {
-				withCables = append(withCables, lc)
-			}
-		}
-		cables, err := query.ReadCaseRows(d.cols, withCables, columns.Cable)
-		if err != nil {
-			return p, err
-		}
 		cableOf := map[int64][]float64{}
-		for i, lc := range withCables {
-			cableOf[lc] = cables[i]
-		}
-		first := slices.Index(d.cases, firstOr(cs))
-		p.Total = query.GridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) {
+		return query.GridCases(len(d.cases), len(idx), f, func(c0, c1 int) error {
+			cs := d.cases[c0:c1]
+			var err error
+			first = c0
+			if ends, err = query.ReadCaseRows(d.cols, cs, columns.End); err != nil {
+				return err
+			}
+			var withCables []int64
+			for _, lc := range cs {
+				if c := d.meta.Case(lc); c != nil && c.Cables {
+					withCables = append(withCables, lc)
+				}
+			}
+			cables, err := query.ReadCaseRows(d.cols, withCables, columns.Cable)
+			if err != nil {
+				return err
+			}
+			clear(cableOf)
+			for i, lc := range withCables {
+				cableOf[lc] = cables[i]
+			}
+			return nil
+		}, func(c, i int) error {
 			m := idx[i]
-			v, mb := &cols[c-first][m], &d.members[m]
+			v, mb := &ends[c-first][m], &d.members[m]
 			length := []float64{}
 			if l := cableOf[d.cases[c]]; l != nil && l[m] > 0 {
 				length = []float64{l[m]}
 			}
-			p.Rows = append(p.Rows, model.MemberEndForcesRow{LoadCase: d.cases[c], Member: mb.ID,
+			return s.Add(model.MemberEndForcesRow{LoadCase: d.cases[c], Member: mb.ID,
 				Node: []int64{mb.NodeA, mb.NodeB},
 				Fx:   []float64{v.A[0], v.B[0]}, Fy: []float64{v.A[1], v.B[1]}, Fz: []float64{v.A[2], v.B[2]},
 				Mx: []float64{v.A[3], v.B[3]}, My: []float64{v.A[4], v.B[4]}, Mz: []float64{v.A[5], v.B[5]},
 				FinalCableLength: length})
 		})
-		return p, nil
 	})
 }

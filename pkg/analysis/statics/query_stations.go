@@ -18,74 +18,101 @@ import (
 // queries below rebuild the members of one page from the model and
 // evaluate them (static.Stations).
 
-// stationPage resolves the members and the page of a station query and
-// calls emit with each (case, member) pair's results, in row order.
-func (q reader) stationPage(ctx context.Context, ws string, f query.Filter, d *staticData,
-	emit func(lc int64, member int64, r *static.MemberResult)) (string, int64, error) {
+// stationCases is how many load cases one model of a station query
+// holds the loads of: building the members is most of a station query's
+// work besides the stations, so a model serves the rows of many cases,
+// while its loads stay those of a few.
+const stationCases = 64
+
+// stationStream resolves the members and the page of a station query,
+// states the answer and calls emit with each (case, member) pair's
+// results, in row order. It derives them BatchRows at a time, with the
+// members of the page built once per stationCases cases (with the loads
+// of those cases): an answer of any size costs the memory of one batch
+// and one such model.
+func stationStream[T any](q reader, ctx context.Context, ws string, f query.Filter, d *staticData, s *query.Stream[T],
+	emit func(lc int64, member int64, r *static.MemberResult) error) error {
 	ids := columns.MemberIDs(d.members)
 	idx, err := query.IndexOf("members", "member", ids, f.Members)
 	if err != nil {
-		return "", 0, err
+		return err
 	}
-	// The (case, member) pairs of the page, grouped by case.
-	type pair struct{ c, i int }
-	var pairs []pair
-	total := query.GridPage(len(d.cases), len(idx), f.Offset, f.Limit, func(c, i int) { pairs = append(pairs, pair{c, i}) })
-	if len(pairs) == 0 {
-		return d.notAnalysed, total, nil
+	n := int64(len(idx))
+	total := int64(len(d.cases)) * n
+	if err := s.Begin(total, d.warnings()); err != nil {
+		return err
 	}
-	cs := query.CasesIn(d.cases, len(idx), f.Offset, f.Limit)
-	var want []int64
-	seen := map[int]bool{}
-	for _, p := range pairs {
-		if !seen[p.i] {
-			seen[p.i] = true
-			want = append(want, ids[idx[p.i]])
-		}
-	}
-	job, _, err := q.Jobs.Job(ctx, ws)
-	if err != nil {
-		return "", 0, err
-	}
-	m, err := q.stationModel(ctx, ws, job.Settings, d.meta, sortedCopy(want), cs)
-	if err != nil {
-		return "", 0, err
-	}
-	ends, err := query.ReadCaseRows(d.cols, cs, columns.End)
-	if err != nil {
-		return "", 0, err
-	}
-	first := 0
-	for first < len(d.cases) && d.cases[first] != cs[0] {
-		first++
-	}
-	for lo := 0; lo < len(pairs); {
-		hi := lo
-		for hi < len(pairs) && pairs[hi].c == pairs[lo].c {
-			hi++
-		}
-		c := pairs[lo].c
-		col := ends[c-first]
-		in := make([]static.MemberEnd, 0, hi-lo)
-		for _, p := range pairs[lo:hi] {
-			mi := idx[p.i]
-			v := &col[mi]
-			in = append(in, static.MemberEnd{Member: ids[mi], EndA: v.A, EndB: v.B, DispA: v.DispA,
-				Inactive: v.IsInactive()})
-		}
-		res, err := static.Stations(ctx, m, d.meta.stationOptions(d.cases[c]), d.cases[c], in)
-		if err != nil {
-			return "", 0, err
-		}
-		for k, p := range pairs[lo:hi] {
-			if err := finiteStations(&res[k], ids[idx[p.i]], d.cases[c]); err != nil {
-				return "", 0, err
+	lo, hi := query.PageOf(total, f.Offset, f.Limit)
+	var settings *model.Settings
+	var m *domain.Model
+	built := int64(-1)
+	// modelOf returns the model of the group of cases case index c is in:
+	// the members of the page's rows of those cases with their loads.
+	modelOf := func(c int64) (*domain.Model, error) {
+		if g := c / stationCases; g != built {
+			if settings == nil {
+				job, _, err := q.Jobs.Job(ctx, ws)
+				if err != nil {
+					return nil, err
+				}
+				settings = &job.Settings
 			}
-			emit(d.cases[c], ids[idx[p.i]], &res[k])
+			k0, k1 := max(lo, g*stationCases*n), min(hi, min((g+1)*stationCases, int64(len(d.cases)))*n)
+			var want []int64
+			seen := map[int]bool{}
+			for k := k0; k < k1 && len(want) < len(idx); k++ {
+				if i := int(k % n); !seen[i] {
+					seen[i] = true
+					want = append(want, ids[idx[i]])
+				}
+			}
+			var err error
+			if m, err = q.stationModel(ctx, ws, *settings, d.meta, sortedCopy(want), d.cases[k0/n:(k1-1)/n+1]); err != nil {
+				return nil, err
+			}
+			built = g
 		}
-		lo = hi
+		return m, nil
 	}
-	return d.notAnalysed, total, nil
+	return query.GridRows(len(d.cases), len(idx), f, func(k0, k1 int64) error {
+		ends, err := query.ReadCaseRows(d.cols, d.cases[k0/n:(k1-1)/n+1], columns.End)
+		if err != nil {
+			return err
+		}
+		// The rows of one case at a time.
+		for lo := k0; lo < k1; {
+			c := lo / n
+			hi := min(k1, (c+1)*n)
+			col := ends[c-k0/n]
+			in := make([]static.MemberEnd, 0, hi-lo)
+			for k := lo; k < hi; k++ {
+				mi := idx[k%n]
+				v := &col[mi]
+				in = append(in, static.MemberEnd{Member: ids[mi], EndA: v.A, EndB: v.B, DispA: v.DispA,
+					Inactive: v.IsInactive()})
+			}
+			lc := d.cases[c]
+			m, err := modelOf(c)
+			if err != nil {
+				return err
+			}
+			res, err := static.Stations(ctx, m, d.meta.stationOptions(lc), lc, in)
+			if err != nil {
+				return err
+			}
+			for j := range res {
+				member := in[j].Member
+				if err := finiteStations(&res[j], member, lc); err != nil {
+					return err
+				}
+				if err := emit(lc, member, &res[j]); err != nil {
+					return err
+				}
+			}
+			lo = hi
+		}
+		return nil
+	})
 }
 
 // stationModel builds the members the stations of cases need
@@ -136,10 +163,9 @@ func sortedCopy(ids []int64) []int64 {
 }
 
 // MemberForces answers member-intermediate-forces.
-func (q reader) MemberForces(ctx context.Context, ws string, f query.Filter) (query.Page[model.MemberForcesRow], error) {
-	return view(q, ctx, ws, f, false, true, func(d *staticData) (query.Page[model.MemberForcesRow], error) {
-		var p query.Page[model.MemberForcesRow]
-		na, total, err := q.stationPage(ctx, ws, f, d, func(lc, member int64, r *static.MemberResult) {
+func (q reader) MemberForces(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.MemberForcesRow]) error {
+	return view(q, ctx, ws, f, sink, false, true, func(d *staticData, s *query.Stream[model.MemberForcesRow]) error {
+		return stationStream(q, ctx, ws, f, d, s, func(lc, member int64, r *static.MemberResult) error {
 			n := len(r.Stations)
 			row := model.MemberForcesRow{LoadCase: lc, Member: member, Station: make([]int, n), Location: make([]float64, n),
 				Fx: make([]float64, n), Fy: make([]float64, n), Fz: make([]float64, n),
@@ -149,18 +175,15 @@ func (q reader) MemberForces(ctx context.Context, ws string, f query.Filter) (qu
 				row.Fx[i], row.Fy[i], row.Fz[i] = s.Forces[0], s.Forces[1], s.Forces[2]
 				row.Mx[i], row.My[i], row.Mz[i] = s.Forces[3], s.Forces[4], s.Forces[5]
 			}
-			p.Rows = append(p.Rows, row)
+			return s.Add(row)
 		})
-		p.Warnings.LoadCasesNotAnalyzed, p.Total = na, total
-		return p, err
 	})
 }
 
 // MemberDisplacements answers member-intermediate-displacements.
-func (q reader) MemberDisplacements(ctx context.Context, ws string, f query.Filter) (query.Page[model.MemberDisplacementsRow], error) {
-	return view(q, ctx, ws, f, false, true, func(d *staticData) (query.Page[model.MemberDisplacementsRow], error) {
-		var p query.Page[model.MemberDisplacementsRow]
-		na, total, err := q.stationPage(ctx, ws, f, d, func(lc, member int64, r *static.MemberResult) {
+func (q reader) MemberDisplacements(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.MemberDisplacementsRow]) error {
+	return view(q, ctx, ws, f, sink, false, true, func(d *staticData, s *query.Stream[model.MemberDisplacementsRow]) error {
+		return stationStream(q, ctx, ws, f, d, s, func(lc, member int64, r *static.MemberResult) error {
 			n := len(r.Stations)
 			row := model.MemberDisplacementsRow{LoadCase: lc, Member: member, Station: make([]int, n), Location: make([]float64, n),
 				TxGlobal: make([]float64, n), TyGlobal: make([]float64, n), TzGlobal: make([]float64, n),
@@ -175,18 +198,15 @@ func (q reader) MemberDisplacements(ctx context.Context, ws string, f query.Filt
 				row.TyGlobal[i] = u[0]*ax[0][1] + u[1]*ax[1][1] + u[2]*ax[2][1]
 				row.TzGlobal[i] = u[0]*ax[0][2] + u[1]*ax[1][2] + u[2]*ax[2][2]
 			}
-			p.Rows = append(p.Rows, row)
+			return s.Add(row)
 		})
-		p.Warnings.LoadCasesNotAnalyzed, p.Total = na, total
-		return p, err
 	})
 }
 
 // MemberStresses answers member-stresses.
-func (q reader) MemberStresses(ctx context.Context, ws string, f query.Filter) (query.Page[model.MemberStressesRow], error) {
-	return view(q, ctx, ws, f, false, true, func(d *staticData) (query.Page[model.MemberStressesRow], error) {
-		var p query.Page[model.MemberStressesRow]
-		na, total, err := q.stationPage(ctx, ws, f, d, func(lc, member int64, r *static.MemberResult) {
+func (q reader) MemberStresses(ctx context.Context, ws string, f query.Filter, sink query.Sink[model.MemberStressesRow]) error {
+	return view(q, ctx, ws, f, sink, false, true, func(d *staticData, s *query.Stream[model.MemberStressesRow]) error {
+		return stationStream(q, ctx, ws, f, d, s, func(lc, member int64, r *static.MemberResult) error {
 			n := len(r.Stations)
 			col := func() []float64 { return make([]float64, n) }
 			row := model.MemberStressesRow{LoadCase: lc, Member: member, Station: make([]int, n), Position: col(),
@@ -201,10 +221,8 @@ func (q reader) MemberStresses(ctx context.Context, ws string, f query.Filter) (
 				row.NMyTop[i], row.NMyBtm[i] = st.Axial+st.BendingY[0], st.Axial+st.BendingY[1]
 				row.NMzTop[i], row.NMzBtm[i] = st.Axial+st.BendingZ[0], st.Axial+st.BendingZ[1]
 			}
-			p.Rows = append(p.Rows, row)
+			return s.Add(row)
 		})
-		p.Warnings.LoadCasesNotAnalyzed, p.Total = na, total
-		return p, err
 	})
 }
 

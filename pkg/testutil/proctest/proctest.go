@@ -34,7 +34,7 @@ var serviceVars = map[string]bool{"REDIS_URL": true, "PORT": true, "HOST": true,
 	"METRICS_ADDR": true, "LOG_LEVEL": true, "ANALYSIS_MAX_RETRY": true, "MAX_BODY_BYTES": true,
 	"MAX_JOB_BYTES": true, "BODY_MEMORY": true, "ALLOWED_HOSTS": true, "ALLOWED_ORIGINS": true,
 	"RECOVERY_DELAY_MS": true, "AUTH_MODE": true, "BODY_MEMORY_PER_CLIENT": true, "BODY_MIN_RATE": true,
-	"METRICS_WORKSPACE_LABELS": true, "WORKER_MEMORY": true}
+	"METRICS_WORKSPACE_LABELS": true, "WORKER_MEMORY": true, "MAX_RESPONSE_ROWS": true}
 
 // Env is the test's environment without the service's variables, plus set.
 func Env(set ...string) []string {
