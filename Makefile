@@ -60,11 +60,13 @@ test-load:
 
 # The capacity scenarios (services/api/capacity_*_test.go, tag capacity):
 # what one workspace must not be able to do to the service or to another
-# workspace, against real api and worker processes. CAPACITY_BIN_DIR runs
-# them against other binaries (an earlier build, say).
+# workspace, against real api and worker processes, each finding alone and
+# all of them beside a looping bystander (TestCapacityCombined). About 12
+# minutes on 2 cores; CI runs it. CAPACITY_BIN_DIR runs them against other
+# binaries (an earlier build, say).
 test-capacity:
 	$(GO) vet -tags capacity ./services/api/
-	$(GO) test -tags capacity -count=1 -v -timeout 30m -run TestCapacity ./services/api/
+	$(GO) test -tags capacity -count=1 -v -timeout 40m -run TestCapacity ./services/api/
 
 # The memory estimate a worker admits runs by, against the measured peak
 # (pkg/fem/static/memory_test.go) on grid-20, grid-30, the 200 × 200 plate

@@ -51,38 +51,52 @@ func TestCapacityWorkerMemoryAdmission(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := startCapStack(t, capOptions{Workers: 2, WorkerHardLimit: tc.hard,
 				WorkerEnv: []string{fmt.Sprintf("WORKER_MEMORY=%d", admitBudget)}})
-			if st, b := s.uploadTemplate("a", gridjob.File(tc.n, tc.cases)); st != 200 {
-				t.Fatalf("upload: %d %s", st, b)
-			}
-			run := s.startRun("a")
-			s.waitRun("a", &run, 10*time.Minute)
-			if run.Status != model.RunFailed {
-				t.Fatalf("run ended %s (%q), want Failed for want of memory", run.Status, run.ErrorMessage)
-			}
-			// "needs about N MiB of memory (...), more than the 256 MiB
-			// this worker may use (WORKER_MEMORY)": the estimate, the
-			// budget, and what to change.
-			m := regexp.MustCompile(`needs about (\d+) MiB .* more than the (\d+) MiB this worker may use \(WORKER_MEMORY\): .*fewer load cases.*coarser mesh.*more memory`).
-				FindStringSubmatch(run.ErrorMessage)
-			if m == nil || m[2] != fmt.Sprint(admitBudget>>20) {
-				t.Fatalf("message %q does not give the estimate, the budget of %d MiB and what to do", run.ErrorMessage, admitBudget>>20)
-			}
-			t.Logf("run failed: %s", run.ErrorMessage)
-			if run.Attempt != 1 {
-				t.Errorf("the run took %d attempts, want 1: a run that does not fit is not retried", run.Attempt)
-			}
-			s.alive()
-			// The other workspace's run completes on the same workers.
-			if st, b := s.uploadTemplate("b", gridjob.File(2, 1)); st != 200 {
-				t.Fatalf("b's upload: %d %s", st, b)
-			}
-			other := s.startRun("b")
-			s.waitRun("b", &other, 5*time.Minute)
-			if other.Status != model.RunCompleted {
-				t.Fatalf("b's run ended %s: %q", other.Status, other.ErrorMessage)
-			}
-			s.alive()
+			attackMemory(s, "b", tc.n, tc.cases, admitBudget)
 		})
+	}
+}
+
+// attackMemory is findings 3 and 4 by workspace a on s, whose workers'
+// WORKER_MEMORY is budget: a's linear run of grid-n with the given cases
+// must end Failed for want of memory, not retried, with every worker
+// alive; then by's small run completes on the same workers. It closes
+// both jobs at its end.
+func attackMemory(s *capStack, by string, n, cases int, budget int64) {
+	t := s.t
+	t.Helper()
+	if st, b := s.uploadTemplate("a", gridjob.File(n, cases)); st != 200 {
+		t.Fatalf("upload: %d %s", st, b)
+	}
+	run := s.startRun("a")
+	s.waitRun("a", &run, 10*time.Minute)
+	if run.Status != model.RunFailed {
+		t.Fatalf("run ended %s (%q), want Failed for want of memory", run.Status, run.ErrorMessage)
+	}
+	// "needs about N MiB of memory (...), more than the 256 MiB this
+	// worker may use (WORKER_MEMORY)": the estimate, the budget, and what
+	// to change.
+	m := regexp.MustCompile(`needs about (\d+) MiB .* more than the (\d+) MiB this worker may use \(WORKER_MEMORY\): .*fewer load cases.*coarser mesh.*more memory`).
+		FindStringSubmatch(run.ErrorMessage)
+	if m == nil || m[2] != fmt.Sprint(budget>>20) {
+		t.Fatalf("message %q does not give the estimate, the budget of %d MiB and what to do", run.ErrorMessage, budget>>20)
+	}
+	t.Logf("run failed: %s", run.ErrorMessage)
+	if run.Attempt != 1 {
+		t.Errorf("the run took %d attempts, want 1: a run that does not fit is not retried", run.Attempt)
+	}
+	s.alive()
+	// The other workspace's run completes on the same workers.
+	if st, b := s.uploadTemplate(by, gridjob.File(2, 1)); st != 200 {
+		t.Fatalf("%s's upload: %d %s", by, st, b)
+	}
+	other := s.startRun(by)
+	s.waitRun(by, &other, 5*time.Minute)
+	if other.Status != model.RunCompleted {
+		t.Fatalf("%s's run ended %s: %q", by, other.Status, other.ErrorMessage)
+	}
+	s.alive()
+	for _, ws := range []string{"a", by} {
+		s.must(200, ws, "POST", "/job/close", "")
 	}
 }
 

@@ -25,6 +25,18 @@ const combinedBodyLimit = 8 << 20
 // models beside them.
 const combinedRedisMemory = 512 << 20
 
+// combinedWorkerMemory is the workers' WORKER_MEMORY in
+// TestCapacityCombined: room for the 1000-case grid-7 run of finding 6
+// (an estimate of 1255 MiB), not for grid-30 (finding 3) or grid-6 with
+// 3,000 cases (finding 4, about 0.75 MiB a case).
+// combinedWorkerLimit is their hard limit, as a container's would be:
+// the budget and the worker's own memory, the model it reads and the
+// estimate's error (README, Sizing).
+const (
+	combinedWorkerMemory = 1536 << 20
+	combinedWorkerLimit  = 2 << 30
+)
+
 // combinedAPIBound is the most resident memory the api may reach in
 // TestCapacityCombined: the body budget (6 × MAX_BODY_BYTES here), the
 // bounded reading of job files and result answers, and the Go runtime's
@@ -43,7 +55,9 @@ const combinedAPIBound = 768 << 20
 // under 1 s, is for an idle machine.
 func TestCapacityCombined(t *testing.T) {
 	s := startCapStack(t, capOptions{Workers: 2, APIEnv: bodyshareEnv(combinedBodyLimit),
-		RedisArgs: []string{"--maxmemory", fmt.Sprint(combinedRedisMemory), "--maxmemory-policy", "noeviction"}})
+		RedisArgs:       []string{"--maxmemory", fmt.Sprint(combinedRedisMemory), "--maxmemory-policy", "noeviction"},
+		WorkerEnv:       []string{fmt.Sprintf("WORKER_MEMORY=%d", combinedWorkerMemory)},
+		WorkerHardLimit: combinedWorkerLimit})
 	want, _, err := portalSession(s, "b")
 	if err != nil {
 		t.Fatalf("b's undisturbed session: %v", err)
@@ -59,6 +73,10 @@ func TestCapacityCombined(t *testing.T) {
 		{"finding 1: a job file's results entry declaring 1000 MiB", func() { attackLargeResultsEntry(s, "c") }},
 		{"finding 5: bulk creates that would fill Redis", func() { attackFillRedis(s, "c", combinedRedisMemory) }},
 		{"finding 9: a job file row of 63 MiB", func() { attackLongRow(s) }},
+		{"finding 2: a result answer of 220 MB with no limit", func() { attackLargeAnswer(s) }},
+		{"finding 2: a list of 500,000 nodes with no limit", func() { attackLargeList(s) }},
+		{"finding 3: a model whose factor does not fit the worker", func() { attackMemory(s, "c", 30, 1, combinedWorkerMemory) }},
+		{"finding 4: a small model with 3,000 load cases", func() { attackMemory(s, "c", 6, 3000, combinedWorkerMemory) }},
 		{"finding 7: a stalled upload", func() { attackStalledUpload(s, "c", combinedBodyLimit) }},
 		{"finding 8: a fan-out of 30 cases × 300 steps", func() { attackFanOut(s, "c") }},
 		{"finding 6: a 1000-case run published on a busy machine", func() { attackLargePublish(s) }},
@@ -81,6 +99,9 @@ func TestCapacityCombined(t *testing.T) {
 	}
 	if apiPeak > combinedAPIBound {
 		t.Errorf("the api's resident memory reached %s, over its bound %s", jobfileMiB(apiPeak), jobfileMiB(combinedAPIBound))
+	}
+	if workerPeak > combinedWorkerLimit {
+		t.Errorf("a worker's resident memory reached %s, over its limit %s", jobfileMiB(workerPeak), jobfileMiB(combinedWorkerLimit))
 	}
 	t.Logf("b: %d sessions, %d requests: p50 %v, p99 %v, slowest %v; resident memory at most: api %s, a worker %s",
 		runs, len(latencies), percentile(latencies, 0.50), percentile(latencies, 0.99), percentile(latencies, 1),

@@ -70,12 +70,17 @@ type stationRow struct {
 // their own. A build that holds the answer (the body alone is 220 MB,
 // the rows it is encoded from as much again) passes the bound several
 // times over.
-func capacityLargeAnswer(t *testing.T) {
+func capacityLargeAnswer(t *testing.T) { attackLargeAnswer(startCapStack(t, capOptions{})) }
+
+// attackLargeAnswer is capacityLargeAnswer on s; it closes a's job at its
+// end.
+func attackLargeAnswer(s *capStack) {
+	t := s.t
+	t.Helper()
 	const members, cases = 480, 300
 	if n := gridjob.Size(5).Members; n != members {
 		t.Fatalf("grid-5 has %d members, not %d", n, members)
 	}
-	s := startCapStack(t, capOptions{})
 	if st, b := s.uploadTemplate("a", gridjob.File(5, cases)); st != 200 {
 		t.Fatalf("upload: %d %s", st, b)
 	}
@@ -117,6 +122,7 @@ func capacityLargeAnswer(t *testing.T) {
 			jobfileMiB(grew), jobfileMiB(body.n), jobfileMiB(bound))
 	}
 	s.alive()
+	s.must(200, "a", "POST", "/job/close", "")
 }
 
 // countingReader counts what passes through it.
@@ -180,9 +186,14 @@ func decodeStationRows(r io.Reader, members int) (int, error) {
 // answer's buffers, with the collector's headroom); a build that reads
 // the list whole holds every record twice (as stored, then in job
 // units) and the JSON: the build before grew by 208 MiB.
-func capacityLargeList(t *testing.T) {
+func capacityLargeList(t *testing.T) { attackLargeList(startCapStack(t, capOptions{})) }
+
+// attackLargeList is capacityLargeList on s; it closes a's job at its
+// end.
+func attackLargeList(s *capStack) {
+	t := s.t
+	t.Helper()
 	const nodes = 500_000
-	s := startCapStack(t, capOptions{})
 	s.must(200, "a", "POST", "/job/new", "")
 	for lo := 0; lo < nodes; lo += 10_000 {
 		var b strings.Builder
@@ -221,6 +232,7 @@ func capacityLargeList(t *testing.T) {
 			jobfileMiB(grew), jobfileMiB(int64(len(body))), jobfileMiB(bound))
 	}
 	s.alive()
+	s.must(200, "a", "POST", "/job/close", "")
 }
 
 // capacityMaxRows: with MAX_RESPONSE_ROWS=100, workspace a's grid-2 (27
