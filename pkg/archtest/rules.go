@@ -194,6 +194,7 @@ var Rules = []Rule{
 	{Package: "pkg/testutil/gridjob", Why: "builds the grid-n job as a job file",
 		Allow: []string{"pkg/fem/gridn", "pkg/jobfile", "pkg/model", "pkg/store"}},
 	{Package: "pkg/testutil/logtest", Why: "log buffers and listeners' addresses for tests, over the standard library only"},
+	{Package: "pkg/testutil/peak", Why: "samples a peak (resident memory, the heap) for tests and benchmarks, over the standard library only"},
 	{Package: "pkg/testutil/browser", Why: "drives headless Chromium over a pipe through the standard library only"},
 	{Package: "pkg/testutil/proctest", Why: "starts and probes service processes through the standard library only"},
 	{Package: "pkg/testutil/redistest", Why: "starts a redis-server for tests",

@@ -4,12 +4,12 @@ import (
 	"io"
 	"net/http"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/testutil/gridjob"
+	"github.com/gusset/gusset/pkg/testutil/peak"
 )
 
 // BenchmarkResultAnswerMemory reads member-intermediate-forces of grid-5
@@ -31,7 +31,12 @@ func BenchmarkResultAnswerMemory(b *testing.B) {
 		runtime.GC()
 		var before runtime.MemStats
 		runtime.ReadMemStats(&before)
-		peak := heapPeak()
+		// The heap in use, sampled every 5 ms.
+		heap := peak.Start(5*time.Millisecond, func() (int64, bool) {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			return int64(m.HeapInuse), true
+		}, 0, nil)
 		t0 := time.Now()
 		res, err := http.Get(s.base + "/job/query/analysis/static/member-intermediate-forces")
 		if err != nil {
@@ -41,7 +46,7 @@ func BenchmarkResultAnswerMemory(b *testing.B) {
 		n, err := io.Copy(io.Discard, res.Body)
 		res.Body.Close()
 		total := time.Since(t0)
-		top := peak()
+		top := heap.Stop()
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
 		if err != nil || res.StatusCode != 200 {
@@ -52,38 +57,5 @@ func BenchmarkResultAnswerMemory(b *testing.B) {
 		b.ReportMetric(float64(n)/1e6, "body-MB")
 		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/1e6, "alloc-MB")
 		b.ReportMetric(float64(top-int64(before.HeapInuse))/1e6, "peak-heap-MB")
-	}
-}
-
-// heapPeak samples the heap in use every 5 ms until the returned
-// function is called, which returns the largest sample.
-func heapPeak() func() int64 {
-	var mu sync.Mutex
-	var top int64
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(5 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			mu.Lock()
-			top = max(top, int64(m.HeapInuse))
-			mu.Unlock()
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() int64 {
-		close(done)
-		<-finished
-		mu.Lock()
-		defer mu.Unlock()
-		return top
 	}
 }

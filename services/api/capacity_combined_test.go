@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/testutil/peak"
 )
 
 // combinedBodyLimit is MAX_BODY_BYTES of TestCapacityCombined: large
@@ -216,44 +217,29 @@ func (l *portalLoop) stop() (runs int, failures []string, latencies []time.Durat
 	return l.runs, l.failures, l.latencies
 }
 
-// rssPeaks samples the resident memory of the api and the workers.
-type rssPeaks struct {
-	api, worker int64
-	done        chan struct{}
-	stopped     sync.WaitGroup
-}
+// rssPeaks samples the resident memory of the api and of the workers
+// (the largest of them) every 100 ms.
+type rssPeaks struct{ api, worker *peak.Sampler }
 
-// startRSSPeaks samples s's processes every 100 ms until stopped.
+// startRSSPeaks samples s's processes until stopped.
 func startRSSPeaks(s *capStack) *rssPeaks {
-	p := &rssPeaks{done: make(chan struct{})}
-	p.stopped.Add(1)
-	go func() {
-		defer p.stopped.Done()
-		for {
-			if n, ok := jobfileRSS(s.api.PID()); ok {
-				p.api = max(p.api, n)
-			}
-			for _, w := range s.workers {
-				if n, ok := jobfileRSS(w.PID()); ok {
-					p.worker = max(p.worker, n)
-				}
-			}
-			select {
-			case <-p.done:
-				return
-			case <-time.After(100 * time.Millisecond):
+	worker := func() (int64, bool) {
+		var top int64
+		for _, w := range s.workers {
+			if n, ok := jobfileRSS(w.PID()); ok {
+				top = max(top, n)
 			}
 		}
-	}()
-	return p
+		return top, true
+	}
+	return &rssPeaks{
+		api:    peak.Start(100*time.Millisecond, func() (int64, bool) { return jobfileRSS(s.api.PID()) }, 0, nil),
+		worker: peak.Start(100*time.Millisecond, worker, 0, nil),
+	}
 }
 
 // stop ends the sampling and returns the peaks.
-func (p *rssPeaks) stop() (api, worker int64) {
-	close(p.done)
-	p.stopped.Wait()
-	return p.api, p.worker
-}
+func (p *rssPeaks) stop() (api, worker int64) { return p.api.Stop(), p.worker.Stop() }
 
 // percentile returns the q-quantile of ds (1: the largest).
 func percentile(ds []time.Duration, q float64) time.Duration {

@@ -14,9 +14,10 @@ import (
 	"mime/multipart"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/gusset/gusset/pkg/testutil/peak"
 )
 
 // jobfileEntry is an entry of a crafted job file: its content, or (raw
@@ -124,39 +125,7 @@ func jobfileRSS(pid int) (int64, bool) {
 // calls over once: the scenario stops the process there, so that a
 // build that fails does not take the machine's memory with it.
 func jobfilePeak(pid int, kill int64, over func()) (stop func() int64) {
-	var mu sync.Mutex
-	var peak int64
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		tick := time.NewTicker(50 * time.Millisecond)
-		defer tick.Stop()
-		killed := false
-		for {
-			if v, ok := jobfileRSS(pid); ok {
-				mu.Lock()
-				peak = max(peak, v)
-				mu.Unlock()
-				if v > kill && !killed {
-					killed = true
-					over()
-				}
-			}
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	return func() int64 {
-		close(done)
-		<-finished
-		mu.Lock()
-		defer mu.Unlock()
-		return peak
-	}
+	return peak.Start(50*time.Millisecond, func() (int64, bool) { return jobfileRSS(pid) }, kill, over).Stop
 }
 
 // jobfileMiB writes bytes in MiB.
