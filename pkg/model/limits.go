@@ -55,7 +55,10 @@ type LimitDef struct {
 // defaults hold a large engineering model with room to spare (a 200 × 200
 // plate mesh has 40,401 nodes) while keeping what one workspace can ask
 // of Redis and of a worker far from what a service of a few GiB holds:
-// 500,000 nodes take about 150 MiB of Redis.
+// 500,000 nodes take about 100 MiB of Redis (TestCapacityFullRedis fills
+// 24 MB with about 117,000). The results default is half
+// the Redis the deploy files give the service (maxmemory 1gb), so that
+// one workspace cannot fill it alone.
 var LimitDefs = []LimitDef{
 	{Name: "nodes", Setting: "MAX_NODES", Noun: "nodes", Default: 500_000, Coll: CollNodes,
 		Field: func(l *Limits) *int64 { return &l.Nodes }},
@@ -67,7 +70,7 @@ var LimitDefs = []LimitDef{
 		Field: func(l *Limits) *int64 { return &l.LoadCases }},
 	{Name: "stepCases", Setting: "MAX_STEP_CASES", Noun: "Step cases kept by one non-linear run", Default: 1000,
 		Field: func(l *Limits) *int64 { return &l.StepCases }},
-	{Name: "resultBytes", Setting: "MAX_RESULT_BYTES", Noun: "bytes of stored results", Bytes: true, Default: 2 << 30,
+	{Name: "resultBytes", Setting: "MAX_RESULT_BYTES", Noun: "bytes of stored results", Bytes: true, Default: 512 << 20,
 		Field: func(l *Limits) *int64 { return &l.ResultBytes }},
 	{Name: "jobFileBytes", Setting: "MAX_JOB_BYTES", Noun: "bytes of a job file (uncompressed)", Bytes: true, Default: 1 << 30,
 		Field: func(l *Limits) *int64 { return &l.JobFileBytes }},
