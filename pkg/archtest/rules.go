@@ -172,7 +172,7 @@ var Rules = []Rule{
 		Allow: []string{"pkg/analysis/lifecycle", "pkg/model", "pkg/store"}, External: []string{uuid}, Deny: noTransport},
 	{Package: "pkg/analysis/statics", Why: "the static family solves with the static and non-linear engines",
 		Allow: []string{"pkg/analysis", "pkg/analysis/adapter", "pkg/analysis/columns", "pkg/analysis/lifecycle", "pkg/analysis/query",
-			"pkg/fem/domain", "pkg/fem/geom", "pkg/fem/linsys", "pkg/fem/nonlinear", "pkg/fem/shell", "pkg/fem/static", "pkg/model", "pkg/store"},
+			"pkg/fem/domain", "pkg/fem/geom", "pkg/fem/linsys", "pkg/fem/nonlinear", "pkg/fem/shell", "pkg/fem/sparse", "pkg/fem/static", "pkg/model", "pkg/store"},
 		Deny: noTransport},
 	{Package: "pkg/analysis/eigen", Why: "the buckling and frequency families solve with the modal engines",
 		Allow: []string{"pkg/analysis", "pkg/analysis/adapter", "pkg/analysis/columns", "pkg/analysis/lifecycle", "pkg/analysis/query",

@@ -1,10 +1,14 @@
 package server
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/testutil/gridjob"
 )
 
 // WORKER_MEMORY is a positive number of bytes; unset is 0, the default.
@@ -91,6 +95,28 @@ func TestWorkerHeadroom(t *testing.T) {
 	} {
 		if got := workerHeadroom(c.limit); got != c.want {
 			t.Errorf("workerHeadroom(%d MiB) = %d MiB, want %d MiB", c.limit>>20, got>>20, c.want>>20)
+		}
+	}
+}
+
+// The parts of a non-linear run reserve their memory from the worker's
+// budget before their first factorization, as a static run does: on a
+// worker whose WORKER_MEMORY cannot hold grid-10's tangent and its factor
+// (7,986 equations: several MiB), each case ends without results saying
+// what it needs and what the worker may use, and the run fails without a
+// worker stopping; the same run on the default budget completes
+// (TestNonLinear* in nonlinear_test.go).
+func TestNonLinearPartsAdmitted(t *testing.T) {
+	s := startStackWith(t, 1, Config{WorkerMemory: 1 << 20}, io.Discard)
+	s.upload(gridjob.File(10, 2))
+	run := s.wait(s.runNonLinear(map[string]any{"loadSteps": 2}).RunID)
+	if run.Status != model.RunFailed {
+		t.Fatalf("run %s (%q), want Failed: neither case fits 1 MiB", run.Status, run.ErrorMessage)
+	}
+	for _, want := range []string{"load case 1 has no results", "this analysis needs about", "equations",
+		"more than the 1024 KiB this worker may use (WORKER_MEMORY)"} {
+		if !strings.Contains(run.ErrorMessage+strings.Join(run.Warnings, " "), want) {
+			t.Errorf("the run's message %q and warnings %q do not say %q", run.ErrorMessage, run.Warnings, want)
 		}
 	}
 }

@@ -108,11 +108,7 @@ func (r *Runner) Admit(ctx context.Context, t Task, lv *Progress, need int64, wh
 		return nil
 	}
 	total := r.Memory.Total()
-	if need > total {
-		return ModelError("this analysis needs about %s of memory (%s), more than the %s this worker may use (WORKER_MEMORY): "+
-			"analyse fewer load cases at once, use a coarser mesh, or run it on a worker with more memory", MiB(need), what, MiB(total))
-	}
-	release, err := r.Memory.reserve(ctx, need)
+	release, err := r.Reserve(ctx, need, what)
 	if err != nil {
 		return err
 	}
@@ -125,6 +121,23 @@ func (r *Runner) Admit(ctx context.Context, t Task, lv *Progress, need int64, wh
 		return nil
 	})
 	return err
+}
+
+// Reserve reserves need bytes of the worker's memory budget, as Admit
+// does, for work whose caller gives them back (release, which may be
+// called more than once): the parts of a run that fans out, which share
+// their run's record and so keep no reservation in it. Work that needs
+// more than the whole budget is the same model.KindValidation error as
+// Admit's. Without a budget it reserves nothing.
+func (r *Runner) Reserve(ctx context.Context, need int64, what string) (release func(), err error) {
+	if r.Memory == nil {
+		return func() {}, nil
+	}
+	if total := r.Memory.Total(); need > total {
+		return nil, ModelError("this analysis needs about %s of memory (%s), more than the %s this worker may use (WORKER_MEMORY): "+
+			"analyse fewer load cases at once, use a coarser mesh, or run it on a worker with more memory", MiB(need), what, MiB(total))
+	}
+	return r.Memory.reserve(ctx, need)
 }
 
 // lostNearBudget returns, for a run whose previous attempt did not

@@ -14,6 +14,8 @@ import (
 	"github.com/gusset/gusset/pkg/analysis/lifecycle"
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/nonlinear"
+	"github.com/gusset/gusset/pkg/fem/sparse"
+	"github.com/gusset/gusset/pkg/fem/static"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
 )
@@ -150,10 +152,29 @@ func (r runner) solveCase(ctx context.Context, t lifecycle.Task, job model.Job, 
 			return nil
 		}
 	}
+	// The part reserves its memory from the worker's budget before its
+	// first factorization: the model, the tangent and its factor, which
+	// every iteration rebuilds in place.
+	var admitErr error
+	release := func() {}
+	defer func() { release() }()
+	opts.Admit = func(k *sparse.SymMatrix, sym *sparse.Symbolic) error {
+		e := static.BaseEstimate(d, k, sym)
+		rel, err := r.Reserve(ctx, e.Model+e.System+e.Factor, fmt.Sprintf("%d equations: %s for the factorization of the tangent",
+			e.Equations, lifecycle.MiB(e.Factor)))
+		if err != nil {
+			admitErr = err
+			return err
+		}
+		release = rel
+		return nil
+	}
 	t0 := time.Now()
 	res, err := nonlinear.Analyze(ctx, d, name, opts)
 	took := time.Since(t0)
 	switch {
+	case admitErr != nil && model.KindOf(admitErr) == model.KindValidation:
+		return r.stageFailure(ctx, t, admitErr.Error())
 	case err != nil && ctx.Err() != nil:
 		return lifecycle.PartOutcome{}, fmt.Errorf("run %s, load case %d interrupted: %w", t.RunID, t.LoadCase, ctx.Err())
 	case stageErr != nil:

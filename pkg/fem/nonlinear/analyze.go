@@ -160,6 +160,8 @@ type driver struct {
 	// stepped, when set, is called with each converged step and its load
 	// factor (Options.Step).
 	stepped func(step int, lambda float64) error
+	// admitted is set once Options.Admit has passed the analysis.
+	admitted bool
 }
 
 // analysis is the state of one large-displacement Analyze call.
@@ -384,10 +386,35 @@ func (a *driver) measure(rn, ref, dn float64, x []float64) float64 {
 	return res
 }
 
+// admit hands the first tangent k and its symbolic analysis to
+// Options.Admit; the factorizer reuses the analysis when it factors k.
+func (a *driver) admit(k *sparse.SymMatrix) error {
+	if a.opts.Admit == nil || a.admitted {
+		return nil
+	}
+	a.admitted = true
+	fz := a.opts.Factorizer
+	if ff, ok := fz.(*followFactorizer); ok {
+		fz = ff.inner
+	}
+	sf, ok := fz.(*linsys.SparseFactorizer)
+	if !ok {
+		return nil
+	}
+	sym, err := sf.Analyze(a.ctx, k, a.num.NodeOf)
+	if err != nil || sym == nil {
+		return err
+	}
+	return a.opts.Admit(k, sym)
+}
+
 // factor factors k, turning a zero pivot into the mechanism error naming
 // its node and DOF and, when a.stable is set, negative pivots into an
 // *UnstableError.
 func (a *driver) factor(k *sparse.SymMatrix, lambda float64) (linsys.Factorization, error) {
+	if err := a.admit(k); err != nil {
+		return nil, err
+	}
 	f, err := a.opts.Factorizer.Factor(a.ctx, k, a.num.NodeOf)
 	if err != nil {
 		var se *linsys.SingularError

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gusset/gusset/pkg/fem/domain"
 	"github.com/gusset/gusset/pkg/fem/linsys"
+	"github.com/gusset/gusset/pkg/fem/sparse"
 )
 
 // Theory is the kinematics of the analysis (package doc).
@@ -169,6 +170,13 @@ type Options struct {
 	// Factorizer factors the (symmetric) stiffness; nil means a new
 	// linsys.SparseFactorizer with its default orderings.
 	Factorizer linsys.Factorizer
+	// Admit, when not nil, is given the first tangent and its symbolic
+	// analysis before the first numeric factorization, when Factorizer
+	// is a *linsys.SparseFactorizer, so that the caller can size the
+	// analysis (the factor's bytes, sparse.Symbolic.NumericBytes) and
+	// refuse it before its largest allocations; its error ends Analyze.
+	// Every later factorization has the same pattern.
+	Admit func(k *sparse.SymMatrix, sym *sparse.Symbolic) error
 	// Progress, when not nil, is called after every iteration with its
 	// record (the same as Result.History), from the analysing goroutine;
 	// it must return quickly and may cancel the context.
