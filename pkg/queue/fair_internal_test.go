@@ -30,6 +30,16 @@ func (s fairState) mark(ws, id string) {
 	}
 }
 
+// aBusyBWaiting is the state most cases start from: a has task a/1 under
+// way (a lease of a minute) and a/2 queued; b has b/1 queued.
+func (s fairState) aBusyBWaiting() {
+	s.t.Helper()
+	s.mark("a", "a/1")
+	s.mark("a", "a/2")
+	s.decide("a", "a/1", time.Minute, false)
+	s.mark("b", "b/1")
+}
+
 // decide runs the decision on task id of ws, admitting it for lease
 // unless it must wait; must says it is on its last attempt. It returns
 // "run", or the workspace it waits for.
@@ -75,37 +85,25 @@ func TestFairDecision(t *testing.T) {
 			ws: "a", id: "a/2", want: "run"},
 		{name: "a workspace with a task under way waits for one with none",
 			setup: func(s fairState) {
-				s.mark("a", "a/1")
-				s.mark("a", "a/2")
-				s.decide("a", "a/1", time.Minute, false)
-				s.mark("b", "b/1")
+				s.aBusyBWaiting()
 			},
 			ws: "a", id: "a/2", want: "b"},
 		{name: "the waiting workspace's own task runs",
 			setup: func(s fairState) {
-				s.mark("a", "a/1")
-				s.mark("a", "a/2")
-				s.decide("a", "a/1", time.Minute, false)
-				s.mark("b", "b/1")
+				s.aBusyBWaiting()
 			},
 			ws: "b", id: "b/1", want: "run"},
 		{name: "with as many under way, the workspace served less recently goes first",
 			setup: func(s fairState) {
 				// a's tasks were queued before b's, but a has just been
 				// served: its task ended after b's was queued.
-				s.mark("a", "a/1")
-				s.mark("a", "a/2")
-				s.decide("a", "a/1", time.Minute, false)
-				s.mark("b", "b/1")
+				s.aBusyBWaiting()
 				s.release("a", "a/1")
 			},
 			ws: "a", id: "a/2", want: "b"},
 		{name: "a task on its last attempt runs all the same",
 			setup: func(s fairState) {
-				s.mark("a", "a/1")
-				s.mark("a", "a/2")
-				s.decide("a", "a/1", time.Minute, false)
-				s.mark("b", "b/1")
+				s.aBusyBWaiting()
 			},
 			ws: "a", id: "a/2", must: true, want: "run"},
 		{name: "a task under way whose worker was killed stops counting when its lease runs out",
@@ -121,10 +119,7 @@ func TestFairDecision(t *testing.T) {
 			ws: "a", id: "a/2", want: "run"},
 		{name: "a workspace that was dequeued waits no more",
 			setup: func(s fairState) {
-				s.mark("a", "a/1")
-				s.mark("a", "a/2")
-				s.decide("a", "a/1", time.Minute, false)
-				s.mark("b", "b/1")
+				s.aBusyBWaiting()
 				if err := unmarkWaiting(s.ctx, s.rdb, "b", "b/1"); err != nil {
 					s.t.Fatal(err)
 				}
@@ -147,10 +142,7 @@ func TestFairDecision(t *testing.T) {
 func TestFairStaleMarkDropped(t *testing.T) {
 	rdb := redistest.Start(t).Client(t)
 	s := fairState{t: t, ctx: context.Background(), rdb: rdb}
-	s.mark("a", "a/1")
-	s.mark("a", "a/2")
-	s.decide("a", "a/1", time.Minute, false)
-	s.mark("b", "b/1") // never queued in asynq
+	s.aBusyBWaiting() // b's task is never queued in asynq
 	f := &fair{rdb: rdb, insp: asynq.NewInspectorFromRedisClient(rdb), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if f.stillWaiting(s.ctx, "b", "b/1") {
 		t.Fatal("a task that is not in the queue reads as waiting")
