@@ -82,3 +82,59 @@ func TestDequeueOfTaskFinishingMeanwhile(t *testing.T) {
 		t.Errorf("Dequeue of a task finishing meanwhile failed %d time(s), first: %v", len(errs), errs[0])
 	}
 }
+
+// Dequeue of a task that a worker hands back to the queue between
+// asynq's refusal to delete it (it was active) and the look-up of its
+// state removes it, never fails: a worker hands a task back whenever its
+// workspace must wait its turn (fair scheduling), and a cancel of a
+// fanned-out run that met one answered 500. The handler here fails its
+// attempt, which hands the task back the same way (state retry).
+func TestDequeueOfTaskHandedBackMeanwhile(t *testing.T) {
+	srv := redistest.Start(t)
+	rdb := srv.Client(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	started, fail := make(chan struct{}, 1), make(chan struct{})
+	w := queue.NewWorker(rdb, slog.New(slog.NewTextHandler(io.Discard, nil)), queue.Handler{TaskType: queue.TypeAnalysisRun,
+		Handle: func(context.Context, []byte) error {
+			started <- struct{}{}
+			<-fail
+			return errors.New("this attempt fails")
+		}})
+	stopped := make(chan error, 1)
+	go func() { stopped <- w.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-stopped })
+
+	c := queue.NewClient(rdb)
+	insp := asynq.NewInspectorFromRedisClient(rdb)
+	const id = "run/1"
+	if err := c.Enqueue(ctx, "a", id, []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-started:
+	case <-time.After(time.Minute):
+		t.Fatal("no worker took the task within a minute")
+	}
+	queue.BeforeLookup(c, func() {
+		close(fail)
+		deadline := time.Now().Add(time.Minute)
+		for time.Now().Before(deadline) {
+			info, err := insp.GetTaskInfo(queue.QueueAnalysis, id)
+			if err == nil && info.State == asynq.TaskStateRetry {
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Error("the failed task did not reach state retry within a minute")
+	})
+	removed, err := c.Dequeue(ctx, "a", id)
+	if err != nil {
+		t.Fatalf("Dequeue: %v", err)
+	}
+	if !removed {
+		t.Error("Dequeue reported false: the task, back in the queue, should have been removed")
+	}
+	if _, err := insp.GetTaskInfo(queue.QueueAnalysis, id); !errors.Is(err, asynq.ErrTaskNotFound) {
+		t.Errorf("after Dequeue the task is still there (look-up: %v)", err)
+	}
+}

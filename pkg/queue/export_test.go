@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -24,4 +25,25 @@ func Busy(ctx context.Context, rdb redis.UniversalClient, ws string) (int64, err
 		return 0, err
 	}
 	return rdb.ZCount(ctx, fairBusyPrefix+ws, "("+strconv.FormatInt(now.UnixMicro(), 10), "+inf").Result()
+}
+
+// BeforeLookup makes c call hook once, the first time Dequeue looks a
+// task's state up after asynq refused to delete it: a test puts the
+// task's next change of state in that window.
+func BeforeLookup(c *Client, hook func()) {
+	c.insp = &hookedInspector{inspector: c.insp, hook: hook}
+}
+
+type hookedInspector struct {
+	inspector
+	hook func()
+}
+
+func (h *hookedInspector) GetTaskInfo(queue, id string) (*asynq.TaskInfo, error) {
+	if h.hook != nil {
+		hook := h.hook
+		h.hook = nil
+		hook()
+	}
+	return h.inspector.GetTaskInfo(queue, id)
 }

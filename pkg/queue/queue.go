@@ -126,12 +126,24 @@ func (w *Worker) Run(ctx context.Context) error {
 	return nil
 }
 
+// inspector is what Client reads and removes queued tasks through: an
+// *asynq.Inspector.
+type inspector interface {
+	DeleteTask(queue, id string) error
+	GetTaskInfo(queue, id string) (*asynq.TaskInfo, error)
+	Queues() ([]string, error)
+	GetQueueInfo(queue string) (*asynq.QueueInfo, error)
+	Servers() ([]*asynq.ServerInfo, error)
+}
+
+var _ inspector = (*asynq.Inspector)(nil)
+
 // Client enqueues analysis tasks and inspects them: the API's side of the
 // queue.
 type Client struct {
 	rdb  redis.UniversalClient
 	c    *asynq.Client
-	insp *asynq.Inspector
+	insp inspector
 	// MaxRetry is the retry count the tasks it enqueues carry (asynq keeps
 	// it in each task, so the enqueuing process decides); NewClient sets
 	// the package's MaxRetry.
@@ -169,30 +181,41 @@ func (c *Client) Enqueue(ctx context.Context, ws, id string, payload []byte) err
 // Dequeue removes a task of workspace ws (by the id it was queued under)
 // that no worker has taken yet. It reports false when a worker has it (or
 // it is gone).
+//
+// asynq refuses to delete a task a worker holds. A worker can hand one
+// back to the queue (its workspace waits its turn, or the attempt
+// failed) just after the refusal, so a task found waiting again is
+// deleted again, a few times at most.
 func (c *Client) Dequeue(ctx context.Context, ws, id string) (bool, error) {
-	err := c.insp.DeleteTask(QueueAnalysis, id)
-	if err == nil || errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
-		// It waits no more (a task a worker has was admitted, which
-		// dropped its mark already). A mark left behind is dropped when a
-		// worker finds it stale.
-		// Failing to, it is dropped then too: the task is gone either way.
-		_ = unmarkWaiting(ctx, c.rdb, ws, id)
+	var err error
+	for range dequeueTries {
+		err = c.insp.DeleteTask(QueueAnalysis, id)
+		if err == nil || errors.Is(err, asynq.ErrTaskNotFound) || errors.Is(err, asynq.ErrQueueNotFound) {
+			// It waits no more (a task a worker has was admitted, which
+			// dropped its mark already). A mark left behind is dropped when a
+			// worker finds it stale.
+			// Failing to, it is dropped then too: the task is gone either way.
+			_ = unmarkWaiting(ctx, c.rdb, ws, id)
+			return err == nil, nil
+		}
+		info, ierr := c.insp.GetTaskInfo(QueueAnalysis, id)
+		switch {
+		case ierr == nil && info.State == asynq.TaskStateActive,
+			// Finished between the two calls.
+			errors.Is(ierr, asynq.ErrTaskNotFound), errors.Is(ierr, asynq.ErrQueueNotFound):
+			return false, nil
+		case ierr == nil && isWaiting(info.State):
+			continue // handed back meanwhile
+		}
+		return false, model.Wrap("remove queued analysis", err)
 	}
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, asynq.ErrTaskNotFound), errors.Is(err, asynq.ErrQueueNotFound):
-		return false, nil
-	}
-	info, ierr := c.insp.GetTaskInfo(QueueAnalysis, id)
-	switch {
-	case ierr == nil && info.State == asynq.TaskStateActive,
-		// Finished between the two calls.
-		errors.Is(ierr, asynq.ErrTaskNotFound), errors.Is(ierr, asynq.ErrQueueNotFound):
-		return false, nil
-	}
-	return false, model.Wrap("remove queued analysis", err)
+	return false, model.Wrap("remove queued analysis", &model.Error{Kind: model.KindUnavailable,
+		Msg: "the analysis task went back and forth between a worker and the queue; retry", Err: err})
 }
+
+// dequeueTries bounds how many times Dequeue deletes a task that a worker
+// keeps handing back.
+const dequeueTries = 3
 
 // Lost reports whether a task (by the id it was queued under) has left
 // the queue without a worker finishing it: archived after its retries ran
