@@ -10,7 +10,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build run test test-memory test-fault test-load test-cluster test-capacity test-redis-cluster bench bench-cholmod lint lint-openapi lint-openapi-deps clean verify-ccx fuzz vendor-web
+.PHONY: build run test test-memory test-fault test-load test-cluster test-capacity test-redis-cluster images test-compose bench bench-cholmod lint lint-openapi lint-openapi-deps clean verify-ccx fuzz vendor-web
 
 build:
 	$(GO) build -o $(BIN)/gusset ./services/standalone
@@ -68,7 +68,25 @@ test-capacity:
 	$(GO) vet -tags capacity ./services/api/
 	$(GO) test -tags capacity -count=1 -v -timeout 40m -run TestCapacity ./services/api/
 
-# The memory estimate a worker admits runs by, against the measured peak
+# Every image docker-compose.yml runs: stand-ins for the base images made
+# from Debian's packages and this machine's Go toolchain where no registry
+# can be reached (images present are kept), then gusset:local from
+# deploy/Dockerfile. Needs a running Docker engine (and root, for
+# debootstrap, the first time). deploy/images/build.sh says more.
+images:
+	GO=$(GO) bash deploy/images/build.sh
+
+# The compose deployment for real (deploy/composetest, tag compose): the
+# images, then Redis with AOF, two API replicas behind nginx, two workers
+# and Prometheus, and the operator scenarios against the published port;
+# each prints its figures ("figure:" lines). Last, a self-check: the
+# worker-loss scenario against a worker image that exits at once must
+# fail. Needs Docker and docker-compose (bash .ci/run installs them).
+test-compose: images
+	$(GO) vet -tags compose ./deploy/composetest/
+	$(GO) test -tags compose -count=1 -v -timeout 30m ./deploy/composetest/
+
+ runs by, against the measured peak
 # (pkg/fem/static/memory_test.go) on grid-20, grid-30, the 200 × 200 plate
 # mesh, grid-6 with 500 cases and grid-20's frequencies and buckling;
 # `make test` measures all but grid-30 and the plate mesh. A few minutes

@@ -1,7 +1,10 @@
 """A minimal client of the gusset API for the example scripts: one
 request helper that turns error responses into readable exceptions, the
 run-and-poll loop of an analysis, and closing the job at the end. Standard
-library only; the scripts import it from their own folder."""
+library only; the scripts import it from their own folder.
+
+A service that requires API keys (AUTH_MODE=keys, as the compose set-up
+runs) is given one in $GUSSET_API_KEY; it is sent as X-API-Key."""
 
 import json
 import os
@@ -28,8 +31,9 @@ def base_url():
 class Client:
     """A minimal JSON client of the gusset API."""
 
-    def __init__(self, base):
+    def __init__(self, base, key=None):
         self.base = base
+        self.key = key if key is not None else os.environ.get("GUSSET_API_KEY", "")
 
     def call(self, method, path, body=None, query=None):
         """Sends one request and returns its decoded JSON body (None when
@@ -42,6 +46,8 @@ class Client:
         if body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
+        if self.key:
+            headers["X-API-Key"] = self.key
         req = urllib.request.Request(url, data=data, method=method, headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=60) as res:

@@ -32,6 +32,7 @@ Usage:
   python3 examples/portal_frame.py [BASE_URL]
 
 BASE_URL defaults to $GUSSET_URL, then http://127.0.0.1:8080/api/v1
+$GUSSET_API_KEY, when set, is sent as the API key (X-API-Key).
 (what `make run` serves).
 """
 
