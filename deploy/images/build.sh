@@ -23,8 +23,8 @@
 # profile "grafana" and has no stand-in.
 #
 # An image that is present is kept: pulled official images are used as
-# they are. FORCE=1 rebuilds the stand-ins. Last, gusset:local is built
-# from deploy/Dockerfile (always).
+# they are. FORCE=1 rebuilds the stand-ins. Last, gusset:local (or
+# $GUSSET_IMAGE) is built from deploy/Dockerfile (always).
 #
 # Environment: DOCKER, the docker client to use (default: /usr/bin/docker
 # when present, else docker on PATH); MIRROR, the Debian mirror
@@ -104,7 +104,7 @@ from_debian() {
 debian_base
 for name in $names; do
   case $name in
-    gusset:local|debian:bookworm) continue ;;
+    gusset:local|'${GUSSET_IMAGE:-gusset:local}'|debian:bookworm) continue ;;
     grafana/*) echo "images: $name has no stand-in (no Debian package): the grafana profile needs it pulled"; continue ;;
   esac
   if have "$name"; then
@@ -122,6 +122,7 @@ for name in $names; do
   esac
 done
 
-echo "images: gusset:local from deploy/Dockerfile"
-"$DOCKER" build -q -t gusset:local -f "$root/deploy/Dockerfile" "$root" >/dev/null
+gusset=${GUSSET_IMAGE:-gusset:local}
+echo "images: $gusset from deploy/Dockerfile"
+"$DOCKER" build -q -t "$gusset" -f "$root/deploy/Dockerfile" "$root" >/dev/null
 "$DOCKER" image ls --format '{{.Repository}}:{{.Tag}}\t{{.Size}}' | sort
