@@ -85,6 +85,7 @@ images:
 test-compose: images
 	$(GO) vet -tags compose ./deploy/composetest/
 	$(GO) test -tags compose -count=1 -v -timeout 30m ./deploy/composetest/
+	GO=$(GO) bash deploy/composetest/selfcheck.sh
 
  runs by, against the measured peak
 # (pkg/fem/static/memory_test.go) on grid-20, grid-30, the 200 × 200 plate

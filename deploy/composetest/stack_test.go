@@ -182,14 +182,15 @@ func (s *stack) containers(t *testing.T, service string) []string {
 	return strings.Fields(out)
 }
 
-// logs returns a container's output so far.
+// logs returns a container's output so far, standard output and
+// standard error together (the services log to standard error).
 func (s *stack) logs(t *testing.T, id string) string {
 	t.Helper()
-	out, err := s.run("logs", id)
+	out, err := exec.Command(s.docker, "logs", id).CombinedOutput()
 	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
+		t.Fatalf("docker logs %s: %v\n%s", id, err, out)
 	}
-	return out
+	return string(out)
 }
 
 // admin runs gusset-admin in a one-off container and returns what it
