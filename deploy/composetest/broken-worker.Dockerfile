@@ -2,5 +2,6 @@
 # is gusset-admin, which prints its usage and exits at once. The
 # worker-loss scenario must fail against it (selfcheck.sh).
 ARG BASE=gusset:local
+FROM ${BASE} AS original
 FROM ${BASE}
-COPY --from=${BASE} /usr/local/bin/gusset-admin /usr/local/bin/gusset-worker
+COPY --from=original /usr/local/bin/gusset-admin /usr/local/bin/gusset-worker
