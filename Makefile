@@ -87,7 +87,7 @@ test-compose: images
 	$(GO) test -tags compose -count=1 -v -timeout 30m ./deploy/composetest/
 	GO=$(GO) bash deploy/composetest/selfcheck.sh
 
- runs by, against the measured peak
+# The memory estimate a worker admits runs by, against the measured peak
 # (pkg/fem/static/memory_test.go) on grid-20, grid-30, the 200 × 200 plate
 # mesh, grid-6 with 500 cases and grid-20's frequencies and buckling;
 # `make test` measures all but grid-30 and the plate mesh. A few minutes
