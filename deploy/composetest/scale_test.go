@@ -86,7 +86,8 @@ func TestScaleOut(t *testing.T) {
 				t.Fatalf("scaling the workers to %d changed other services' containers: %v, before %v", n, got, others)
 			}
 			if n > 1 {
-				// Scaling out adds workers: the ones solving stay.
+				// Scaling out adds workers: the ones up stay (a worker
+				// recreated while it solves would hand its run back).
 				for _, id := range before {
 					if !slices.Contains(workers, id) {
 						t.Errorf("scaling out to %d workers replaced worker %.12s", n, id)
