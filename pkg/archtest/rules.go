@@ -98,7 +98,7 @@ var Rules = []Rule{
 	{Package: "deploy", Why: "only tests: they load the compose, Prometheus and Grafana files and run the real api and worker to check the metrics the dashboards and alerts read",
 		TestAllow: []string{"pkg/server", testutil}, TestExternal: []string{"github.com/compose-spec/compose-go/...", "go.yaml.in/yaml/..."}},
 	{Package: "deploy/composetest", Why: "only tests (tag compose): they bring docker-compose.yml up and drive it as a client and an operator would, beside the standalone for comparison",
-		TestAllow: []string{"pkg/server", "pkg/model", testutil}},
+		TestAllow: []string{"pkg/server", "pkg/model", "pkg/fem/gridn", testutil}, TestExternal: []string{"go.yaml.in/yaml/..."}},
 	// The deployment manifests are checked by test-only packages beside
 	// them; the Kubernetes and kustomize modules never reach a binary.
 	{Package: "k8s", Why: "the manifests' tests render and decode them, and read the service's own limits and queue name",
