@@ -9,7 +9,6 @@ import (
 	"math"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -342,7 +341,7 @@ func runsPerWorker(t *testing.T, workers []string, runs []model.Run) map[string]
 	took := map[string]int{}
 	for _, id := range workers {
 		took[id[:12]] = 0
-		for _, line := range strings.Split(workerLog(t, id), "\n") {
+		for _, line := range strings.Split(stk.logs(t, id), "\n") {
 			var l struct {
 				Msg string `json:"msg"`
 				Run string `json:"run"`
@@ -353,18 +352,6 @@ func runsPerWorker(t *testing.T, workers []string, runs []model.Run) map[string]
 		}
 	}
 	return took
-}
-
-// workerLog returns a container's output so far, standard error included:
-// the services log their JSON lines there, and stk.logs returns the
-// standard output alone.
-func workerLog(t *testing.T, id string) string {
-	t.Helper()
-	out, err := exec.Command(stk.docker, "logs", id).CombinedOutput()
-	if err != nil {
-		t.Fatalf("docker logs %.12s: %v\n%s", id, err, out)
-	}
-	return string(out)
 }
 
 // counts lists a worker map's counts in order of the workers' ids.
