@@ -57,6 +57,14 @@ var ErrRunSuperseded = model.E(model.KindConflict, "another attempt of the run h
 // the run. Attempts that a worker began count from 1.
 const AnyAttempt = 0
 
+// ErrUnreachable marks a store error that means the store could not be
+// reached or cannot serve now (the connection failed or timed out, the
+// server is loading its data or failing over): the same write may succeed
+// later, and whether a write whose reply was lost landed is unknown. It
+// stays KindInternal, as every unexpected store failure is to a client;
+// errors.Is finds it through the operations that wrap it.
+var ErrUnreachable = model.E(model.KindInternal, "the store cannot be reached")
+
 // ResultSet is the stored results of one analysis kind: a small JSON meta
 // record and named binary columns (packed little-endian float64 or int64),
 // which stay opaque to the store.

@@ -29,4 +29,15 @@
 // the refusal is logged as a warning naming both attempts and counted
 // (Runner.Fenced). A fanned-out run's parts are not fenced (see
 // Runner.runPart).
+//
+// Patience. A solve that ends while Redis cannot be reached keeps its
+// results: the last step and the publish are tried again, with waits
+// growing from 250 ms to 5 s, for Runner.Patience (DefaultPatience, 5
+// minutes), on a context that the task's cancellation does not end (the
+// queue cancels it when the worker's lease on the task runs out). Only a
+// store that cannot be reached (store.ErrUnreachable) is waited for; a
+// refusal is final. When Redis is reached again the results are stored if
+// the run is still this attempt's, or refused by the fence. A solve still
+// under way when the queue cancels the task is stopped, as when the
+// worker stops.
 package lifecycle

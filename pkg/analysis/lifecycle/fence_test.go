@@ -13,13 +13,16 @@ import (
 	"github.com/gusset/gusset/pkg/analysis/lifecycle"
 	"github.com/gusset/gusset/pkg/model"
 	"github.com/gusset/gusset/pkg/store"
+	"github.com/gusset/gusset/pkg/store/redisstore"
 	"github.com/gusset/gusset/pkg/testutil/logtest"
+	"github.com/gusset/gusset/pkg/testutil/redistest"
 )
 
 // These tests play what a network partition does to a worker: its task
 // handed to another worker while it is cut off from Redis (a second
 // Runner begins attempt 2 of the run while the first is still in its
-// attempt 1).
+// attempt 1), and Redis unreachable for real (a proxy between the worker
+// and redis-server, cut and restored).
 
 // toyKinds serve a kind whose solve calls hold with its context (a solve
 // that hold stops returns hold's error), then publishes a result naming
@@ -191,6 +194,119 @@ func TestStaleAttemptIsFenced(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A worker whose solve ended as it was cut off from Redis, and whose
+// task's context the queue then cancelled (its lease ran out), keeps
+// trying to store the results: once Redis answers again the run
+// completes with them. Cut off for longer than its patience, it gives
+// them up and returns the task for another attempt, the run left
+// Running.
+func TestPublishWaitsForRedis(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		patience time.Duration
+		restore  bool
+	}{
+		{"redis back within the patience", 0, true},
+		{"redis away for longer than the patience", 500 * time.Millisecond, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := redistest.StartSingle(t)
+			proxy := redistest.StartProxy(t, srv)
+			r, _ := emptyJobRunnerOn(t, proxy, "w")
+			runs, results := redisstore.NewRuns(srv.Client(t)), redisstore.NewResults(srv.Client(t))
+			if err := runs.Start(context.Background(), "w", model.Run{RunID: "r1", AnalysisType: "Toy", Status: model.RunQueued,
+				QueuedAt: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			ctx, lapse := context.WithCancel(context.Background())
+			defer lapse()
+			r.Name, r.Tick, r.Patience = "a", 5*time.Millisecond, tc.patience
+			var log logtest.Buffer
+			r.Log = slog.New(slog.NewTextHandler(&log, nil))
+			r.Kinds = toyKinds(func(context.Context) error {
+				proxy.Cut()
+				lapse() // the queue's lease on the task ran out
+				return nil
+			})
+			done := goRun(ctx, r, lifecycle.Task{Workspace: "w", RunID: "r1", Kind: "Toy"})
+			waited := func() bool {
+				return proxy.Refused() > 0 && strings.Contains(log.String(), "the store cannot be reached")
+			}
+			// Redis comes back once a write failed for want of it (not
+			// merely once the client, which retries by itself, tried).
+			for tc.restore && !waited() {
+				select {
+				case err := <-done:
+					t.Fatalf("the task returned %v while Redis was away; log:\n%s", err, log.String())
+				case <-time.After(time.Millisecond):
+				}
+			}
+			if tc.restore {
+				proxy.Restore()
+			}
+			err := await(t, done, "the task")
+			if !waited() {
+				t.Errorf("the worker did not wait for Redis; log:\n%s", log.String())
+			}
+			run, rerr := runs.Run(context.Background(), "w", "r1")
+			if rerr != nil {
+				t.Fatal(rerr)
+			}
+			stored := storedWorker(t, results, "w")
+			if tc.restore && (err != nil || run.Status != model.RunCompleted || stored != "a") {
+				t.Errorf("after Redis came back: task %v, run %s, results of %q; want nil, Completed, a's", err, run.Status, stored)
+			}
+			if !tc.restore && (err == nil || model.KindOf(err) == model.KindValidation || run.Status != model.RunRunning || stored != "") {
+				t.Errorf("with Redis away: task %v, run %s, results of %q; want an error to retry, Running, none", err, run.Status, stored)
+			}
+		})
+	}
+}
+
+// lostReply is a results store whose first publish lands but answers as
+// if the connection failed on the way back.
+type lostReply struct {
+	store.Results
+	lost bool
+}
+
+func (l *lostReply) Publish(ctx context.Context, ws, runID string, attempt int, kind model.AnalysisFamily, set store.ResultSet,
+	drop []string, rows []store.Op, complete func(*model.Run)) error {
+	err := l.Results.Publish(ctx, ws, runID, attempt, kind, set, drop, rows, complete)
+	if err == nil && !l.lost {
+		l.lost = true
+		return store.ErrUnreachable
+	}
+	return err
+}
+
+// A publish whose reply was lost is tried again, finds the run completed
+// by its own attempt, and the task ends as a completed run's does (it
+// failed, saying the run no longer held the workspace, before).
+func TestPublishAfterALostReply(t *testing.T) {
+	ctx := context.Background()
+	r, runs := emptyJobRunner(t, "w")
+	if err := runs.Start(ctx, "w", model.Run{RunID: "r1", AnalysisType: "Toy", Status: model.RunQueued, QueuedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	r.Name = "a"
+	r.Kinds = toyKinds(func(context.Context) error { return nil })
+	lost := &lostReply{Results: r.Results}
+	r.Results = lost
+	var ev events
+	r.Observe = ev.observe
+	if err := r.Run(ctx, lifecycle.Task{Workspace: "w", RunID: "r1", Kind: "Toy"}); err != nil {
+		t.Errorf("Run = %v, want nil", err)
+	}
+	run, err := runs.Run(ctx, "w", "r1")
+	if err != nil || run.Status != model.RunCompleted || !lost.lost || storedWorker(t, lost.Results, "w") != "a" {
+		t.Errorf("run %s (%v), reply lost %v: want Completed with a's results", run.Status, err, lost.lost)
+	}
+	if len(ev.observed) != 1 || ev.observed[0] != "w/Toy/Completed" {
+		t.Errorf("observed %v, want the one completed run", ev.observed)
 	}
 }
 

@@ -25,7 +25,9 @@ func ModelError(format string, args ...any) error {
 // Publisher stores a run's results and completes the run in the same
 // transaction, by Runner.Publish with complete, which is applied to the
 // run record just before it is written. rev is the model revision read
-// at the run's start.
+// at the run's start. The lifecycle calls it again when the store could
+// not be reached (Runner.Patience), so it must not consume what it
+// stores.
 type Publisher func(ctx context.Context, rev int64, complete Completion) error
 
 // Completion is how a run is completed as its results are stored: the
@@ -116,17 +118,34 @@ func (r *Runner) execute(ctx context.Context, t Task, steps []string, solve Solv
 
 // storeResults shows the last of steps in t's run record, then stores the
 // results and completes the run (publish), unless a cancel was accepted
-// first; both as attempt's.
+// first. Both writes are made patiently (Runner.Patience), on a context
+// that the task's does not cancel: the queue cancels the task's when the
+// worker's lease on it runs out, as it does when the worker is cut off
+// from the store, and a solve that ended then is not thrown away for it.
+// Once the store is reached again the results are either stored (the
+// run is still this attempt's) or refused by the fence (another attempt
+// took the run meanwhile, or it ended). The task's deadline still holds.
 func (r *Runner) storeResults(ctx context.Context, t Task, attempt int, steps []string, lv *Progress, rev int64, publish Publisher) error {
+	deadline, bounded := ctx.Deadline()
+	ctx = context.WithoutCancel(ctx)
+	if bounded {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	until := time.Now().Add(r.Patience)
 	last := len(steps) - 1
 	lv.stage(last, 0)
 	// The record shows the last step, with a fresh heartbeat, before
 	// storing begins.
-	_, err := r.Runs.Update(ctx, t.Workspace, t.RunID, attempt, func(run *model.Run) error {
-		lv.apply(run, steps)
-		now := r.Now().UTC()
-		run.HeartbeatAt = &now
-		return nil
+	err := r.patiently(ctx, t, until, func(ctx context.Context) error {
+		_, err := r.Runs.Update(ctx, t.Workspace, t.RunID, attempt, func(run *model.Run) error {
+			lv.apply(run, steps)
+			now := r.Now().UTC()
+			run.HeartbeatAt = &now
+			return nil
+		})
+		return err
 	})
 	if errors.Is(err, store.ErrRunFinished) {
 		return store.ErrRunCancelled // ended without this task: nothing to store
@@ -139,7 +158,7 @@ func (r *Runner) storeResults(ctx context.Context, t Task, attempt int, steps []
 	// changing during the run, so the revision read at its start is the
 	// one the results belong to.
 	var done model.Run
-	err = publish(ctx, rev, Completion{attempt: attempt, apply: func(run *model.Run) {
+	complete := Completion{attempt: attempt, apply: func(run *model.Run) {
 		lv.stage(last, 100)
 		r.end(run, model.RunCompleted, "", func(run *model.Run) {
 			lv.apply(run, steps)
@@ -147,7 +166,8 @@ func (r *Runner) storeResults(ctx context.Context, t Task, attempt int, steps []
 			run.Progress.StatusText = "Analysis completed"
 		})
 		done = *run
-	}})
+	}}
+	err = r.patiently(ctx, t, until, func(ctx context.Context) error { return publish(ctx, rev, complete) })
 	if err == nil {
 		r.observe(t, done)
 	}
@@ -321,6 +341,9 @@ func (r *Runner) Publish(ctx context.Context, t Task, kind model.AnalysisFamily,
 	complete Completion) error {
 	err := r.Results.Publish(ctx, t.Workspace, t.RunID, complete.attempt, kind, set, drop, rows, complete.apply)
 	if model.KindOf(err) == model.KindConflict && !errors.Is(err, store.ErrRunCancelled) && !errors.Is(err, store.ErrRunSuperseded) {
+		if r.publishedBefore(ctx, t, complete.attempt) {
+			return nil
+		}
 		// The run no longer holds the workspace (reaped as lost): nothing
 		// is written, and nothing more to do.
 		return ModelError("%s", err.Error())
@@ -331,6 +354,18 @@ func (r *Runner) Publish(ctx context.Context, t Task, kind model.AnalysisFamily,
 		return ModelError("the results could not be stored: %s; then run the analysis again", err.Error())
 	}
 	return err
+}
+
+// publishedBefore reports whether t's run was completed by attempt: the
+// one write that completes a run of a fenced attempt is its publish, so a
+// publish tried again after its reply was lost (the store cut off as it
+// answered) finds its own results stored.
+func (r *Runner) publishedBefore(ctx context.Context, t Task, attempt int) bool {
+	if attempt == store.AnyAttempt {
+		return false
+	}
+	run, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
+	return err == nil && run.Status == model.RunCompleted && run.Attempt == attempt
 }
 
 // mergeCases returns the case records a run stores (fresh, and with

@@ -112,6 +112,10 @@ type Runner struct {
 	// or too slow to renew its lease, and the queue gave the run to
 	// another worker (metrics).
 	Fenced func(kind model.AnalysisType)
+	// Patience is how long an attempt whose solve has ended keeps trying
+	// to store its results while the store cannot be reached; zero means
+	// DefaultPatience.
+	Patience time.Duration
 	// Memory is the process's memory budget that runs reserve their
 	// estimates from (Admit); nil admits every run.
 	Memory *MemoryBudget
@@ -131,6 +135,9 @@ func (r *Runner) init() {
 		}
 		if r.Now == nil {
 			r.Now = time.Now
+		}
+		if r.Patience == 0 {
+			r.Patience = DefaultPatience
 		}
 	})
 }

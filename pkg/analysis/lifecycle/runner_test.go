@@ -57,8 +57,9 @@ func emptyJobRunner(t *testing.T, ws string) (*lifecycle.Runner, *redisstore.Run
 	return emptyJobRunnerOn(t, redistest.Start(t), ws)
 }
 
-// emptyJobRunnerOn is emptyJobRunner on the redis-server srv.
-func emptyJobRunnerOn(t *testing.T, srv *redistest.Server, ws string) (*lifecycle.Runner, *redisstore.Runs) {
+// emptyJobRunnerOn is emptyJobRunner on the redis-server srv (or a
+// proxy in front of one).
+func emptyJobRunnerOn(t *testing.T, srv redistest.Endpoint, ws string) (*lifecycle.Runner, *redisstore.Runs) {
 	t.Helper()
 	rdb := srv.Client(t)
 	jobs := redisstore.NewJobs(rdb, editor.Collections())

@@ -96,3 +96,46 @@ func TestWritesFencedByAttempt(t *testing.T) {
 		})
 	}
 }
+
+// A store that cannot be reached says so (store.ErrUnreachable), for the
+// worker to try again later; a caller that stopped waiting, or a store
+// that answered with a refusal, does not.
+func TestUnreachableIsMarked(t *testing.T) {
+	srv := redistest.StartSingle(t)
+	proxy := redistest.StartProxy(t, srv)
+	rdb := proxy.Client(t)
+	jobs, runs := redisstore.NewJobs(rdb, nil), redisstore.NewRuns(rdb)
+	ctx := context.Background()
+	if _, err := jobs.Open(ctx, "w", store.Snapshot{Job: model.NewJob()}, openState()); err != nil {
+		t.Fatal(err)
+	}
+	if err := runs.Start(ctx, "w", model.Run{RunID: "r", Status: model.RunCancelled, QueuedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	for _, tc := range []struct {
+		name        string
+		ctx         context.Context
+		cut         bool
+		unreachable bool
+	}{
+		{"cut off", ctx, true, true},
+		{"the caller gave up", gone, false, false},
+		{"refused", ctx, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.cut {
+				proxy.Cut()
+				defer proxy.Restore()
+			}
+			_, err := runs.Update(tc.ctx, "w", "r", store.AnyAttempt, func(*model.Run) error { return nil })
+			if err == nil || errors.Is(err, store.ErrUnreachable) != tc.unreachable {
+				t.Errorf("err = %v: marked unreachable %v, want %v", err, errors.Is(err, store.ErrUnreachable), tc.unreachable)
+			}
+			if model.KindOf(err) == model.KindUnavailable {
+				t.Errorf("err = %v is KindUnavailable: the api's answers with Redis down would change", err)
+			}
+		})
+	}
+}
