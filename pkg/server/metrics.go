@@ -31,6 +31,7 @@ type analysisMetrics struct {
 	dofs     prometheus.Histogram
 	inFlight prometheus.Gauge
 	resumed  *prometheus.CounterVec
+	fenced   *prometheus.CounterVec
 	// hide writes httpapi.HiddenWorkspace for every workspace
 	// (METRICS_WORKSPACE_LABELS=false).
 	hide bool
@@ -57,15 +58,20 @@ func newAnalysisMetrics(reg prometheus.Registerer, types []model.AnalysisType, h
 			Name: "gusset_analysis_attempts_resumed_total",
 			Help: "Attempts this worker began of runs whose previous attempt's worker was lost or stopped, by analysis type.",
 		}, []string{"kind"}),
+		fenced: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gusset_analysis_writes_fenced_total",
+			Help: "Writes of this worker's attempts to a run that the store refused because another attempt holds the run (the worker was cut off from Redis and the queue gave the run to another worker), by analysis type.",
+		}, []string{"kind"}),
 	}
 	// Every series starts at zero, so that increase() sees the first event
 	// of each (a series that appears at 1 has no earlier sample to rise
 	// from).
 	for _, k := range types {
 		m.resumed.WithLabelValues(string(k))
+		m.fenced.WithLabelValues(string(k))
 	}
 	if reg != nil {
-		reg.MustRegister(m.duration, m.dofs, m.inFlight, m.resumed)
+		reg.MustRegister(m.duration, m.dofs, m.inFlight, m.resumed, m.fenced)
 	}
 	return m
 }
@@ -85,6 +91,11 @@ func (m *analysisMetrics) running(delta int) { m.inFlight.Add(float64(delta)) }
 // resume counts an attempt that took over a run (Runner.Resumed).
 func (m *analysisMetrics) resume(kind model.AnalysisType) {
 	m.resumed.WithLabelValues(string(kind)).Inc()
+}
+
+// fence counts a write refused by the fence (Runner.Fenced).
+func (m *analysisMetrics) fence(kind model.AnalysisType) {
+	m.fenced.WithLabelValues(string(kind)).Inc()
 }
 
 // newRunsLost registers gusset_analysis_runs_lost_total in reg and

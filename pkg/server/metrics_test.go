@@ -263,14 +263,15 @@ func TestRedisCollectorCluster(t *testing.T) {
 }
 
 // The worker's series: the duration histogram carries the workspace, and
-// the resumed and lost counters start at 0 for every analysis type, so
-// that an alert's increase() sees the first event.
+// the resumed, fenced and lost counters start at 0 for every analysis
+// type, so that an alert's increase() sees the first event.
 func TestAnalysisMetricsSeries(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	m := newAnalysisMetrics(reg, kinds.StandardKinds().Types(), false)
 	lost := newRunsLost(reg, kinds.StandardKinds().Types())
 	m.observe("team-a", model.AnalysisType("LinearStaticAnalysis"), model.RunCompleted, 120, 1500*time.Millisecond)
 	m.resume(model.AnalysisType("NonLinearStaticAnalysis"))
+	m.fence(model.AnalysisType("BucklingAnalysis"))
 	lost(model.AnalysisType("BucklingAnalysis"))
 
 	mfs, err := reg.Gather()
@@ -296,6 +297,8 @@ func TestAnalysisMetricsSeries(t *testing.T) {
 		"gusset_analysis_duration_seconds,kind=LinearStaticAnalysis,outcome=Completed,workspace=team-a": 1,
 		"gusset_analysis_attempts_resumed_total,kind=NonLinearStaticAnalysis":                           1,
 		"gusset_analysis_attempts_resumed_total,kind=LinearStaticAnalysis":                              0,
+		"gusset_analysis_writes_fenced_total,kind=BucklingAnalysis":                                     1,
+		"gusset_analysis_writes_fenced_total,kind=LinearStaticAnalysis":                                 0,
 		"gusset_analysis_runs_lost_total,kind=BucklingAnalysis":                                         1,
 		"gusset_analysis_runs_lost_total,kind=DynamicFrequencyAnalysis":                                 0,
 	} {

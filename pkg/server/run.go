@@ -200,7 +200,7 @@ func RunWorker(ctx context.Context, cfg Config, rdb redis.UniversalClient, log *
 	met := newAnalysisMetrics(reg, m.kinds.Types(), cfg.HideWorkspaceLabels)
 	runner := &lifecycle.Runner{Kinds: m.kinds, Source: m.source, Jobs: m.jobs, Runs: redisstore.NewRuns(rdb), Results: redisstore.NewResults(rdb),
 		FanOut: redisstore.NewFanOut(rdb), Queue: queue.NewClient(rdb), Name: workerName(), Log: log, Observe: met.observe, Running: met.running, Resumed: met.resume,
-		Memory: workerBudget(cfg, log)}
+		Fenced: met.fence, Memory: workerBudget(cfg, log)}
 	log.Info("worker started", "queue", queue.QueueAnalysis)
 	return queue.NewWorker(rdb, log, queue.Handler{TaskType: queue.TypeAnalysisRun, Handle: func(ctx context.Context, payload []byte) error {
 		var t lifecycle.Task

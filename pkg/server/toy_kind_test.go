@@ -198,7 +198,7 @@ func (toyKind) Run(ctx context.Context, r *lifecycle.Runner, t lifecycle.Task) e
 			meta.Cases = append(meta.Cases, id)
 		}
 		p.Cases(len(meta.Cases), len(meta.Cases), 0)
-		return func(ctx context.Context, rev int64, complete func(*model.Run)) error {
+		return func(ctx context.Context, rev int64, complete lifecycle.Completion) error {
 			meta.Rev = rev
 			raw, err := json.Marshal(meta)
 			if err != nil {

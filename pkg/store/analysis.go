@@ -25,9 +25,11 @@ type Runs interface {
 	// Update applies fn to an unfinished run atomically and stores it. fn
 	// may run more than once when writers race. When fn leaves the run
 	// finished, the lock is released in the same transaction (if the run
-	// still holds it). Updating a finished run is ErrRunFinished, and fn
-	// is not called.
-	Update(ctx context.Context, ws, id string, fn func(*model.Run) error) (model.Run, error)
+	// still holds it). attempt is the writer's (see AnyAttempt): a run
+	// whose Attempt is another is ErrRunSuperseded, checked in the same
+	// transaction that writes. Updating a finished run is ErrRunFinished.
+	// In both cases nothing is written and fn is not called.
+	Update(ctx context.Context, ws, id string, attempt int, fn func(*model.Run) error) (model.Run, error)
 	// Holder returns the id of the run that holds the lock, "" if none.
 	Holder(ctx context.Context, ws string) (string, error)
 }
@@ -38,6 +40,30 @@ var ErrRunFinished = model.E(model.KindNotFound, "the run has already finished")
 // ErrRunCancelled is returned by Results.Publish for a run whose cancel
 // came first.
 var ErrRunCancelled = model.E(model.KindConflict, "the run was cancelled before its results were stored")
+
+// ErrRunSuperseded is returned by the writes of one attempt of a run
+// (Runs.Update, Results.Publish, FanOut.Begin) once the run record names
+// another attempt: the queue gave the run's task to another worker (its
+// worker was lost, or cut off from the store for longer than the task's
+// lease), whose begin counted a new attempt. That attempt owns the run
+// now; the stale one's progress, results and end are refused, so that
+// they cannot overwrite the newer attempt's, and nothing is written.
+var ErrRunSuperseded = model.E(model.KindConflict, "another attempt of the run has begun: this attempt's writes to it are refused")
+
+// AnyAttempt is the attempt of a write that no one attempt of the run
+// makes, which is therefore not fenced: the API's (a cancel, a lost run
+// given up), a worker's begin (which counts the next attempt) and the
+// writes of a fanned-out run's parts, which serve whichever attempt holds
+// the run. Attempts that a worker began count from 1.
+const AnyAttempt = 0
+
+// ErrUnreachable marks a store error that means the store could not be
+// reached or cannot serve now (the connection failed or timed out, the
+// server is loading its data or failing over): the same write may succeed
+// later, and whether a write whose reply was lost landed is unknown. It
+// stays KindInternal, as every unexpected store failure is to a client;
+// errors.Is finds it through the operations that wrap it.
+var ErrUnreachable = model.E(model.KindInternal, "the store cannot be reached")
 
 // ResultSet is the stored results of one analysis kind: a small JSON meta
 // record and named binary columns (packed little-endian float64 or int64),
@@ -55,10 +81,13 @@ type Results interface {
 	// one transaction: the meta replaces the old meta, the columns named
 	// in drop are deleted and the given columns written, complete is
 	// applied to the run record (it must leave the run finished) and the
-	// lock is released. Only a Running run that holds the lock publishes:
-	// one that a cancel reached first (Cancelling) gets ErrRunCancelled,
-	// one that lost the workspace KindConflict, and nothing is written.
-	// So a run whose cancel was accepted never ends with new results.
+	// lock is released. attempt is the attempt that solved the results
+	// (Runs.Update). Only a Running run of that attempt that holds the
+	// lock publishes: a run of another attempt gets ErrRunSuperseded, one
+	// that a cancel reached first (Cancelling) ErrRunCancelled, one that
+	// lost the workspace (finished) KindConflict, and nothing is written.
+	// So a run whose cancel was accepted never ends with new results, and
+	// a stale attempt's results never replace a newer attempt's.
 	//
 	// rows are model rows that belong to these results (the Step load
 	// cases of a non-linear run), written (OpPut) or removed
@@ -66,7 +95,7 @@ type Results interface {
 	// whose keys have more than one part, are refused. When there are any,
 	// the model revision moves on and the job counts as modified, but the
 	// results stay: they are of the model these rows complete.
-	Publish(ctx context.Context, ws, runID string, kind model.AnalysisFamily, set ResultSet, drop []string, rows []Op,
+	Publish(ctx context.Context, ws, runID string, attempt int, kind model.AnalysisFamily, set ResultSet, drop []string, rows []Op,
 		complete func(*model.Run)) error
 	// Meta reads the meta record of kind; nil when there are no results.
 	Meta(ctx context.Context, ws string, kind model.AnalysisFamily) (json.RawMessage, error)
@@ -93,8 +122,11 @@ type Results interface {
 // it when the run ends.
 type FanOut interface {
 	// Begin records cases as the run's pending cases, replacing any
-	// earlier set (a parent task that runs again starts afresh).
-	Begin(ctx context.Context, ws, runID string, cases []int64) error
+	// earlier set (a parent task that runs again starts afresh). attempt
+	// is the run's own task's (Runs.Update): a run of another attempt is
+	// ErrRunSuperseded, and its pending cases stay as that attempt left
+	// them.
+	Begin(ctx context.Context, ws, runID string, attempt int, cases []int64) error
 	// Stage keeps the results of one case until the run completes.
 	Stage(ctx context.Context, ws, runID string, lc int64, set ResultSet) error
 	// Done removes lc from the pending cases and returns how many are

@@ -214,7 +214,7 @@ func (r runner) solveEigen(ctx context.Context, t lifecycle.Task, job model.Job,
 		tol /= 100
 	}
 	set := packEigen(in.Model, cases, tol, t.RunID, string(er.solver), r.Now().UTC())
-	return func(ctx context.Context, rev int64, complete func(*model.Run)) error {
+	return func(ctx context.Context, rev int64, complete lifecycle.Completion) error {
 		return r.storeEigen(ctx, t, er.kind, er.retain, rev, set, complete)
 	}, nil
 }
@@ -249,7 +249,7 @@ func finiteModes(c eigenCase, what string) error {
 // storeEigen writes the results of an eigen run: with retain the results
 // of cases it did not analyse stay, otherwise they go.
 func (r runner) storeEigen(ctx context.Context, t lifecycle.Task, kind model.AnalysisFamily, retain bool, rev int64, set *eigenSet,
-	complete func(*model.Run)) error {
+	complete lifecycle.Completion) error {
 	raw, err := r.Results.Meta(ctx, t.Workspace, kind)
 	if err != nil {
 		return err

@@ -135,9 +135,11 @@ func (r *Runner) RunFannedOut(ctx context.Context, k FanOutKind, t Task) error {
 	}, func(ctx context.Context, lv *Progress) error { return r.dispatch(ctx, t, plan, lv) })
 }
 
-// dispatch records the parts as pending and queues their sub-tasks. A
-// repeated attempt starts the count afresh and re-queues them all: a part
-// solved twice stages the same results.
+// dispatch records the parts as pending and queues their sub-tasks, as
+// the attempt lv is of: an attempt that another has superseded records
+// and queues nothing (store.ErrRunSuperseded). A repeated attempt
+// re-queues the parts not done yet: a part solved twice stages the same
+// results.
 func (r *Runner) dispatch(ctx context.Context, t Task, plan FanOutPlan, lv *Progress) error {
 	prev, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
 	if err != nil {
@@ -147,12 +149,12 @@ func (r *Runner) dispatch(ctx context.Context, t Task, plan FanOutPlan, lv *Prog
 		// Only the first attempt that gets this far records the parts: a
 		// later one must not count again a part whose sub-task already
 		// counted itself done (and may be finishing, its queue id taken).
-		if err := r.FanOut.Begin(ctx, t.Workspace, t.RunID, plan.Parts); err != nil {
+		if err := r.FanOut.Begin(ctx, t.Workspace, t.RunID, lv.attempt, plan.Parts); err != nil {
 			return err
 		}
 	}
 	lv.stage(fanOutSolve, 0)
-	_, err = r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+	_, err = r.Runs.Update(ctx, t.Workspace, t.RunID, lv.attempt, func(run *model.Run) error {
 		lv.apply(run, fanOutSteps)
 		run.FanOut = true
 		now := r.Now().UTC()
@@ -195,7 +197,13 @@ func (r *Runner) dispatch(ctx context.Context, t Task, plan FanOutPlan, lv *Prog
 
 // runPart runs the sub-task of one part: the kind solves it, supervised,
 // and the part counts itself done, even when its run is being cancelled:
-// the last part ends the run.
+// the last part ends the run. A part's writes are not fenced by an
+// attempt (store.AnyAttempt): the parts one attempt of the run's own task
+// queued serve whichever attempt holds the run, and a later attempt
+// queues only the parts not queued already. What keeps a part's stale
+// duplicate (its sub-task handed to another worker while its first worker
+// was cut off) from counting twice is FanOut.Done, and from completing a
+// run twice, Publish's refusal of a finished run.
 func (r *Runner) runPart(ctx context.Context, k FanOutKind, t Task) error {
 	run, err := r.Runs.Run(ctx, t.Workspace, t.RunID)
 	if model.KindOf(err) == model.KindNotFound {
@@ -220,7 +228,7 @@ func (r *Runner) runPart(ctx context.Context, k FanOutKind, t Task) error {
 	defer cancel()
 	pp := &PartProgress{}
 	stop := make(chan struct{})
-	supervised := r.supervise(ctx, t, func() func(*model.Run) {
+	supervised := r.supervise(ctx, t, store.AnyAttempt, func() func(*model.Run) {
 		pts := pp.take()
 		return func(run *model.Run) {
 			appendHistory(run, pts)
@@ -229,7 +237,7 @@ func (r *Runner) runPart(ctx context.Context, k FanOutKind, t Task) error {
 	}, cancel, stop)
 	out, err := k.SolvePart(solveCtx, r, t, job, pp)
 	close(stop)
-	if <-supervised {
+	if <-supervised != nil {
 		out, err = PartOutcome{}, nil // a cancelled part keeps nothing
 	}
 	if model.KindOf(err) == model.KindStorageFull {
@@ -253,7 +261,7 @@ func (r *Runner) partDone(ctx context.Context, k FanOutKind, t Task, out PartOut
 		return err
 	}
 	if removed {
-		_, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+		_, err := r.Runs.Update(ctx, t.Workspace, t.RunID, store.AnyAttempt, func(run *model.Run) error {
 			now := r.Now().UTC()
 			run.HeartbeatAt = &now
 			appendHistory(run, out.Points)
@@ -299,7 +307,7 @@ func (r *Runner) complete(ctx context.Context, k FanOutKind, t Task) error {
 		return r.FanOut.Discard(ctx, t.Workspace, t.RunID)
 	}
 	if run.Status == model.RunCancelling {
-		if _, err := r.finish(ctx, t, model.RunCancelled, "", nil); err != nil {
+		if _, err := r.finish(ctx, t, store.AnyAttempt, model.RunCancelled, "", nil); err != nil {
 			return err
 		}
 		return r.FanOut.Discard(ctx, t.Workspace, t.RunID)
@@ -314,7 +322,7 @@ func (r *Runner) complete(ctx context.Context, k FanOutKind, t Task) error {
 	}
 	publish, warnings, err := k.Gather(ctx, r, t, job, staged)
 	if err == nil {
-		err = publish(ctx, slot.Rev, func(run *model.Run) {
+		err = publish(ctx, slot.Rev, Completion{attempt: store.AnyAttempt, apply: func(run *model.Run) {
 			r.end(run, model.RunCompleted, "", func(run *model.Run) {
 				run.Warnings = append(run.Warnings, warnings...)
 				for i := range run.Progress.StepPercentages {
@@ -326,14 +334,14 @@ func (r *Runner) complete(ctx context.Context, k FanOutKind, t Task) error {
 				run.HeartbeatAt = run.CompletedAt
 				run.Progress.StatusText = "Analysis completed"
 			})
-		})
+		}})
 		if err == nil {
 			if done, rerr := r.Runs.Run(ctx, t.Workspace, t.RunID); rerr == nil {
 				r.observe(t, done)
 			}
 		}
 	}
-	if err := r.settle(ctx, t, err, false, func(run *model.Run) { run.Warnings = append(run.Warnings, warnings...) }); err != nil &&
+	if err := r.settle(ctx, t, store.AnyAttempt, err, false, func(run *model.Run) { run.Warnings = append(run.Warnings, warnings...) }); err != nil &&
 		model.KindOf(err) != model.KindValidation {
 		return err
 	}

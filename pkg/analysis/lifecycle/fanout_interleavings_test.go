@@ -488,11 +488,11 @@ type updateCounter struct {
 	n  int
 }
 
-func (u *updateCounter) Update(ctx context.Context, ws, id string, fn func(*model.Run) error) (model.Run, error) {
+func (u *updateCounter) Update(ctx context.Context, ws, id string, attempt int, fn func(*model.Run) error) (model.Run, error) {
 	u.mu.Lock()
 	u.n++
 	u.mu.Unlock()
-	return u.Runs.Update(ctx, ws, id, fn)
+	return u.Runs.Update(ctx, ws, id, attempt, fn)
 }
 
 func (u *updateCounter) count() int {

@@ -17,7 +17,7 @@ import (
 func bigResultKinds(size int) solverKinds {
 	return solverKinds{solverKind{func(r *lifecycle.Runner, t lifecycle.Task) lifecycle.Solver {
 		return func(context.Context, model.Job, *lifecycle.Progress) (lifecycle.Publisher, error) {
-			return func(ctx context.Context, _ int64, complete func(*model.Run)) error {
+			return func(ctx context.Context, _ int64, complete lifecycle.Completion) error {
 				set := store.ResultSet{Meta: json.RawMessage(`{}`), Columns: map[string][]byte{"c": make([]byte, size)}}
 				return r.Publish(ctx, t, "toy", set, nil, nil, complete)
 			}, nil

@@ -116,7 +116,7 @@ func (r *Runner) Admit(ctx context.Context, t Task, lv *Progress, need int64, wh
 	lv.Parameter(ParamMemory, fmt.Sprintf("%s of %s", MiB(need), MiB(total)))
 	// Recorded before the allocations it covers: a worker that dies in
 	// them leaves it for the next attempt to read (begin).
-	_, err = r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+	_, err = r.Runs.Update(ctx, t.Workspace, t.RunID, lv.attempt, func(run *model.Run) error {
 		run.MemoryReserved, run.MemoryBudget = need, total
 		return nil
 	})
@@ -179,17 +179,20 @@ func (l *Progress) heldMemory() bool {
 	return l.release != nil
 }
 
-// forgetReservation clears the reservation recorded in t's run record,
-// even when ctx has ended (a stopping worker): a stopped attempt is not a
-// lost one.
-func (r *Runner) forgetReservation(ctx context.Context, t Task) {
+// forgetReservation clears the reservation recorded in t's run record by
+// attempt, even when ctx has ended (a stopping worker): a stopped attempt
+// is not a lost one. A later attempt's record is left alone (the fence).
+func (r *Runner) forgetReservation(ctx context.Context, t Task, attempt int) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	_, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+	_, err := r.Runs.Update(ctx, t.Workspace, t.RunID, attempt, func(run *model.Run) error {
 		run.MemoryReserved, run.MemoryBudget = 0, 0
 		return nil
 	})
-	if err != nil && !errors.Is(err, store.ErrRunFinished) {
+	switch {
+	case errors.Is(err, store.ErrRunSuperseded):
+		r.fenced(ctx, t, attempt, err)
+	case err != nil && !errors.Is(err, store.ErrRunFinished):
 		r.Log.Warn("clear the memory reservation of an attempt", "run", t.RunID, "err", err)
 	}
 }

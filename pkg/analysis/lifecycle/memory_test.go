@@ -9,6 +9,7 @@ import (
 
 	"github.com/gusset/gusset/pkg/analysis/lifecycle"
 	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
 )
 
 // admitKind is a kind whose solve admits need bytes, then fails with
@@ -81,7 +82,7 @@ func TestAdmit(t *testing.T) {
 			}
 			if tc.prior > 0 {
 				// What a worker that died after admitting the run leaves.
-				if _, err := runs.Update(ctx, "w", "r1", func(run *model.Run) error {
+				if _, err := runs.Update(ctx, "w", "r1", store.AnyAttempt, func(run *model.Run) error {
 					run.Status, run.Attempt, run.MemoryReserved, run.MemoryBudget = model.RunRunning, 1, tc.prior, budget
 					return nil
 				}); err != nil {

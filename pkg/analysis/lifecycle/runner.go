@@ -106,6 +106,16 @@ type Runner struct {
 	// of a run: the worker of the attempt before was lost or stopped
 	// (metrics).
 	Resumed func(kind model.AnalysisType)
+	// Fenced, when set, is told when the store refused a write of an
+	// attempt of this worker because another attempt holds the run
+	// (store.ErrRunSuperseded): this worker was cut off from the store,
+	// or too slow to renew its lease, and the queue gave the run to
+	// another worker (metrics).
+	Fenced func(kind model.AnalysisType)
+	// Patience is how long an attempt whose solve has ended keeps trying
+	// to store its results while the store cannot be reached; zero means
+	// DefaultPatience.
+	Patience time.Duration
 	// Memory is the process's memory budget that runs reserve their
 	// estimates from (Admit); nil admits every run.
 	Memory *MemoryBudget
@@ -125,6 +135,9 @@ func (r *Runner) init() {
 		}
 		if r.Now == nil {
 			r.Now = time.Now
+		}
+		if r.Patience == 0 {
+			r.Patience = DefaultPatience
 		}
 	})
 }
@@ -174,14 +187,14 @@ func (r *Runner) Run(ctx context.Context, t Task) error {
 		return nil
 	}
 	if run.Status == model.RunCancelling {
-		_, err := r.finish(ctx, t, model.RunCancelled, "", nil)
+		_, err := r.finish(ctx, t, store.AnyAttempt, model.RunCancelled, "", nil)
 		return err
 	}
 	if k == nil {
 		// An API that serves a kind this worker does not run: the run
 		// cannot succeed here, and retrying would not help. A part of a
 		// fanned-out run leaves fan-out state that nothing else would end.
-		_, err = r.finish(ctx, t, model.RunFailed, fmt.Sprintf("%s is not available on worker %s", t.Kind, r.WorkerName()), nil)
+		_, err = r.finish(ctx, t, store.AnyAttempt, model.RunFailed, fmt.Sprintf("%s is not available on worker %s", t.Kind, r.WorkerName()), nil)
 		if err == nil && t.LoadCase != 0 {
 			err = r.FanOut.Discard(ctx, t.Workspace, t.RunID)
 		}
@@ -190,10 +203,10 @@ func (r *Runner) Run(ctx context.Context, t Task) error {
 	return k.Run(ctx, r, t)
 }
 
-// finish ends the run with status (releasing the workspace), unless it
-// already ended.
-func (r *Runner) finish(ctx context.Context, t Task, status model.RunStatus, msg string, fn func(*model.Run)) (model.Run, error) {
-	run, err := r.Runs.Update(ctx, t.Workspace, t.RunID, func(run *model.Run) error {
+// finish ends the run with status (releasing the workspace), as
+// attempt's (store.Runs.Update), unless it already ended.
+func (r *Runner) finish(ctx context.Context, t Task, attempt int, status model.RunStatus, msg string, fn func(*model.Run)) (model.Run, error) {
+	run, err := r.Runs.Update(ctx, t.Workspace, t.RunID, attempt, func(run *model.Run) error {
 		r.end(run, status, msg, fn)
 		return nil
 	})
@@ -248,6 +261,9 @@ type Progress struct {
 	warnings []string
 	// release gives back the run's memory reservation (Runner.Admit).
 	release func()
+	// attempt is the run's attempt that the progress is of (begin), set
+	// before the solve starts: Admit's write is fenced by it.
+	attempt int
 }
 
 // SolverStats are the parameters of the linear system a run solved, as

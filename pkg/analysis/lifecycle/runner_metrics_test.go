@@ -21,6 +21,7 @@ type events struct {
 	observed []string
 	resumed  []model.AnalysisType
 	lost     []model.AnalysisType
+	fenced   []model.AnalysisType
 }
 
 func (e *events) observe(ws string, kind model.AnalysisType, status model.RunStatus, _ int, _ time.Duration) {
@@ -39,6 +40,12 @@ func (e *events) lose(kind model.AnalysisType) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.lost = append(e.lost, kind)
+}
+
+func (e *events) fence(kind model.AnalysisType) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.fenced = append(e.fenced, kind)
 }
 
 // A worker that takes over a run another worker had begun reports it as

@@ -27,7 +27,7 @@ func TestRunnerHonoursCancelBeforeStart(t *testing.T) {
 	if err := runs.Start(ctx, "w", model.Run{RunID: "r1", AnalysisType: model.AnalysisType("LinearStaticAnalysis"), Status: model.RunQueued, QueuedAt: now}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := runs.Update(ctx, "w", "r1", func(run *model.Run) error { run.Status = model.RunCancelling; return nil }); err != nil {
+	if _, err := runs.Update(ctx, "w", "r1", store.AnyAttempt, func(run *model.Run) error { run.Status = model.RunCancelling; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Run(ctx, lifecycle.Task{Workspace: "w", RunID: "r1", Kind: model.AnalysisType("LinearStaticAnalysis")}); err != nil {
@@ -57,8 +57,9 @@ func emptyJobRunner(t *testing.T, ws string) (*lifecycle.Runner, *redisstore.Run
 	return emptyJobRunnerOn(t, redistest.Start(t), ws)
 }
 
-// emptyJobRunnerOn is emptyJobRunner on the redis-server srv.
-func emptyJobRunnerOn(t *testing.T, srv *redistest.Server, ws string) (*lifecycle.Runner, *redisstore.Runs) {
+// emptyJobRunnerOn is emptyJobRunner on the redis-server srv (or a
+// proxy in front of one).
+func emptyJobRunnerOn(t *testing.T, srv redistest.Endpoint, ws string) (*lifecycle.Runner, *redisstore.Runs) {
 	t.Helper()
 	rdb := srv.Client(t)
 	jobs := redisstore.NewJobs(rdb, editor.Collections())

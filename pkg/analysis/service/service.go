@@ -229,7 +229,7 @@ func (s *Service) Cancel(ctx context.Context, ws, id string) error {
 			return err
 		}
 		if removed {
-			_, err := s.Runs.Update(ctx, ws, id, func(r *model.Run) error {
+			_, err := s.Runs.Update(ctx, ws, id, store.AnyAttempt, func(r *model.Run) error {
 				now := s.now()
 				r.Status, r.CompletedAt = model.RunCancelled, &now
 				r.Progress.StatusText = "Cancelled before a worker took it"
@@ -238,7 +238,7 @@ func (s *Service) Cancel(ctx context.Context, ws, id string) error {
 			return s.finishedIsNotFound(id, err)
 		}
 	}
-	run, err = s.Runs.Update(ctx, ws, id, func(r *model.Run) error {
+	run, err = s.Runs.Update(ctx, ws, id, store.AnyAttempt, func(r *model.Run) error {
 		r.Status = model.RunCancelling
 		r.Progress.StatusText = "Cancelling"
 		return nil
@@ -275,7 +275,7 @@ func (s *Service) cancelSubTasks(ctx context.Context, ws, id string) error {
 	if left > 0 {
 		return nil
 	}
-	_, err = s.Runs.Update(ctx, ws, id, func(r *model.Run) error {
+	_, err = s.Runs.Update(ctx, ws, id, store.AnyAttempt, func(r *model.Run) error {
 		now := s.now()
 		r.Status, r.CompletedAt = model.RunCancelled, &now
 		r.Progress.StatusText = string(model.RunCancelled)
@@ -388,7 +388,7 @@ func (s *Service) Busy(ctx context.Context, ws string) (bool, error) {
 
 // fail ends a run as Failed with msg, releasing the workspace.
 func (s *Service) fail(ctx context.Context, ws, id, msg string) (model.Run, error) {
-	return s.Runs.Update(ctx, ws, id, func(r *model.Run) error {
+	return s.Runs.Update(ctx, ws, id, store.AnyAttempt, func(r *model.Run) error {
 		now := s.now()
 		r.Status, r.ErrorMessage, r.CompletedAt = model.RunFailed, msg, &now
 		r.Progress.StatusText = string(model.RunFailed)

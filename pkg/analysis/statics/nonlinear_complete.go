@@ -33,7 +33,7 @@ func (nonLinearStatic) Gather(ctx context.Context, r *lifecycle.Runner, t lifecy
 	if err != nil {
 		return nil, warnings, err
 	}
-	return func(ctx context.Context, rev int64, complete func(*model.Run)) error {
+	return func(ctx context.Context, rev int64, complete lifecycle.Completion) error {
 		set.rev = rev
 		return runner{r}.storeStatic(ctx, t, s, set, complete)
 	}, warnings, nil

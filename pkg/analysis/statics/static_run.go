@@ -65,7 +65,7 @@ func (r runner) runStatic(ctx context.Context, t lifecycle.Task) error {
 		if err != nil {
 			return nil, err
 		}
-		return func(ctx context.Context, rev int64, complete func(*model.Run)) error {
+		return func(ctx context.Context, rev int64, complete lifecycle.Completion) error {
 			set.rev = rev
 			return r.storeStatic(ctx, t, s, set, complete)
 		}, nil
@@ -255,7 +255,7 @@ func newStaticSet(m *domain.Model) *staticSet {
 
 // storeStatic writes the results of a run: with retainLoadCases the
 // results of cases it did not analyse stay, otherwise they go.
-func (r runner) storeStatic(ctx context.Context, t lifecycle.Task, s model.StaticSettings, set *staticSet, complete func(*model.Run)) error {
+func (r runner) storeStatic(ctx context.Context, t lifecycle.Task, s model.StaticSettings, set *staticSet, complete lifecycle.Completion) error {
 	old, err := ReadStaticMeta(ctx, r.Results, t.Workspace)
 	if err != nil {
 		return err

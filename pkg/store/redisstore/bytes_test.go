@@ -36,7 +36,7 @@ func TestResultBytesFollowTheResults(t *testing.T) {
 		if err := runs.Start(ctx, ws, model.Run{RunID: "r-" + string(kind), Status: model.RunRunning}); err != nil {
 			t.Fatal(err)
 		}
-		if err := res.Publish(ctx, ws, "r-"+string(kind), kind, s, drop, nil, func(r *model.Run) { r.Status = model.RunCompleted }); err != nil {
+		if err := res.Publish(ctx, ws, "r-"+string(kind), store.AnyAttempt, kind, s, drop, nil, func(r *model.Run) { r.Status = model.RunCompleted }); err != nil {
 			t.Fatal(err)
 		}
 	}

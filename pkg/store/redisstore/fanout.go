@@ -23,8 +23,10 @@ type FanOut struct {
 // NewFanOut returns the fan-out store on rdb.
 func NewFanOut(rdb redis.UniversalClient) *FanOut { return &FanOut{jobs: &Jobs{rdb: rdb}} }
 
-// Begin implements store.FanOut.
-func (s *FanOut) Begin(ctx context.Context, ws, runID string, cases []int64) error {
+// Begin implements store.FanOut. Fenced by an attempt, it writes under
+// WATCH of the run record, so that the record it checked is the one
+// current when the pending set is replaced.
+func (s *FanOut) Begin(ctx context.Context, ws, runID string, attempt int, cases []int64) error {
 	const op = "fan out run"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
@@ -35,14 +37,29 @@ func (s *FanOut) Begin(ctx context.Context, ws, runID string, cases []int64) err
 		members[i] = strconv.FormatInt(c, 10)
 	}
 	key := k.runPending(runID)
-	err = execTx(ctx, s.jobs.rdb, func(p redis.Pipeliner) error {
-		p.Del(ctx, key)
-		if len(members) > 0 {
-			p.SAdd(ctx, key, members...)
+	write := func(tx txPipeliner) error {
+		return execTx(ctx, tx, func(p redis.Pipeliner) error {
+			p.Del(ctx, key)
+			if len(members) > 0 {
+				p.SAdd(ctx, key, members...)
+			}
+			p.Expire(ctx, key, store.FanOutTTL)
+			return nil
+		})
+	}
+	if attempt == store.AnyAttempt {
+		return wrap(op, write(s.jobs.rdb))
+	}
+	err = s.jobs.watch(ctx, func(tx *redis.Tx) error {
+		_, run, err := readRun(ctx, tx, k, runID)
+		if err != nil {
+			return err
 		}
-		p.Expire(ctx, key, store.FanOutTTL)
-		return nil
-	})
+		if run.Attempt != attempt {
+			return store.ErrRunSuperseded
+		}
+		return write(tx)
+	}, k.run(runID))
 	return wrap(op, err)
 }
 

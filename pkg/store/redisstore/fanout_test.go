@@ -29,7 +29,7 @@ const (
 func TestFanOutDoneIdempotent(t *testing.T) {
 	ctx := context.Background()
 	f, _ := newFanOut(t)
-	if err := f.Begin(ctx, "w", "r", []int64{3, 1, 2}); err != nil {
+	if err := f.Begin(ctx, "w", "r", store.AnyAttempt, []int64{3, 1, 2}); err != nil {
 		t.Fatal(err)
 	}
 	check := func(lc int64, wantLeft int, wantRemoved bool) {
@@ -52,7 +52,7 @@ func TestFanOutDoneIdempotent(t *testing.T) {
 		t.Errorf("Pending after all done = %v, %v", p, err)
 	}
 	// A run of another workspace or id is not touched.
-	if err := f.Begin(ctx, "w", "r2", []int64{1}); err != nil {
+	if err := f.Begin(ctx, "w", "r2", store.AnyAttempt, []int64{1}); err != nil {
 		t.Fatal(err)
 	}
 	if left, removed, err := f.Done(ctx, "w2", "r2", 1); err != nil || removed || left != 0 {
@@ -78,7 +78,7 @@ func TestFanOutConcurrentDone(t *testing.T) {
 	for i := range cases {
 		cases[i] = int64(i + 1)
 	}
-	if err := f.Begin(ctx, "w", "r", cases); err != nil {
+	if err := f.Begin(ctx, "w", "r", store.AnyAttempt, cases); err != nil {
 		t.Fatal(err)
 	}
 	type res struct {
@@ -180,7 +180,7 @@ func TestFanOutExpiryDiscardBegin(t *testing.T) {
 	ctx := context.Background()
 	f, srv := newFanOut(t)
 	rdb := srv.Client(t)
-	if err := f.Begin(ctx, "w", "r", []int64{1, 2}); err != nil {
+	if err := f.Begin(ctx, "w", "r", store.AnyAttempt, []int64{1, 2}); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Stage(ctx, "w", "r", 1, store.ResultSet{Meta: []byte("{}")}); err != nil {
@@ -199,13 +199,13 @@ func TestFanOutExpiryDiscardBegin(t *testing.T) {
 	if ttl, _ := rdb.TTL(ctx, foPending).Result(); ttl <= 0 {
 		t.Errorf("pending set lost its TTL after Done: %v", ttl)
 	}
-	if err := f.Begin(ctx, "w", "r", []int64{1, 2, 3}); err != nil {
+	if err := f.Begin(ctx, "w", "r", store.AnyAttempt, []int64{1, 2, 3}); err != nil {
 		t.Fatal(err)
 	}
 	if p, _ := f.Pending(ctx, "w", "r"); !slices.Equal(p, []int64{1, 2, 3}) {
 		t.Errorf("pending after a second Begin %v", p)
 	}
-	if err := f.Begin(ctx, "w", "r", nil); err != nil {
+	if err := f.Begin(ctx, "w", "r", store.AnyAttempt, nil); err != nil {
 		t.Fatal(err)
 	}
 	if p, _ := f.Pending(ctx, "w", "r"); len(p) != 0 {

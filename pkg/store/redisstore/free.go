@@ -141,7 +141,10 @@ redis.call('SET', KEYS[1], ARGV[2])
 return 1`)
 
 // Update implements store.Runs.
-func (s *Runs) Update(ctx context.Context, ws, id string, fn func(*model.Run) error) (model.Run, error) {
+// The record is replaced only if it is still the one read (the script
+// compares it whole), so the attempt checked here is the attempt of the
+// record the update replaces: the fence is as atomic as the update.
+func (s *Runs) Update(ctx context.Context, ws, id string, attempt int, fn func(*model.Run) error) (model.Run, error) {
 	const op = "update run"
 	k, err := s.jobs.keys(ws)
 	if err != nil {
@@ -149,16 +152,12 @@ func (s *Runs) Update(ctx context.Context, ws, id string, fn func(*model.Run) er
 	}
 	var out model.Run
 	err = retry(ctx, func() error {
-		raw, err := s.jobs.rdb.Get(ctx, k.run(id)).Result()
-		if errors.Is(err, redis.Nil) {
-			return model.NotFound("analysis run", id)
-		}
+		raw, r, err := readRun(ctx, s.jobs.rdb, k, id)
 		if err != nil {
 			return err
 		}
-		r, err := decodeRun(raw)
-		if err != nil {
-			return err
+		if attempt != store.AnyAttempt && r.Attempt != attempt {
+			return store.ErrRunSuperseded
 		}
 		if r.Status.Finished() {
 			return store.ErrRunFinished

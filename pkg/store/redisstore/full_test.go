@@ -69,7 +69,7 @@ func TestFullRedisRefusesWritesAndFrees(t *testing.T) {
 		if err := st.runs.Start(ctx, "a", model.Run{RunID: "ra", Status: model.RunRunning}); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.res.Publish(ctx, "a", "ra", family, set, nil, nil, func(r *model.Run) { r.Status = model.RunCompleted }); err != nil {
+		if err := st.res.Publish(ctx, "a", "ra", store.AnyAttempt, family, set, nil, nil, func(r *model.Run) { r.Status = model.RunCompleted }); err != nil {
 			t.Fatal(err)
 		}
 		if err := st.runs.Start(ctx, "b", model.Run{RunID: "rb", Status: model.RunRunning}); err != nil {
@@ -106,7 +106,7 @@ func TestFullRedisRefusesWritesAndFrees(t *testing.T) {
 		}},
 		{"stage a fanned-out case", func() error { return st.fan.Stage(ctx, "b", "rb", 1, set) }},
 		{"publish results", func() error {
-			return st.res.Publish(ctx, "b", "rb", family, set, nil, nil, func(r *model.Run) { r.Status = model.RunCompleted })
+			return st.res.Publish(ctx, "b", "rb", store.AnyAttempt, family, set, nil, nil, func(r *model.Run) { r.Status = model.RunCompleted })
 		}},
 	}
 	for _, tc := range refused {
@@ -175,7 +175,7 @@ func TestFullRedisRefusesWritesAndFrees(t *testing.T) {
 		}
 	})
 	t.Run("free/end a run, dropping its lock", func(t *testing.T) {
-		if _, err := st.runs.Update(ctx, "b", "rb", func(r *model.Run) error { r.Status = model.RunFailed; return nil }); err != nil {
+		if _, err := st.runs.Update(ctx, "b", "rb", store.AnyAttempt, func(r *model.Run) error { r.Status = model.RunFailed; return nil }); err != nil {
 			t.Fatal(err)
 		}
 		if h, _ := st.runs.Holder(ctx, "b"); h != "" {

@@ -5,7 +5,6 @@ import (
 	crand "crypto/rand"
 	"encoding/hex"
 	"errors"
-	"io"
 	"math/rand/v2"
 	"net"
 	"strconv"
@@ -177,9 +176,7 @@ const settleTimeout = 30 * time.Second
 // ambiguous reports whether err leaves the outcome of a sent command
 // open: the connection failed or timed out instead of Redis replying.
 func ambiguous(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+	return brokenConn(err) || errors.Is(err, net.ErrClosed) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 // Hold implements store.Model.

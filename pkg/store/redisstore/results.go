@@ -28,7 +28,7 @@ type Results struct {
 func NewResults(rdb redis.UniversalClient) *Results { return &Results{jobs: &Jobs{rdb: rdb}} }
 
 // Publish implements store.Results.
-func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.AnalysisFamily, set store.ResultSet, drop []string,
+func (s *Results) Publish(ctx context.Context, ws, runID string, attempt int, kind model.AnalysisFamily, set store.ResultSet, drop []string,
 	rows []store.Op, complete func(*model.Run)) error {
 	const op = "publish results"
 	k, err := s.jobs.keys(ws)
@@ -46,8 +46,8 @@ func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.Anal
 			return err
 		}
 		raw, err := tx.Get(ctx, k.run(runID)).Result()
-		if errors.Is(err, redis.Nil) || holder != runID {
-			return model.E(model.KindConflict, "run %s no longer holds the workspace: its results are discarded", runID)
+		if errors.Is(err, redis.Nil) {
+			return lostWorkspace(runID)
 		}
 		if err != nil {
 			return err
@@ -55,6 +55,14 @@ func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.Anal
 		run, err := decodeRun(raw)
 		if err != nil {
 			return err
+		}
+		// The attempt first: a stale attempt learns that it is one even
+		// once the newer attempt has finished the run.
+		if attempt != store.AnyAttempt && run.Attempt != attempt {
+			return store.ErrRunSuperseded
+		}
+		if holder != runID {
+			return lostWorkspace(runID)
 		}
 		if run.Status != model.RunRunning {
 			return store.ErrRunCancelled
@@ -78,6 +86,13 @@ func (s *Results) Publish(ctx context.Context, ws, runID string, kind model.Anal
 		return err
 	}, k.lock(), k.run(runID))
 	return wrap(op, err)
+}
+
+// lostWorkspace is Publish's refusal of a run that no longer holds the
+// workspace: it finished (reaped as lost, or completed) or left the
+// history.
+func lostWorkspace(runID string) error {
+	return model.E(model.KindConflict, "run %s no longer holds the workspace: its results are discarded", runID)
 }
 
 // writeRows applies the model rows of a publish (Results.Publish has

@@ -45,7 +45,7 @@ func TestPublishWithRows(t *testing.T) {
 		{Kind: store.OpCreate, Coll: model.CollLoadCases, Key: store.Key(8), Value: raw8},
 		{Kind: store.OpPut, Coll: model.CollLoadCases, Key: store.Key(1, 2), Value: raw8},
 	} {
-		err := res.Publish(ctx, "w", "r", model.AnalysisFamily("static"), set, nil, []store.Op{bad}, complete)
+		err := res.Publish(ctx, "w", "r", store.AnyAttempt, model.AnalysisFamily("static"), set, nil, []store.Op{bad}, complete)
 		if err == nil {
 			t.Fatalf("row %c %s accepted", bad.Kind, bad.Key)
 		}
@@ -61,7 +61,7 @@ func TestPublishWithRows(t *testing.T) {
 		{Kind: store.OpPut, Coll: model.CollLoadCases, Key: store.Key(8), Value: raw8},
 		{Kind: store.OpDeleteIfAny, Coll: model.CollLoadCases, Key: store.Key(7)},
 	}
-	if err := res.Publish(ctx, "w", "r", model.AnalysisFamily("static"), set, nil, rows, complete); err != nil {
+	if err := res.Publish(ctx, "w", "r", store.AnyAttempt, model.AnalysisFamily("static"), set, nil, rows, complete); err != nil {
 		t.Fatal(err)
 	}
 	got, err := mdl.Get(ctx, "w", model.CollLoadCases, store.Key(1), store.Key(7), store.Key(8))

@@ -103,15 +103,23 @@ func (s *Runs) Run(ctx context.Context, ws, id string) (model.Run, error) {
 	if err != nil {
 		return model.Run{}, wrap(op, err)
 	}
-	raw, err := s.jobs.rdb.Get(ctx, k.run(id)).Result()
+	_, r, err := readRun(ctx, s.jobs.rdb, k, id)
+	return r, wrap(op, err)
+}
+
+// readRun reads the record of run id through r (a client or a WATCH
+// transaction), as stored (for a script to check that it is unchanged)
+// and decoded. A run that is not in the history is KindNotFound.
+func readRun(ctx context.Context, r redis.Cmdable, k keys, id string) (string, model.Run, error) {
+	raw, err := r.Get(ctx, k.run(id)).Result()
 	if errors.Is(err, redis.Nil) {
-		return model.Run{}, model.NotFound("analysis run", id)
+		return "", model.Run{}, model.NotFound("analysis run", id)
 	}
 	if err != nil {
-		return model.Run{}, wrap(op, err)
+		return "", model.Run{}, err
 	}
-	r, err := decodeRun(raw)
-	return r, wrap(op, err)
+	run, err := decodeRun(raw)
+	return raw, run, err
 }
 
 // List implements store.Runs.

@@ -109,9 +109,9 @@ func TestEveryKeyOfAWorkspaceIsInOneSlot(t *testing.T) {
 		look("apply by WATCH/MULTI", err)
 		look("append error", jobs.AppendError(ctx, ws, store.ErrorRecord{Status: 500, Message: "x"}))
 		look("start run", runs.Start(ctx, ws, model.Run{RunID: "r1", Status: model.RunRunning}))
-		look("fan out", fan.Begin(ctx, ws, "r1", []int64{1, 2}))
+		look("fan out", fan.Begin(ctx, ws, "r1", store.AnyAttempt, []int64{1, 2}))
 		look("stage", fan.Stage(ctx, ws, "r1", 1, store.ResultSet{Meta: json.RawMessage(`{}`), Columns: map[string][]byte{"d": {1}}}))
-		look("publish", res.Publish(ctx, ws, "r1", model.AnalysisFamily("static"),
+		look("publish", res.Publish(ctx, ws, "r1", store.AnyAttempt, model.AnalysisFamily("static"),
 			store.ResultSet{Meta: json.RawMessage(`{"cases":[]}`), Columns: map[string][]byte{"d": {1, 2}}}, nil, nil,
 			func(r *model.Run) { r.Status = model.RunCompleted }))
 		look("start second run", runs.Start(ctx, ws, model.Run{RunID: "r2", Status: model.RunRunning}))

@@ -3,10 +3,13 @@ package redisstore
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/store"
 )
 
 // A Redis given a maxmemory and the noeviction policy (the deploy files
@@ -37,8 +40,34 @@ func storageFull(err error) error {
 }
 
 // wrap is model.Wrap for the errors of this store: a refusal at the memory
-// limit becomes KindStorageFull, so that no layer above reads Redis's text.
-func wrap(op string, err error) error { return model.Wrap(op, storageFull(err)) }
+// limit becomes KindStorageFull, and a Redis that cannot be reached is
+// marked store.ErrUnreachable, so that no layer above reads Redis's text.
+func wrap(op string, err error) error { return model.Wrap(op, unreachable(storageFull(err))) }
+
+// unreachable marks err with store.ErrUnreachable when it says that Redis
+// could not be reached or cannot serve now: the connection failed or
+// timed out, no connection was free in time, or the server is loading its
+// data, failing over or full of clients. The caller's own context ending
+// is not: the caller stopped waiting, and Redis may be fine. Any other
+// error is returned as it is.
+func unreachable(err error) error {
+	var me *model.Error
+	switch {
+	case err == nil, errors.As(err, &me), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case brokenConn(err), errors.Is(err, redis.ErrPoolTimeout), redis.IsLoadingError(err), redis.IsReadOnlyError(err),
+		redis.IsMasterDownError(err), redis.IsClusterDownError(err), redis.IsTryAgainError(err), redis.IsMaxClientsError(err):
+		return &model.Error{Kind: store.ErrUnreachable.Kind, Msg: store.ErrUnreachable.Msg, Err: err}
+	}
+	return err
+}
+
+// brokenConn reports whether err is the connection to Redis failing or
+// timing out rather than Redis answering.
+func brokenConn(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
 
 // txPipeliner runs commands in MULTI/EXEC: a client, or a WATCH
 // transaction.
