@@ -191,6 +191,19 @@ func (r *Runner) supervise(ctx context.Context, t Task, attempt int, next func()
 		var stopped error
 		tick := time.NewTicker(r.Tick)
 		defer tick.Stop()
+		// A refresh under way when stop is closed is abandoned, its
+		// context cancelled: once the solve has ended nothing is left to
+		// report, and a refresh caught in a partition (dials and name
+		// lookups timing out one after another) would otherwise hold the
+		// results back from being stored for as long. It lands at most
+		// once more, which a publish's transaction survives by trying
+		// again.
+		uctx, abandon := context.WithCancel(ctx)
+		defer abandon()
+		type refreshed struct {
+			run model.Run
+			err error
+		}
 		for {
 			select {
 			case <-stop:
@@ -202,12 +215,24 @@ func (r *Runner) supervise(ctx context.Context, t Task, attempt int, next func()
 				continue
 			}
 			update := next()
-			run, err := r.Runs.Update(ctx, t.Workspace, t.RunID, attempt, func(run *model.Run) error {
-				update(run)
-				now := r.Now().UTC()
-				run.HeartbeatAt = &now
-				return nil
-			})
+			done := make(chan refreshed, 1)
+			go func() {
+				run, err := r.Runs.Update(uctx, t.Workspace, t.RunID, attempt, func(run *model.Run) error {
+					update(run)
+					now := r.Now().UTC()
+					run.HeartbeatAt = &now
+					return nil
+				})
+				done <- refreshed{run, err}
+			}()
+			var res refreshed
+			select {
+			case <-stop:
+				out <- stopped
+				return
+			case res = <-done:
+			}
+			run, err := res.run, res.err
 			switch {
 			case errors.Is(err, store.ErrRunSuperseded):
 				// Also after a cancel: the later attempt ends the run.
