@@ -53,7 +53,13 @@ func startStackWith(t testing.TB, workers int, cfg Config, logs io.Writer) *stac
 // none included.
 func startStackKeys(t testing.TB, workers int, cfg Config, logs io.Writer) *stack {
 	t.Helper()
-	srv := redistest.Start(t)
+	return startStackOn(t, redistest.Start(t), workers, cfg, logs)
+}
+
+// startStackOn is startStackKeys on a Redis the test started itself (with
+// arguments of its own).
+func startStackOn(t testing.TB, srv *redistest.Server, workers int, cfg Config, logs io.Writer) *stack {
+	t.Helper()
 	rdb := srv.Client(t)
 	log := slog.New(slog.NewJSONHandler(logs, nil))
 	ctx, cancel := context.WithCancel(context.Background())
