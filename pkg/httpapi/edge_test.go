@@ -189,9 +189,12 @@ func TestMetricsAndHealth(t *testing.T) {
 	if r := e.raw("GET", root+"/healthz", "", nil); r.status != 200 {
 		t.Errorf("healthz with Redis down: %d (liveness must not depend on Redis)", r.status)
 	}
-	// A job endpoint with Redis down is a 500 that says only "internal error".
+	// A job endpoint with Redis down is a 503 SERVICE_UNAVAILABLE, which
+	// clients retry (not a 500, which they must not), and it names neither
+	// Redis nor its address.
 	r = e.raw("GET", "/job/status", "", nil)
-	if r.status != 500 || r.errBody(t).Detail != "internal error" {
+	if body := r.errBody(t); r.status != 503 || body.ErrorCode != "SERVICE_UNAVAILABLE" ||
+		strings.Contains(body.Detail, "dial") || strings.Contains(strings.ToLower(body.Detail), "redis") {
 		t.Errorf("job status with Redis down: %d %s", r.status, r.body)
 	}
 }

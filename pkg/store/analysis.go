@@ -60,10 +60,15 @@ const AnyAttempt = 0
 // ErrUnreachable marks a store error that means the store could not be
 // reached or cannot serve now (the connection failed or timed out, the
 // server is loading its data or failing over): the same write may succeed
-// later, and whether a write whose reply was lost landed is unknown. It
-// stays KindInternal, as every unexpected store failure is to a client;
-// errors.Is finds it through the operations that wrap it.
-var ErrUnreachable = model.E(model.KindInternal, "the store cannot be reached")
+// later, and whether a write whose reply was lost landed is unknown.
+// errors.Is finds it through the operations that wrap it. It is
+// KindUnavailable, 503 SERVICE_UNAVAILABLE to a client, which retries: a
+// Redis restart is not a fault of the service, and as KindInternal it
+// answered 500 (the compose scenario that restarts Redis under a bulk
+// load). Its message is what the client reads.
+var ErrUnreachable = model.E(model.KindUnavailable, "the service's storage cannot be reached right now (it may be restarting): "+
+	"retry in a few seconds; a change asked for when this happened may or may not have been made, "+
+	"so read before repeating one that must not happen twice")
 
 // ResultSet is the stored results of one analysis kind: a small JSON meta
 // record and named binary columns (packed little-endian float64 or int64),

@@ -133,8 +133,9 @@ func TestUnreachableIsMarked(t *testing.T) {
 			if err == nil || errors.Is(err, store.ErrUnreachable) != tc.unreachable {
 				t.Errorf("err = %v: marked unreachable %v, want %v", err, errors.Is(err, store.ErrUnreachable), tc.unreachable)
 			}
-			if model.KindOf(err) == model.KindUnavailable {
-				t.Errorf("err = %v is KindUnavailable: the api's answers with Redis down would change", err)
+			// Cut off is a 503 to a client (retry), the others are not.
+			if unavailable := model.KindOf(err) == model.KindUnavailable; unavailable != tc.unreachable {
+				t.Errorf("err = %v: KindUnavailable %v, want %v", err, unavailable, tc.unreachable)
 			}
 		})
 	}
