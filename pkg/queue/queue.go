@@ -206,6 +206,11 @@ func (c *Client) Dequeue(ctx context.Context, ws, id string) (bool, error) {
 			return false, nil
 		case ierr == nil && isWaiting(info.State):
 			continue // handed back meanwhile
+		case ierr != nil:
+			// Neither call could read the task: Redis is down or
+			// restarting.
+			return false, model.Wrap("remove queued analysis", &model.Error{Kind: model.KindUnavailable,
+				Msg: unreachableMsg, Err: errors.Join(err, ierr)})
 		}
 		return false, model.Wrap("remove queued analysis", err)
 	}
@@ -226,10 +231,15 @@ func (c *Client) Lost(_ context.Context, id string) (bool, error) {
 	case errors.Is(err, asynq.ErrTaskNotFound), errors.Is(err, asynq.ErrQueueNotFound):
 		return true, nil
 	case err != nil:
-		return false, model.Wrap("inspect analysis task", err)
+		return false, model.Wrap("inspect analysis task", &model.Error{Kind: model.KindUnavailable, Msg: unreachableMsg, Err: err})
 	}
 	return info.State == asynq.TaskStateArchived, nil
 }
+
+// unreachableMsg is what a client learns when the queue's look-up of a
+// task failed: asynq reports nothing else that way but a Redis it could
+// not use (stopped, restarting), which a retry outlives.
+const unreachableMsg = "the analysis queue cannot be read right now (its storage may be restarting); retry in a few seconds"
 
 // Stats is a snapshot of the analysis queue.
 type Stats struct {

@@ -40,7 +40,7 @@ func (a *Auth) CreateWorkspace(ctx context.Context, w auth.Workspace) error {
 	}
 	added, err := a.rdb.HSetNX(ctx, authWorkspaces, w.Name, b).Result()
 	if err != nil {
-		return fmt.Errorf("create workspace: %w", err)
+		return fmt.Errorf("create workspace: %w", unreachable(err))
 	}
 	if !added {
 		return model.E(model.KindDuplicate, "workspace %s already exists", w.Name)
@@ -69,7 +69,7 @@ func (a *Auth) AddKey(ctx context.Context, k auth.Key) error {
 	res, err := addKeyScript.Run(ctx, a.rdb, []string{authWorkspaces, authKeys}, k.ID, b, k.Workspace).Text()
 	switch {
 	case err != nil:
-		return fmt.Errorf("add key: %w", err)
+		return fmt.Errorf("add key: %w", unreachable(err))
 	case res == "noworkspace":
 		return model.E(model.KindNotFound, "workspace %s does not exist: create it first", k.Workspace)
 	case res == "exists":
@@ -85,6 +85,9 @@ func (a *Auth) Key(ctx context.Context, id string) (auth.Key, error) {
 		return auth.Key{}, model.NotFound("API key", id)
 	}
 	if err != nil {
+		// Left unclassified: auth.Service.Authenticate answers any
+		// failure but a missing key as KindUnavailable, saying the keys
+		// cannot be checked.
 		return auth.Key{}, fmt.Errorf("read key: %w", err)
 	}
 	var k auth.Key
@@ -121,7 +124,7 @@ func (a *Auth) Workspace(ctx context.Context, name string) (auth.Workspace, erro
 		return auth.Workspace{}, model.NotFound("workspace", name)
 	}
 	if err != nil {
-		return auth.Workspace{}, fmt.Errorf("read workspace: %w", err)
+		return auth.Workspace{}, fmt.Errorf("read workspace: %w", unreachable(err))
 	}
 	var w auth.Workspace
 	if err := json.Unmarshal(b, &w); err != nil {
@@ -185,7 +188,7 @@ func updateRecord[T any](ctx context.Context, rdb redis.UniversalClient, hash, f
 func hashValues[T any](ctx context.Context, rdb redis.UniversalClient, key string) ([]T, error) {
 	m, err := rdb.HGetAll(ctx, key).Result()
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", key, err)
+		return nil, fmt.Errorf("read %s: %w", key, unreachable(err))
 	}
 	out := make([]T, 0, len(m))
 	for f, v := range m {
