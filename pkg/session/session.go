@@ -257,10 +257,12 @@ func (s *Service) NewFromTemplateReader(ctx context.Context, ws string, file io.
 // outOfTime turns the failure of a step that ctx's end stopped (a store
 // call whose deadline passed) into the model.KindUnavailable error that
 // jobfile.DecodeContext gives, so that the client reads a 503 about time
-// rather than a 500. Other errors pass unchanged.
+// rather than a 500, or than the store's 503 about a connection that
+// timed out (the request's deadline bounds the store's reads). Other
+// errors pass unchanged.
 func outOfTime(ctx context.Context, err error) error {
 	cerr := ctx.Err()
-	if cerr == nil || model.KindOf(err) != model.KindInternal {
+	if k := model.KindOf(err); cerr == nil || k != model.KindInternal && k != model.KindUnavailable {
 		return err
 	}
 	return &model.Error{Kind: model.KindUnavailable, Err: err, Msg: fmt.Sprintf(

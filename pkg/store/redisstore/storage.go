@@ -48,18 +48,25 @@ func wrap(op string, err error) error { return model.Wrap(op, unreachable(storag
 // could not be reached or cannot serve now: the connection failed or
 // timed out, no connection was free in time, or the server is loading its
 // data, failing over or full of clients. The caller's own context ending
-// is not: the caller stopped waiting, and Redis may be fine. Any other
-// error is returned as it is.
+// is not: the caller stopped waiting, and Redis may be fine. A connection
+// that timed out is, even when its error also matches
+// context.DeadlineExceeded, as net reports a dial that ran into
+// DialTimeout (a Redis being stopped or replaced). Any other error is
+// returned as it is.
 func unreachable(err error) error {
 	var me *model.Error
 	switch {
-	case err == nil, errors.As(err, &me), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+	case err == nil, errors.As(err, &me):
 		return err
-	case brokenConn(err), errors.Is(err, redis.ErrPoolTimeout), redis.IsLoadingError(err), redis.IsReadOnlyError(err),
+	case brokenConn(err):
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	case errors.Is(err, redis.ErrPoolTimeout), redis.IsLoadingError(err), redis.IsReadOnlyError(err),
 		redis.IsMasterDownError(err), redis.IsClusterDownError(err), redis.IsTryAgainError(err), redis.IsMaxClientsError(err):
-		return &model.Error{Kind: store.ErrUnreachable.Kind, Msg: store.ErrUnreachable.Msg, Err: err}
+	default:
+		return err
 	}
-	return err
+	return &model.Error{Kind: store.ErrUnreachable.Kind, Msg: store.ErrUnreachable.Msg, Err: err}
 }
 
 // brokenConn reports whether err is the connection to Redis failing or
