@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -34,9 +35,9 @@ const (
 	// client importing a model in batches.
 	bulkBatch = 500
 	// bulkBefore and bulkAfter are the batches confirmed before the
-	// outage and after the first confirmation that follows it: enough
-	// that Redis holds more than a toy data set when it restarts, and that
-	// the load has clearly resumed.
+	// outage and after Redis is back: enough that Redis holds more than a
+	// toy data set when it restarts, and that the load has clearly
+	// resumed.
 	bulkBefore, bulkAfter = 20, 10
 	// outageLimit bounds each wait of the scenario (a batch confirmed,
 	// Redis back, a run finished): a safety net for a loaded machine.
@@ -114,17 +115,19 @@ func bulkLoad(t *testing.T, c *client, redisID string, take func(*ledger)) {
 	})
 	began := time.Now()
 	take(l)
-	back := time.Since(began)
-	// The load resumes: bulkAfter batches confirmed after the first
-	// confirmation that follows the outage.
+	resumed := time.Now()
+	back := resumed.Sub(began)
+	// The load resumes: bulkAfter batches confirmed once Redis is back
+	// (docker stop and docker restart return once it has started again).
 	waitFor(t, outageLimit, fmt.Sprintf("%d batches confirmed after the outage", bulkAfter), func() (bool, error) {
-		return ld.confirmedSince(began) >= bulkAfter || len(l.failures()) > 0, nil
+		return ld.confirmedSince(resumed) >= bulkAfter || len(l.failures()) > 0, nil
 	})
 	halt()
 
 	for _, f := range l.failures() {
 		t.Errorf("bulk load: %s", f)
 	}
+	logServerErrors(t, began.Add(-time.Minute))
 	clean := strings.Count(stk.logs(t, redisID), cleanStop) > stops
 	// Every batch known to have landed (answered 2xx, or found already
 	// there by its retry) must be readable, with its coordinates.
@@ -134,11 +137,14 @@ func bulkLoad(t *testing.T, c *client, redisID string, take func(*ledger)) {
 	for _, n := range nodes {
 		have[n.ID] = n
 	}
-	var want, found, before, after int
+	var want, found, before, during, after int
 	for _, b := range ld.landedBatches() {
-		if b.confirmedAt.Before(began) {
+		switch {
+		case b.confirmedAt.Before(began):
 			before++
-		} else {
+		case b.confirmedAt.Before(resumed):
+			during++ // before Redis took the signal, or after it started
+		default:
 			after++
 		}
 		if !clean && !b.confirmedAt.Before(began.Add(-aofWindow)) {
@@ -162,9 +168,32 @@ func bulkLoad(t *testing.T, c *client, redisID string, take func(*ledger)) {
 	}
 	w := l.window(is503)
 	figure(t, "redis %s during a bulk load: Redis back after %v; 503 answered for %v (first 503 to the first 2xx after it), %d requests got 503, %d retried after no answer; "+
-		"confirmed nodes %d (%d batches before the outage, %d after), found after it %d; %d batches found landed by their retry (409 DUPLICATE_ENTITY); clean AOF stop: %v",
+		"confirmed nodes %d (%d batches before the outage, %d during it, %d after), found after it %d; %d batches found landed by their retry (409 DUPLICATE_ENTITY); clean AOF stop: %v",
 		t.Name()[strings.LastIndex(t.Name(), "/")+1:], back.Round(time.Millisecond), w.Round(time.Millisecond), l.count(is503), l.count(noAnswer),
-		want, before, after, found, ld.retryFound(), clean)
+		want, before, during, after, found, ld.retryFound(), clean)
+}
+
+// logServerErrors logs, when the test has failed, the api replicas' own
+// account of the 5xx they answered since a moment ("request failed" with
+// its cause, on standard error, which stk.logs leaves out): the client
+// sees only "internal error".
+func logServerErrors(t *testing.T, since time.Time) {
+	t.Helper()
+	if !t.Failed() {
+		return
+	}
+	for _, id := range stk.containers(t, "api") {
+		out, err := exec.Command(stk.docker, "logs", "--since", since.UTC().Format(time.RFC3339Nano), id).CombinedOutput()
+		if err != nil {
+			t.Logf("docker logs %s: %v", id, err)
+			continue
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			if strings.Contains(line, `"msg":"request failed"`) && !strings.Contains(line, `"status":503`) {
+				t.Logf("api %s: %s", id[:12], line)
+			}
+		}
+	}
 }
 
 // readBack reads path into out once the service answers it, waiting out
@@ -274,8 +303,7 @@ func (ld *loader) confirmedCount() int {
 	return len(ld.landed)
 }
 
-// confirmedSince counts the batches confirmed after since that follow the
-// first of them confirmed after since (that one excluded).
+// confirmedSince counts the batches confirmed after since.
 func (ld *loader) confirmedSince(since time.Time) int {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
@@ -285,7 +313,7 @@ func (ld *loader) confirmedSince(since time.Time) int {
 			n++
 		}
 	}
-	return max(n-1, 0)
+	return n
 }
 
 func (ld *loader) landedBatches() []batch {
@@ -336,6 +364,7 @@ func runThroughRestart(t *testing.T, c *client, redisID string) {
 	for _, f := range l.failures() {
 		t.Errorf("following the run: %s", f)
 	}
+	logServerErrors(t, began.Add(-time.Minute))
 	switch last.Status {
 	case model.RunCompleted:
 		checkGridReactions(t, c, runGrid, runCases)
