@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -74,7 +73,7 @@ func TestRollingRestart(t *testing.T) {
 	waitFor(t, rollLimit, "every client to finish a round", everyRound(time.Time{}))
 
 	began := time.Now()
-	served := make([]string, len(apis))
+	served := make([]time.Time, len(apis))
 	for i, id := range apis {
 		restarted := time.Now()
 		docker(t, "restart", id)
@@ -83,7 +82,7 @@ func TestRollingRestart(t *testing.T) {
 			out, err := stk.run("inspect", "-f", "{{.State.Health.Status}}", id)
 			return strings.TrimSpace(out) == "healthy", err
 		})
-		served[i] = restarted.UTC().Format(time.RFC3339Nano)
+		served[i] = restarted
 		figure(t, "rolling restart: api %s: docker restart %v, then healthy after %v", id[:12], stopped.Round(time.Millisecond), healthy.Round(time.Millisecond))
 	}
 	ended := time.Now()
@@ -98,13 +97,8 @@ func TestRollingRestart(t *testing.T) {
 	// clients after its restart (nginx resolves the name again every 10 s
 	// and a restarted container keeps its address).
 	for i, id := range apis {
-		// The API logs on standard error, which stk.logs leaves out.
-		out, err := exec.Command(stk.docker, "logs", "--since", served[i], id).CombinedOutput()
-		if err != nil {
-			t.Fatalf("docker logs %s: %v\n%s", id, err, out)
-		}
 		n := 0
-		for _, line := range strings.Split(string(out), "\n") {
+		for _, line := range strings.Split(logsSince(t, id, served[i]), "\n") {
 			if strings.Contains(line, `"msg":"request"`) && strings.Contains(line, `"workspace":"roll-`) {
 				n++
 			}
@@ -400,17 +394,13 @@ type upstreamErrors struct {
 	refused, cut, other int
 }
 
-// proxyErrors reads nginx's error log (standard error) since a moment and
-// counts its upstream errors.
+// proxyErrors reads nginx's error log since a moment and counts its
+// upstream errors.
 func proxyErrors(t *testing.T, since time.Time) upstreamErrors {
 	t.Helper()
 	id := stk.containers(t, "proxy")[0]
-	out, err := exec.Command(stk.docker, "logs", "--since", since.UTC().Format(time.RFC3339Nano), id).CombinedOutput()
-	if err != nil {
-		t.Fatalf("docker logs %s: %v\n%s", id, err, out)
-	}
 	var e upstreamErrors
-	for _, line := range strings.Split(string(out), "\n") {
+	for _, line := range strings.Split(logsSince(t, id, since), "\n") {
 		switch {
 		case !strings.Contains(line, "[error]") || !strings.Contains(line, "upstream"):
 		case strings.Contains(line, "Connection refused") && strings.Contains(line, "while connecting to upstream"):
