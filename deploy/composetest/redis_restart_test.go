@@ -332,10 +332,10 @@ func (ld *loader) retryFound() int {
 	return ld.found
 }
 
-// runThroughRestart starts a run, restarts Redis while the run is
-// Running, and follows the run to its end: Completed with results that
-// balance, or ended with a message, never Running for ever and never a
-// 500 on the way.
+// runThroughRestart starts a run, restarts Redis while the run
+// factorizes, and follows the run to its end: Completed with results that
+// balance (checkGrid), or ended with a message, never Running for ever
+// and never a 500 on the way.
 func runThroughRestart(t *testing.T, c *client, redisID string) {
 	c.upload(t, gridjob.File(runGrid, 1))
 	run := c.startRun(t)
