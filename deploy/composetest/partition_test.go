@@ -21,16 +21,16 @@ const (
 	fencedLog  = "write refused: another attempt of the run holds it"
 )
 
-// logged reports whether container id has logged a line holding both
-// msg and run.
-func logged(t *testing.T, id, msg, run string) bool {
+// logged returns the first line container id has logged that holds both
+// msg and run, and whether there is one.
+func logged(t *testing.T, id, msg, run string) (string, bool) {
 	t.Helper()
 	for _, line := range strings.Split(stk.logs(t, id), "\n") {
 		if strings.Contains(line, msg) && strings.Contains(line, run) {
-			return true
+			return line, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // A worker cut off from the network (docker network disconnect) while it
@@ -82,7 +82,7 @@ func TestNetworkPartition(t *testing.T) {
 
 	// It kept solving while cut off: its solve ended, and it holds the
 	// results for when the store can be reached again.
-	if !logged(t, cut, patientLog, run.RunID) {
+	if _, ok := logged(t, cut, patientLog, run.RunID); !ok {
 		t.Errorf("the cut-off worker did not log %q for run %s: its solve did not end while it was cut off; its log:\n%s",
 			patientLog, run.RunID, stk.logs(t, cut))
 	}
@@ -91,13 +91,9 @@ func TestNetworkPartition(t *testing.T) {
 	reconnected := time.Now()
 	var refused string
 	waitFor(t, 3*time.Minute, "the reconnected worker's refused write in its log", func() (bool, error) {
-		for _, line := range strings.Split(stk.logs(t, cut), "\n") {
-			if strings.Contains(line, fencedLog) && strings.Contains(line, run.RunID) {
-				refused = line
-				return true, nil
-			}
-		}
-		return false, nil
+		var ok bool
+		refused, ok = logged(t, cut, fencedLog, run.RunID)
+		return ok, nil
 	})
 	t.Logf("the cut-off worker's refused write: %s", refused)
 
