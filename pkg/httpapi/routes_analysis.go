@@ -50,13 +50,13 @@ func (a *API) registerAnalysisRoutes() {
 			body: analysis.DefaultSettings(f), responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 			handler: func(c *fiber.Ctx) error { return a.startRun(c, k) }})
 	}
-	a.add(route{method: "GET", path: analysisPath + "/runs", tag: tag, summary: "List the current run and the 10 most recent",
-		desc: "Newest first. elapsedTime (hh:mm:ss.fff) is null while Queued, live while Running or Cancelling, and " +
+	a.add(route{method: "GET", path: analysisPath + "/runs", tag: tag, summary: "List the 10 most recent runs",
+		desc: "Newest first; the current run, if any, is the first of the 10, and starting a run drops the oldest when 10 are kept. elapsedTime (hh:mm:ss.fff) is null while Queued, live while Running or Cancelling, and " +
 			"frozen once the run has finished. parameters are label/value pairs: Nodes, Members, Plates, Load cases, " +
 			"Solver, Degrees of freedom, Ordering, Factor nonzeros, Factorization flops. " + runsDoc,
 		responses: map[int]any{200: []model.Run{}}, errors: []int{http.StatusInternalServerError}, handler: a.listRuns})
 	a.add(route{method: "GET", path: analysisPath + "/runs/:runId", tag: tag, summary: "Get a run",
-		desc:      "404 when the run is not among the current run and the 10 most recent. " + runsDoc,
+		desc:      "404 when the run is not among the 10 most recent (the current one included). " + runsDoc,
 		responses: map[int]any{200: model.Run{}}, errors: errsRun, handler: a.getRun})
 	a.add(route{method: "DELETE", path: analysisPath + "/runs/:runId", tag: tag, summary: "Cancel a run",
 		desc: "204 when cancellation was initiated: a Queued run ends Cancelled at once; a Running one passes through " +
