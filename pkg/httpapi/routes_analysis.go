@@ -21,6 +21,11 @@ var (
 	errsRun = []int{http.StatusNotFound, http.StatusInternalServerError}
 )
 
+// incompletePlatesDoc says how a run start treats plates created without
+// a material or a thickness.
+const incompletePlatesDoc = "A plate without a material or an actualThickness (a create needs only the corner nodes, so both may be " +
+	"left at 0) makes the start a 400 VALIDATION_FAILED naming the first 10 such plates and what each lacks; nothing is queued."
+
 // runsDoc is what every run route says about runs.
 const runsDoc = "One analysis runs per workspace at a time, across every API replica and worker: a second start is a 409 " +
 	"ANALYSIS_IN_PROGRESS naming the run that holds the workspace. While a run is Queued, Running or Cancelling, model " +
@@ -46,7 +51,7 @@ func (a *API) registerAnalysisRoutes() {
 		a.add(route{method: "POST", path: analysisPath + "/" + st.Path, tag: tag, summary: st.Summary,
 			desc: "The optional body is a partial " + string(f.Name) + " settings record (the same fields and rules as PATCH " +
 				analysisPath + "/" + string(f.Name) + "/settings), applied to this run only; the stored settings do not change. " +
-				"Answers 202 with the run record (Queued); poll GET " + analysisPath + "/runs/{runId}. " + st.Doc + " " + runsDoc + " " + resultBytesDoc,
+				"Answers 202 with the run record (Queued); poll GET " + analysisPath + "/runs/{runId}. " + incompletePlatesDoc + " " + st.Doc + " " + runsDoc + " " + resultBytesDoc,
 			body: analysis.DefaultSettings(f), responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 			handler: func(c *fiber.Ctx) error { return a.startRun(c, k) }})
 	}
@@ -99,6 +104,11 @@ func (a *API) startRun(c *fiber.Ctx, k analysis.Kind) error {
 	}
 	if err := k.Check(eff); err != nil {
 		return err
+	}
+	if a.structure != nil {
+		if err := a.structure.CheckPlatesComplete(ctx, ws); err != nil {
+			return err
+		}
 	}
 	if err := a.admit(ctx, ws, k, eff); err != nil {
 		return err
