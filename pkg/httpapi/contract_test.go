@@ -265,7 +265,7 @@ func TestLoadCaseDeleteAnswersTheDeleteResult(t *testing.T) {
 	var members []string
 	rt := reflect.TypeOf(editor.DeleteResult{})
 	for i := range rt.NumField() {
-		members = append(members, strings.Split(rt.Field(i).Tag.Get("json"), ",")[0])
+		members = append(members, model.TagsOf(rt.Field(i)).JSONName)
 	}
 	tests := []struct {
 		name, path      string
