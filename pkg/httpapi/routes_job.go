@@ -84,7 +84,7 @@ func (a *API) registerJobRoutes() {
 		responses: map[int]any{200: model.Job{}}, errors: errsJob, handler: a.getJob})
 	a.add(route{method: "GET", path: "/job/status", tag: tag, summary: "Get the job's state, model counts and result flags",
 		desc: "Answers with no job open too, as the interface's job-session table has a state \"no job open\" that status reports: " +
-			"200 with state.isOpen false, job null, every count 0, every flag false and accessMode NoAccess.",
+			"200 with state.isOpen false, job null, every count and storage figure 0, every flag false and accessMode NoAccess.",
 		responses: map[int]any{200: Status{}}, errors: []int{http.StatusInternalServerError}, handler: a.getStatus})
 	a.add(route{method: "GET", path: "/job/headings", tag: tag, summary: "Get the job headings",
 		responses: map[int]any{200: model.Headings{}}, errors: errsJob, handler: a.getHeadings})
