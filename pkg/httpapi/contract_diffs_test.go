@@ -1,5 +1,7 @@
 package httpapi_test
 
+// D1, D2, D3, D6 and D7 of README "Differences from the contract".
+
 import (
 	"encoding/json"
 	"fmt"
