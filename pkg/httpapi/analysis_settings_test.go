@@ -264,7 +264,7 @@ func TestAnalysisSettingsMetadata(t *testing.T) {
 			if f := metadataField(t, md, "optimizationMethod"); f.Default != "Auto" || f.DataType != "Enum" || len(f.AllowedValues) != 5 {
 				t.Errorf("optimizationMethod %+v", f)
 			}
-			if f := metadataField(t, md, "solverType"); f.Default != "Paradise" || len(f.AllowedValues) != 2 || !strings.Contains(f.Description, "0 and 1") {
+			if f := metadataField(t, md, "solverType"); f.Default != "Paradise" || len(f.AllowedValues) != 2 || !strings.Contains(f.Description, "codes 0 (Paradise) and 1 (Wavefront)") {
 				t.Errorf("solverType %+v", f)
 			}
 			if f := metadataField(t, md, "loadSteps"); f.DataType != "Integer" || f.Default != 10.0 || *f.Min != 1 || *f.Max != 1000 {

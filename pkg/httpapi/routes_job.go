@@ -370,8 +370,8 @@ func (a *API) clearErrors(c *fiber.Ctx) error {
 // pressureUnitDoc explains the pressure unit, the one unit the job units
 // add to the interface's.
 const pressureUnitDoc = "pressure (an extension) is the unit of plate pressure loads (px, py, pz of plate-pressure-loads): kPa " +
-	"in a new job, since engineers give pressures in kPa, not in the stress unit (MPa). The desktop program's unit set " +
-	"has no pressure unit and reads plate pressures as force per length squared (kN/m², equal to kPa, in a new job); a " +
-	"separate unit keeps the meaning of jobs saved before it existed: a job file or stored job without a pressure unit " +
-	"has its stress unit as pressure unit, the unit its plate pressures were given in. Moving-load pressures stay in " +
-	"force per length squared, like every other moving-load quantity (the job's force and length units)."
+	"in a new job, since engineers give pressures in kPa, not in the stress unit (MPa); the desktop program's unit set " +
+	"has no pressure unit, and its documentation states area loads of a metric job in kPa. A separate unit keeps the " +
+	"meaning of jobs saved before it existed: a job file or stored job without a pressure unit has its stress unit as " +
+	"pressure unit, the unit its plate pressures were given in. Moving-load pressures stay in force per length squared, " +
+	"like every other moving-load quantity (the job's force and length units)."

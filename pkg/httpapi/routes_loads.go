@@ -204,7 +204,7 @@ type BulkCaseDeleteResult struct {
 
 func (a *API) registerCombinationItems(h *collection[model.CombinationLoadCase]) {
 	a.add(route{method: "GET", path: h.path + "/items/metadata", tag: h.tag, summary: "Describe the combination item fields",
-		desc: metadataDoc,
+		desc:      metadataDoc,
 		responses: map[int]any{200: Metadata{}}, handler: func(c *fiber.Ctx) error {
 			return c.JSON(Metadata{ResourceType: "CombinationItem", Fields: fieldMetadata(combinationItemType, model.DefaultUnits(), "")})
 		}})

@@ -23,8 +23,8 @@ type Units struct {
 	// Pressure is the unit of plate pressure loads (an extension): kPa in
 	// a new job, as engineers give pressures. Units stored before it
 	// existed read it as their stress unit, in which plate pressures were
-	// then given (see UnmarshalJSON), so that no stored job or script
-	// changes meaning.
+	// then given (see UnmarshalJSON), so that no stored job changes
+	// meaning.
 	Pressure string `json:"pressure"`
 }
 
