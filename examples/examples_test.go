@@ -224,8 +224,8 @@ func TestExamples(t *testing.T) {
 		out := runScript(t, "column_modes.py", svc.base, &got)
 		t.Logf("column_modes.py output:\n%s", out)
 		checkColumn(t, got)
-		if s := httpStatus(t, "GET", svc.base+"/job/status"); s != http.StatusConflict {
-			t.Errorf("GET /job/status = %d after the script, want 409 (job closed)", s)
+		if s := httpStatus(t, "GET", svc.base+"/job"); s != http.StatusConflict {
+			t.Errorf("GET /job = %d after the script, want 409 (job closed)", s)
 		}
 	})
 

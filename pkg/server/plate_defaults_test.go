@@ -10,11 +10,11 @@ import (
 // nodeA, nodeB and nodeC required); an analysis then refuses to start, a
 // 400 naming the plate and what it lacks, with nothing queued; once the
 // plate has a material and a thickness the same start runs. The model: a
-// 2 m × 2 m plate (default job units: m, mm, kN, MPa) with its four
-// corners fixed, under a pressure of 0.01 MPa: the corners carry it all,
-// so the reactions sum to p·A = 0.01 N/mm² × 4e6 mm² = 40,000 N = 40 kN
-// up (statics; 1e-9 relative covers the solver's round-off on a
-// 24-equation system).
+// 2 m × 2 m plate (default job units: m, mm, kN, MPa, pressures in kPa)
+// with its four corners fixed, under a pressure of 10 kPa: the corners
+// carry it all, so the reactions sum to p·A = 10 kN/m² × 4 m² = 40 kN up
+// (statics; 1e-9 relative covers the solver's round-off on a 24-equation
+// system).
 func TestPlateWithoutMaterialOrThicknessRefusesAnalysis(t *testing.T) {
 	s := startStack(t, 1)
 	s.must(200, "POST", "/job/new", nil)
@@ -35,7 +35,7 @@ func TestPlateWithoutMaterialOrThicknessRefusesAnalysis(t *testing.T) {
 	}
 	s.must(200, "POST", "/job/structure/node-restraints/bulk", supports)
 	s.must(201, "POST", "/job/loads/load-cases", map[string]any{"id": 1, "title": "q"})
-	s.must(201, "POST", "/job/loads/plate-pressure-loads", map[string]any{"loadCase": 1, "plate": plate.ID, "axes": "Local", "pz": -0.01})
+	s.must(201, "POST", "/job/loads/plate-pressure-loads", map[string]any{"loadCase": 1, "plate": plate.ID, "axes": "Local", "pz": -10})
 
 	refusals := []struct {
 		name  string
