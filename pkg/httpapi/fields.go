@@ -459,7 +459,7 @@ func fieldMetadata(t reflect.Type, u model.Units, prefix string) []FieldMetadata
 			md.DataType = "Object"
 		}
 		if f.unit != nil {
-			l := f.unit.label(u)
+			l := unitLabel(f.unit, u)
 			md.Units = &l
 		}
 		if f.columns != nil {
@@ -468,7 +468,7 @@ func fieldMetadata(t reflect.Type, u model.Units, prefix string) []FieldMetadata
 				if c == nil {
 					ls = append(ls, "rad")
 				} else {
-					ls = append(ls, c.label(u))
+					ls = append(ls, unitLabel(c, u))
 				}
 			}
 			l := strings.Join(ls, ", ")
