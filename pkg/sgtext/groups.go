@@ -23,7 +23,7 @@ var groupTable []*group
 func init() {
 	groupTable = []*group{
 		{title: "HEADINGS", read: readHeading, freeText: true},
-		{title: "VERTICAL AXIS", read: readVertical},
+		{title: "VERTICAL AXIS", read: readVertical, freeText: true},
 		{title: "NODES", read: readNode},
 		{title: "MEMBERS", read: readMember},
 		{title: "PLATES", read: readPlate},
