@@ -18,6 +18,7 @@ func readTitle(b *builder, r *row) {
 	r.need(2, "Case,Title")
 	r.most(3, "Case,Title,Notes")
 	c := &model.LoadCase{ID: r.id(0, "Case"), Title: r.textItem(1, "Title", model.MaxCaseTitle), Notes: r.textItem(2, "Notes", model.MaxCaseNotes)}
+	r.fits(c.Title, c.Notes)
 	b.put(r, model.CollLoadCases, c, c.ID)
 }
 
@@ -30,11 +31,21 @@ func writeTitle(w *writer, c model.LoadCase) {
 	w.end()
 }
 
+// fits refuses a title and notes that, quoted as Write writes them
+// (a quote doubled, a line break as ||), would not fit the continued-line
+// limit together: a file the service reads, it must write back readable.
+func (r *row) fits(title, notes string) {
+	if n := writtenLen(title) + writtenLen(notes) + 12; n > MaxContinuedChars && r.err == nil {
+		r.fail(2, "Notes", "the title and notes take %d characters written in quotes, more than the %d of a continued line", n, MaxContinuedChars)
+	}
+}
+
 // Category: Cat,Title,Notes (this service's group of load categories).
 func readCategory(b *builder, r *row) {
 	r.need(2, "Cat,Title")
 	r.most(3, "Cat,Title,Notes")
 	c := model.LoadCategory{ID: r.id(0, "Cat"), Title: r.textItem(1, "Title", model.MaxCaseTitle), Notes: r.textItem(2, "Notes", model.MaxCaseNotes)}
+	r.fits(c.Title, c.Notes)
 	b.put(r, model.CollLoadCategories, c, c.ID)
 }
 
@@ -51,6 +62,10 @@ func readCombination(b *builder, r *row) {
 	r.most(3, "Case,Lc,Factor")
 	lc, of, f := r.id(0, "Case"), r.id(1, "Lc"), r.num(2, "Factor")
 	if r.err != nil {
+		return
+	}
+	if f == 0 && r.err == nil {
+		r.fail(2, "Factor", "a factor of 0 adds nothing to the combination; leave the line out")
 		return
 	}
 	if lc == of {
@@ -74,7 +89,7 @@ func readCombination(b *builder, r *row) {
 func readCaseGroup(b *builder, r *row) {
 	r.need(2, "Group,Title")
 	r.most(3, "Group,Title,CaseList")
-	g := model.LoadCaseGroup{ID: r.id(0, "Group"), Title: r.textItem(1, "Title", model.MaxCaseTitle), LoadCaseList: r.text(2)}
+	g := model.LoadCaseGroup{ID: r.id(0, "Group"), Title: r.textItem(1, "Title", model.MaxCaseTitle), LoadCaseList: r.raw(2)}
 	if list, ok, err := model.ParseIDList("CaseList", g.LoadCaseList); err != nil {
 		r.fail(2, "CaseList", "%s", err.(*model.Error).Msg)
 	} else if ok {

@@ -71,7 +71,7 @@ func Read(r io.Reader) (Imported, error) {
 				continue
 			}
 			if g := groupOf(s); g != nil {
-				cur = g
+				cur, b.tables = g, nil
 				continue
 			}
 			if name, ok := skippedGroup(s); ok {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gusset/gusset/pkg/model"
 )
@@ -51,7 +52,24 @@ func (r *row) most(n int, layout string) {
 	}
 }
 
-func (r *row) text(i int) string { return r.raw(i) }
+// maxName is the longest name (of a section, a material, a library, a
+// mark) a line may give: a record's line must fit the continued-line
+// limit when the service writes it back with every property.
+const maxName = 255
+
+// text reads a name of at most maxName characters.
+func (r *row) text(i int) string {
+	s := r.raw(i)
+	if n := utf8.RuneCountInString(s); n > maxName {
+		r.fail(i, "text", "at most %d characters, got %d", maxName, n)
+	}
+	return s
+}
+
+// writtenLen is how many characters a text item takes when written.
+func writtenLen(s string) int {
+	return utf8.RuneCountInString(s) + strings.Count(s, `"`) + strings.Count(s, "\n") + 2
+}
 
 // num reads a real number; an empty item is 0.
 func (r *row) num(i int, name string) float64 {
@@ -72,9 +90,14 @@ func (r *row) num(i int, name string) float64 {
 // here, where the line can be named.
 func (r *row) si(i int, name string, factor float64) float64 {
 	x := r.num(i, name) * factor
-	if math.Abs(x) > model.MaxMagnitude || math.IsInf(x, 0) {
+	switch a := math.Abs(x); {
+	case a > model.MaxMagnitude*(1+1e-14) || math.IsInf(x, 0):
 		r.fail(i, name, "%s is beyond %g in SI units", r.raw(i), model.MaxMagnitude)
 		return 0
+	case a > model.MaxMagnitude:
+		// The limit itself, written in other units and read back: the
+		// 15 digits of the file may land a rounding above it.
+		return math.Copysign(model.MaxMagnitude, x)
 	}
 	return x
 }
@@ -98,7 +121,11 @@ func (r *row) id(i int, name string) int64 {
 		r.fail(i, name, "the number is missing")
 		return 0
 	}
-	return r.ref(i, name)
+	n := r.ref(i, name)
+	if n == 0 {
+		r.fail(i, name, "0 is no number of an item; numbers start at 1")
+	}
+	return n
 }
 
 // ref reads an optional id: 0 or empty for none, else 1..maxID.
@@ -188,7 +215,7 @@ func (w *writer) code(s string) { w.items = append(w.items, s) }
 // text writes a quoted item; a line break becomes ||, as the format
 // writes one inside a text.
 func (w *writer) text(s string) {
-	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\n", "||")
+	s = strings.ReplaceAll(s, "\n", "||")
 	w.items = append(w.items, `"`+strings.ReplaceAll(s, `"`, `""`)+`"`)
 }
 

@@ -71,7 +71,7 @@ func writeDirection(w *writer, d model.Direction) {
 
 func readHeading(b *builder, r *row) {
 	b.headings++
-	h := r.text(0)
+	h := r.raw(0)
 	if len(r.items) > 1 {
 		h = strings.Join(r.items, ",")
 	}
