@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/gusset/gusset/pkg/model"
+	"github.com/gusset/gusset/pkg/model/library"
 	"github.com/gusset/gusset/pkg/sgtext"
 )
 
@@ -25,9 +26,8 @@ var textFormat = fmt.Sprintf("The file is the desktop program's text file format
 	"MEMBMOMENTS, MEMBPRESTRESS, PLATEPRESSURES, MEMBTHERMAL, PLATETHERMAL, PRESCRIBED DISPLACEMENTS, LUMPED MASSES, LOAD CASE GROUPS and VERTICAL AXIS. "+
 	"Not read: generation items (Gen fields other than 0 are a 400), section shape lines (skipped with a warning; a library section takes its shape from the library), "+
 	"moving-load data, plate cuts and strips.",
-	strings.Join(groupTitles(), ", "), sgtext.MaxLineChars, sgtext.MaxContinuedChars, "Aust300, AISC15, Parametric for sections; Aust and others for materials")
-
-func groupTitles() []string { return sgtext.GroupTitles() }
+	strings.Join(sgtext.GroupTitles(), ", "), sgtext.MaxLineChars, sgtext.MaxContinuedChars,
+	"sections "+strings.Join(library.SectionLibraries(), ", ")+"; materials "+strings.Join(library.MaterialLibraries(), ", "))
 
 func (a *API) registerTextRoutes() {
 	const tag = "Job"
@@ -38,7 +38,8 @@ func (a *API) registerTextRoutes() {
 			"as soon as the reader passes the limit, without reading the rest). A group the format knows but this service has no place for " +
 			"(steel and concrete design, dynamic settings, groups, moving loads and others) is skipped with one warning in state.warnings; " +
 			"an unknown group title is a 400 naming the line. Load cases that loads or combinations use but TITLES does not name are created with the title Load case N, " +
-			"load categories likewise (Category N). The model then meets the checks of every job file (" + fileRowsChecked + ") and the workspace's count limits (403). " +
+			"load categories likewise (Category N). The model as a whole then meets the rules every job file's rows meet (each record's own rules, references, numbers at most 1e20 in SI; " +
+			"a break is a 400 naming the collection and the row) and the workspace's count limits (403). " +
 			"409 while a job is open. An upload past the body limit (MAX_BODY_BYTES) is a 413. " + textFormat,
 		fileParts: []string{"file"}, responses: map[int]any{200: JobWithState{}}, errors: errsTemplate, handler: a.importText})
 	a.add(route{method: "GET", path: "/job/export/txt", tag: tag, summary: "Download the open job as a text file",
