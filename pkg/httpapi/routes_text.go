@@ -23,9 +23,10 @@ var textFormat = fmt.Sprintf("The file is the desktop program's text file format
 	"Library sections and materials may be named without properties (libraries %s). "+
 	"Extensions of this service: member types U (pulley) and K (truss), six more spring stiffnesses after SRzB on a member line, "+
 	"AngleType and Transposed after Shapes on a section line, notes as a third item of TITLES, and the groups CATEGORIES (Cat,Title,Notes), "+
-	"MEMBMOMENTS, MEMBPRESTRESS, PLATEPRESSURES, MEMBTHERMAL, PLATETHERMAL, PRESCRIBED DISPLACEMENTS, LUMPED MASSES, LOAD CASE GROUPS and VERTICAL AXIS. "+
+	"MEMBMOMENTS, MEMBPRESTRESS, PLATEPRESSURES, MEMBTHERMAL, PLATETHERMAL, PRESCRIBED DISPLACEMENTS, LUMPED MASSES, LOAD CASE GROUPS, VERTICAL AXIS "+
+	"and the moving-load groups MOVINGSETTINGS, LOADEDELEMENTS, VEHICLES, LANEPRESSURES, TRAVELPATHS and SCENARIOS (a record's line, then its lists on lines starting with the item *). "+
 	"Not read: generation items (Gen fields other than 0 are a 400), section shape lines (skipped with a warning; a library section takes its shape from the library), "+
-	"moving-load data, plate cuts and strips.",
+	"the record of the last moving-load generation, plate cuts and strips.",
 	strings.Join(sgtext.GroupTitles(), ", "), sgtext.MaxLineChars, sgtext.MaxContinuedChars,
 	"sections "+strings.Join(library.SectionLibraries(), ", ")+"; materials "+strings.Join(library.MaterialLibraries(), ", "))
 
@@ -36,7 +37,7 @@ func (a *API) registerTextRoutes() {
 			"the numbers converted to SI by the unit of each field. Nothing is half-imported: a file that is refused leaves no job open. " +
 			"Every malformed line is a 400 whose message names the line number and the item (a wrong or missing header names line 1; a line past the limit is refused " +
 			"as soon as the reader passes the limit, without reading the rest). A group the format knows but this service has no place for " +
-			"(steel and concrete design, dynamic settings, groups, moving loads and others) is skipped with one warning in state.warnings; " +
+			"(steel and concrete design, dynamic settings, groups and others) is skipped with one warning in state.warnings; " +
 			"an unknown group title is a 400 naming the line. Load cases that loads or combinations use but TITLES does not name are created with the title Load case N, " +
 			"load categories likewise (Category N). The model as a whole then meets the rules every job file's rows meet (each record's own rules, references, numbers at most 1e20 in SI; " +
 			"a break is a 400 naming the collection and the row) and the workspace's count limits (403). " +
@@ -45,7 +46,7 @@ func (a *API) registerTextRoutes() {
 	a.add(route{method: "GET", path: "/job/export/txt", tag: tag, summary: "Download the open job as a text file",
 		desc: "Extension: the open job's model as a text file in the job's units (the UNITS line says which), numbers to 15 significant digits, " +
 			"lines within the format's limits (longer lines continued with &); POST /job/import/txt reads it back to the same model. " +
-			"Collections the format has no place for (moving-load data, plate cuts and strips) are left out and named in a # comment line near the top. " +
+			"Collections the format has no place for (the record of the last moving-load generation, plate cuts and strips) are left out and named in a # comment line near the top. " +
 			"Analysis results and analysis settings are not part of the file. " + textFormat,
 		responses: map[int]any{200: nil}, rawResponse: "text/plain", errors: errsJob, handler: a.exportText})
 }

@@ -60,12 +60,22 @@
 //	MEMBTHERMAL, PLATETHERMAL   thermalLoads: Case,Elem,Temp,YGrad,ZGrad,Cat
 //	PRESCRIBED DISPLACEMENTS    prescribedDisplacements: Case,Node,Tx,Ty,Tz,Rx,Ry,Rz,Cat
 //	LUMPED MASSES   lumpedMassLoads: Case,Node,TMx,TMy,TMz,RMx,RMy,RMz,Cat
+//	MOVINGSETTINGS  movingLoadSettings: Retain,Closest,IgnoreOne,CheckVert,VertProx,KeepInPath,
+//	                IgnoreOutside; * lines X,Y of the loaded area
+//	LOADEDELEMENTS  movingLoadElements: "Members","Plates"
+//	VEHICLES        movingLoadVehicles: Id,Name,Source,Library; * lines X,Y,Fx,Fy,Fz,Mx,My,Mz
+//	LANEPRESSURES   movingLoadPressures: Id,Name,Width,Length,Px,Py,Pz,LoadSpacing
+//	TRAVELPATHS     movingLoadTravelPaths: Id,Name; * lines Node,X,Y,Z,Radius
+//	SCENARIOS       movingLoadScenarios: Id,Name,Include,StartingLoadCase,TimeInterval;
+//	                * lines L,Type,Vehicle,Pressure,Path,Speed,Delay,Start,LoadFactor,LaneFactor,
+//	                DynamicFactor,Stationary and C,ScenarioFactor,CombineWith,LoadCaseFactor,
+//	                StartingCombination
 //
 // Codes: member types N T C A G B P, and U (pulley) and K (truss) as
 // extensions; load axes L local, G global projected, A global inclined;
 // position units A actual, % percent; plate types K Kirchoff, M Mindlin.
 // Groups the format has and the model has no place for (design data,
-// dynamic settings, groups, moving loads...) are skipped with one warning
-// each; the moving-load collections and plate cuts and strips are not
-// written, and the file names them in a comment.
+// dynamic settings, groups...) are skipped with one warning each; the
+// record of the last moving-load generation and plate cuts and strips are
+// not written, and the file names them in a comment.
 package sgtext

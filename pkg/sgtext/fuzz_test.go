@@ -17,6 +17,8 @@ func FuzzRead(f *testing.F) {
 	f.Add(textHeaderForFuzz + "TITLES\n1,\"a \"\"quoted\"\" title||on two lines\",&\n\"and notes\"\n")
 	f.Add(textHeaderForFuzz + "SECTIONS\n1,\"S\",,,1,1,1,1,1,1,0,1,1,1,1,1\n19,3,0\n0\n0\n1,2,3\n4,5,6\n7,8,9\n")
 	f.Add(textHeaderForFuzz + "UNITS FORCE:lb, LENGTH:in\nNODELOADS\n1,1,1,2,3,4,5,6\nNODES\n1,0,0,0\n")
+	f.Add(textHeaderForFuzz + "NODES\n1,0,0,0\nMOVINGSETTINGS\nN,Y,N,N,1,Y,N\n*,0,0\n*,10,0\nLOADEDELEMENTS\n\"1-3\",\"\"\nVEHICLES\n1,\"Truck\"\n*,0,1,0,0,-60\n" +
+		"LANEPRESSURES\n1,\"Lane\",3,10,0,0,-1,0.5\nTRAVELPATHS\n1,\"Path\"\n*,1,0,0,0,0\n*,0,10,0,0,2\nSCENARIOS\n1,\"S\",Y,101,0.5\n*,L,V,1,0,1,10\n*,C,1,0,1.5,201\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		imp, err := sgtext.Read(strings.NewReader(text))
 		if err != nil {

@@ -12,6 +12,9 @@ type group struct {
 	read  func(b *builder, r *row)
 	// freeText groups (HEADINGS) take a line that is no title as text.
 	freeText bool
+	// letters groups have data lines that may begin with a letter (a Y/N
+	// item first): a line that is no title is data.
+	letters bool
 	// skip groups are known to the format but have no place here.
 	skip bool
 }
@@ -47,6 +50,12 @@ func init() {
 		{title: "LUMPED MASSES", read: readLumped},
 		{title: "COMBINATIONS", read: readCombination},
 		{title: "LOAD CASE GROUPS", read: readCaseGroup},
+		{title: "MOVINGSETTINGS", read: readMovingSettings, letters: true},
+		{title: "LOADEDELEMENTS", read: readLoadedElements},
+		{title: "VEHICLES", read: readVehicle},
+		{title: "LANEPRESSURES", read: readPressure},
+		{title: "TRAVELPATHS", read: readTravelPath},
+		{title: "SCENARIOS", read: readScenario},
 	}
 }
 
@@ -57,7 +66,6 @@ var skippedTitles = []string{
 	"STEELMEMBERS", "STEELCONNECTIONS", "CONCRETEMEMBERS", "CONCRETESLABS", "DESIGNGROUPS",
 	"DYNAMICSETTINGS", "SPECTRAL", "HARMONIC", "TRANSIENT", "STAGED", "PLATECUTS",
 	"NODEGROUPS", "PLATEGROUPS", "LAYERS", "ANALYSIS", "GRIDLINES", "VIEWS",
-	"MOVINGLOADS", "VEHICLES", "TRAVELPATHS",
 }
 
 func groupOf(s string) *group {

@@ -71,7 +71,7 @@ func Read(r io.Reader) (Imported, error) {
 				continue
 			}
 			if g := groupOf(s); g != nil {
-				cur, b.tables = g, nil
+				cur, b.tables, b.lastRec = g, nil, last{}
 				continue
 			}
 			if name, ok := skippedGroup(s); ok {
@@ -79,7 +79,7 @@ func Read(r io.Reader) (Imported, error) {
 				cur = &group{title: name, skip: true}
 				continue
 			}
-			if cur == nil || !cur.freeText {
+			if cur == nil || !cur.freeText && !cur.letters {
 				return Imported{}, lineError(line, "%q is not a group title this service reads (the title's first six characters count); the groups are %s",
 					firstWord(s), groupList())
 			}
@@ -165,6 +165,7 @@ type builder struct {
 	subLoads map[string]int64
 	shape    shapeSkip
 	tables   *tableState
+	lastRec  last
 }
 
 func newBuilder() *builder {
@@ -187,6 +188,8 @@ func (b *builder) warn(key, msg string) {
 }
 
 // put keeps rec under its key once it meets its own field rules.
+func storeKey(ids ...int64) string { return store.Key(ids...) }
+
 func (b *builder) put(r *row, coll string, rec any, keys ...int64) {
 	if r.err != nil {
 		return

@@ -23,6 +23,8 @@ var written = map[string]bool{
 	model.CollMemberDistributedLoads: true, model.CollMemberTorsionLoads: true, model.CollMemberPrestressLoads: true,
 	model.CollPlateLoads: true, model.CollSelfWeightLoads: true, model.CollThermalLoads: true,
 	model.CollPrescribedDisplacements: true, model.CollLumpedMassLoads: true, model.CollLoadCaseGroups: true,
+	model.CollMovingLoadSettings: true, model.CollMovingLoadElements: true, model.CollMovingLoadVehicles: true,
+	model.CollMovingLoadPressures: true, model.CollMovingLoadTravelPaths: true, model.CollMovingLoadScenarios: true,
 }
 
 // Write writes the model of snap as a text file in the job's units. The
@@ -116,6 +118,12 @@ func Write(out io.Writer, snap store.Snapshot) error {
 		}
 	}
 	section("LOAD CASE GROUPS", model.CollLoadCaseGroups, rec(func(x model.LoadCaseGroup) { writeCaseGroup(w, x) }))
+	section("MOVINGSETTINGS", model.CollMovingLoadSettings, rec(func(x model.MovingLoadSettings) { writeMovingSettings(w, c, x) }))
+	section("LOADEDELEMENTS", model.CollMovingLoadElements, rec(func(x model.MovingLoadElements) { writeLoadedElements(w, x) }))
+	section("VEHICLES", model.CollMovingLoadVehicles, rec(func(x model.Vehicle) { writeVehicle(w, c, x) }))
+	section("LANEPRESSURES", model.CollMovingLoadPressures, rec(func(x model.MovingPressure) { writePressure(w, c, x) }))
+	section("TRAVELPATHS", model.CollMovingLoadTravelPaths, rec(func(x model.TravelPath) { writeTravelPath(w, c, x) }))
+	section("SCENARIOS", model.CollMovingLoadScenarios, rec(func(x model.Scenario) { writeScenario(w, c, x) }))
 	w.line("END")
 	if err != nil {
 		return err
