@@ -61,6 +61,8 @@ func TestTextImportRefusesBadFilesNamingTheLine(t *testing.T) {
 		{"unknown unit", textHeader + "UNITS LENGTH:furlong\n", []string{"line 2", "LENGTH", "furlong"}},
 		{"bad member type", textHeader + "MEMBERS\n1,0,0,,Q,1,2,1,1\n", []string{"line 3", "Type", `"Q"`}},
 		{"member on a missing node", goodText + "MEMBERS\n2,0,0,,N,1,9,1,1\n", []string{"line 14", "Nb", "node 9"}},
+		// A rule of the model checks (not of the reader) still names the line.
+		{"member from a node to itself", goodText + "MEMBERS\n2,0,0,,N,2,2,1,1\n", []string{"line 14", "nodeA and nodeB must be different"}},
 		{"unclosed quote", textHeader + "TITLES\n1,\"Dead\n", []string{"line 3", "quote"}},
 		{"node generation", textHeader + "NODES\n1,0,0,0,3,1\n", []string{"line 3", "Gen1", "generating"}},
 		{"negative area", textHeader + "SECTIONS\n1,\"S\",,,-1,1,1,1,1,1\n", []string{"line 3", "a must be greater than zero"}},

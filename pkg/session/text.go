@@ -29,7 +29,8 @@ func (s *Service) ImportText(ctx context.Context, ws string, r io.Reader, name s
 	st.Warnings = imp.Warnings
 	sl, err := s.load(ctx, ws, jobfile.Decoded{Snapshot: imp.Snapshot}, st)
 	if err != nil {
-		return Opened{}, fmt.Errorf("%s %q: %w", op, name, outOfTime(ctx, err))
+		// A rule a row broke is told as its line's.
+		return Opened{}, fmt.Errorf("%s %q: %w", op, name, imp.Explain(outOfTime(ctx, err)))
 	}
 	return Opened{Job: imp.Snapshot.Job, State: sl.State}, nil
 }

@@ -19,6 +19,22 @@ type Imported struct {
 	// Warnings say what of the file the service has no place for: one
 	// per group skipped (or per kind of data dropped), for a person.
 	Warnings []string
+	// lines are the lines that gave each row: collection → key → line.
+	lines map[string]map[string]int
+}
+
+// Explain restates err, when it is a rule a row broke (model.RowError)
+// in checks made after Read, as the error of the line that gave the
+// row; other errors pass unchanged.
+func (imp Imported) Explain(err error) error {
+	var re *model.RowError
+	if !errors.As(err, &re) {
+		return err
+	}
+	if line, ok := imp.lines[re.Coll][re.Key]; ok {
+		return lineError(line, "%s", re.Problem)
+	}
+	return err
 }
 
 // headerRE is the first line of every file.
@@ -271,9 +287,13 @@ func (b *builder) finish() (Imported, error) {
 		}
 	}
 	snap := store.Snapshot{Job: b.job, Collections: map[string][]store.Row{}}
+	lines := make(map[string]map[string]int, len(b.rows))
 	for coll, m := range b.rows {
 		rows := make([]store.Row, 0, len(m))
+		lm := make(map[string]int, len(m))
+		lines[coll] = lm
 		for k, e := range m {
+			lm[k] = e.line
 			v, err := editor.EncodeRecord(deref(e.rec))
 			if err != nil {
 				return Imported{}, lineError(e.line, "%v", err)
@@ -283,5 +303,5 @@ func (b *builder) finish() (Imported, error) {
 		sort.Slice(rows, func(i, j int) bool { return rows[i].Key < rows[j].Key })
 		snap.Collections[coll] = rows
 	}
-	return Imported{Snapshot: snap, Warnings: b.warnings}, nil
+	return Imported{Snapshot: snap, Warnings: b.warnings, lines: lines}, nil
 }
