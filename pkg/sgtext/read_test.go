@@ -47,6 +47,7 @@ OFFSETS
 1,L,1,0,0,-1,0,0
 SECTIONS
 1,"W12X65","AISC15"
+2,"W12X65","AISC15","",20,0,0,0,0,0
 MATERIALS
 1,"User steel",,29000,0.3,490,6.5E-6,0
 2,"Concrete",,4000,0.2,150,5.5E-6,5
@@ -118,6 +119,9 @@ func TestReadEveryGroupInSI(t *testing.T) {
 		want             float64
 	}{
 		{model.CollNodes, "2", "x", 10 * ft},
+		// Section 2 gives only its area: the rest are the library's,
+		// the area the file's (20 in²).
+		{model.CollSections, "2", "a", 20 * in * in},
 		{model.CollMembers, "1", "direction.dirAngle", 30},
 		{model.CollMembers, "2", "gapTensionLimit", 0.5 * ft},
 		{model.CollMembers, "3", "releases.txStiffnessAtA", 100 * kip / ft},
@@ -173,6 +177,16 @@ func TestReadEveryGroupInSI(t *testing.T) {
 		if v := lookup(got, c.field); v != c.want {
 			t.Errorf("%s %s %s = %v, want %q", c.coll, c.key, c.field, v, c.want)
 		}
+	}
+	var lib, own model.Section
+	if err := json.Unmarshal(rowBytes(t, snap, model.CollSections, "1"), &lib); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(rowBytes(t, snap, model.CollSections, "2"), &own); err != nil {
+		t.Fatal(err)
+	}
+	if own.Iz != lib.Iz || own.Ay != lib.Ay || own.J != lib.J || own.A == lib.A {
+		t.Errorf("section 2 %+v, want section 1's properties but its area: %+v", own, lib)
 	}
 	// The table of node 3's variable X spring: steps in file units.
 	var r model.NodeRestraint

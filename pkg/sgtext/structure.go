@@ -530,9 +530,17 @@ func readSection(b *builder, r *row) {
 	}
 	s.ID, s.Mark = id, mark
 	f := func(path string) float64 { return b.conv.factor(&s, path) }
-	s.A, s.J = r.si(4, "Ar", f("a")), r.si(5, "Ix", f("j"))
-	s.Iy, s.Iz = r.si(6, "Iy", f("iy")), r.si(7, "Iz", f("iz"))
-	s.Ay, s.Az = r.si(8, "Ay", f("ay")), r.si(9, "Az", f("az"))
+	// A property the line leaves 0 (files often give no shear areas)
+	// keeps the library's value; a user section must give each.
+	props := []struct {
+		name, path string
+		dst        *float64
+	}{{"Ar", "a", &s.A}, {"Ix", "j", &s.J}, {"Iy", "iy", &s.Iy}, {"Iz", "iz", &s.Iz}, {"Ay", "ay", &s.Ay}, {"Az", "az", &s.Az}}
+	for i, p := range props {
+		if x := r.si(4+i, p.name, f(p.path)); x != 0 || !known {
+			*p.dst = x
+		}
+	}
 	s.PrincipalAngle = r.num(10, "Pa")
 	factor := func(i int, name string) float64 {
 		if x := r.num(i, name); x != 0 {
