@@ -235,3 +235,13 @@ func (w *writer) end() {
 	}
 	w.line(string(s))
 }
+
+// textItem reads a text item, || standing for a line break, and refuses
+// one longer than max characters.
+func (r *row) textItem(i int, name string, max int) string {
+	s := strings.ReplaceAll(r.raw(i), "||", "\n")
+	if n := utf8.RuneCountInString(s); n > max {
+		r.fail(i, name, "at most %d characters, got %d", max, n)
+	}
+	return s
+}
