@@ -38,7 +38,7 @@ func (imp Imported) Explain(err error) error {
 }
 
 // headerRE is the first line of every file.
-var headerRE = regexp.MustCompile(`(?i)^\s*SPACE\s*GASS\s+Text\s+File\s*-\s*Version\s+\d{1,9}\s*$`)
+var headerRE = regexp.MustCompile(`(?i)^\s*SPACE\s*GASS\s+Text\s+File\s*-\s*Version\s+\d{1,9}(\.\d{1,9})?\s*$`)
 
 // Read reads a text file into the snapshot of a new job. Every refusal
 // is a model.KindValidation error that names the line. Read checks each

@@ -13,8 +13,8 @@ import (
 
 // everyGroup holds a line of every group Read reads, in US customary
 // units, so that the conversions are checked against hand values.
-const everyGroup = `SPACE GASS Text File - Version 1420
-UNITS LENGTH:ft, SECTION:in, STRENGTH:ksi, DENSITY:lb/ft^3, TEMP:Fahrenheit, FORCE:kip, MOMENT:kipft, MASS:lb, ACC:g's, TRANS:in, STRESS:psf
+const everyGroup = `SPACE GASS Text File - Version 14.2
+UNITS LENGTH:ft, SECTION:in, STRENGTH:ksi, DENSITY:lb/ft^3, TEMPERATURE:F, FORCE:kip, MOMENT:kipft, MASS:lb, ACC:g's, TRANS:in, STRESS:psf
 HEADINGS
 "Every group"
 Frame, with a comma

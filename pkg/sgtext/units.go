@@ -31,6 +31,13 @@ var fileTokens = map[string]string{
 	"ftpersec2": "ft/sec^2", "inpersec2": "in/sec^2", "kNperkg": "kN/kg",
 }
 
+// unitAliases are further spellings a UNITS line may use.
+var unitAliases = []struct{ category, token, id string }{
+	{"mass", "kip", "K"}, {"force", "kips", "K"}, {"mass", "kips", "K"},
+	{"temperature", "C", "degC"}, {"temperature", "F", "degF"},
+	{"acceleration", "g", "gs"}, {"acceleration", "m/s^2", "mpersec2"},
+}
+
 // fileToken is how the UNITS line writes the unit id of a category.
 func fileToken(id string) string {
 	if t, ok := fileTokens[id]; ok {
@@ -50,9 +57,10 @@ func unitFromToken(category, token string) (string, bool) {
 				return u.ID, true
 			}
 		}
-		// A mass of kips is spelt like a force of kips.
-		if strings.EqualFold(token, "kip") && category == "mass" {
-			return "K", true
+		for _, a := range unitAliases {
+			if a.category == category && strings.EqualFold(token, a.token) {
+				return a.id, true
+			}
 		}
 	}
 	return "", false
@@ -77,6 +85,12 @@ func parseUnits(rest string, line int) (model.Units, error) {
 		cat := ""
 		for _, k := range unitKeys {
 			if k.key == key {
+				cat = k.category
+			}
+		}
+		for _, k := range unitKeys {
+			// Longer spellings (TEMPERATURE, ACCELERATION) name the same.
+			if cat == "" && len(k.key) >= 3 && strings.HasPrefix(key, k.key) {
 				cat = k.category
 			}
 		}
