@@ -3,7 +3,9 @@ package httpapi_test
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"mime/multipart"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -155,5 +157,40 @@ func BenchmarkTextImport50kMembers(b *testing.B) {
 		b.Logf("imported %d members (%d bytes) in %v (target < 5 s)", members, len(text), took)
 		e.must(200, "POST", "/job/close", nil)
 		b.StartTimer()
+	}
+}
+
+// TestTextImportEveryGroup imports the text format package's file of
+// every group (US customary units) through the API: the model passes the
+// job-file checks, and values read back in the job's units are the
+// file's numbers.
+func TestTextImportEveryGroup(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	text, err := os.ReadFile("../sgtext/testdata/every_group.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := e.importText(string(text)); r.status != 200 {
+		t.Fatalf("import: %d %s", r.status, r.body)
+	}
+	// The job's units are the file's, so a value reads back as written, to
+	// the few ulps of converting to SI and back (1e-12 is far above them).
+	checks := []struct {
+		path, field string
+		want        float64
+	}{
+		{"/job/structure/nodes/2", "x", 10},
+		{"/job/loads/node-loads/1/2", "fx", 2},
+		{"/job/loads/member-distributed-loads/1/2/1", "fyStart", -1},
+		{"/job/loads/self-weight-loads/1", "accelerationY", -1},
+		{"/job/loads/thermal-loads/2/Member/1", "thermalLoad", 10},
+		{"/job/structure/materials/1", "youngsModulus", 29000},
+	}
+	for _, c := range checks {
+		var got map[string]any
+		e.must(200, "GET", c.path, nil).decode(t, &got)
+		if x, _ := got[c.field].(float64); math.Abs(x-c.want) > 1e-12*math.Abs(c.want) {
+			t.Errorf("%s %s = %v, want %v", c.path, c.field, got[c.field], c.want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package sgtext_test
 import (
 	"encoding/json"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -12,82 +13,15 @@ import (
 )
 
 // everyGroup holds a line of every group Read reads, in US customary
-// units, so that the conversions are checked against hand values.
-const everyGroup = `SPACE GASS Text File - Version 14.2
-UNITS LENGTH:ft, SECTION:in, STRENGTH:ksi, DENSITY:lb/ft^3, TEMPERATURE:F, FORCE:kip, MOMENT:kipft, MASS:lb, ACC:g's, TRANS:in, STRESS:psf
-HEADINGS
-"Every group"
-Frame, with a comma
-"ABC"
-"line one||line two"
-VERTICAL AXIS
-Z
-NODES
-1,0,0,0
-2,10,0,0
-3,10,10,0
-4,0,10,0
-5,5,5,0
-MEMBERS
-1,30,0,,N,1,2,1,1,FFFFFF,FFFFFR,0,0,0,0,0,0,0,0,0
-2,0,5,,G,2,3,1,1,FFFFFF,FFFFFF,0,0.5,0.25,0,0,0,0,0,0
-3,0,0,-Z,N,3,4,1,1,SFFFFF,FFFFFF,0,0,0,100,0,0,0,0,0
-4,0,0,,K,4,1,1,1,FFFFFF,FFFFFF
-PLATES
-1,0,0,,M,1,2,3,4,0.5,0,0,0,2,0
-RESTRAINTS
-1,FFFFFF
-2,RSFFFF,N,0,0,0,50,0,0,0,0,BPBBBB
-3,VFFFFF,N,0,0,0,0,0,0,0,0
-1,1,0,0
-1,2,0.5,20
-CONSTRAINTS
-5,1,FFFRRR,G
-OFFSETS
-1,L,1,0,0,-1,0,0
-SECTIONS
-1,"W12X65","AISC15"
-2,"W12X65","AISC15","",20,0,0,0,0,0
-MATERIALS
-1,"User steel",,29000,0.3,490,6.5E-6,0
-2,"Concrete",,4000,0.2,150,5.5E-6,5
-CATEGORIES
-1,"Dead","permanent"
-TITLES
-1,"Dead","with notes"
-2,"Live"
-3,"Combination"
-NODELOADS
-1,2,2,0,0,0,0,1,1
-MEMBCONC
-1,1,0,L,%,50,0,-1,0,0,0,0
-MEMBFORCES
-1,2,0,A,A,0,5,0,0,-1,-1,0,0
-MEMBMOMENTS
-1,2,0,L,%,0,100,1,1,0,0,0,0
-MEMBPRESTRESS
-2,1,3
-PLATEPRESSURES
-2,1,L,0,0,-100
-SELFWEIGHT
-1,0,-1,0
-MEMBTHERMAL
-2,1,10,0,0
-PLATETHERMAL
-2,1,18,0,0
-PRESCRIBED DISPLACEMENTS
-2,1,0,-0.5,0,0,0,0
-LUMPED MASSES
-2,3,1000,1000,0,0,0,0
-COMBINATIONS
-3,1,1.2
-3,2,1.5
-3,1,1.25
-LOAD CASE GROUPS
-1,"Primary","1-2"
-END
-lines after END are not read
-`
+// units, so that the conversions are checked against hand values
+// (httpapi imports the same file through the API).
+var everyGroup = func() string {
+	b, err := os.ReadFile("testdata/every_group.txt")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 // Exact factors (NIST SP 811): 1 ft = 0.3048 m, 1 in = 0.0254 m,
 // 1 lbf = 4.4482216152605 N, 1 lb = 0.45359237 kg, g = 9.80665 m/s²,
