@@ -162,7 +162,7 @@ func readVehicle(b *builder, r *row) {
 	}
 	r.need(2, "Id,Name")
 	r.most(4, "Id,Name,Source,Library")
-	v := model.Vehicle{ID: r.id(0, "Id"), Name: r.text(1), Source: r.pick(2, "Source", sources, model.SourceUser), Library: r.text(3),
+	v := model.Vehicle{ID: r.id(0, "Id"), Name: r.text(1, "Name"), Source: r.pick(2, "Source", sources, model.SourceUser), Library: r.text(3, "Library"),
 		Loads: []model.VehicleLoad{}}
 	b.put(r, model.CollMovingLoadVehicles, v, v.ID)
 	b.lastRec = last{model.CollMovingLoadVehicles, v.ID}
@@ -188,7 +188,7 @@ func readPressure(b *builder, r *row) {
 	const layout = "Id,Name,Width,Length,Px,Py,Pz,LoadSpacing"
 	r.need(8, layout)
 	r.most(8, layout)
-	p := model.MovingPressure{ID: r.id(0, "Id"), Name: r.text(1)}
+	p := model.MovingPressure{ID: r.id(0, "Id"), Name: r.text(1, "Name")}
 	vals := []*float64{&p.Width, &p.Length, &p.Px, &p.Py, &p.Pz, &p.LoadSpacing}
 	for i, path := range pressurePaths {
 		*vals[i] = r.si(2+i, path, b.conv.factor(&p, path))
@@ -230,7 +230,7 @@ func readTravelPath(b *builder, r *row) {
 	}
 	r.need(2, "Id,Name")
 	r.most(2, "Id,Name")
-	p := model.TravelPath{ID: r.id(0, "Id"), Name: r.text(1)}
+	p := model.TravelPath{ID: r.id(0, "Id"), Name: r.text(1, "Name")}
 	b.put(r, model.CollMovingLoadTravelPaths, p, p.ID)
 	b.lastRec = last{model.CollMovingLoadTravelPaths, p.ID}
 }
@@ -293,7 +293,7 @@ func readScenario(b *builder, r *row) {
 	}
 	r.need(2, "Id,Name")
 	r.most(5, "Id,Name,Include,StartingLoadCase,TimeInterval")
-	s := model.Scenario{ID: r.id(0, "Id"), Name: r.text(1), Include: r.pick(2, "Include", yesNo, "Y") == "Y",
+	s := model.Scenario{ID: r.id(0, "Id"), Name: r.text(1, "Name"), Include: r.pick(2, "Include", yesNo, "Y") == "Y",
 		StartingLoadCase: r.ref(3, "StartingLoadCase"), TimeInterval: model.DefaultTimeInterval}
 	if r.raw(4) != "" {
 		s.TimeInterval = r.num(4, "TimeInterval")

@@ -17,7 +17,7 @@ const sectionLayout = "Sec,Secn,Lib,Mark,Ar,Ix,Iy,Iz,Ay,Az,Pa,Af,Ixf,Iyf,Izf,Sha
 func readSection(b *builder, r *row) {
 	r.need(2, "Sec,Secn")
 	r.most(18, sectionLayout+",AngleType,Transposed")
-	id, name, lib, mark := r.id(0, "Sec"), r.text(1), r.text(2), r.text(3)
+	id, name, lib, mark := r.id(0, "Sec"), r.text(1, "Secn"), r.text(2, "Lib"), r.text(3, "Mark")
 	if r.err != nil {
 		return
 	}
@@ -151,7 +151,7 @@ func readMaterial(b *builder, r *row) {
 	const layout = "Mat,Name,Lib,E,Pr,Den,Exp,Fc"
 	r.need(2, "Mat,Name")
 	r.most(8, layout)
-	id, name, lib := r.id(0, "Mat"), r.text(1), r.text(2)
+	id, name, lib := r.id(0, "Mat"), r.text(1, "Name"), r.text(2, "Lib")
 	if r.err != nil {
 		return
 	}

@@ -58,10 +58,10 @@ func (r *row) most(n int, layout string) {
 const maxName = 255
 
 // text reads a name of at most maxName characters.
-func (r *row) text(i int) string {
+func (r *row) text(i int, name string) string {
 	s := r.raw(i)
 	if n := utf8.RuneCountInString(s); n > maxName {
-		r.fail(i, "text", "at most %d characters, got %d", maxName, n)
+		r.fail(i, name, "at most %d characters, got %d", maxName, n)
 	}
 	return s
 }
