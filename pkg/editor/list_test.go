@@ -318,3 +318,38 @@ func nodeIDs(ns []model.Node) []int64 {
 	}
 	return out
 }
+
+// Missing names the ids of a list the collection lacks, ascending, at
+// most the number asked for, and reads no rows: nodes 3, 6, …, 300 (ids
+// step 3, so each gap is known by hand).
+func TestMissingCountsRanges(t *testing.T) {
+	st, cm := listFixture(t, 100, 3)
+	for _, tc := range []struct {
+		list string
+		most int
+		want []int64
+	}{
+		{"3,6,300", 10, nil},
+		{"3-9", 10, []int64{4, 5, 7, 8}},
+		{"1-1000000", 3, []int64{1, 2, 4}},
+		{"299-301,5", 10, []int64{5, 299, 301}},
+		{"301-2147483647", 2, []int64{301, 302}},
+	} {
+		t.Run(tc.list, func(t *testing.T) {
+			list, _, err := model.ParseIDList("nodes", tc.list)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := st.Nodes.Missing(context.Background(), "w", list, tc.most)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) && !(len(got) == 0 && len(tc.want) == 0) {
+				t.Errorf("Missing(%s, %d) = %v, want %v", tc.list, tc.most, got, tc.want)
+			}
+		})
+	}
+	if n := cm.rows.Load(); n != 0 {
+		t.Errorf("Missing read %d rows; it only counts", n)
+	}
+}

@@ -239,16 +239,6 @@ func TestAnalysisSettingsMetadata(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	e.must(200, "POST", "/job/new", nil)
 	e.must(200, "PATCH", "/job/units", map[string]any{"length": "ft"})
-	field := func(md httpapi.Metadata, name string) httpapi.FieldMetadata {
-		t.Helper()
-		for _, f := range md.Fields {
-			if f.JSONName == name {
-				return f
-			}
-		}
-		t.Fatalf("%s metadata has no field %s", md.ResourceType, name)
-		return httpapi.FieldMetadata{}
-	}
 	unit := func(f httpapi.FieldMetadata) string {
 		if f.Units == nil {
 			return ""
@@ -262,49 +252,49 @@ func TestAnalysisSettingsMetadata(t *testing.T) {
 		check    func(t *testing.T, md httpapi.Metadata)
 	}{
 		{settingsPaths[0], "StaticSettings", 30, func(t *testing.T, md httpapi.Metadata) {
-			if f := field(md, "keepLoadSteps"); f.DataType != "Boolean" || f.Default != false || !strings.Contains(f.Description, "Step load case") {
+			if f := metadataField(t, md, "keepLoadSteps"); f.DataType != "Boolean" || f.Default != false || !strings.Contains(f.Description, "Step load case") {
 				t.Errorf("keepLoadSteps %+v", f)
 			}
-			if f := field(md, "optimizationX"); unit(f) != "ft" || f.DataType != "Double" {
+			if f := metadataField(t, md, "optimizationX"); unit(f) != "ft" || f.DataType != "Double" {
 				t.Errorf("optimizationX %+v", f)
 			}
-			if f := field(md, "dampingFactor"); unit(f) != "%" || f.Default != 0.0 {
+			if f := metadataField(t, md, "dampingFactor"); unit(f) != "%" || f.Default != 0.0 {
 				t.Errorf("dampingFactor %+v", f)
 			}
-			if f := field(md, "optimizationMethod"); f.Default != "Auto" || f.DataType != "Enum" || len(f.AllowedValues) != 5 {
+			if f := metadataField(t, md, "optimizationMethod"); f.Default != "Auto" || f.DataType != "Enum" || len(f.AllowedValues) != 5 {
 				t.Errorf("optimizationMethod %+v", f)
 			}
-			if f := field(md, "solverType"); f.Default != "Paradise" || len(f.AllowedValues) != 2 || !strings.Contains(f.Description, "0 and 1") {
+			if f := metadataField(t, md, "solverType"); f.Default != "Paradise" || len(f.AllowedValues) != 2 || !strings.Contains(f.Description, "codes 0 (Paradise) and 1 (Wavefront)") {
 				t.Errorf("solverType %+v", f)
 			}
-			if f := field(md, "loadSteps"); f.DataType != "Integer" || f.Default != 10.0 || *f.Min != 1 || *f.Max != 1000 {
+			if f := metadataField(t, md, "loadSteps"); f.DataType != "Integer" || f.Default != 10.0 || *f.Min != 1 || *f.Max != 1000 {
 				t.Errorf("loadSteps %+v", f)
 			}
-			if f := field(md, "theory"); !strings.Contains(f.Description, "non-linear only") {
+			if f := metadataField(t, md, "theory"); !strings.Contains(f.Description, "non-linear only") {
 				t.Errorf("theory %+v", f)
 			}
 		}},
 		{settingsPaths[1], "BucklingSettings", 21, func(t *testing.T, md httpapi.Metadata) {
-			if f := field(md, "modes"); f.Default != 5.0 || *f.Max != 1000 {
+			if f := metadataField(t, md, "modes"); f.Default != 5.0 || *f.Max != 1000 {
 				t.Errorf("modes %+v", f)
 			}
-			if f := field(md, "theory"); f.Default != "SigncountEigensolver" {
+			if f := metadataField(t, md, "theory"); f.Default != "SigncountEigensolver" {
 				t.Errorf("theory %+v", f)
 			}
-			if f := field(md, "upperLimit"); unit(f) != "" {
+			if f := metadataField(t, md, "upperLimit"); unit(f) != "" {
 				t.Errorf("load factors have no unit: %+v", f)
 			}
 		}},
 		{settingsPaths[2], "DynamicSettings", 18, func(t *testing.T, md httpapi.Metadata) {
-			if f := field(md, "modes"); f.Default != 10.0 {
+			if f := metadataField(t, md, "modes"); f.Default != 10.0 {
 				t.Errorf("modes %+v", f)
 			}
 			for _, n := range []string{"upperLimit", "lowerLimit", "frequencyShift"} {
-				if f := field(md, n); unit(f) != "Hz" || *f.Min != 0 {
+				if f := metadataField(t, md, n); unit(f) != "Hz" || *f.Min != 0 {
 					t.Errorf("%s %+v", n, f)
 				}
 			}
-			if f := field(md, "tolerance"); f.Default != 1e-4 || !strings.Contains(f.Description, "bounds exclusive") {
+			if f := metadataField(t, md, "tolerance"); f.Default != 1e-4 || !strings.Contains(f.Description, "bounds exclusive") {
 				t.Errorf("tolerance %+v", f)
 			}
 		}},

@@ -138,7 +138,7 @@ func (h *collection[T]) register() {
 		delResp = map[int]any{200: h.removeBody}
 	}
 	h.a.add(route{method: "GET", path: p + "/metadata", tag: tag, summary: "Describe the " + n + " fields, units and bounds",
-		responses: map[int]any{200: Metadata{}}, errors: []int{http.StatusConflict}, handler: h.metadata})
+		desc: metadataDoc, responses: map[int]any{200: Metadata{}}, errors: []int{http.StatusConflict}, handler: h.metadata})
 	if len(h.c.Kind().KeyFields) == 1 { // ids of composite keys are not allocated
 		h.a.add(route{method: "GET", path: p + "/next", tag: tag, summary: "The smallest free " + n + " id at or above start",
 			desc:  "Returns the id as a bare JSON integer.",
@@ -238,6 +238,13 @@ func paging(c *fiber.Ctx) (offset, limit int64, err error) {
 	}
 	return offset, limit, nil
 }
+
+// metadataDoc says how every metadata record describes its fields.
+const metadataDoc = "Units are resolved against the job units. dataType is one of Integer, Double, String, Enum, Boolean, Guid: " +
+	"a sub-resource or struct-valued field is described by its own fields, named with a path (restraint.txStiffness, " +
+	"direction.source, combinationItems[].multiplyingFactor; those expand=All brings say so), and an array or table of " +
+	"numbers has the type of its numbers. A computed enum (a load case's type) lists its values; default is what a " +
+	"field the body leaves out gets (a combination item's multiplyingFactor: 1)."
 
 // expandAll reads expand (None or All, any case).
 func expandAll(c *fiber.Ctx, def bool) (bool, error) {
@@ -557,10 +564,12 @@ func (h *collection[T]) metadata(c *fiber.Ctx) error {
 			return err
 		}
 	}
+	// A sub-resource is described by its fields ("restraint.node",
+	// "combinationItems[].loadCase"): each says what brings it.
 	for _, e := range h.expandable {
 		for i := range md.Fields {
-			if md.Fields[i].JSONName == e {
-				md.Fields[i].Description = "hydrated by expand=All"
+			if n := md.Fields[i].JSONName; n == e || strings.HasPrefix(n, e+".") || strings.HasPrefix(n, e+"[].") {
+				md.Fields[i].Description = strings.TrimSuffix("hydrated by expand=All; "+md.Fields[i].Description, "; ")
 			}
 		}
 	}

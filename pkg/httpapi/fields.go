@@ -425,7 +425,12 @@ func applyEnumDefaults(v reflect.Value) {
 }
 
 // fieldMetadata describes the fields of a record type for a metadata
-// operation, with units resolved against the job units.
+// operation, with units resolved against the job units. Every dataType is
+// one of the interface's set (Integer, Double, String, Enum, Boolean,
+// Guid): a struct-valued field or sub-resource (a restraint row, a
+// combination's items) is described by its own fields, named with a path
+// ("restraint.restraintCode", "combinationItems[].loadCase"); an array or
+// table of numbers by the type of its numbers.
 func fieldMetadata(t reflect.Type, u model.Units, prefix string) []FieldMetadata {
 	out := []FieldMetadata{}
 	for _, f := range infoOf(t).fields {
@@ -437,26 +442,41 @@ func fieldMetadata(t reflect.Type, u model.Units, prefix string) []FieldMetadata
 		if f.ReadOnly {
 			notes = append(notes, "read-only")
 		}
-		switch k := f.Type.Kind(); {
-		case f.Enum != nil:
+		if f.Default != "" {
+			var v any
+			if json.Unmarshal([]byte(f.Default), &v) == nil {
+				md.Default = v
+			}
+		}
+		values := f.Enum
+		if values == nil {
+			values = f.Values
+		}
+		switch {
+		case values != nil:
 			md.DataType = "Enum"
-			md.Default = f.Enum[0]
-			for _, v := range f.Enum {
+			if md.Default == nil {
+				md.Default = values[0]
+			}
+			if f.Enum == nil {
+				notes = append(notes, "computed by the service")
+			}
+			for _, v := range values {
 				md.AllowedValues = append(md.AllowedValues, AllowedValue{Value: v, Label: v})
 			}
-		case k == reflect.Int64 || k == reflect.Int:
-			md.DataType = "Integer"
-		case k == reflect.Float64:
-			md.DataType = "Double"
-		case k == reflect.String:
-			md.DataType = "String"
-		case k == reflect.Bool:
-			md.DataType = "Boolean"
 		case f.nested != nil:
 			out = append(out, fieldMetadata(f.Type, u, prefix+f.Name+".")...)
 			continue
 		default:
-			md.DataType = "Object"
+			if sub, path := subRecord(f.Type); sub != nil {
+				out = append(out, subFieldMetadata(sub, u, prefix+f.Name+path, notes)...)
+				continue
+			}
+			var array bool
+			md.DataType, array = scalarDataType(f.Type)
+			if array && f.columns == nil {
+				notes = append(notes, "array")
+			}
 		}
 		if f.unit != nil {
 			l := unitLabel(f.unit, u)
@@ -483,6 +503,72 @@ func fieldMetadata(t reflect.Type, u model.Units, prefix string) []FieldMetadata
 		out = append(out, md)
 	}
 	return out
+}
+
+// subFieldMetadata describes the fields of the sub-resource sub under
+// the path prefix; the notes of the field that holds it (read-only,
+// required) lead each description.
+func subFieldMetadata(sub reflect.Type, u model.Units, prefix string, notes []string) []FieldMetadata {
+	fields := fieldMetadata(sub, u, prefix)
+	for i := range fields {
+		d := append([]string{}, notes...)
+		for _, n := range strings.Split(fields[i].Description, "; ") {
+			if n != "" && !slices.Contains(d, n) {
+				d = append(d, n)
+			}
+		}
+		fields[i].Description = strings.Join(d, "; ")
+	}
+	return fields
+}
+
+var tableType = reflect.TypeOf(model.Table{})
+
+// subRecord returns the record type a field of type t holds as a
+// sub-resource (a pointer to a record, or a list of records, whose path
+// segment is then "[]."), or nil when t holds numbers, text or a table.
+func subRecord(t reflect.Type) (reflect.Type, string) {
+	path := "."
+	switch t.Kind() {
+	case reflect.Pointer:
+		t = t.Elem()
+	case reflect.Slice:
+		t, path = t.Elem(), "[]."
+	}
+	if t.Kind() != reflect.Struct || t == tableType || t == timeType {
+		return nil, ""
+	}
+	return t, path
+}
+
+// scalarDataType names the dataType of a field that is no record: the
+// type of its values, and whether it holds an array (or a table) of them.
+func scalarDataType(t reflect.Type) (string, bool) {
+	array := false
+	for {
+		switch t.Kind() {
+		case reflect.Pointer:
+			t = t.Elem()
+			continue
+		case reflect.Slice, reflect.Array:
+			t, array = t.Elem(), true
+			continue
+		}
+		break
+	}
+	switch k := t.Kind(); {
+	case t == tableType:
+		return "Double", true
+	case t == timeType:
+		return "String", array
+	case k == reflect.Bool:
+		return "Boolean", array
+	case k == reflect.Float64 || k == reflect.Float32:
+		return "Double", array
+	case k >= reflect.Int && k <= reflect.Uint64:
+		return "Integer", array
+	}
+	return "String", array
 }
 
 var directionType = reflect.TypeOf(model.Direction{})

@@ -258,8 +258,10 @@ func TestUnitsAndSettings(t *testing.T) {
 	// The metadata needs no job: the allowed units do not depend on one.
 	var md httpapi.Metadata
 	e.must(200, "GET", "/job/units/metadata", nil).decode(t, &md)
-	if len(md.Fields) != 11 {
-		t.Fatalf("units metadata has %d fields, want the 11 of the interface", len(md.Fields))
+	// The 11 units of the interface, and the pressure unit this service
+	// adds (README "Differences from the contract").
+	if len(md.Fields) != 12 || md.Fields[11].JSONName != "pressure" {
+		t.Fatalf("units metadata has %d fields, want the 11 of the interface and pressure", len(md.Fields))
 	}
 	for _, f := range md.Fields {
 		if f.DataType != "Enum" || len(f.AllowedValues) == 0 || f.Default == nil {

@@ -63,9 +63,9 @@ func TestMovingLoadGenerateLanePressureOnPlates(t *testing.T) {
 	if len(pressures) != 1 || pressures[0].Plate != 9 || pressures[0].Axes != "GlobalInclined" || pressures[0].LoadCase != lc {
 		t.Fatalf("plate pressures %+v, want one on plate 9 (the only one covered whole)", pressures)
 	}
-	// Plate pressures read in the job's stress unit (MPa by default), the
-	// moving pressure in force per length² (kN/m²): 1 MPa = 1000 kN/m².
-	py := pressures[0].Py * 1000 * 1 // kN over the 1 m² plate
+	// Plate pressures read in the job's pressure unit (kPa by default),
+	// the moving pressure in force per length² (kN/m²): 1 kPa = 1 kN/m².
+	py := pressures[0].Py * 1 // kN over the 1 m² plate
 	fy += py
 	mx += py * 2.5
 	mz += py * 1.5

@@ -178,6 +178,9 @@ func (g *schemaGen) property(t, ft reflect.Type, tags model.FieldTags, fi *field
 		if fi.Enum != nil && s["type"] == "string" {
 			extra["enum"] = fi.Enum
 		}
+		if fi.Values != nil && s["type"] == "string" {
+			extra["enum"] = fi.Values // a computed field's values
+		}
 		if ids := unitIDs(t, fi.Name); ids != nil {
 			extra["enum"] = ids
 		}

@@ -46,7 +46,8 @@ func (a *API) registerAnalysisRoutes() {
 		a.add(route{method: "POST", path: analysisPath + "/" + st.Path, tag: tag, summary: st.Summary,
 			desc: "The optional body is a partial " + string(f.Name) + " settings record (the same fields and rules as PATCH " +
 				analysisPath + "/" + string(f.Name) + "/settings), applied to this run only; the stored settings do not change. " +
-				"Answers 202 with the run record (Queued); poll GET " + analysisPath + "/runs/{runId}. " + st.Doc + " " + runsDoc + " " + resultBytesDoc,
+				"Answers 202 with the run record (Queued); poll GET " + analysisPath + "/runs/{runId}. Without an open job: 409 " +
+				"NO_JOB_OPEN. " + st.Doc + " " + runsDoc + " " + resultBytesDoc,
 			body: analysis.DefaultSettings(f), responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 			handler: func(c *fiber.Ctx) error { return a.startRun(c, k) }})
 	}
@@ -71,8 +72,8 @@ func (a *API) registerAnalysisRoutes() {
 		a.add(route{method: "GET", path: analysisPath + "/" + string(f.Name) + "/info", tag: tag,
 			summary: "Say which load cases have " + string(f.Name) + " results",
 			desc: "loadCases (optional id list) narrows the cases listed; ids not in the model are dropped. notAnalyzed lists " +
-				"the model's load cases (of those selected) without results, and is omitted when every one has them. Any model " +
-				"change deletes every result.",
+				"the model's load cases (of those selected) without results, and is omitted when every one has them. The flag is " +
+				"spelled hasResults at the top and on each case (loadCases[].hasResults). Any model change deletes every result.",
 			query:     []param{{name: "loadCases", typ: "string", desc: "id list, e.g. 1,3-7"}},
 			responses: map[int]any{200: model.ResultsInfo{}}, errors: []int{http.StatusBadRequest, http.StatusConflict, http.StatusInternalServerError},
 			handler: func(c *fiber.Ctx) error { return a.resultsInfo(c, f) }})

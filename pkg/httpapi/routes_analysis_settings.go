@@ -24,6 +24,10 @@ var (
 		http.StatusUnsupportedMediaType, http.StatusInternalServerError}
 )
 
+// noJobDoc says what the settings routes answer without an open job.
+const noJobDoc = " Without an open job: 409 NO_JOB_OPEN, as every job route answers (the contract's status list for the " +
+	"settings names 404; the desktop program's API answers 409 here too)."
+
 // settingsPatchDoc states the rules of every settings PATCH.
 const settingsPatchDoc = "The body is required and partial: omitted fields stay unchanged; an empty object changes nothing. " +
 	"Every failing field is reported at once (errors[] names each); an enum value outside its list is a 400 listing the " +
@@ -45,7 +49,7 @@ func registerSettings(a *API, f *analysis.Family) {
 	defJSON, _ := json.Marshal(def)
 	a.add(route{method: "GET", path: path, tag: tag, summary: "Get the " + f.Noun + " settings",
 		desc: "optimizationX/Y/Z are shown in the job length unit. A job that never set them (also one saved before analysis " +
-			"settings existed) has the defaults: " + string(defJSON) + ". " + f.SettingsDoc,
+			"settings existed) has the defaults: " + string(defJSON) + ". " + f.SettingsDoc + noJobDoc,
 		responses: map[int]any{200: def}, errors: errsSettingsGet, handler: func(c *fiber.Ctx) error {
 			job, err := a.sess.Job(c.UserContext(), workspace(c))
 			if err != nil {
@@ -54,7 +58,7 @@ func registerSettings(a *API, f *analysis.Family) {
 			return settingsReply(c, f, job.Analysis, job.Units)
 		}})
 	a.add(route{method: "PATCH", path: path, tag: tag, summary: "Update the " + f.Noun + " settings (only the supplied fields change)",
-		desc: settingsPatchDoc + " " + f.SettingsDoc,
+		desc: settingsPatchDoc + " " + f.SettingsDoc + noJobDoc,
 		body: def, bodyRequired: true, responses: map[int]any{200: def}, errors: errsSettingsPatch,
 		handler: func(c *fiber.Ctx) error {
 			if err := requireJSON(c); err != nil {

@@ -94,12 +94,13 @@ func (a *API) registerJobRoutes() {
 		desc: "Extension: the spec only shows GET. verticalAxis is YAxis (default) or ZAxis; it sets the default member orientation and the direction of gravity.",
 		body: model.SettingsPatch{}, bodyRequired: true, responses: map[int]any{200: model.Settings{}}, errors: errsJobBody, handler: a.patchSettings})
 	a.add(route{method: "GET", path: "/job/units", tag: tag, summary: "Get the job units",
-		responses: map[int]any{200: model.Units{}}, errors: errsJob, handler: a.getUnits})
+		desc: pressureUnitDoc, responses: map[int]any{200: model.Units{}}, errors: errsJob, handler: a.getUnits})
 	a.add(route{method: "PATCH", path: "/job/units", tag: tag, summary: "Update the job units",
-		desc: "Omitted fields stay unchanged. Changing units changes how values are presented and read, never the physical model (stored in SI).",
+		desc: "Omitted fields stay unchanged. Changing units changes how values are presented and read, never the physical model (stored in SI). " +
+			pressureUnitDoc,
 		body: model.UnitsPatch{}, bodyRequired: true, responses: map[int]any{200: model.Units{}}, errors: errsJobBody, handler: a.patchUnits})
 	a.add(route{method: "GET", path: "/job/units/metadata", tag: tag, summary: "Describe the job units and their allowed values",
-		responses: map[int]any{200: Metadata{}}, errors: []int{http.StatusInternalServerError}, handler: a.unitsMetadata})
+		desc: pressureUnitDoc, responses: map[int]any{200: Metadata{}}, errors: []int{http.StatusInternalServerError}, handler: a.unitsMetadata})
 	a.add(route{method: "GET", path: "/job/errors", tag: tag, summary: "List the errors of requests on the open job",
 		desc:      "The job keeps the last 100 failed requests on /job paths (oldest first); closing the job empties the log.",
 		responses: map[int]any{200: ErrorsResponse{}}, errors: errsJob, handler: a.getErrors})
@@ -327,14 +328,9 @@ func (a *API) patchUnits(c *fiber.Ctx) error {
 // the allowed units do not depend on one.
 func (a *API) unitsMetadata(c *fiber.Ctx) error {
 	def := model.DefaultUnits()
-	defaults := map[string]string{}
-	for i, v := range []string{def.Length, def.SectionProperties, def.MaterialStrength, def.MassDensity, def.Temperature,
-		def.Force, def.Moment, def.Mass, def.Acceleration, def.Translation, def.Stress} {
-		defaults[model.UnitCategories[i].JSONName] = v
-	}
 	md := Metadata{ResourceType: "Units", Fields: []FieldMetadata{}}
 	for _, cat := range model.UnitCategories {
-		f := FieldMetadata{JSONName: cat.JSONName, DataType: "Enum", Default: defaults[cat.JSONName],
+		f := FieldMetadata{JSONName: cat.JSONName, DataType: "Enum", Default: def.Of(cat.JSONName),
 			Description: "unit of " + cat.Description}
 		for _, u := range cat.Units {
 			f.AllowedValues = append(f.AllowedValues, AllowedValue{Value: u.ID, Label: u.Label})
@@ -370,3 +366,12 @@ func (a *API) clearErrors(c *fiber.Ctx) error {
 	}
 	return c.SendStatus(fiber.StatusNoContent)
 }
+
+// pressureUnitDoc explains the pressure unit, the one unit the job units
+// add to the interface's.
+const pressureUnitDoc = "pressure (an extension) is the unit of plate pressure loads (px, py, pz of plate-pressure-loads): kPa " +
+	"in a new job, since engineers give pressures in kPa, not in the stress unit (MPa); the desktop program's unit set " +
+	"has no pressure unit, and its documentation states area loads of a metric job in kPa. A separate unit keeps the " +
+	"meaning of jobs saved before it existed: a job file or stored job without a pressure unit has its stress unit as " +
+	"pressure unit, the unit its plate pressures were given in. Moving-load pressures stay in force per length squared, " +
+	"like every other moving-load quantity (the job's force and length units)."

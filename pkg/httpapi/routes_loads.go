@@ -39,8 +39,9 @@ func (a *API) registerLoadRoutes() {
 	cases.register()
 
 	combos := &collection[model.CombinationLoadCase]{a: a, c: l.Combinations, path: loadsPath + "/combination-load-cases", tag: tag,
-		idFilter: "loadCases", removeBody: editor.CaseDeleteResult{},
-		desc: "Cases of type Combination only. Items: loadCase and multiplyingFactor (default 1). Rules: at least one item; each component exists " +
+		idFilter: "loadCases", removeBody: editor.CaseDeleteResult{}, expandable: []string{"combinationItems"},
+		desc: "Cases of type Combination only. Lists leave combinationItems out unless expand=All; a get has them unless expand=None. " +
+			"Items: loadCase and multiplyingFactor (default 1). Rules: at least one item; each component exists " +
 			"and is Primary, Combination or Unused (never Step); no self-reference; no case twice; no cycle through other combinations.",
 		only: func(c *model.CombinationLoadCase) bool { return len(c.CombinationItems) > 0 },
 		filters: []filter[model.CombinationLoadCase]{{name: "titleSearch", typ: "string", desc: "case-insensitive substring of the title",
@@ -48,9 +49,12 @@ func (a *API) registerLoadRoutes() {
 				needle := strings.ToLower(v)
 				return func(c *model.CombinationLoadCase) bool { return strings.Contains(strings.ToLower(c.Title), needle) }, nil
 			}}}}
-	combos.hydrate = func(_ context.Context, _ string, recs []model.CombinationLoadCase, _ bool) error {
+	combos.hydrate = func(_ context.Context, _ string, recs []model.CombinationLoadCase, all bool) error {
 		for i := range recs {
 			recs[i].Type, recs[i].HasCombinationItems = model.CaseCombination, len(recs[i].CombinationItems) > 0
+			if !all {
+				recs[i].CombinationItems = nil
+			}
 		}
 		return nil
 	}
@@ -86,7 +90,8 @@ func (a *API) registerLoadRoutes() {
 		func(x *model.MemberPrestressLoad) int64 { return x.LoadCategory })
 	registerLoadWith(a, l.Pressures, "/plate-pressure-loads", "plates", func(x *model.PlatePressureLoad) int64 { return x.Plate },
 		func(x *model.PlatePressureLoad) int64 { return x.LoadCategory }, func(h *collection[model.PlatePressureLoad]) {
-			h.desc += " axes Local: px, py, pz along the plate's local axes (pz along the normal), per unit of plate area; " +
+			h.desc += " px, py and pz are in the job's pressure unit (kPa in a new job; an extension of the job units, see " +
+				"GET /job/units). axes Local: px, py, pz along the plate's local axes (pz along the normal), per unit of plate area; " +
 				"GlobalInclined: along the global axes per unit of plate area; GlobalProjected: along the global axes per unit " +
 				"of the plate's area projected on the plane normal to each axis, so a component along an axis in the plate's " +
 				"plane does nothing. Each becomes consistent node loads."
@@ -199,6 +204,7 @@ type BulkCaseDeleteResult struct {
 
 func (a *API) registerCombinationItems(h *collection[model.CombinationLoadCase]) {
 	a.add(route{method: "GET", path: h.path + "/items/metadata", tag: h.tag, summary: "Describe the combination item fields",
+		desc:      metadataDoc,
 		responses: map[int]any{200: Metadata{}}, handler: func(c *fiber.Ctx) error {
 			return c.JSON(Metadata{ResourceType: "CombinationItem", Fields: fieldMetadata(combinationItemType, model.DefaultUnits(), "")})
 		}})

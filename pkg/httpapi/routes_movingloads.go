@@ -94,7 +94,8 @@ func (a *API) registerMovingLoadRoutes() {
 
 	pr := &collection[model.MovingPressure]{a: a, c: m.Pressures, path: movingPath + "/pressures", tag: tag, idFilter: "pressures",
 		desc: "A rectangular patch load that travels like a vehicle: width across and length along the direction of travel (> 0), " +
-			"px, py, pz in the job Force/Length² (kN/m² by default), and loadSpacing (> 0), the spacing of the point loads it is " +
+			"px, py, pz in the job Force/Length² (kN/m² by default; not the pressure unit of plate pressure loads, so that saved " +
+			"scenarios keep their meaning), and loadSpacing (> 0), the spacing of the point loads it is " +
 			"discretised into. A pressure used by a scenario cannot be deleted (409)." + movingUnitsDoc}
 	pr.remove = removeRowsOf(m.Pressures)
 	pr.register()

@@ -157,7 +157,7 @@ type StaticSettings struct {
 	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
-	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
+	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"reads as Paradise or Wavefront (enums travel as names); input also takes the integer codes 0 (Paradise) and 1 (Wavefront); 2 and 3 are a 400 saying why"`
 	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
 }
@@ -183,7 +183,7 @@ type BucklingSettings struct {
 	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
-	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
+	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"reads as Paradise or Wavefront (enums travel as names); input also takes the integer codes 0 (Paradise) and 1 (Wavefront); 2 and 3 are a 400 saying why"`
 	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
 }
@@ -207,7 +207,7 @@ type DynamicSettings struct {
 	OptimizationX              float64    `json:"optimizationX" unit:"length" doc:"x of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	OptimizationY              float64    `json:"optimizationY" unit:"length" doc:"y of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
 	OptimizationZ              float64    `json:"optimizationZ" unit:"length" doc:"z of the optimisation vector (Vector axis) or centre; job length unit; accepted, checked and stored, but ignored: the equation ordering is automatic"`
-	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"Paradise or Wavefront; input also takes 0 and 1"`
+	SolverType                 SolverType `json:"solverType" enum:"Paradise|Wavefront" doc:"reads as Paradise or Wavefront (enums travel as names); input also takes the integer codes 0 (Paradise) and 1 (Wavefront); 2 and 3 are a 400 saying why"`
 	DrillingStiffness          float64    `json:"drillingStiffness" min:"0" exclusive:"true" doc:"multiplier (> 0) of the plate elements' drilling stiffness (the Hughes–Brezzi in-plane rotation penalty); 1 is the formulation's own"`
 	PlateType                  string     `json:"plateType" enum:"BCPlates|DLPlates" doc:"plate element formulation"`
 }

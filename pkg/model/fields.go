@@ -27,6 +27,11 @@ import (
 //	ro       read-only: computed or hydrated, a client may not send it
 //	req      required on create
 //	enum     the allowed values, '|'-separated; the first is the default
+//	values   the values a read-only, computed field takes, '|'-separated:
+//	         documented (metadata, API document), never checked, since the
+//	         server sets the field and stored rows leave it empty
+//	default  the value a create body or item without the field gets (JSON),
+//	         for fields whose default is not their zero value or enum[0]
 //	min, max bounds in SI (only 0 or unitless bounds are tagged)
 //	exclusive  the bounds themselves are refused
 //	doc      what the field means, for the API document and the metadata
@@ -51,7 +56,11 @@ type FieldTags struct {
 	Required bool // req (on create)
 	// Enum lists the allowed values in their canonical spelling; the
 	// first is the default.
-	Enum       []string
+	Enum []string
+	// Values are the documented values of a computed field (values tag).
+	Values []string
+	// Default is the JSON text of the default tag; "" for none.
+	Default    string
 	Min, Max   *float64 // SI bounds (only 0 or unitless bounds are tagged)
 	Exclusive  bool     // the bounds themselves are refused
 	Unit       string   // the unit tag as written; "" for no unit
@@ -71,9 +80,12 @@ func ParseTags(tag string) FieldTags {
 		ReadOnly: st.Get("ro") == "true", Required: st.Get("req") == "true",
 		Exclusive: st.Get("exclusive") == "true", Positional: st.Get("positional") == "true",
 		Min: boundTag(st.Get("min")), Max: boundTag(st.Get("max")),
-		Unit: st.Get("unit"), Doc: st.Get("doc"), Example: st.Get("example")}
+		Unit: st.Get("unit"), Doc: st.Get("doc"), Example: st.Get("example"), Default: st.Get("default")}
 	if e := st.Get("enum"); e != "" {
 		ft.Enum = strings.Split(e, "|")
+	}
+	if v := st.Get("values"); v != "" {
+		ft.Values = strings.Split(v, "|")
 	}
 	return ft
 }

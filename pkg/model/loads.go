@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 )
 
 // Collection names of the load model; they double as the keys of the load
@@ -41,8 +42,18 @@ const (
 // CombinationItem is one component of a combination case.
 type CombinationItem struct {
 	LoadCase          int64   `json:"loadCase" req:"true"`
-	MultiplyingFactor float64 `json:"multiplyingFactor"`
+	MultiplyingFactor float64 `json:"multiplyingFactor" default:"1"`
 }
+
+// defaultFactor is the factor of an item that gives none: its tag's
+// default, so that decoding and the metadata cannot disagree.
+var defaultFactor = func() float64 {
+	var f float64
+	if err := json.Unmarshal([]byte(DefOf(reflect.TypeOf(CombinationItem{})).ByName["multiplyingFactor"].Default), &f); err != nil {
+		panic("model: the default of multiplyingFactor is not a number")
+	}
+	return f
+}()
 
 // LoadCase is a load case. Its type is computed: Combination when it has
 // items, Primary when loads are assigned to it, Unused otherwise, and Step
@@ -51,7 +62,7 @@ type LoadCase struct {
 	ID                  int64             `json:"id"`
 	Title               string            `json:"title" req:"true"`
 	Notes               string            `json:"notes"`
-	Type                string            `json:"type" ro:"true"`
+	Type                string            `json:"type" ro:"true" values:"Primary|Combination|Step|Unused" default:"\"Unused\""`
 	HasCombinationItems bool              `json:"hasCombinationItems" ro:"true"`
 	CombinationItems    []CombinationItem `json:"combinationItems,omitempty" ro:"true"`
 	// StepOf names the case a non-linear load step belongs to; only the
@@ -62,13 +73,15 @@ type LoadCase struct {
 // CombinationLoadCase is the create and update body of a combination case:
 // a load case whose items are writable and required.
 type CombinationLoadCase struct {
-	ID                  int64             `json:"id"`
-	Title               string            `json:"title" req:"true"`
-	Notes               string            `json:"notes"`
-	Type                string            `json:"type" ro:"true"`
-	HasCombinationItems bool              `json:"hasCombinationItems" ro:"true"`
-	CombinationItems    []CombinationItem `json:"combinationItems" req:"true"`
-	StepOf              int64             `json:"stepOf,omitempty" ro:"true"`
+	ID                  int64  `json:"id"`
+	Title               string `json:"title" req:"true"`
+	Notes               string `json:"notes"`
+	Type                string `json:"type" ro:"true" values:"Combination"`
+	HasCombinationItems bool   `json:"hasCombinationItems" ro:"true"`
+	// CombinationItems are required on create; a list or get with
+	// expand=None leaves them out.
+	CombinationItems []CombinationItem `json:"combinationItems,omitempty" req:"true"`
+	StepOf           int64             `json:"stepOf,omitempty" ro:"true"`
 }
 
 // LoadCaseGroup is a named selection of load cases.
@@ -195,15 +208,16 @@ type MemberPrestressLoad struct {
 	Prestress    float64 `json:"prestress" unit:"force"`
 }
 
-// PlatePressureLoad is a pressure on a plate.
+// PlatePressureLoad is a pressure on a plate, in the job's pressure unit
+// (kPa in a new job).
 type PlatePressureLoad struct {
 	LoadCase     int64   `json:"loadCase" req:"true"`
 	Plate        int64   `json:"plate" req:"true"`
 	LoadCategory int64   `json:"loadCategory"`
 	Axes         string  `json:"axes" enum:"Local|GlobalInclined|GlobalProjected"`
-	Px           float64 `json:"px" unit:"stress"`
-	Py           float64 `json:"py" unit:"stress"`
-	Pz           float64 `json:"pz" unit:"stress"`
+	Px           float64 `json:"px" unit:"pressure"`
+	Py           float64 `json:"py" unit:"pressure"`
+	Pz           float64 `json:"pz" unit:"pressure"`
 }
 
 // SelfWeightLoad applies the model's own weight in a case, as
@@ -253,7 +267,7 @@ func (l *MemberDistributedMoment) PercentPositions() bool { return l.PositionUni
 // 1.0, and rejects unknown properties like every request body.
 func (c *CombinationItem) UnmarshalJSON(b []byte) error {
 	type plain CombinationItem
-	v := plain{MultiplyingFactor: 1}
+	v := plain{MultiplyingFactor: defaultFactor}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"math"
 	"testing"
 )
@@ -26,6 +27,8 @@ func TestUnitFactors(t *testing.T) {
 		{"acceleration", "gs", 9.80665},
 		{"temperature", "degF", 5.0 / 9.0}, // a change of 1 °F is 5/9 K
 		{"stress", "Npermm2", 1e6},
+		{"pressure", "kPa", 1e3},
+		{"pressure", "Psf", 47.880258980336},
 		{"mass", "lb", 0.45359237},
 		{"translation", "inch", 0.0254},
 	}
@@ -47,7 +50,8 @@ func TestUnitFactors(t *testing.T) {
 // units of a new job are valid.
 func TestUnitIdentifiers(t *testing.T) {
 	want := map[string]int{"length": 5, "sectionProperties": 5, "materialStrength": 10, "massDensity": 10,
-		"temperature": 2, "force": 5, "moment": 13, "mass": 4, "acceleration": 7, "translation": 5, "stress": 12}
+		"temperature": 2, "force": 5, "moment": 13, "mass": 4, "acceleration": 7, "translation": 5, "stress": 12,
+		"pressure": 12} // pressure, an extension, takes the stress units
 	for _, c := range UnitCategories {
 		if len(c.Units) != want[c.JSONName] {
 			t.Errorf("%s has %d units, the interface lists %d", c.JSONName, len(c.Units), want[c.JSONName])
@@ -61,6 +65,40 @@ func TestUnitIdentifiers(t *testing.T) {
 	err := UnitsPatch{Length: &bad}.Apply(&u)
 	if KindOf(err) != KindValidation || u != DefaultUnits() {
 		t.Errorf("invalid patch: err %v, units %+v", err, u)
+	}
+}
+
+// Units saved before the pressure unit existed read plate pressures in
+// their stress unit, as they were then read; units that name a pressure
+// unit keep it, and members a record lacks keep the value decoded into.
+func TestUnitsWithoutPressure(t *testing.T) {
+	for _, tc := range []struct {
+		name, json, base string
+		want             Units
+	}{
+		{"old record", `{"length":"ft","stress":"Ksi"}`, "defaults",
+			func() Units { u := DefaultUnits(); u.Length, u.Stress, u.Pressure = "ft", "Ksi", "Ksi"; return u }()},
+		{"old record without stress", `{"force":"N"}`, "defaults",
+			func() Units { u := DefaultUnits(); u.Force, u.Pressure = "N", "MPa"; return u }()},
+		{"new record", `{"stress":"MPa","pressure":"Psf"}`, "defaults",
+			func() Units { u := DefaultUnits(); u.Pressure = "Psf"; return u }()},
+		{"into zero units", `{"stress":"kPa"}`, "zero", Units{Stress: "kPa", Pressure: "kPa"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := DefaultUnits()
+			if tc.base == "zero" {
+				u = Units{}
+			}
+			if err := json.Unmarshal([]byte(tc.json), &u); err != nil {
+				t.Fatal(err)
+			}
+			if u != tc.want {
+				t.Errorf("got %+v\nwant %+v", u, tc.want)
+			}
+		})
+	}
+	if u := DefaultUnits(); u.Pressure != "kPa" || u.Of("pressure") != "kPa" || u.Of("stress") != "MPa" {
+		t.Errorf("a new job's pressure unit: %+v", u)
 	}
 }
 

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -19,13 +20,37 @@ type Units struct {
 	Acceleration      string `json:"acceleration"`
 	Translation       string `json:"translation"`
 	Stress            string `json:"stress"`
+	// Pressure is the unit of plate pressure loads (an extension): kPa in
+	// a new job, as engineers give pressures. Units stored before it
+	// existed read it as their stress unit, in which plate pressures were
+	// then given (see UnmarshalJSON), so that no stored job changes
+	// meaning.
+	Pressure string `json:"pressure"`
 }
 
 // DefaultUnits are the units of a new job.
 func DefaultUnits() Units {
 	return Units{Length: "m", SectionProperties: "mm", MaterialStrength: "MPa",
 		MassDensity: "Tperm3", Temperature: "degC", Force: "kN", Moment: "kNm",
-		Mass: "T", Acceleration: "gs", Translation: "mm", Stress: "MPa"}
+		Mass: "T", Acceleration: "gs", Translation: "mm", Stress: "MPa", Pressure: "kPa"}
+}
+
+// UnmarshalJSON decodes units over the ones u holds (members the JSON
+// lacks stay as they were). Units without a pressure unit were saved
+// before it existed, when plate pressures were read in the stress unit:
+// their pressure unit is their stress unit.
+func (u *Units) UnmarshalJSON(b []byte) error {
+	type plain Units
+	p := plain(*u)
+	p.Pressure = ""
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	if p.Pressure == "" {
+		p.Pressure = p.Stress
+	}
+	*u = Units(p)
+	return nil
 }
 
 // UnitsPatch is a partial update of Units.
@@ -41,6 +66,7 @@ type UnitsPatch struct {
 	Acceleration      *string `json:"acceleration,omitempty"`
 	Translation       *string `json:"translation,omitempty"`
 	Stress            *string `json:"stress,omitempty"`
+	Pressure          *string `json:"pressure,omitempty"`
 }
 
 // UnitCategory is one kind of quantity of the job units.
@@ -113,19 +139,34 @@ var UnitCategories = []UnitCategory{
 		{"kNperkg", "kN/kg", 1e3},
 	}},
 	{"translation", "displacements", []Unit{{"ft", "ft", foot}, {"inch", "in", inch}, {"m", "m", 1}, {"cm", "cm", 0.01}, {"mm", "mm", 0.001}}},
-	{"stress", "stresses", append(append([]Unit(nil), strengthUnits...), Unit{"kNperm2", "kN/m²", 1e3}, Unit{"Npermm2", "N/mm²", 1e6})},
+	{"stress", "stresses", stressUnits},
+	{"pressure", "plate pressure loads (an extension: a new job has kPa; a job saved without a pressure unit has its stress unit)", stressUnits},
 }
+
+// stressUnits are the units of stresses and of pressures.
+var stressUnits = append(append([]Unit(nil), strengthUnits...), Unit{"kNperm2", "kN/m²", 1e3}, Unit{"Npermm2", "N/mm²", 1e6})
 
 // fields pairs each category with its slot in a Units and a UnitsPatch, so
 // that validation and application walk one list.
 func (u *Units) fields() []*string {
 	return []*string{&u.Length, &u.SectionProperties, &u.MaterialStrength, &u.MassDensity, &u.Temperature,
-		&u.Force, &u.Moment, &u.Mass, &u.Acceleration, &u.Translation, &u.Stress}
+		&u.Force, &u.Moment, &u.Mass, &u.Acceleration, &u.Translation, &u.Stress, &u.Pressure}
 }
 
 func (p *UnitsPatch) fields() []*string {
 	return []*string{p.Length, p.SectionProperties, p.MaterialStrength, p.MassDensity, p.Temperature,
-		p.Force, p.Moment, p.Mass, p.Acceleration, p.Translation, p.Stress}
+		p.Force, p.Moment, p.Mass, p.Acceleration, p.Translation, p.Stress, p.Pressure}
+}
+
+// Of returns the unit id u holds for the category with the given JSON
+// name, "" for none.
+func (u Units) Of(category string) string {
+	for i, c := range UnitCategories {
+		if c.JSONName == category {
+			return *u.fields()[i]
+		}
+	}
+	return ""
 }
 
 // LookupUnit returns the unit of the category with the given JSON name.

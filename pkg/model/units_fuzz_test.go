@@ -16,12 +16,12 @@ import (
 func FuzzUnitIDs(f *testing.F) {
 	join := func(u Units) string {
 		return strings.Join([]string{u.Length, u.SectionProperties, u.MaterialStrength, u.MassDensity, u.Temperature,
-			u.Force, u.Moment, u.Mass, u.Acceleration, u.Translation, u.Stress}, "|")
+			u.Force, u.Moment, u.Mass, u.Acceleration, u.Translation, u.Stress, u.Pressure}, "|")
 	}
 	us := Units{Length: "ft", SectionProperties: "in", MaterialStrength: "Ksi", MassDensity: "Kperft3", Temperature: "degF",
-		Force: "K", Moment: "Kft", Mass: "K", Acceleration: "gs", Translation: "inch", Stress: "Ksi"}
-	f.Add(join(DefaultUnits()), uint16(0x7ff))
-	f.Add(join(us), uint16(0x7ff))
+		Force: "K", Moment: "Kft", Mass: "K", Acceleration: "gs", Translation: "inch", Stress: "Ksi", Pressure: "Psf"}
+	f.Add(join(DefaultUnits()), uint16(0xfff))
+	f.Add(join(us), uint16(0xfff))
 	f.Add(join(us), uint16(0x155))
 	f.Add("m|mm|MPa|Tperm3|degC|kN|kNm|T|gs|in|MPa", uint16(0x7ff)) // translation is "inch", not "in"
 	f.Add("M|MM|mpa|||kn|KNM|t|GS|mm|mpa", uint16(0x3))
@@ -54,7 +54,7 @@ func FuzzUnitIDs(f *testing.F) {
 		// the default units.
 		var patch UnitsPatch
 		pf := []**string{&patch.Length, &patch.SectionProperties, &patch.MaterialStrength, &patch.MassDensity, &patch.Temperature,
-			&patch.Force, &patch.Moment, &patch.Mass, &patch.Acceleration, &patch.Translation, &patch.Stress}
+			&patch.Force, &patch.Moment, &patch.Mass, &patch.Acceleration, &patch.Translation, &patch.Stress, &patch.Pressure}
 		var badSupplied []string
 		for i := range pf {
 			if mask&(1<<i) != 0 {

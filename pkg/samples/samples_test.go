@@ -140,7 +140,7 @@ func definitions() map[string]store.Snapshot {
 	us.Headings = model.Headings{ProjectHeading: "Gusset samples", Heading: "US customary job template",
 		Notes: "Blank job in US customary units: ft, in, kip, kip-ft, ksi."}
 	us.Units = model.Units{Length: "ft", SectionProperties: "in", MaterialStrength: "Ksi", MassDensity: "lbperft3",
-		Temperature: "degF", Force: "K", Moment: "Kft", Mass: "lb", Acceleration: "gs", Translation: "inch", Stress: "Ksi"}
+		Temperature: "degF", Force: "K", Moment: "Kft", Mass: "lb", Acceleration: "gs", Translation: "inch", Stress: "Ksi", Pressure: "Psf"}
 	return map[string]store.Snapshot{
 		"Metric template.gsj":       {Job: metric},
 		"US customary template.gsj": {Job: us},

@@ -38,7 +38,7 @@ func smallPlates(s *stack) {
 	s.must(201, "POST", "/job/loads/load-cases", map[string]any{"id": 2, "title": "P"})
 	var loads []map[string]any
 	for _, id := range []int{5, 7, 8, 20, 21} {
-		loads = append(loads, map[string]any{"loadCase": 1, "plate": id, "axes": "Local", "pz": -0.01})
+		loads = append(loads, map[string]any{"loadCase": 1, "plate": id, "axes": "Local", "pz": -10}) // kPa
 	}
 	s.must(200, "POST", "/job/loads/plate-pressure-loads/bulk", loads)
 	s.must(201, "POST", "/job/loads/node-loads", map[string]any{"loadCase": 2, "node": 9, "fz": -1, "fx": 2})

@@ -11,7 +11,7 @@ import (
 )
 
 // The Navier plate through HTTP, in the default job units (m, mm, kN,
-// kNm, MPa): a square plate a = 2 m, t = 20 mm, E = 200 GPa, ν = 0.3,
+// kNm, MPa; pressures in kPa): a square plate a = 2 m, t = 20 mm, E = 200 GPa, ν = 0.3,
 // hard simply supported on all four edges, under q = 10 kPa, meshed
 // 16 × 16.
 const (
@@ -85,7 +85,7 @@ func navierPlate(s *stack, theory string) {
 			id := 1 + i + npN*j
 			plates = append(plates, map[string]any{"id": id, "nodeA": node(i, j), "nodeB": node(i+1, j),
 				"nodeC": node(i+1, j+1), "nodeD": node(i, j+1), "material": 1, "actualThickness": npT * 1e3, "theory": theory})
-			loads = append(loads, map[string]any{"loadCase": 1, "plate": id, "axes": "Local", "pz": -npQ / 1e6})
+			loads = append(loads, map[string]any{"loadCase": 1, "plate": id, "axes": "Local", "pz": -npQ / 1e3}) // kPa, the pressure unit
 		}
 	}
 	s.must(200, "POST", "/job/structure/nodes/bulk", nodes)
@@ -457,9 +457,9 @@ func TestPlateAxesAgreeWithGeometry(t *testing.T) {
 		}
 		s.must(200, "GET", fmtPath("/job/query/geometry/plates/%d", p+1), nil).decode(t, &g)
 		x := g.LocalAxes.XAxis
-		s.must(201, "POST", "/job/loads/plate-pressure-loads", map[string]any{"loadCase": 1, "plate": p + 1, "axes": "Local", "px": 0.001})
+		s.must(201, "POST", "/job/loads/plate-pressure-loads", map[string]any{"loadCase": 1, "plate": p + 1, "axes": "Local", "px": 1}) // kPa
 		s.must(201, "POST", "/job/loads/plate-pressure-loads", map[string]any{"loadCase": 2, "plate": p + 1, "axes": "GlobalInclined",
-			"px": 0.001 * x.X, "py": 0.001 * x.Y, "pz": 0.001 * x.Z})
+			"px": x.X, "py": x.Y, "pz": x.Z})
 	}
 	if run := s.wait(s.run(nil).RunID); run.Status != model.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.ErrorMessage)

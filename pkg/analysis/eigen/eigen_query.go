@@ -42,11 +42,7 @@ func eigenView[T any](q reader, ctx context.Context, ws string, kind model.Analy
 			return err
 		}
 		if meta == nil {
-			// Distinguish "no job" from "no results".
-			if _, _, err := q.Source.Loads.Cases.Stats(ctx, ws); err != nil {
-				return err
-			}
-			return query.ErrNoResults(kind)
+			return q.NoResults(ctx, ws, kind, f)
 		}
 		d := &eigenData{meta: meta, cols: cols}
 		all, err := q.ModelCases(ctx, ws)

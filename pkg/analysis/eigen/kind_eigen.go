@@ -27,7 +27,7 @@ const eigenQueryDoc = "Rows are ordered by load case, then mode (1 the lowest), 
 	"have is a 400, a range included. modes is a list of mode numbers: modes beyond those found, and, without the filter, " +
 	"modes the run asked for but did not find (no more exist in the range), are listed per case in " +
 	"warnings.modesNotAnalyzed. warnings.loadCasesNotAnalyzed lists the selected load cases without results. 409 before " +
-	"any analysis of the kind; any model change deletes every result."
+	"any analysis of the kind (a filter naming ids the model lacks is still the 400: filters are checked first); any model change deletes every result."
 
 // Parts of the eigen queries' descriptions.
 const tolQueryDoc = " Each mode's warning is set when its relative residual is above the tolerance its run asked for."

@@ -40,9 +40,58 @@ type Page[T any] struct {
 	Warnings model.ResultsWarnings
 }
 
-// errNoResults answers a query before any analysis of its kind.
+// ErrNoResults answers a query before any analysis of its kind.
 func ErrNoResults(kind model.AnalysisFamily) error {
 	return model.E(model.KindConflict, "the job has no %s analysis results: run a %s analysis first", kind, kind)
+}
+
+// maxMissing is how many ids the model lacks a filter error names.
+const maxMissing = 10
+
+// NoResults answers a query of kind that found no results: no job is
+// the session's error; a filter naming ids the model lacks is the 400 it
+// is once results exist, so that the answer to a bad filter does not
+// depend on whether an analysis ran; anything else is ErrNoResults.
+func (q *Query) NoResults(ctx context.Context, ws string, kind model.AnalysisFamily, f Filter) error {
+	if _, _, err := q.Source.Loads.Cases.Stats(ctx, ws); err != nil {
+		return err
+	}
+	if f.LoadCases != nil {
+		all, err := q.ModelCases(ctx, ws)
+		if err != nil {
+			return err
+		}
+		if _, err := SelectIDs("loadCases", "load case", all, f.LoadCases); err != nil {
+			return err
+		}
+	}
+	st := q.Source.Structure
+	for _, c := range []struct {
+		field, noun string
+		list        *model.IDList
+		missing     func(context.Context, string, model.IDList, int) ([]int64, error)
+	}{
+		{"nodes", "node", f.Nodes, st.Nodes.Missing},
+		{"members", "member", f.Members, st.Members.Missing},
+		{"plates", "plate", f.Plates, st.Plates.Missing},
+	} {
+		if c.list == nil {
+			continue
+		}
+		ids, err := c.missing(ctx, ws, *c.list, maxMissing)
+		if err != nil {
+			return err
+		}
+		if len(ids) > 0 {
+			return missingErr(c.field, c.noun, ids)
+		}
+	}
+	return ErrNoResults(kind)
+}
+
+// missingErr says that the filter field names ids the model lacks.
+func missingErr(field, noun string, ids []int64) error {
+	return model.Invalid(field, "%s: the model has no %s %s", field, noun, FormatIDs(ids))
 }
 
 // columnReader reads results columns from one consistent set of results.
@@ -76,8 +125,8 @@ func SelectIDs(field, noun string, sorted []int64, list *model.IDList) ([]int64,
 		lo := sort.Search(len(sorted), func(i int) bool { return sorted[i] >= r.Lo })
 		hi := sort.Search(len(sorted), func(i int) bool { return sorted[i] > r.Hi })
 		out = append(out, sorted[lo:hi]...)
-		if int64(hi-lo) != r.Hi-r.Lo+1 && len(missing) < 10 {
-			for id, i := r.Lo, lo; id <= r.Hi && len(missing) < 10; id++ {
+		if int64(hi-lo) != r.Hi-r.Lo+1 && len(missing) < maxMissing {
+			for id, i := r.Lo, lo; id <= r.Hi && len(missing) < maxMissing; id++ {
 				if i < hi && sorted[i] == id {
 					i++
 					continue
@@ -87,7 +136,7 @@ func SelectIDs(field, noun string, sorted []int64, list *model.IDList) ([]int64,
 		}
 	}
 	if len(missing) > 0 {
-		return nil, model.Invalid(field, "%s: the model has no %s %s", field, noun, FormatIDs(missing))
+		return nil, missingErr(field, noun, missing)
 	}
 	return out, nil
 }

@@ -33,7 +33,7 @@ var staticFamily = &analysis.Family{
 	QueryDoc: "Values are in the job units (rotations in radians). Rows are ordered by load case, then by node, member or plate, " +
 		"and paged by offset and limit (Total-Count counts every row). Filters are id lists (\"1,3-7\"); an id the model does " +
 		"not have is a 400, a range included. warnings.loadCasesNotAnalyzed lists the selected load cases without results (an " +
-		"id list usable as loadCases of a run). 409 before any static analysis; any model change deletes every result.",
+		"id list usable as loadCases of a run). 409 before any static analysis (a filter naming ids the model lacks is still the 400: filters are checked first); any model change deletes every result.",
 	Queries: staticQueries,
 	Cases: func(raw []byte) ([]model.CaseResultsInfo, error) {
 		meta, err := decodeStaticMeta(raw)

@@ -59,11 +59,7 @@ func (q reader) static(ctx context.Context, ws string, f query.Filter, raw json.
 		return nil, err
 	}
 	if meta == nil {
-		// Distinguish "no job" from "no results".
-		if _, _, err := q.Source.Loads.Cases.Stats(ctx, ws); err != nil {
-			return nil, err
-		}
-		return nil, query.ErrNoResults(staticName)
+		return nil, q.NoResults(ctx, ws, staticName, f)
 	}
 	d := &staticData{meta: meta, cols: cols}
 	all, err := q.ModelCases(ctx, ws)
