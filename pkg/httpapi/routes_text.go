@@ -16,7 +16,8 @@ import (
 // textFormat says what the text file routes read and write; the README
 // says the same at more length.
 var textFormat = fmt.Sprintf("The file is the desktop program's text file format: a first line SPACE GASS Text File - Version N; "+
-	"a UNITS line (LENGTH, SECTION, STRENGTH, DENSITY, TEMP, FORCE, MOMENT, MASS, ACC, TRANS, STRESS; a category it leaves out is in the new-job unit); "+
+	"a UNITS line (LENGTH, SECTION, STRENGTH, DENSITY, TEMP, FORCE, MOMENT, MASS, ACC, TRANS, STRESS and, an extension, PRESSURE; a category it leaves out is in the new-job unit, "+
+	"but plate pressures follow STRESS when PRESSURE is not given); "+
 	"groups each started by a title line of which the first six characters count (%s), in any order, a later line for the same key overriding an earlier one; "+
 	"comma-separated items, text in double quotes (\"\" for a quote, || for a line break), # comment lines, blank lines anywhere, "+
 	"a line ending in & continued on the next. Limits: a line at most %d characters, a continued set at most %d. "+

@@ -22,9 +22,10 @@
 // # Units
 //
 // The UNITS line (KEY:unit pairs: LENGTH, SECTION, STRENGTH, DENSITY,
-// TEMP, FORCE, MOMENT, MASS, ACC, TRANS, STRESS) sets the units of the
-// lines after it and of the job; a category it leaves out is in the
-// new-job unit. Each number is converted by the unit tag of the model
+// TEMP, FORCE, MOMENT, MASS, ACC, TRANS, STRESS, and PRESSURE as this
+// service's extension) sets the units of the lines after it and of the
+// job; a category it leaves out is in the new-job unit, but PRESSURE
+// follows STRESS, the unit the desktop program gives plate pressures in. Each number is converted by the unit tag of the model
 // field it fills (model.ParseUnitExpr), never by a table of this
 // package: a field whose tag changes converts differently here too.
 // Positions along a member given in percent are not converted; angles

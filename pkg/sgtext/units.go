@@ -15,6 +15,10 @@ var unitKeys = []struct{ key, category string }{
 	{"LENGTH", "length"}, {"SECTION", "sectionProperties"}, {"STRENGTH", "materialStrength"},
 	{"DENSITY", "massDensity"}, {"TEMP", "temperature"}, {"FORCE", "force"}, {"MOMENT", "moment"},
 	{"MASS", "mass"}, {"ACC", "acceleration"}, {"TRANS", "translation"}, {"STRESS", "stress"},
+	// PRESSURE (plate pressure loads) is this service's extension; a line
+	// without it gives pressures in its STRESS unit, as the desktop
+	// program does.
+	{"PRESSURE", "pressure"},
 }
 
 // fileTokens are the spellings the desktop program writes where they
@@ -67,11 +71,13 @@ func unitFromToken(category, token string) (string, bool) {
 }
 
 // parseUnits reads the text after UNITS: KEY:unit pairs separated by
-// commas. Categories the line leaves out keep the new-job units.
+// commas. Categories the line leaves out keep the new-job units, but for
+// PRESSURE, which follows STRESS.
 func parseUnits(rest string, line int) (model.Units, error) {
 	u := model.DefaultUnits()
 	uv := reflect.ValueOf(&u).Elem()
 	def := model.DefOf(uv.Type())
+	pressure := false
 	for _, part := range strings.Split(rest, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -102,6 +108,10 @@ func parseUnits(rest string, line int) (model.Units, error) {
 			return u, lineError(line, "UNITS %s: %q is not a %s unit this service knows; allowed: %s", key, token, cat, tokenList(cat))
 		}
 		uv.Field(def.ByName[cat].Index).SetString(id)
+		pressure = pressure || cat == "pressure"
+	}
+	if !pressure {
+		u.Pressure = u.Stress
 	}
 	return u, nil
 }
