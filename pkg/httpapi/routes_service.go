@@ -19,6 +19,7 @@ func (a *API) registerRoutes() {
 	a.registerPageRoutes()
 	a.registerFileRoutes()
 	a.registerJobRoutes()
+	a.registerTextRoutes()
 	a.registerAnalysisSettingsRoutes()
 	if a.structure != nil {
 		a.registerStructureRoutes()
