@@ -68,10 +68,15 @@ func Read(r io.Reader) (Imported, error) {
 			return Imported{}, err
 		}
 		if b.shape.active() {
-			if err := b.skipShapeLine(s, line); err != nil {
-				return Imported{}, err
+			if !endsShapes(s) {
+				if err := b.skipShapeLine(s, line); err != nil {
+					return Imported{}, err
+				}
+				continue
 			}
-			continue
+			// Files from other writers declare shapes they do not give:
+			// the next title ends them.
+			b.shape = shapeSkip{}
 		}
 		if isLetter(s[0]) {
 			if strings.EqualFold(strings.TrimSpace(s), "END") {
@@ -121,6 +126,16 @@ func Read(r io.Reader) (Imported, error) {
 		return Imported{}, lineError(lr.line, "the file ends inside the shape lines of section %d: the file is cut short", b.shape.of)
 	}
 	return b.finish()
+}
+
+// endsShapes is true for a line that cannot be a shape line: a title,
+// UNITS or END (shape lines are numbers).
+func endsShapes(s string) bool {
+	if !isLetter(s[0]) {
+		return false
+	}
+	_, skipped := skippedGroup(s)
+	return isUnits(s) || strings.EqualFold(strings.TrimSpace(s), "END") || groupOf(s) != nil || skipped
 }
 
 func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
