@@ -143,9 +143,12 @@ type API struct {
 	// are fixed by then, and the page answers without a key, so it must
 	// not cost a rebuild per request.
 	openAPIJSON func() ([]byte, error)
-	timeout     time.Duration
-	gate        *bodyGate
-	auth        Authenticator
+	// sgOpenAPIJSON is the document of the SDK's names (sgopenapi.go),
+	// built at its first request likewise.
+	sgOpenAPIJSON func() ([]byte, error)
+	timeout       time.Duration
+	gate          *bodyGate
+	auth          Authenticator
 	// pagePolicy is the Content-Security-Policy of the pages.
 	pagePolicy     string
 	hideWorkspaces bool
@@ -168,6 +171,13 @@ func New(cfg Config) *API {
 		a.maxRows = DefaultMaxResponseRows
 	}
 	a.openAPIJSON = sync.OnceValues(func() ([]byte, error) { return json.Marshal(a.openAPI()) })
+	a.sgOpenAPIJSON = sync.OnceValues(func() ([]byte, error) {
+		doc, err := a.sgOpenAPI()
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(doc)
+	})
 	if a.log == nil {
 		a.log = slog.Default()
 	}

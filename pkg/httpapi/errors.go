@@ -138,6 +138,9 @@ func buildError(c *fiber.Ctx, err error, log *slog.Logger) ErrorResponse {
 func (a *API) writeError(c *fiber.Ctx, err error) {
 	a.setSecurityHeaders(c, false)
 	resp := buildError(c, err, a.log)
+	if onSGPath(c) {
+		sgError(c, &resp)
+	}
 	c.Status(resp.Status)
 	if jerr := c.JSON(resp); jerr != nil {
 		a.log.Error("write error response", "err", jerr)
@@ -145,7 +148,7 @@ func (a *API) writeError(c *fiber.Ctx, err error) {
 	// A request that was not authenticated has no workspace whose log it
 	// could write to.
 	_, authed := c.Locals(localWorkspace).(string)
-	if authed && strings.HasPrefix(c.Path(), apiPrefix+"/job") && resp.ErrorCode != "NO_JOB_OPEN" {
+	if authed && strings.HasPrefix(c.Path(), basePath(c)+"/job") && resp.ErrorCode != "NO_JOB_OPEN" {
 		rec := store.ErrorRecord{Timestamp: resp.Timestamp, Status: resp.Status, ErrorCode: resp.ErrorCode,
 			Message: resp.Detail, Method: c.Method(), Path: loggedPath(c)}
 		if lerr := a.sess.LogError(c.UserContext(), workspace(c), rec); lerr != nil {
