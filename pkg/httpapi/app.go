@@ -236,7 +236,9 @@ func New(cfg Config) *API {
 	a.app.Server().HeaderReceived = a.gate.headerReceived
 	// Authentication comes before the body gate: a request without a key
 	// gets its 401 before a byte of its body is read.
-	a.app.Use(a.observe, a.recoverPanic, a.authenticate, a.gate.handle, newGuard(a, cfg).handle)
+	// sgEntry moves a request on the SDK's base path onto ours before
+	// any of them sees it.
+	a.app.Use(sgEntry, a.observe, a.recoverPanic, a.authenticate, a.gate.handle, newGuard(a, cfg).handle)
 	a.registerRoutes()
 	return a
 }

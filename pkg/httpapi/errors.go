@@ -148,7 +148,7 @@ func (a *API) writeError(c *fiber.Ctx, err error) {
 	// A request that was not authenticated has no workspace whose log it
 	// could write to.
 	_, authed := c.Locals(localWorkspace).(string)
-	if authed && strings.HasPrefix(c.Path(), basePath(c)+"/job") && resp.ErrorCode != "NO_JOB_OPEN" {
+	if authed && strings.HasPrefix(c.Path(), apiPrefix+"/job") && resp.ErrorCode != "NO_JOB_OPEN" {
 		rec := store.ErrorRecord{Timestamp: resp.Timestamp, Status: resp.Status, ErrorCode: resp.ErrorCode,
 			Message: resp.Detail, Method: c.Method(), Path: loggedPath(c)}
 		if lerr := a.sess.LogError(c.UserContext(), workspace(c), rec); lerr != nil {

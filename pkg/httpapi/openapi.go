@@ -51,11 +51,10 @@ func (r route) fullPath() string {
 }
 
 // add registers a route with Fiber and keeps it for the document.
-// Every route is also served on the SDK's base path (sgserve.go).
+// Every route also serves the SDK's base path (sgserve.go).
 func (a *API) add(r route) {
 	a.routes = append(a.routes, r)
 	a.mount(r.method, r.fullPath(), r.handler)
-	a.mountSG(r)
 }
 
 // mount registers handler h at the full path.
@@ -64,6 +63,10 @@ func (a *API) mount(method, full string, h fiber.Handler) {
 	// matched reaches no handler, whatever c.Route() says (Fiber reports
 	// the middleware's "/" then, which is also a route).
 	handler := func(c *fiber.Ctx) error {
+		if onSGPath(c) {
+			c.Locals(localRoute, sgPrefix+strings.TrimPrefix(full, apiPrefix))
+			return sgServe(c, h)
+		}
 		c.Locals(localRoute, full)
 		return h(c)
 	}

@@ -57,7 +57,15 @@ func (a *API) registerServiceRoutes() {
 		handler: adaptor.HTTPHandler(promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}))})
 }
 
-func (a *API) serveOpenAPI(c *fiber.Ctx) error { return serveDocument(c, a.openAPIJSON) }
+// On the SDK's base path it answers the SDK-named document, whose names
+// are written already.
+func (a *API) serveOpenAPI(c *fiber.Ctx) error {
+	if onSGPath(c) {
+		c.Locals(localSGNative, true)
+		return serveDocument(c, a.sgOpenAPIJSON)
+	}
+	return serveDocument(c, a.openAPIJSON)
+}
 
 // serveDocument answers the OpenAPI document doc builds.
 func serveDocument(c *fiber.Ctx, doc func() ([]byte, error)) error {

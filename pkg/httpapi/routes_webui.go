@@ -68,5 +68,5 @@ func (a *API) serveAsset(c *fiber.Ctx) error {
 
 // noKeyNeeded says whether a request path answers without an API key.
 func noKeyNeeded(path string) bool {
-	return authExempt[path] || pageRoutes[path] || strings.HasPrefix(path, uiPrefix) || path == apiPrefix+"/openapi.json" || path == sgPrefix+"/openapi.json"
+	return authExempt[path] || pageRoutes[path] || strings.HasPrefix(path, uiPrefix) || path == apiPrefix+"/openapi.json"
 }

@@ -50,33 +50,39 @@ var sgParams = map[string]string{
 	"loadCase": "caseId",
 }
 
-// sgRoute serves /api/v1 routes under other paths on the SDK's base
-// path: the routes whose path is v1, or starts with v1 and a slash
-// (their metadata, their tables), are also served at fiber followed by
-// the rest of their path, and documented at each of docs followed by
-// it. fiber names its parameters as the /api/v1 route does, since the
-// handler reads them by name; docs names them as the SDK does.
+// sgRoute is a path of the SDK's that differs from ours. A request on
+// the SDK's base path whose path matches sg (or starts with it and a
+// slash) is served by the /api/v1 route at to (v1 when empty) with sg's
+// parameters put in place of to's, in order, followed by the rest of the
+// path: its metadata, its tables. Every other path on the SDK's base
+// path is ours, only the names in it differ.
 type sgRoute struct {
-	v1, fiber string
-	docs      []string
-	// replace leaves the route's own path out of the SDK's base path.
+	// v1 is the template of the /api/v1 route (and of the routes under
+	// it) that the SDK's path serves, as the document names it.
+	v1 string
+	// sg is the SDK's path, its parameters named as the SDK names them;
+	// a fixed segment matches in any case.
+	sg string
+	// to, when set, is the /api/v1 path the SDK's one becomes, where a
+	// fixed segment of the SDK's stands for one of our parameters.
+	to string
+	// replace leaves v1's own path out of the SDK's document (it still
+	// answers there, as on /api/v1).
 	replace bool
 }
 
 // sgRoutes are the SDK's paths that differ from ours.
 var sgRoutes = []sgRoute{
-	// Thermal loads: one path per element type, the type first.
-	{v1: "/job/loads/thermal-loads/:loadCase/:elementType/:elementId", fiber: "/job/loads/thermal-loads/:elementType/:loadCase/:elementId",
-		docs:    []string{"/job/loads/thermal-loads/member/{caseId}/{memberId}", "/job/loads/thermal-loads/plate/{caseId}/{plateId}"},
-		replace: true},
+	// Thermal loads: one path per element type, the type before the case.
+	{v1: "/job/loads/thermal-loads/:loadCase/:elementType/:elementId", sg: "/job/loads/thermal-loads/member/{caseId}/{memberId}",
+		to: "/job/loads/thermal-loads/:loadCase/Member/:elementId", replace: true},
+	{v1: "/job/loads/thermal-loads/:loadCase/:elementType/:elementId", sg: "/job/loads/thermal-loads/plate/{caseId}/{plateId}",
+		to: "/job/loads/thermal-loads/:loadCase/Plate/:elementId", replace: true},
 	// A node's restraint and constraint and a member's offsets under the
 	// node or member, beside the collections.
-	{v1: "/job/structure/node-restraints/:node", fiber: "/job/structure/nodes/:node/restraint",
-		docs: []string{"/job/structure/nodes/{id}/restraint"}},
-	{v1: "/job/structure/node-constraints/:slaveNode", fiber: "/job/structure/nodes/:slaveNode/constraint",
-		docs: []string{"/job/structure/nodes/{id}/constraint"}},
-	{v1: "/job/structure/member-offsets/:member", fiber: "/job/structure/members/:member/offsets",
-		docs: []string{"/job/structure/members/{id}/offsets"}},
+	{v1: "/job/structure/node-restraints/:node", sg: "/job/structure/nodes/{id}/restraint"},
+	{v1: "/job/structure/node-constraints/:slaveNode", sg: "/job/structure/nodes/{id}/constraint"},
+	{v1: "/job/structure/member-offsets/:member", sg: "/job/structure/members/{id}/offsets"},
 	// Result queries by element, beside the hyphenated paths.
 	sgResult("static/node-displacements", "static/node/displacements"),
 	sgResult("static/node-reactions", "static/node/reactions"),
@@ -92,43 +98,67 @@ var sgRoutes = []sgRoute{
 
 func sgResult(v1, sg string) sgRoute {
 	const q = "/job/query/analysis/"
-	return sgRoute{v1: q + v1, fiber: q + sg, docs: []string{q + sg}}
+	return sgRoute{v1: q + v1, sg: q + sg}
 }
 
-// sgSuffix reports whether route path p is e.v1 or under it, and what
-// follows.
-func (e sgRoute) sgSuffix(p string) (string, bool) {
-	if p == e.v1 {
-		return "", true
+// sgRewrite returns our path (below the base path) for p, a path below
+// the SDK's base path.
+func sgRewrite(p string) string {
+	got := strings.Split(p, "/")
+	for _, e := range sgRoutes {
+		want := strings.Split(e.sg, "/")
+		if len(got) < len(want) {
+			continue
+		}
+		var params []string
+		match := true
+		for i, w := range want {
+			switch {
+			case strings.HasPrefix(w, "{"):
+				params = append(params, got[i])
+			case !strings.EqualFold(w, got[i]):
+				match = false
+			}
+			if !match {
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		to := e.to
+		if to == "" {
+			to = e.v1
+		}
+		out := strings.Split(to, "/")
+		for i, s := range out {
+			if strings.HasPrefix(s, ":") && len(params) > 0 {
+				out[i], params = params[0], params[1:]
+			}
+		}
+		return strings.Join(append(out, got[len(want):]...), "/")
 	}
-	if strings.HasPrefix(p, e.v1+"/") {
-		return p[len(e.v1):], true
-	}
-	return "", false
+	return p
 }
 
-// sgPath is one path a route is served at on the SDK's base path.
-type sgPath struct {
-	fiber, doc string // relative to sgPrefix
-}
-
-// sgPathsOf lists the paths route r is served at on the SDK's base path:
-// its own (unless a rename replaces it) and those the table adds.
-func sgPathsOf(r route) []sgPath {
-	var out []sgPath
+// sgDocPaths lists the paths route r has in the SDK's document, below
+// its base path: its own (unless a rename replaces it) and the table's.
+func sgDocPaths(r route) []string {
+	var out []string
 	own := true
 	for _, e := range sgRoutes {
-		rest, ok := e.sgSuffix(r.path)
+		rest, ok := "", r.path == e.v1
+		if strings.HasPrefix(r.path, e.v1+"/") {
+			rest, ok = r.path[len(e.v1):], true
+		}
 		if !ok {
 			continue
 		}
 		own = own && !e.replace
-		for _, d := range e.docs {
-			out = append(out, sgPath{fiber: e.fiber + rest, doc: d + sgDocParams(rest)})
-		}
+		out = append(out, e.sg+sgDocParams(rest))
 	}
 	if own {
-		out = append([]sgPath{{fiber: r.path, doc: sgDocParams(r.path)}}, out...)
+		out = append([]string{sgDocParams(r.path)}, out...)
 	}
 	return out
 }
@@ -139,8 +169,7 @@ func sgDocParams(p string) string {
 	parts := strings.Split(openAPIPath(p), "/")
 	for i, s := range parts {
 		if strings.HasPrefix(s, "{") {
-			name := strings.Trim(s, "{}")
-			if to, ok := sgParams[name]; ok {
+			if to, ok := sgParams[strings.Trim(s, "{}")]; ok {
 				parts[i] = "{" + to + "}"
 			}
 		}

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
-
-	"github.com/gofiber/fiber/v2"
 )
 
 // sgNote tells the readers of the /api/v1 document about the SDK's path.
@@ -42,7 +40,7 @@ func sgRenameList() string {
 		if e.replace {
 			how = "at "
 		}
-		parts = append(parts, openAPIPath(e.v1)+" is "+how+strings.Join(e.docs, " and "))
+		parts = append(parts, openAPIPath(e.v1)+" is "+how+e.sg)
 	}
 	return strings.Join(parts, "; ")
 }
@@ -66,9 +64,9 @@ func (a *API) sgOpenAPI() (map[string]any, error) {
 			if r.root {
 				continue
 			}
-			for _, p := range sgPathsOf(r) {
-				full := sgPrefix + p.doc
-				add(r, full, sg.operationAt(r, full, sgOperationID(r.method, p.doc)))
+			for _, p := range sgDocPaths(r) {
+				full := sgPrefix + p
+				add(r, full, sg.operationAt(r, full, sgOperationID(r.method, p)))
 			}
 		}
 	})
@@ -164,6 +162,3 @@ func sgOperationID(method, path string) string {
 	}
 	return b.String()
 }
-
-// serveSGOpenAPI answers the SDK-named document.
-func (a *API) serveSGOpenAPI(c *fiber.Ctx) error { return serveDocument(c, a.sgOpenAPIJSON) }

@@ -9,20 +9,36 @@ import (
 	"github.com/gusset/gusset/pkg/model"
 )
 
-// Serving the SDK's names (sgnames.go): every route is mounted a second
-// time under sgPrefix with the same handler behind a translation. The
-// middleware (authentication, the body gate, the guard, the metrics) is
-// the app's, so it applies the same on both paths; the metrics name the
-// route by its full template, so the two paths count apart.
+// Serving the SDK's names (sgnames.go): a request on the SDK's base path
+// is given our path (sgRewrite) before any middleware sees it, so that
+// it meets the same authentication, body gate, guard, route and
+// handler as on /api/v1; the route's handler then runs behind a
+// translation of names (sgServe). The metrics name the route by its
+// template under the SDK's base path, so the two paths count apart; the
+// logs and ErrorResponse.instance give the path as sent.
 
-// localSGQueried holds the query parameters (our names) a request on
-// the SDK's path gave in the SDK's names; localSGAsSent marks an error
-// that names what the client sent, which stays as it is.
-const localSGQueried, localSGAsSent = "sgQueried", "sgAsSent"
+// localSG holds the path as sent of a request on the SDK's base path;
+// localSGNative marks an answer written in the SDK's names already;
+// localSGQueried holds the query parameters (our names) the request gave
+// in the SDK's names; localSGAsSent marks an error that names what the
+// client sent, which stays as it is.
+const localSG, localSGNative, localSGQueried, localSGAsSent = "sgPath", "sgNative", "sgQueried", "sgAsSent"
+
+// sgEntry is the first middleware: it moves a request on the SDK's base
+// path onto ours.
+func sgEntry(c *fiber.Ctx) error {
+	p := c.Path()
+	if rest, ok := strings.CutPrefix(p, sgPrefix); ok && (rest == "" || rest[0] == '/') {
+		c.Locals(localSG, p)
+		c.Path(apiPrefix + sgRewrite(rest))
+	}
+	return c.Next()
+}
 
 // onSGPath says whether a request came by the SDK's base path.
 func onSGPath(c *fiber.Ctx) bool {
-	return strings.HasPrefix(c.Path(), sgPrefix+"/")
+	_, ok := c.Locals(localSG).(string)
+	return ok
 }
 
 // basePath is the base path a request came by, for the links and paths an
@@ -34,34 +50,19 @@ func basePath(c *fiber.Ctx) string {
 	return apiPrefix
 }
 
-// mountSG mounts route r on the SDK's base path; the OpenAPI document
-// route serves the SDK's document there.
-func (a *API) mountSG(r route) {
-	if r.root {
-		return
+// sgServe translates a request from the SDK's names to ours, runs h, and
+// translates its answer back.
+func sgServe(c *fiber.Ctx, h fiber.Handler) error {
+	if err := sgRequest(c); err != nil {
+		return err
 	}
-	h := a.sgHandler(r.handler)
-	if r.path == "/openapi.json" {
-		h = a.serveSGOpenAPI
+	if err := h(c); err != nil {
+		return err
 	}
-	for _, p := range sgPathsOf(r) {
-		a.mount(r.method, sgPrefix+p.fiber, h)
-	}
-}
-
-// sgHandler translates a request from the SDK's names to ours, runs h,
-// and translates its answer back.
-func (a *API) sgHandler(h fiber.Handler) fiber.Handler {
-	return func(c *fiber.Ctx) error {
-		if err := sgRequest(c); err != nil {
-			return err
-		}
-		if err := h(c); err != nil {
-			return err
-		}
+	if native, _ := c.Locals(localSGNative).(bool); !native {
 		sgAnswer(c)
-		return nil
 	}
+	return nil
 }
 
 // sgRequest renames the query parameters and the keys of a JSON body to
