@@ -133,7 +133,13 @@ func TestSGNamesSimpleBeamWalkthrough(t *testing.T) {
 	if settings.LoadCases != "4-5" || settings.RetainCases == nil || *settings.RetainCases {
 		t.Fatalf("settings in the SDK's names: %+v", settings)
 	}
-	run := s.wait(s.run(nil).RunID)
+	started := s.must(202, "POST", "/job/analysis/static/run-linear", nil)
+	var run model.Run
+	started.decode(t, &run)
+	if loc := started.header.Get("Location"); loc != "/api/sg/v1/job/analysis/runs/"+run.RunID {
+		t.Errorf("Location %q", loc)
+	}
+	run = s.wait(run.RunID)
 	if run.Status != model.RunCompleted {
 		t.Fatalf("run %s: %s", run.Status, run.ErrorMessage)
 	}
