@@ -141,10 +141,18 @@ func sgRewrite(p string) string {
 	return p
 }
 
-// sgDocPaths lists the paths route r has in the SDK's document, below
-// its base path: its own (unless a rename replaces it) and the table's.
-func sgDocPaths(r route) []string {
-	var out []string
+// sgDocPath is one path of a route in the SDK's document, below its base
+// path; fixed gives the body keys its fixed segments stand for (the
+// thermal element type), which the path's examples must carry.
+type sgDocPath struct {
+	path  string
+	fixed map[string]string
+}
+
+// sgDocPaths lists the paths route r has in the SDK's document: its own
+// (unless a rename replaces it) and the table's.
+func sgDocPaths(r route) []sgDocPath {
+	var out []sgDocPath
 	own := true
 	for _, e := range sgRoutes {
 		rest, ok := "", r.path == e.v1
@@ -155,10 +163,25 @@ func sgDocPaths(r route) []string {
 			continue
 		}
 		own = own && !e.replace
-		out = append(out, e.sg+sgDocParams(rest))
+		out = append(out, sgDocPath{path: e.sg + sgDocParams(rest), fixed: e.fixed()})
 	}
 	if own {
-		out = append([]string{sgDocParams(r.path)}, out...)
+		out = append([]sgDocPath{{path: sgDocParams(r.path)}}, out...)
+	}
+	return out
+}
+
+// fixed lists the parameters of v1 that to gives a fixed value.
+func (e sgRoute) fixed() map[string]string {
+	if e.to == "" {
+		return nil
+	}
+	out := map[string]string{}
+	to := strings.Split(e.to, "/")
+	for i, s := range strings.Split(e.v1, "/") {
+		if strings.HasPrefix(s, ":") && i < len(to) && !strings.HasPrefix(to[i], ":") {
+			out[s[1:]] = to[i]
+		}
 	}
 	return out
 }

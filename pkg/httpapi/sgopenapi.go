@@ -59,14 +59,18 @@ func sortedKeys(m map[string]string) []string {
 // the table's renames applied to the properties, required lists,
 // examples, query parameters and descriptions.
 func (a *API) sgOpenAPI() (map[string]any, error) {
+	fixed := map[string]map[string]string{}
 	doc := a.document(sgDescription(), func(sg *schemaGen, add func(r route, path string, op map[string]any)) {
 		for _, r := range a.routes {
 			if r.root {
 				continue
 			}
 			for _, p := range sgDocPaths(r) {
-				full := sgPrefix + p
-				add(r, full, sg.operationAt(r, full, sgOperationID(r.method, p)))
+				full := sgPrefix + p.path
+				add(r, full, sg.operationAt(r, full, sgOperationID(r.method, p.path)))
+				if p.fixed != nil {
+					fixed[full+" "+strings.ToLower(r.method)] = p.fixed
+				}
 			}
 		}
 	})
@@ -80,17 +84,36 @@ func (a *API) sgOpenAPI() (map[string]any, error) {
 	if err := json.Unmarshal(b, &generic); err != nil {
 		return nil, err
 	}
-	for _, item := range generic["paths"].(map[string]any) {
-		for _, op := range item.(map[string]any) {
-			sgOperation(op.(map[string]any))
+	for path, item := range generic["paths"].(map[string]any) {
+		for method, op := range item.(map[string]any) {
+			sgOperation(op.(map[string]any), fixed[path+" "+method])
 		}
 	}
 	return sgRenameSchema(generic).(map[string]any), nil
 }
 
 // sgOperation renames an operation's query parameters, and their names
-// in its description.
-func sgOperation(op map[string]any) {
+// in its description, and gives the keys of its body example that its
+// path fixes the path's value.
+func sgOperation(op map[string]any, fixed map[string]string) {
+	body, _ := op["requestBody"].(map[string]any)
+	content, _ := body["content"].(map[string]any)
+	media, _ := content["application/json"].(map[string]any)
+	if ex, ok := media["example"]; ok && fixed != nil {
+		items, isList := ex.([]any)
+		if !isList {
+			items = []any{ex}
+		}
+		for _, it := range items {
+			if obj, ok := it.(map[string]any); ok {
+				for k, v := range fixed {
+					if _, has := obj[k]; has {
+						obj[k] = v
+					}
+				}
+			}
+		}
+	}
 	params, _ := op["parameters"].([]any)
 	renamed := false
 	for _, p := range params {
