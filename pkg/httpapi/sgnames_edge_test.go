@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -88,5 +89,34 @@ func TestSGNamesSameEdge(t *testing.T) {
 		if !strings.Contains(string(m), want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
+	}
+}
+
+// The body gate counts a body on the SDK's base path sgCopyWeight times
+// more than on ours, for the renamed copy its handler holds beside it:
+// a stalled 1 MiB body holds its first chunk (bodyChunk bytes) × 6 of
+// BODY_MEMORY on /api/v1 and × 8 on /api/sg/v1.
+func TestSGNamesBodyWeight(t *testing.T) {
+	e := newGateEnv(t, Config{Auth: keyTable{"key-a": "a"}})
+	for _, c := range []struct {
+		base string
+		want int64
+	}{{apiPrefix, bodyChunk * BodyWeightFactor}, {sgPrefix, bodyChunk * (BodyWeightFactor + sgCopyWeight)}} {
+		t.Run(c.base, func(t *testing.T) {
+			conn, err := net.Dial("tcp", e.addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			head := "PATCH " + c.base + "/job/headings HTTP/1.1\r\nHost: " + e.addr + "\r\nContent-Type: application/json\r\n" +
+				"Authorization: Bearer key-a\r\nContent-Length: 1048576\r\n\r\n{\"heading\":"
+			// The server passes the request on once part of the body is in.
+			if _, err := conn.Write(append([]byte(head), bytes.Repeat([]byte(" "), 40<<10)...)); err != nil {
+				t.Fatal(err)
+			}
+			poll(t, "the stalled body holds its weight", func() bool { return e.sem().heldBy("workspace a") == c.want })
+			_ = conn.Close()
+			poll(t, "the dropped body gives its weight back", func() bool { return e.sem().heldBy("workspace a") == 0 })
+		})
 	}
 }
