@@ -23,6 +23,12 @@ type keyRenamer struct {
 	// refuse names the keys that are an error (the other base path's
 	// names); the first one met ends the text with a *refusedKeyError.
 	refuse map[string]bool
+	// values names the keys whose string values are names too (a
+	// metadata field's jsonName): those values are renamed as keys are.
+	values map[string]bool
+	// valueNext: the key just read is one of values, so its string
+	// value is renamed; isValue: the string being collected is one.
+	valueNext, isValue bool
 	// objects is one bit a level: whether that container is an object.
 	objects []uint64
 	depth   int
@@ -42,6 +48,9 @@ const maxRenamedKey = 64
 // maxRenameDepth is the nesting past which keys pass unrenamed: the JSON
 // decoder refuses such a text in any case (it stops at 10,000 levels).
 const maxRenameDepth = 10000
+
+// jsonSpace says whether b is whitespace between JSON tokens.
+func jsonSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // refusedKeyError is a key the renamer refuses.
 type refusedKeyError struct{ key string }
@@ -66,11 +75,14 @@ func (k *keyRenamer) write(out *bytes.Buffer, p []byte) error {
 			}
 			continue
 		}
+		if b != ':' && b != '"' && !jsonSpace(b) {
+			k.valueNext = false
+		}
 		switch b {
 		case '"':
 			k.inString = true
-			if k.expectKey && k.depth <= maxRenameDepth {
-				k.collecting, k.key = true, k.key[:0]
+			if (k.expectKey || k.valueNext) && k.depth <= maxRenameDepth {
+				k.collecting, k.key, k.isValue, k.valueNext = true, k.key[:0], !k.expectKey, false
 				continue
 			}
 		case '{', '[':
@@ -124,9 +136,12 @@ func (k *keyRenamer) stringByte(out *bytes.Buffer, b byte) {
 			name = s
 		}
 	}
-	if k.refuse[name] {
-		k.err = &refusedKeyError{key: name}
-		return
+	if !k.isValue {
+		if k.refuse[name] {
+			k.err = &refusedKeyError{key: name}
+			return
+		}
+		k.valueNext = k.values[name]
 	}
 	out.WriteByte('"')
 	if to, ok := k.names[name]; ok {
@@ -170,11 +185,14 @@ func (k *keyRenamer) inObject() bool {
 	return k.objects[d/64]&(1<<(uint(d)%64)) != 0
 }
 
-// renameAll renames the keys of a whole text.
-func renameAll(p []byte, names map[string]string, refuse map[string]bool) ([]byte, error) {
+// renameAll renames the keys of a whole text (and the string values of
+// the keys values names).
+func renameAll(p []byte, names map[string]string, refuse, values map[string]bool) ([]byte, error) {
 	var out bytes.Buffer
 	out.Grow(len(p) + len(p)/2)
-	if err := newKeyRenamer(names, refuse).write(&out, p); err != nil {
+	k := newKeyRenamer(names, refuse)
+	k.values = values
+	if err := k.write(&out, p); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
@@ -193,8 +211,10 @@ type renamingReader struct {
 // renameChunk is how much of the source a renamingReader reads at once.
 const renameChunk = 32 << 10
 
-func newRenamingReader(src io.Reader, names map[string]string) *renamingReader {
-	return &renamingReader{src: src, k: newKeyRenamer(names, nil), buf: make([]byte, renameChunk)}
+func newRenamingReader(src io.Reader, names map[string]string, values map[string]bool) *renamingReader {
+	k := newKeyRenamer(names, nil)
+	k.values = values
+	return &renamingReader{src: src, k: k, buf: make([]byte, renameChunk)}
 }
 
 func (r *renamingReader) Read(p []byte) (int, error) {

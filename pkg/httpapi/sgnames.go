@@ -35,6 +35,11 @@ var sgKeys = map[string]string{
 	"checkNonExistentLoadCases": "checkNonExistentCases",
 }
 
+// sgValueKeys are the keys whose string values name a property, and
+// are renamed by sgKeys in answers: the jsonName of each field a
+// .../metadata answer lists.
+var sgValueKeys = map[string]bool{"jsonName": true}
+
 // sgQuery renames query parameters: /api/v1 name → SDK name.
 var sgQuery = map[string]string{
 	// The case filter of load lists, case lists, result queries and the

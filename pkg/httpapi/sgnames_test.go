@@ -59,6 +59,17 @@ func TestSGNamesBothWays(t *testing.T) {
 				t.Errorf("the same load on /api/v1: %v", v1)
 			}
 		}},
+		{"metadata names the SDK's fields", func(t *testing.T) {
+			var md httpapi.Metadata
+			e.must(200, "GET", e.sg("/job/loads/node-loads/metadata"), nil).decode(t, &md)
+			var names []string
+			for _, f := range md.Fields {
+				names = append(names, f.JSONName)
+			}
+			if !contains(names, "case") || contains(names, "loadCase") || !contains(names, "fy") {
+				t.Errorf("node load fields %v", names)
+			}
+		}},
 		{"bodies: case in combination items", func(t *testing.T) {
 			var items struct {
 				CombinationItems []map[string]any `json:"combinationItems"`
@@ -181,6 +192,9 @@ func TestSGNamesUnknownNames(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			er := e.wantError(400, "VALIDATION_FAILED", c.method, e.sg(c.path), c.body)
+			if !strings.HasPrefix(er.Instance, "/api/sg/v1/") {
+				t.Errorf("instance %q is not the path as sent", er.Instance)
+			}
 			if er.Errors[0].Field != c.field || !strings.Contains(er.Detail, c.detail) {
 				t.Errorf("field %q, detail %q; want field %q and %q in the detail", er.Errors[0].Field, er.Detail, c.field, c.detail)
 			}

@@ -112,7 +112,7 @@ func sgRequest(c *fiber.Ctx) error {
 	}
 	// The copy is at most 1.6 times the body ("cases" becomes "loadCases"
 	// at worst); the body gate counts it (sgCopyWeight).
-	out, err := renameAll(body, sgKeysBack, sgRefused)
+	out, err := renameAll(body, sgKeysBack, sgRefused, nil)
 	if err != nil {
 		if rk, ok := err.(*refusedKeyError); ok {
 			c.Locals(localSGAsSent, true)
@@ -143,7 +143,7 @@ func sgAnswer(c *fiber.Ctx) {
 	}
 	if body := res.Body(); len(body) > 0 {
 		// An answer cannot refuse a key: the table refuses none this way.
-		out, _ := renameAll(body, sgKeys, nil)
+		out, _ := renameAll(body, sgKeys, nil, sgValueKeys)
 		res.SetBodyRaw(out)
 	}
 }
@@ -153,7 +153,7 @@ func sgAnswer(c *fiber.Ctx) {
 // a chunk at a time.
 func answerStream(c *fiber.Ctx, r io.Reader) io.Reader {
 	if onSGPath(c) {
-		return newRenamingReader(r, sgKeys)
+		return newRenamingReader(r, sgKeys, sgValueKeys)
 	}
 	return r
 }
