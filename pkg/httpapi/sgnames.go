@@ -205,8 +205,9 @@ func sgDocParams(p string) string {
 	return strings.Join(parts, "/")
 }
 
-// sgRefused are the /api/v1 names the SDK renamed: on its base path
-// they are unknown, as any other unknown name.
+// sgRefused are the /api/v1 keys the SDK renamed: on its base path they
+// are unknown, as any other unknown name. sgQueryFrom maps the SDK's
+// query parameters back to ours.
 var sgRefused, sgQueryFrom = func() (map[string]bool, map[string]string) {
 	refused := map[string]bool{}
 	for from := range sgKeys {
@@ -232,8 +233,8 @@ var sgKeysBack = func() map[string]string {
 	return back
 }()
 
-// sgWords matches, in a message or a description, the names the table
-// renames, as whole words.
+// sgKeyWords, sgQueryWords and sgParamWords match, in a message or a
+// description, the names each table renames, as whole words.
 var sgKeyWords, sgQueryWords, sgParamWords = wordsOf(sgKeys), wordsOf(sgQuery), wordsOf(sgParams)
 
 func wordsOf(m map[string]string) *regexp.Regexp {
