@@ -212,3 +212,8 @@ func isEmpty(v reflect.Value) bool {
 	}
 	return v.IsZero() && v.Kind() != reflect.Struct
 }
+
+// EncodeRecord returns the stored form of the record v (a struct value):
+// a package that builds a job's rows outside the editor (a text file
+// import) stores them exactly as the editor would.
+func EncodeRecord(v any) ([]byte, error) { return encodeCompact(v) }

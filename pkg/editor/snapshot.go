@@ -139,7 +139,8 @@ const checkBlock = 16384
 // checkFileRow checks one row of a job file against the rows it holds.
 func (e *Editor) checkFileRow(coll string, r store.Row, held map[string]map[string]bool) error {
 	bad := func(format string, args ...any) error {
-		return model.E(model.KindValidation, "the job file's %s row %s: %s", coll, keyText(r.Key), fmt.Sprintf(format, args...))
+		re := &model.RowError{Coll: coll, Key: r.Key, Problem: fmt.Sprintf(format, args...)}
+		return &model.Error{Kind: model.KindValidation, Msg: fmt.Sprintf("the job file's %s row %s: %s", coll, keyText(r.Key), re.Problem), Err: re}
 	}
 	if err := boundedNumbers(r.Value); err != nil {
 		return bad("%v", err)

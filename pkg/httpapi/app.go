@@ -143,9 +143,12 @@ type API struct {
 	// are fixed by then, and the page answers without a key, so it must
 	// not cost a rebuild per request.
 	openAPIJSON func() ([]byte, error)
-	timeout     time.Duration
-	gate        *bodyGate
-	auth        Authenticator
+	// sgOpenAPIJSON is the document of the SDK's names (sgopenapi.go),
+	// built at its first request likewise.
+	sgOpenAPIJSON func() ([]byte, error)
+	timeout       time.Duration
+	gate          *bodyGate
+	auth          Authenticator
 	// pagePolicy is the Content-Security-Policy of the pages.
 	pagePolicy     string
 	hideWorkspaces bool
@@ -168,6 +171,13 @@ func New(cfg Config) *API {
 		a.maxRows = DefaultMaxResponseRows
 	}
 	a.openAPIJSON = sync.OnceValues(func() ([]byte, error) { return json.Marshal(a.openAPI()) })
+	a.sgOpenAPIJSON = sync.OnceValues(func() ([]byte, error) {
+		doc, err := a.sgOpenAPI()
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(doc)
+	})
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -226,7 +236,9 @@ func New(cfg Config) *API {
 	a.app.Server().HeaderReceived = a.gate.headerReceived
 	// Authentication comes before the body gate: a request without a key
 	// gets its 401 before a byte of its body is read.
-	a.app.Use(a.observe, a.recoverPanic, a.authenticate, a.gate.handle, newGuard(a, cfg).handle)
+	// sgEntry moves a request on the SDK's base path onto ours before
+	// any of them sees it.
+	a.app.Use(sgEntry, a.observe, a.recoverPanic, a.authenticate, a.gate.handle, newGuard(a, cfg).handle)
 	a.registerRoutes()
 	return a
 }

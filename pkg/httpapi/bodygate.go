@@ -177,6 +177,9 @@ func (g *bodyGate) handle(c *fiber.Ctx) error {
 		return g.refuse(c, g.tooLarge(), nil)
 	}
 	r := newBodyRead(g, c.Context().Conn(), req.BodyStream(), declared, g.bodyOwner(c))
+	if onSGPath(c) {
+		r.weight += sgCopyWeight
+	}
 	defer r.release()
 	if ce := req.Header.Peek(fiber.HeaderContentEncoding); len(ce) > 0 && !equalASCIIFold(ce, "identity") {
 		return g.refuse(c, model.E(model.KindUnsupportedMedia,
@@ -225,8 +228,12 @@ type bodyRead struct {
 	owner    string // the client it counts against (bodyOwner)
 	age      uint64
 	held     int64 // weight taken from the semaphore
-	chunks   [][]byte
-	total    int
+	// weight is how many times each byte counts: BodyWeightFactor, and
+	// sgCopyWeight more on the SDK's base path, whose handler holds a
+	// renamed copy of the body beside it (sgserve.go).
+	weight int64
+	chunks [][]byte
+	total  int
 	// The rate window: by winEnd the body must bring winNeed more bytes.
 	// The clock stops while the request waits for weight, which is not
 	// the client's doing.
@@ -239,7 +246,7 @@ type bodyRead struct {
 // for a client to start sending.
 func newBodyRead(g *bodyGate, conn net.Conn, stream io.Reader, declared int, owner string) *bodyRead {
 	return &bodyRead{gate: g, conn: conn, stream: stream, declared: declared, owner: owner, age: g.seq.Add(1),
-		winEnd: time.Now().Add(g.grace), winNeed: 1}
+		weight: BodyWeightFactor, winEnd: time.Now().Add(g.grace), winNeed: 1}
 }
 
 // read reads the whole body, taking weight as it goes.
@@ -255,7 +262,7 @@ func (r *bodyRead) read(ctx context.Context) ([]byte, error) {
 				// One byte past the limit tells a chunked body over it.
 				size = min(size, g.limit+1-r.total)
 			}
-			if err := r.take(ctx, int64(size)*BodyWeightFactor); err != nil {
+			if err := r.take(ctx, int64(size)*r.weight); err != nil {
 				return nil, err
 			}
 			r.chunks = append(r.chunks, make([]byte, 0, size))

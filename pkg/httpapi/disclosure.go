@@ -94,6 +94,9 @@ func (a *API) setSecurityHeaders(c *fiber.Ctx, page bool) {
 // loggedPath is the path of c for logs and the job's error log, decoded
 // and with the secret of anything shaped like an API key redacted.
 func loggedPath(c *fiber.Ctx) string {
+	if p, ok := c.Locals(localSG).(string); ok {
+		return redactURL(p) // as sent, before sgEntry moved it
+	}
 	return redactURL(c.Path())
 }
 

@@ -138,6 +138,9 @@ func buildError(c *fiber.Ctx, err error, log *slog.Logger) ErrorResponse {
 func (a *API) writeError(c *fiber.Ctx, err error) {
 	a.setSecurityHeaders(c, false)
 	resp := buildError(c, err, a.log)
+	if onSGPath(c) {
+		sgError(c, &resp)
+	}
 	c.Status(resp.Status)
 	if jerr := c.JSON(resp); jerr != nil {
 		a.log.Error("write error response", "err", jerr)

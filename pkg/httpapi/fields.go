@@ -479,7 +479,7 @@ func fieldMetadata(t reflect.Type, u model.Units, prefix string) []FieldMetadata
 			}
 		}
 		if f.unit != nil {
-			l := f.unit.label(u)
+			l := unitLabel(f.unit, u)
 			md.Units = &l
 		}
 		if f.columns != nil {
@@ -488,7 +488,7 @@ func fieldMetadata(t reflect.Type, u model.Units, prefix string) []FieldMetadata
 				if c == nil {
 					ls = append(ls, "rad")
 				} else {
-					ls = append(ls, c.label(u))
+					ls = append(ls, unitLabel(c, u))
 				}
 			}
 			l := strings.Join(ls, ", ")

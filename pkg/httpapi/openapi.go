@@ -51,18 +51,27 @@ func (r route) fullPath() string {
 }
 
 // add registers a route with Fiber and keeps it for the document.
+// Every route also serves the SDK's base path (sgserve.go).
 func (a *API) add(r route) {
 	a.routes = append(a.routes, r)
-	full, h := r.fullPath(), r.handler
+	a.mount(r.method, r.fullPath(), r.handler)
+}
+
+// mount registers handler h at the full path.
+func (a *API) mount(method, full string, h fiber.Handler) {
 	// The handler names its route for the metrics: a request no route
 	// matched reaches no handler, whatever c.Route() says (Fiber reports
 	// the middleware's "/" then, which is also a route).
 	handler := func(c *fiber.Ctx) error {
+		if onSGPath(c) {
+			c.Locals(localRoute, sgPrefix+strings.TrimPrefix(full, apiPrefix))
+			return sgServe(c, h)
+		}
 		c.Locals(localRoute, full)
 		return h(c)
 	}
-	a.app.Add(r.method, full, handler)
-	if r.method == fiber.MethodGet {
+	a.app.Add(method, full, handler)
+	if method == fiber.MethodGet {
 		// Fiber answers HEAD for every GET route.
 		a.app.Add(fiber.MethodHead, full, handler)
 	}
@@ -70,31 +79,44 @@ func (a *API) add(r route) {
 
 // openAPI builds the OpenAPI 3.0 document of every registered route.
 func (a *API) openAPI() map[string]any {
+	return a.document(v1Description(), func(sg *schemaGen, add func(r route, path string, op map[string]any)) {
+		for _, r := range a.routes {
+			add(r, openAPIPath(r.fullPath()), sg.operation(r))
+		}
+	})
+}
+
+// v1Description introduces the /api/v1 document.
+func v1Description() string {
+	return "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
+		"version 1 of the structural analysis job service interface, with the names of the desktop program whose REST API it copies. Decisions where that interface is silent " +
+		"are written into the descriptions of the operations concerned. " + sgNote + " " + authDescription + " " + guardDescription + " " +
+		bodiesDescription + " " + limitsDescription() + " " + writesDescription + " " + fieldsDescription + " " + pagesDescription + " " + securityDescription
+}
+
+// document builds an OpenAPI 3.0 document whose operations ops adds.
+func (a *API) document(description string, ops func(sg *schemaGen, add func(r route, path string, op map[string]any))) map[string]any {
 	sg := newSchemaGen()
 	sg.ref(reflect.TypeOf(ErrorResponse{}), false)
 	paths := map[string]map[string]any{}
 	var tags []any
 	seen := map[string]bool{}
-	for _, r := range a.routes {
+	ops(sg, func(r route, p string, op map[string]any) {
 		if !seen[r.tag] {
 			seen[r.tag] = true
 			tags = append(tags, map[string]any{"name": r.tag, "description": tagDescriptions[r.tag]})
 		}
-		p := openAPIPath(r.fullPath())
 		if paths[p] == nil {
 			paths[p] = map[string]any{}
 		}
-		paths[p][strings.ToLower(r.method)] = sg.operation(r)
-	}
+		paths[p][strings.ToLower(r.method)] = op
+	})
 	return map[string]any{
 		"openapi": "3.0.3",
 		"info": map[string]any{
-			"title":   "gusset structural analysis job service",
-			"version": Version,
-			"description": "JSON/HTTP interface to the gusset finite-element engine. The contract follows " +
-				"version 1 of the structural analysis job service interface, with the names of the desktop program whose REST API it copies. Decisions where that interface is silent " +
-				"are written into the descriptions of the operations concerned. " + authDescription + " " + guardDescription + " " +
-				bodiesDescription + " " + limitsDescription() + " " + writesDescription + " " + fieldsDescription + " " + pagesDescription + " " + securityDescription,
+			"title":       "gusset structural analysis job service",
+			"version":     Version,
+			"description": description,
 		},
 		"servers": []any{map[string]any{"url": "/"}},
 		"tags":    tags,
@@ -190,21 +212,27 @@ func openAPIPath(p string) string {
 }
 
 func (g *schemaGen) operation(r route) map[string]any {
+	return g.operationAt(r, r.fullPath(), operationID(r))
+}
+
+// operationAt documents route r served at full (a Fiber path, or one in
+// the document's form) as operation id.
+func (g *schemaGen) operationAt(r route, full, id string) map[string]any {
 	op := map[string]any{
 		"summary":     r.summary,
-		"operationId": operationID(r),
+		"operationId": id,
 		"tags":        []string{r.tag},
 	}
 	if r.desc != "" {
 		op["description"] = r.desc
 	}
 	var params []any
-	for _, s := range strings.Split(r.fullPath(), "/") {
-		if strings.HasPrefix(s, ":") {
-			params = append(params, map[string]any{"name": strings.TrimPrefix(s, ":"), "in": "path", "required": true,
+	for _, s := range strings.Split(full, "/") {
+		if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "{") && s != "{"+wildcardParam+"}" {
+			params = append(params, map[string]any{"name": strings.Trim(s, ":{}"), "in": "path", "required": true,
 				"schema": map[string]any{"type": "string"}})
 		}
-		if s == "*" {
+		if s == "*" || s == "{"+wildcardParam+"}" {
 			params = append(params, map[string]any{"name": wildcardParam, "in": "path", "required": true,
 				"description": "the rest of the path, slashes included", "schema": map[string]any{"type": "string"}})
 		}
@@ -255,7 +283,7 @@ func (g *schemaGen) operation(r route) map[string]any {
 			"not allowed; LIMIT_EXCEEDED: the request would take the workspace past one of its limits)",
 			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/ErrorResponse"}}}}
 	}
-	if noKeyNeeded(r.fullPath()) {
+	if noKeyNeeded(full) {
 		op["security"] = []any{}
 	} else {
 		resps["401"] = map[string]any{"description": statusText(401) + " (AUTH_MODE=keys: no key, or one that is not valid)",

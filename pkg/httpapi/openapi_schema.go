@@ -246,7 +246,7 @@ func unitDescription(tag string, positional bool) string {
 	var quantities, labels []string
 	for _, c := range strings.Split(tag, ",") {
 		quantities = append(quantities, c)
-		labels = append(labels, parseUnitExpr(c).label(def))
+		labels = append(labels, unitLabel(parseUnitExpr(c), def))
 	}
 	what := "In the job's " + strings.Join(quantities, ", ") + " units"
 	if len(quantities) > 1 {

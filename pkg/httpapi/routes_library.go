@@ -139,7 +139,7 @@ func describeLibraries(infos []library.LibraryInfo) []LibraryDescription {
 // toWire scales it).
 func librarySectionWire(s library.Section) LibrarySection {
 	out := LibrarySection{Name: s.Name, AltName: s.AltName, Library: s.Library, A: s.A, J: s.J, Iy: s.Iy, Iz: s.Iz, Ay: s.Ay, Az: s.Az}
-	if st := sectionFromLibrary(s, ""); len(st.Shapes) > 0 {
+	if st := s.Record(""); len(st.Shapes) > 0 {
 		out.Shape = st.Shapes[0]
 	}
 	return out

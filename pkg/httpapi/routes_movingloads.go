@@ -336,7 +336,7 @@ func (a *API) vehicleFromLibrary(c *fiber.Ctx, h *collection[model.Vehicle]) err
 // settingsWire presents stored settings in the job units.
 func settingsWire(rec model.MovingLoadSettings, u model.Units) model.MovingLoadSettings {
 	out := toWire(rec, u)
-	f := parseUnitExpr("length").factor(u)
+	f := factorOf(parseUnitExpr("length"), u)
 	out.LoadedArea = make([][]float64, len(rec.LoadedArea))
 	for i, row := range rec.LoadedArea {
 		out.LoadedArea[i] = make([]float64, len(row))
@@ -372,7 +372,7 @@ func mergeSettings(rec *model.MovingLoadSettings, fields map[string]json.RawMess
 	if len(rows) > model.MaxLoadedAreaRows {
 		return model.Invalid("loadedArea", "loadedArea has %d rows; at most %d are allowed", len(rows), model.MaxLoadedAreaRows)
 	}
-	f := parseUnitExpr("length").factor(u)
+	f := factorOf(parseUnitExpr("length"), u)
 	for _, row := range rows {
 		for j := range row {
 			row[j] *= f

@@ -52,7 +52,7 @@ func (a *API) registerRestraintTables(h *collection[model.NodeRestraint]) {
 			for i, cu := range cols {
 				l := "rad"
 				if cu != nil {
-					l = cu.label(u)
+					l = unitLabel(cu, u)
 				}
 				min := 0.0
 				md.Columns = append(md.Columns, FieldMetadata{JSONName: names[i], DataType: "Double", Units: &l, Min: &min,
@@ -107,7 +107,7 @@ func (a *API) registerRestraintTables(h *collection[model.NodeRestraint]) {
 				for _, row := range t.Rows {
 					for i := range row {
 						if i < 2 && cols[i] != nil {
-							row[i] *= cols[i].factor(u)
+							row[i] *= factorOf(cols[i], u)
 						}
 					}
 				}

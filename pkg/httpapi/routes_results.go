@@ -116,7 +116,7 @@ func scaleRows(rows any, u model.Units) {
 		if f.unit == nil {
 			continue
 		}
-		if d := f.unit.factor(u); d != 1 {
+		if d := factorOf(f.unit, u); d != 1 {
 			fs = append(fs, fieldScale{f.Index, f.Type.Kind() == reflect.Slice, d})
 		}
 	}

@@ -19,6 +19,7 @@ func (a *API) registerRoutes() {
 	a.registerPageRoutes()
 	a.registerFileRoutes()
 	a.registerJobRoutes()
+	a.registerTextRoutes()
 	a.registerAnalysisSettingsRoutes()
 	if a.structure != nil {
 		a.registerStructureRoutes()
@@ -37,7 +38,7 @@ func (a *API) registerServiceRoutes() {
 	const tag = "Service"
 	a.add(route{method: "GET", path: "/service/info", tag: tag, summary: "Describe the service",
 		responses: map[int]any{200: ServiceInfo{}}, handler: func(c *fiber.Ctx) error {
-			return c.JSON(ServiceInfo{APIPath: apiPrefix, Version: Version})
+			return c.JSON(ServiceInfo{APIPath: basePath(c), Version: Version})
 		}})
 	a.add(route{method: "GET", path: "/openapi.json", tag: tag, summary: "This OpenAPI document",
 		responses: map[int]any{200: map[string]any{}}, handler: a.serveOpenAPI})
@@ -57,8 +58,19 @@ func (a *API) registerServiceRoutes() {
 		handler: adaptor.HTTPHandler(promhttp.HandlerFor(a.reg, promhttp.HandlerOpts{}))})
 }
 
+// On the SDK's base path it answers the SDK-named document, whose names
+// are written already.
 func (a *API) serveOpenAPI(c *fiber.Ctx) error {
-	b, err := a.openAPIJSON()
+	if onSGPath(c) {
+		c.Locals(localSGNative, true)
+		return serveDocument(c, a.sgOpenAPIJSON)
+	}
+	return serveDocument(c, a.openAPIJSON)
+}
+
+// serveDocument answers the OpenAPI document doc builds.
+func serveDocument(c *fiber.Ctx, doc func() ([]byte, error)) error {
+	b, err := doc()
 	if err != nil {
 		return err
 	}

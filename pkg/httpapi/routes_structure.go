@@ -77,7 +77,7 @@ func boundFilter(name string, axis int, isMin bool) filter[model.Node] {
 			if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
 				return nil, model.Invalid(name, "%s must be a number, got %q", name, v)
 			}
-			x *= parseUnitExpr("length").factor(u)
+			x *= factorOf(parseUnitExpr("length"), u)
 			return func(n *model.Node) bool {
 				c := [3]float64{n.X, n.Y, n.Z}[axis]
 				if isMin {

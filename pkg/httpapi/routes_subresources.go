@@ -193,23 +193,9 @@ func (a *API) registerSectionLibrary(h *collection[model.Section]) {
 				if err != nil {
 					return model.Section{}, err
 				}
-				return sectionFromLibrary(ls, req.Mark), nil
+				return ls.Record(req.Mark), nil
 			})
 		}})
-}
-
-// sectionFromLibrary maps a library section into a stored section.
-func sectionFromLibrary(ls library.Section, mark string) model.Section {
-	s := model.Section{Name: ls.Name, Library: ls.Library, Mark: mark, A: ls.A, J: ls.J, Iy: ls.Iy, Iz: ls.Iz,
-		Ay: ls.Ay, Az: ls.Az, Source: "Library", AreaFactor: 1, TorsionFactor: 1, IyFactor: 1, IzFactor: 1,
-		AngleType: "NotApplicable", Shapes: []model.Shape{}}
-	if ls.Shape != nil {
-		f := ls.Shape.ExtremeFibres()
-		sh := ls.Shape
-		s.Shapes = append(s.Shapes, model.Shape{Family: string(sh.Family), D: sh.D, B: sh.B, Tf: sh.Tf, Tw: sh.Tw, T: sh.T, R: sh.R,
-			YTop: f.YPos, YBtm: f.YNeg, ZTop: f.ZPos, ZBtm: f.ZNeg})
-	}
-	return s
 }
 
 func (a *API) registerMaterialLibrary(h *collection[model.Material]) {
@@ -223,9 +209,7 @@ func (a *API) registerMaterialLibrary(h *collection[model.Material]) {
 				if err != nil {
 					return model.Material{}, err
 				}
-				return model.Material{Name: lm.Name, YoungsModulus: lm.YoungsModulus, PoissonsRatio: lm.PoissonsRatio,
-					MassDensity: lm.MassDensity, ThermalCoeff: lm.ThermalCoeff, ConcreteStrength: lm.ConcreteStrength,
-					Source: "Library", Library: lm.Library}, nil
+				return lm.Record(), nil
 			})
 		}})
 }
@@ -246,7 +230,7 @@ func (a *API) nodeByLocation(h *collection[model.Node]) fiber.Handler {
 			if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
 				return model.Invalid(name, "%s must be a number, got %q", name, v)
 			}
-			p[i] = x * parseUnitExpr("length").factor(u)
+			p[i] = x * factorOf(parseUnitExpr("length"), u)
 		}
 		if p[3] < 0 {
 			return model.Invalid("tolerance", "tolerance must be zero or more")

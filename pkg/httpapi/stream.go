@@ -158,7 +158,7 @@ func (a *API) stream(c *fiber.Ctx, what string, produce func(ctx context.Context
 	if o.body != nil {
 		return c.Send(o.body)
 	}
-	c.Response().SetBodyStream(pr, -1)
+	c.Response().SetBodyStream(answerStream(c, pr), -1)
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -15,52 +14,14 @@ import (
 // A record's `unit` struct tags name each number's quantity; reads scale SI
 // records to job units, writes scale the client's numbers to SI.
 
-// unitExpr is a parsed unit tag such as "force/length" or "sectionProperties^4".
-type unitExpr []unitTerm
+// unitExpr is a parsed unit tag such as "force/length" or
+// "sectionProperties^4" (model.ParseUnitExpr).
+type unitExpr = model.UnitExpr
 
-type unitTerm struct {
-	category string
-	power    int
-}
+func parseUnitExpr(tag string) unitExpr { return model.ParseUnitExpr(tag) }
 
-func parseUnitExpr(tag string) unitExpr {
-	if tag == "" {
-		return nil
-	}
-	var out unitExpr
-	sign := 1
-	for _, part := range strings.FieldsFunc(strings.ReplaceAll(tag, "/", " / "), func(r rune) bool { return r == '*' || r == ' ' }) {
-		if part == "/" {
-			sign = -1
-			continue
-		}
-		cat, pw, ok := strings.Cut(part, "^")
-		p := 1
-		if ok {
-			p, _ = strconv.Atoi(pw)
-		}
-		out = append(out, unitTerm{cat, sign * p})
-	}
-	return out
-}
-
-// factor is the multiplier from job units to SI for this quantity.
-func (e unitExpr) factor(u model.Units) float64 {
-	cat := categoryFactors(u)
-	f := 1.0
-	for _, t := range e {
-		c := cat[t.category]
-		switch t.power {
-		case 1:
-			f *= c
-		case -1:
-			f /= c
-		default:
-			f *= math.Pow(c, float64(t.power))
-		}
-	}
-	return f
-}
+// factorOf is the multiplier from job units to SI for the quantity e.
+func factorOf(e unitExpr, u model.Units) float64 { return e.Scale(categoryFactors(u)) }
 
 type factorEntry struct {
 	units   model.Units
@@ -76,27 +37,20 @@ func categoryFactors(u model.Units) map[string]float64 {
 	if e := lastFactors.Load(); e != nil && e.units == u {
 		return e.factors
 	}
-	m := map[string]float64{}
-	for _, c := range model.UnitCategories {
-		if unit, ok := model.LookupUnit(c.JSONName, unitID(u, c.JSONName)); ok {
-			m[c.JSONName] = unit.ToSI
-		} else {
-			m[c.JSONName] = 1 // validated on write; an unknown unit cannot be stored
-		}
-	}
+	m := model.CategoryFactors(u)
 	lastFactors.Store(&factorEntry{units: u, factors: m})
 	return m
 }
 
 // label renders the unit for metadata, e.g. "kN/m" or "mm^4".
-func (e unitExpr) label(u model.Units) string {
+func unitLabel(e unitExpr, u model.Units) string {
 	var num, den []string
 	for _, t := range e {
-		s := unitID(u, t.category)
-		if p := t.power; p != 1 && p != -1 {
+		s := u.UnitOf(t.Category)
+		if p := t.Power; p != 1 && p != -1 {
 			s += "^" + strconv.Itoa(abs(p))
 		}
-		if t.power > 0 {
+		if t.Power > 0 {
 			num = append(num, s)
 		} else {
 			den = append(den, s)
@@ -117,14 +71,6 @@ func abs(n int) int {
 		return -n
 	}
 	return n
-}
-
-func unitID(u model.Units, category string) string {
-	f, ok := model.DefOf(reflect.TypeOf(u)).ByName[category]
-	if !ok {
-		return ""
-	}
-	return reflect.ValueOf(u).Field(f.Index).String()
 }
 
 // scale multiplies or divides every quantity of the record v (a pointer to
@@ -156,9 +102,9 @@ func scaleField(f *fieldInfo, fv reflect.Value, u model.Units, toSI bool) {
 			return x
 		}
 		if toSI {
-			return x * e.factor(u)
+			return x * factorOf(e, u)
 		}
-		return x / e.factor(u)
+		return x / factorOf(e, u)
 	}
 	switch {
 	case f.unit != nil && fv.Kind() == reflect.Float64:

@@ -119,12 +119,12 @@ func FuzzParseUnitExpr(f *testing.F) {
 	f.Fuzz(func(t *testing.T, tag string, sel uint64) {
 		e := parseUnitExpr(tag)
 		u := unitSystem(sel)
-		got := e.factor(u)
-		_ = e.label(u)
+		got := factorOf(e, u)
+		_ = unitLabel(e, u)
 		known, size := true, 0
 		for _, term := range e {
-			known = known && knownCategory(term.category)
-			p := term.power
+			known = known && knownCategory(term.Category)
+			p := term.Power
 			if p < 0 {
 				p = -p
 			}
@@ -142,11 +142,11 @@ func FuzzParseUnitExpr(f *testing.F) {
 		if size <= 12 {
 			want := 1.0
 			for _, term := range e {
-				unit, ok := model.LookupUnit(term.category, unitID(u, term.category))
+				unit, ok := model.LookupUnit(term.Category, u.UnitOf(term.Category))
 				if !ok {
-					t.Fatalf("unit system %+v has no %s unit", u, term.category)
+					t.Fatalf("unit system %+v has no %s unit", u, term.Category)
 				}
-				want *= math.Pow(unit.ToSI, float64(term.power))
+				want *= math.Pow(unit.ToSI, float64(term.Power))
 			}
 			if !(got > 0) || math.IsInf(got, 0) || math.Abs(got-want) > 1e-12*want {
 				t.Fatalf("factor of %q (%+v) in %+v = %g, want %g (finite, positive)", tag, e, u, got, want)
@@ -154,7 +154,7 @@ func FuzzParseUnitExpr(f *testing.F) {
 		}
 		// Round trip through the label: numerators first, each group in
 		// its order; "1" stands for an empty numerator.
-		label := strings.ReplaceAll(e.label(byName), "·", "*")
+		label := strings.ReplaceAll(unitLabel(e, byName), "·", "*")
 		text := label
 		if text == "1" || strings.HasPrefix(text, "1/") {
 			text = text[1:]
@@ -162,12 +162,12 @@ func FuzzParseUnitExpr(f *testing.F) {
 		back := parseUnitExpr(text)
 		var want unitExpr
 		for _, term := range e {
-			if term.power > 0 {
+			if term.Power > 0 {
 				want = append(want, term)
 			}
 		}
 		for _, term := range e {
-			if term.power <= 0 {
+			if term.Power <= 0 {
 				want = append(want, term)
 			}
 		}

@@ -156,3 +156,15 @@ func KindOf(err error) Kind {
 	}
 	return KindInternal
 }
+
+// RowError is the rule one stored row of a snapshot breaks (a job file's,
+// an imported file's), wrapped in the validation error that reports it:
+// a reader that knows where the row came from (the line of a text file)
+// can say so instead.
+type RowError struct {
+	Coll, Key string // the collection and the stored key of the row
+	Problem   string // what is wrong, without the row's name
+}
+
+// Error implements error.
+func (e *RowError) Error() string { return e.Coll + " row " + e.Key + ": " + e.Problem }

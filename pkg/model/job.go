@@ -128,7 +128,7 @@ type State struct {
 	File       FileInfo   `json:"file"`
 	// Warnings are what the client should know about how the job opened
 	// (an extension): they stay until the job closes.
-	Warnings []string `json:"warnings,omitempty" doc:"what opening the job left out, for a person to read (an extension): a job file whose analysis results were not opened, because the file is not signed by this service or its signature does not match, says so here; absent when there is nothing to say. The warnings stay until the job closes."`
+	Warnings []string `json:"warnings,omitempty" doc:"what opening the job left out, for a person to read (an extension): a job file whose analysis results were not opened, because the file is not signed by this service or its signature does not match, says so here, and an imported text file names each group it skipped; absent when there is nothing to say. The warnings stay until the job closes."`
 }
 
 // ClosedState is the state of an empty job slot.
