@@ -195,8 +195,8 @@ func TestExamples(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(svc.jobsDir, "examples", "simple-beam.gsj")); err != nil {
 				t.Errorf("run %d: job file not saved: %v", i+1, err)
 			}
-			if s := httpStatus(t, "GET", svc.base+"/job/status"); s != http.StatusConflict {
-				t.Errorf("run %d: GET /job/status = %d after the script, want 409 (job closed)", i+1, s)
+			if s := httpStatus(t, "GET", svc.base+"/job"); s != http.StatusConflict {
+				t.Errorf("run %d: GET /job = %d after the script, want 409 (job closed)", i+1, s)
 			}
 		}
 	})
@@ -213,8 +213,8 @@ func TestExamples(t *testing.T) {
 			} else if !sameJSON(t, first, got) {
 				t.Errorf("second run differs from the first:\nfirst  %+v\nsecond %+v", first, got)
 			}
-			if s := httpStatus(t, "GET", svc.base+"/job/status"); s != http.StatusConflict {
-				t.Errorf("run %d: GET /job/status = %d after the script, want 409 (job closed)", i+1, s)
+			if s := httpStatus(t, "GET", svc.base+"/job"); s != http.StatusConflict {
+				t.Errorf("run %d: GET /job = %d after the script, want 409 (job closed)", i+1, s)
 			}
 		}
 	})
@@ -224,8 +224,8 @@ func TestExamples(t *testing.T) {
 		out := runScript(t, "column_modes.py", svc.base, &got)
 		t.Logf("column_modes.py output:\n%s", out)
 		checkColumn(t, got)
-		if s := httpStatus(t, "GET", svc.base+"/job/status"); s != http.StatusConflict {
-			t.Errorf("GET /job/status = %d after the script, want 409 (job closed)", s)
+		if s := httpStatus(t, "GET", svc.base+"/job"); s != http.StatusConflict {
+			t.Errorf("GET /job = %d after the script, want 409 (job closed)", s)
 		}
 	})
 

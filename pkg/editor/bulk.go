@@ -420,17 +420,21 @@ func (c *Collection[T]) checkChosen(ctx context.Context, ws string, recs []*T, c
 	return nil
 }
 
-// assignKeys gives items without a last key part the values after the
-// greatest in use under the same leading parts, so that bulk creation needs
-// no search for gaps. It returns the greatest last parts it read, by
-// prefix, which spare the store reading them again (store.Batch.Lasts).
+// assignKeys numbers the items without a last key part. A single id gets
+// the next available number, the smallest free (assignIDs); a sub-load
+// the value after the greatest ever used under its leading parts, so that
+// a deleted sub-load's number is not handed out again. It returns the
+// greatest last parts it read, by prefix, which spare the store reading
+// them again (store.Batch.Lasts).
 func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, items []Item[T]) (map[string]int64, error) {
 	last := len(c.k.KeyFields) - 1
+	if last == 0 {
+		return nil, c.assignIDs(ctx, ws, recs, items)
+	}
 	next := map[string]int64{} // leading parts → next free last part
 	prefix := make([]string, len(recs))
 	var prefixes []string // of records to number, each once
 	asked := map[string]bool{}
-	single := false
 	for i, rec := range recs {
 		if rec == nil {
 			continue
@@ -442,20 +446,10 @@ func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, it
 		case items[i].HasKey:
 			// Keys chosen in this request count as in use.
 			next[p] = max(next[p], key[last]+1)
-		case last == 0:
-			single = true
 		case !asked[p]:
 			asked[p] = true
 			prefixes = append(prefixes, p)
 		}
-	}
-	// The greatest last part in use under each prefix, in one round trip.
-	if single {
-		_, maxID, err := c.Stats(ctx, ws)
-		if err != nil {
-			return nil, err
-		}
-		next[""] = max(next[""], maxID+1, 1)
 	}
 	var read map[string]int64
 	if len(prefixes) > 0 {
@@ -483,6 +477,48 @@ func (c *Collection[T]) assignKeys(ctx context.Context, ws string, recs []*T, it
 		next[prefix[i]] = id + 1
 	}
 	return read, nil
+}
+
+// assignIDs gives the records without an id the smallest ids that neither
+// a stored row nor another record of the request holds, in request order:
+// the interface's "next available number", which GET next and the
+// metadata's nextId report. The store finds them in one read that does
+// not scan the collection (store.Model.FreeIDs). Another request may take
+// one of them before this batch lands: the batch's create of that id
+// fails, or its revision moved, and the create is planned again.
+func (c *Collection[T]) assignIDs(ctx context.Context, ws string, recs []*T, items []Item[T]) error {
+	chosen := map[int64]bool{} // ids given in this request
+	var auto []int
+	for i, rec := range recs {
+		switch {
+		case rec == nil:
+		case items[i].HasKey:
+			chosen[c.k.Key(rec)[0]] = true
+		default:
+			auto = append(auto, i)
+		}
+	}
+	if len(auto) == 0 {
+		return nil
+	}
+	// The request's own ids may be among the smallest free ones: ask for
+	// enough to skip them all.
+	free, err := c.e.model.FreeIDs(ctx, ws, c.k.Coll, 1, model.MaxID, len(auto)+len(chosen))
+	if err != nil {
+		return err
+	}
+	j := 0
+	for _, i := range auto {
+		for j < len(free) && chosen[free[j]] {
+			j++
+		}
+		if j == len(free) {
+			return model.E(model.KindConflict, "no free %s ids left from 1 to %d; delete some or give ids explicitly", c.k.Noun, model.MaxID)
+		}
+		c.k.SetKey(recs[i], []int64{free[j]})
+		j++
+	}
+	return nil
 }
 
 func (c *Collection[T]) explainConflict(ce *store.ConflictError, owner []int) error {

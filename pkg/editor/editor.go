@@ -310,35 +310,19 @@ func (c *Collection[T]) Stats(ctx context.Context, ws string) (count, maxID int6
 	return page.Total, ids[0], nil
 }
 
-// NextID returns the smallest free id at or above start.
+// NextID returns the smallest free id at or above start: with start 1,
+// the id a create without one is given (the interface's "next available
+// number").
 func (c *Collection[T]) NextID(ctx context.Context, ws string, start int64) (int64, error) {
 	if start < 1 || start > model.MaxID {
 		return 0, model.Invalid("start", "start must be between 1 and %d", model.MaxID)
 	}
-	// Walk the stored ids from start in pages; the first gap is the answer.
-	const step = 1000
-	next := start
-	for {
-		page, err := c.e.model.Page(ctx, ws, c.k.Coll, []store.KeyRange{store.IDRange(next, model.MaxID)}, 0, step)
-		if err != nil {
-			return 0, err
-		}
-		for _, k := range page.Keys {
-			ids, err := store.ParseKey(k)
-			if err != nil {
-				return 0, err
-			}
-			if ids[0] != next {
-				return next, nil
-			}
-			next++
-		}
-		if int64(len(page.Keys)) < step {
-			break
-		}
+	free, err := c.e.model.FreeIDs(ctx, ws, c.k.Coll, start, model.MaxID, 1)
+	if err != nil {
+		return 0, err
 	}
-	if next > model.MaxID {
+	if len(free) == 0 {
 		return 0, model.E(model.KindConflict, "no free %s id at or above %d", c.k.Noun, start)
 	}
-	return next, nil
+	return free[0], nil
 }

@@ -7,14 +7,17 @@ import (
 	"github.com/gusset/gusset/pkg/store"
 )
 
-// CaseDeleteResult is the answer to deleting load cases: the cases whose
-// rows went, and those kept because loads, combination items, other
-// combinations or moving-load scenarios still refer to them (their title
-// and notes are cleared).
+// CaseDeleteResult is the answer to deleting load cases: the delete result
+// record, as the interface documents it for load cases (a case delete
+// removes no element, load or item, so its lists are empty and
+// totalRemoved counts the case rows that went), with two lists of its own
+// that say what became of each case: the cases whose rows went, and those
+// kept because loads, combination items, other combinations or moving-load
+// scenarios still refer to them (their title and notes are cleared).
 type CaseDeleteResult struct {
-	LoadCases     []int64 `json:"loadCases"`
-	KeptLoadCases []int64 `json:"keptLoadCases"`
-	TotalRemoved  int     `json:"totalRemoved"`
+	DeleteResult
+	LoadCases     []int64 `json:"loadCases" doc:"load cases whose rows were removed (an extension of the delete result record)"`
+	KeptLoadCases []int64 `json:"keptLoadCases" doc:"load cases kept, with their title and notes cleared, because loads, combination items or moving-load scenarios still refer to them (an extension of the delete result record)"`
 }
 
 // DeleteCases deletes load cases the way the spec's state table says:
@@ -67,6 +70,7 @@ func (l *Loads) deleteCasesOnce(ctx context.Context, ws string, ids []int64, con
 		return CaseDeleteResult{}, BulkResult{}, err
 	}
 	res := CaseDeleteResult{LoadCases: []int64{}, KeptLoadCases: []int64{}}
+	normalise(&res.DeleteResult)
 	b := store.Batch{ExpectRev: slot.Rev}
 	for i, c := range found {
 		// A Step case carries neither loads nor items (the editor refuses

@@ -165,7 +165,9 @@ func validatePlate(p *model.Plate) error {
 	if p.NodeD < 0 {
 		return model.Invalid("nodeD", "nodeD is a node id, or 0 for a triangular plate")
 	}
-	// Thicknesses left at zero follow the actual thickness.
+	// Thicknesses left at zero follow the actual thickness; an actual
+	// thickness of 0 is one not given yet (the interface requires only the
+	// corners), which an analysis refuses (IncompletePlates).
 	for _, t := range []*float64{&p.MembraneThickness, &p.BendingThickness, &p.ShearThickness} {
 		if *t == 0 {
 			*t = p.ActualThickness
@@ -173,8 +175,8 @@ func validatePlate(p *model.Plate) error {
 	}
 	for name, t := range map[string]float64{"actualThickness": p.ActualThickness, "membraneThickness": p.MembraneThickness,
 		"bendingThickness": p.BendingThickness, "shearThickness": p.ShearThickness} {
-		if t <= 0 {
-			return model.Invalid(name, "%s must be greater than zero, got %g", name, t)
+		if t < 0 {
+			return model.Invalid(name, "%s must be zero or more, got %g", name, t)
 		}
 	}
 	if err := normaliseDirection(&p.Direction); err != nil {
@@ -184,7 +186,10 @@ func validatePlate(p *model.Plate) error {
 }
 
 func plateRefs(p *model.Plate) []Ref {
-	refs := []Ref{{model.CollMaterials, "material", "material", p.Material}}
+	var refs []Ref
+	if p.Material != 0 { // 0: no material yet
+		refs = append(refs, Ref{model.CollMaterials, "material", "material", p.Material})
+	}
 	for i, n := range plateNodes(p) {
 		refs = append(refs, Ref{model.CollNodes, "node", "node" + string(rune('A'+i)), n})
 	}

@@ -41,8 +41,10 @@ type collection[T any] struct {
 	expandable []string
 	// remove deletes rows; it answers the response body (nil for 204).
 	remove func(ctx context.Context, ws string, keys [][]int64, continueOnError bool, bulk bool) (any, error)
-	// removeDoc describes the delete response.
+	// removeBody is the delete response (nil: 204); removeDesc describes
+	// it.
 	removeBody any
+	removeDesc string
 	desc       string
 	// only, when set, hides records it returns false for: they are 404s
 	// on get and update, and absent from lists (combination cases).
@@ -163,13 +165,17 @@ func (h *collection[T]) register() {
 	h.a.add(route{method: "GET", path: p, tag: tag, summary: "List " + n + "s", desc: h.desc, query: q,
 		responses: map[int]any{200: []T{}}, headers: pagingHeaders, errors: errs, handler: h.list})
 	h.a.add(route{method: "POST", path: p, tag: tag, summary: "Create a " + n, body: zero, bodyRequired: true,
-		desc:      "The id is optional: when omitted the next id after the greatest in use is assigned. Answers the record as GET with expand=All.",
+		desc:      "The id is optional: when omitted the next available number, the smallest id no " + n + " holds, is assigned (the metadata's nextId). Answers the record as GET with expand=All.",
 		responses: map[int]any{201: zero}, errors: errs, handler: h.create})
 	h.a.add(route{method: "GET", path: p + h.keyPath(), tag: tag, summary: "Get a " + n, query: page[2:],
 		responses: map[int]any{200: zero}, errors: errs, handler: h.get})
+	patchDesc := "Key fields in the body (" + h.keyNames() + ") are optional; when given each must be the route's, else a 400 naming it."
+	if h.c.Kind().Parent != "" {
+		patchDesc = "The route's " + h.keyNames() + " wins over one in the body, which is ignored (the row is keyed by its " + h.c.Kind().ParentNoun + ")."
+	}
 	h.a.add(route{method: "PATCH", path: p + h.keyPath(), tag: tag, summary: "Update a " + n + " (only the supplied fields change)",
-		body: zero, bodyRequired: true, keys: h.c.Kind().KeyFields, responses: map[int]any{200: zero}, errors: errs, handler: h.update})
-	h.a.add(route{method: "DELETE", path: p + h.keyPath(), tag: tag, summary: "Delete a " + n,
+		desc: patchDesc, body: zero, bodyRequired: true, keys: h.c.Kind().KeyFields, responses: map[int]any{200: zero}, errors: errs, handler: h.update})
+	h.a.add(route{method: "DELETE", path: p + h.keyPath(), tag: tag, summary: "Delete a " + n, desc: h.removeDesc,
 		responses: delResp, errors: errs, handler: h.delete})
 }
 
@@ -198,19 +204,21 @@ func pathParam(c *fiber.Ctx, param string, names ...string) (int64, error) {
 	return id, nil
 }
 
-// paging reads offset and limit (spec Limits table).
 // setPaging sends the paging headers of a list: Total-Count when the total
-// is known (total >= 0), Has-More always, Offset, and Limit when there is
-// one.
+// is known (total >= 0), Has-More, Offset and Limit always. The interface
+// lists Limit on every list; a list without a limit (limit < 0) sends the
+// greatest limit a request may give, 2147483647, which asks for the same
+// rows when a client sends it back.
 func setPaging(c *fiber.Ctx, total, offset, limit int64, more bool) {
 	if total >= 0 {
 		c.Set("Total-Count", strconv.FormatInt(total, 10))
 	}
 	c.Set("Has-More", strconv.FormatBool(more))
 	c.Set("Offset", strconv.FormatInt(offset, 10))
-	if limit >= 0 {
-		c.Set("Limit", strconv.FormatInt(limit, 10))
+	if limit < 0 {
+		limit = model.MaxID
 	}
+	c.Set("Limit", strconv.FormatInt(limit, 10))
 }
 
 // pagingHeaders describes the headers setPaging sends, for the OpenAPI
@@ -219,9 +227,11 @@ var pagingHeaders = map[string]string{
 	"Total-Count": "Number of matching rows. Always sent for an unfiltered list; for a filtered collection list only when the server read to the end of the matches (it stops once it has the page and one more match), and then it is exact.",
 	"Has-More":    "true when rows past this page match, false otherwise; page until it is false rather than relying on a count.",
 	"Offset":      "The offset applied.",
-	"Limit":       "The limit applied; absent when there is none.",
+	"Limit":       "The limit applied; 2147483647 (the greatest limit a request may give) when the request gave none, so that sending it back asks for the same rows.",
 }
 
+// paging reads offset and limit (spec Limits table); limit is -1 when the
+// request gives none.
 func paging(c *fiber.Ctx) (offset, limit int64, err error) {
 	offset, limit = 0, -1
 	if v := c.Query("offset"); v != "" {
@@ -434,15 +444,22 @@ func (h *collection[T]) create(c *fiber.Ctx) error {
 
 // change decodes one update body into a merge of its fields. A bulk item
 // (key nil) carries its key in the body; a single update takes it from the
-// route, which wins over any key in the body.
+// route. A row keyed by its parent (a node's restraint or constraint, a
+// member's offsets) ignores the key in the body: the interface says the
+// route id wins over it. Elsewhere a key in the body must be the route's
+// (sameKey).
 func (h *collection[T]) change(fields map[string]json.RawMessage, u model.Units, key []int64) editor.Change[T] {
 	ch := editor.Change[T]{Key: key}
-	if key == nil {
+	switch {
+	case key == nil:
 		if ch.Key, ch.Err = h.bodyKey(fields); ch.Err != nil {
 			return ch
 		}
-	} else if ch.Err = h.sameKey(fields, key); ch.Err != nil {
-		return ch
+	case h.c.Kind().Parent != "":
+	default:
+		if ch.Err = h.sameKey(fields, key); ch.Err != nil {
+			return ch
+		}
 	}
 	for _, f := range h.c.Kind().KeyFields {
 		delete(fields, f) // key fields name the record; they never change it
@@ -552,15 +569,15 @@ func (h *collection[T]) metadata(c *fiber.Ctx) error {
 	}
 	var zero T
 	md := Metadata{ResourceType: h.c.Kind().Noun, Count: &count, Fields: fieldMetadata(reflect.TypeOf(zero), u, "")}
-	switch {
-	case len(h.c.Kind().KeyFields) > 1:
-		// Composite keys have no id space of their own: maxId and nextId
-		// stay 0.
-	case maxID < model.MaxID:
-		md.MaxID, md.NextID = maxID, maxID+1
-	default:
+	// Composite keys have no id space of their own: maxId and nextId stay
+	// 0. Otherwise nextId is the id a create without one gets, the
+	// smallest free; 0 when none is left.
+	if len(h.c.Kind().KeyFields) == 1 {
 		md.MaxID = maxID
-		if md.NextID, err = h.c.NextID(c.UserContext(), workspace(c), 1); err != nil {
+		if md.NextID, err = h.c.NextID(c.UserContext(), workspace(c), 1); model.KindOf(err) == model.KindConflict {
+			md.NextID, err = 0, nil
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -31,7 +31,7 @@ func TestSecurityHeaders(t *testing.T) {
 		{"page file", "GET", root + "/ui/viewer/main.js", nil, true},
 		{"missing page file (an ErrorResponse)", "GET", root + "/ui/nothing.js", nil, false},
 		{"API answer", "GET", e.base + "/service/info", nil, false},
-		{"API error", "GET", e.base + "/job/status", nil, false},
+		{"API error", "GET", e.base + "/job", nil, false},
 		{"unknown route", "GET", e.base + "/nowhere", nil, false},
 		{"openapi.json", "GET", e.base + "/openapi.json", nil, false},
 		{"metrics", "GET", root + "/metrics", nil, false},

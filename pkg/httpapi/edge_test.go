@@ -153,7 +153,7 @@ func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
 
 func TestMetricsAndHealth(t *testing.T) {
 	e := newEnv(t, envOptions{})
-	e.wantError(409, "NO_JOB_OPEN", "GET", "/job/status", nil)
+	e.wantError(409, "NO_JOB_OPEN", "GET", "/job", nil)
 	e.must(200, "POST", "/job/new", nil)
 	e.must(200, "GET", "/job/status", nil)
 	e.do("GET", "/nowhere", nil)
@@ -163,7 +163,7 @@ func TestMetricsAndHealth(t *testing.T) {
 		t.Fatalf("/metrics: %d", m.status)
 	}
 	for _, want := range []string{
-		`gusset_http_requests_total{method="GET",route="/api/v1/job/status",status="409",workspace="default"} 1`,
+		`gusset_http_requests_total{method="GET",route="/api/v1/job",status="409",workspace="default"} 1`,
 		`gusset_http_requests_total{method="GET",route="/api/v1/job/status",status="200",workspace="default"} 1`,
 		`gusset_http_requests_total{method="POST",route="/api/v1/job/new",status="200",workspace="default"} 1`,
 		`gusset_http_requests_total{method="GET",route="unmatched",status="404",workspace="default"} 1`,

@@ -290,7 +290,7 @@ func TestOpenRejectsBadFiles(t *testing.T) {
 		})
 	}
 	e.wantError(404, "NOT_FOUND", "POST", "/job/open", map[string]any{"filePath": "missing.gsj"})
-	e.wantError(409, "NO_JOB_OPEN", "GET", "/job/status", nil)
+	e.wantError(409, "NO_JOB_OPEN", "GET", "/job", nil)
 }
 
 // Rows of a job file are held to the rules API input meets on its own; a
@@ -363,7 +363,7 @@ func TestJobFileRowsAreChecked(t *testing.T) {
 			if r.status != 400 || !strings.Contains(r.errBody(t).Detail, tt.want) {
 				t.Errorf("status %d %s, want 400 naming %q", r.status, r.body, tt.want)
 			}
-			if r := e.raw("GET", "/job/status", "", nil); r.status != 409 {
+			if r := e.raw("GET", "/job", "", nil); r.status != 409 {
 				t.Errorf("a refused job file opened a job: %d", r.status)
 			}
 		})

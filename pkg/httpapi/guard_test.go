@@ -62,7 +62,7 @@ func runGuardCases(t *testing.T, e *env, cases []guardCase) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e.t = t
-			if r := e.do("GET", "/job/status", nil); r.status == 409 {
+			if r := e.do("GET", "/job", nil); r.status == 409 {
 				e.must(200, "POST", "/job/new", nil)
 			}
 			var body []byte
@@ -81,7 +81,7 @@ func runGuardCases(t *testing.T, e *env, cases []guardCase) {
 				t.Errorf("errorCode %s detail %q, want %s containing %q", er.ErrorCode, er.Detail, c.code, c.detail)
 			}
 			// The job is still open, and the refusal did not write to it.
-			if r := e.do("GET", "/job/status", nil); r.status != 200 {
+			if r := e.do("GET", "/job", nil); r.status != 200 {
 				t.Errorf("the job is no longer open after a refused %s %s: %d %s", c.method, c.path, r.status, r.body)
 			}
 			var log struct{ Errors []any }
@@ -198,7 +198,7 @@ func TestGuardContentType(t *testing.T) {
 	if r.status != 403 {
 		t.Errorf("cross-site template upload: %d %s", r.status, r.body)
 	}
-	if r := e.do("GET", "/job/status", nil); r.status != 409 {
+	if r := e.do("GET", "/job", nil); r.status != 409 {
 		t.Errorf("a refused upload opened a job: %d %s", r.status, r.body)
 	}
 }

@@ -160,7 +160,7 @@ func (e *env) refused(r resp, status int, code string, parts ...string) {
 			e.t.Fatalf("detail does not name %q: %s", p, er.Detail)
 		}
 	}
-	if s := e.raw("GET", "/job/status", "", nil); s.status != 409 {
+	if s := e.raw("GET", "/job", "", nil); s.status != 409 {
 		e.t.Fatalf("a refused upload opened a job: %d %s", s.status, s.body)
 	}
 }

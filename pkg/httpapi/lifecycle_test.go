@@ -193,14 +193,15 @@ func TestJobSessionStateTable(t *testing.T) {
 	})
 }
 
-// With no job open, every job-scoped endpoint answers 409 NO_JOB_OPEN.
+// With no job open, every job-scoped endpoint but the status answers 409
+// NO_JOB_OPEN (the status reports the state: TestStatusWithNoJobOpen).
 func TestNoJobOpen(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	cases := []struct {
 		method, path string
 		body         any
 	}{
-		{"GET", "/job", nil}, {"GET", "/job/status", nil}, {"GET", "/job/headings", nil},
+		{"GET", "/job", nil}, {"GET", "/job/headings", nil},
 		{"PATCH", "/job/headings", map[string]any{"heading": "x"}}, {"GET", "/job/settings", nil},
 		{"PATCH", "/job/settings", map[string]any{"verticalAxis": "ZAxis"}}, {"GET", "/job/units", nil},
 		{"PATCH", "/job/units", map[string]any{"force": "N"}}, {"GET", "/job/errors", nil},
@@ -383,7 +384,7 @@ func TestNewFromTemplateErrors(t *testing.T) {
 	if r.status != 400 || !strings.Contains(r.errBody(t).Detail, "not a valid gusset job file") {
 		t.Errorf("junk template: %d %s", r.status, r.body)
 	}
-	if r := e.raw("GET", "/job/status", "", nil); r.status != 409 {
+	if r := e.raw("GET", "/job", "", nil); r.status != 409 {
 		t.Errorf("a failed template upload opened a job: %d", r.status)
 	}
 }

@@ -697,12 +697,12 @@ func TestMovingLoadGenerateKeepsUserRowsAtFormerIDs(t *testing.T) {
 		mlgScenario(t, e, "A", 101, 1, 5) // cases 101-103
 		mlgGenerate(t, e, nil)
 		// The user clears and deletes case 103, then makes a case of their
-		// own, which is numbered after the greatest in use: 103.
+		// own at that id.
 		e.must(204, "DELETE", mlgConc+"/103/1/1", nil)
 		e.must(204, "DELETE", mlgConc+"/103/2/1", nil)
 		e.must(200, "DELETE", mlgCases+"/103", nil)
 		var wind model.LoadCase
-		e.must(201, "POST", mlgCases, map[string]any{"title": "wind"}).decode(t, &wind)
+		e.must(201, "POST", mlgCases, map[string]any{"id": 103, "title": "wind"}).decode(t, &wind)
 		e.must(201, "POST", mlgConc, map[string]any{"loadCase": wind.ID, "member": 1, "positionUnits": "Actual", "position": 1, "fz": 7})
 		before := string(e.must(200, "GET", fmt.Sprintf("%s/%d", mlgCases, wind.ID), nil).body)
 		beforeLoads := mlgCaseLoads(t, e, fmt.Sprint(wind.ID))

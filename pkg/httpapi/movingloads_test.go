@@ -289,10 +289,10 @@ func TestMovingLoadVehicles(t *testing.T) {
 		Succeeded []struct{ ID int64 } `json:"succeeded"`
 	}
 	e.must(200, "POST", vp+"/bulk", []any{body, body}).decode(t, &br)
-	if len(br.Succeeded) != 2 || br.Succeeded[0].ID != 10 {
-		t.Errorf("bulk create %+v", br)
+	if len(br.Succeeded) != 2 || br.Succeeded[0].ID != 3 || br.Succeeded[1].ID != 4 {
+		t.Errorf("bulk create %+v, want ids 3 and 4 (next, then the next free)", br)
 	}
-	e.must(200, "DELETE", vp+"/bulk", []int64{10, 11})
+	e.must(200, "DELETE", vp+"/bulk", []int64{3, 4})
 	e.must(204, "DELETE", vp+"/1", nil)
 	e.wantError(404, "NOT_FOUND", "GET", vp+"/1", nil)
 }

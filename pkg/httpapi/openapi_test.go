@@ -115,9 +115,9 @@ func TestOpenAPIFieldRules(t *testing.T) {
 		if p["minimum"] != 0.0 || p["exclusiveMinimum"] != nil {
 			t.Errorf("txStiffness bounds %v, want minimum 0 inclusive (tag min:\"0\")", p)
 		}
-		p = prop(t, "Plate", "actualThickness")
+		p = prop(t, "Section", "a")
 		if p["minimum"] != 0.0 || p["exclusiveMinimum"] != true {
-			t.Errorf("actualThickness bounds %v, want minimum 0 exclusive (tags min:\"0\" exclusive:\"true\")", p)
+			t.Errorf("Section.a bounds %v, want minimum 0 exclusive (tags min:\"0\" exclusive:\"true\")", p)
 		}
 	})
 }

@@ -21,6 +21,11 @@ var (
 	errsRun = []int{http.StatusNotFound, http.StatusInternalServerError}
 )
 
+// incompletePlatesDoc says how a run start treats plates created without
+// a material or a thickness.
+const incompletePlatesDoc = "A plate without a material or an actualThickness (a create needs only the corner nodes, so both may be " +
+	"left at 0) makes the start a 400 VALIDATION_FAILED naming the first 10 such plates and what each lacks; nothing is queued."
+
 // runsDoc is what every run route says about runs.
 const runsDoc = "One analysis runs per workspace at a time, across every API replica and worker: a second start is a 409 " +
 	"ANALYSIS_IN_PROGRESS naming the run that holds the workspace. While a run is Queued, Running or Cancelling, model " +
@@ -47,17 +52,17 @@ func (a *API) registerAnalysisRoutes() {
 			desc: "The optional body is a partial " + string(f.Name) + " settings record (the same fields and rules as PATCH " +
 				analysisPath + "/" + string(f.Name) + "/settings), applied to this run only; the stored settings do not change. " +
 				"Answers 202 with the run record (Queued); poll GET " + analysisPath + "/runs/{runId}. Without an open job: 409 " +
-				"NO_JOB_OPEN. " + st.Doc + " " + runsDoc + " " + resultBytesDoc,
+				"NO_JOB_OPEN. " + incompletePlatesDoc + " " + st.Doc + " " + runsDoc + " " + resultBytesDoc,
 			body: analysis.DefaultSettings(f), responses: map[int]any{202: model.Run{}}, errors: errsRunStart,
 			handler: func(c *fiber.Ctx) error { return a.startRun(c, k) }})
 	}
-	a.add(route{method: "GET", path: analysisPath + "/runs", tag: tag, summary: "List the current run and the 10 most recent",
-		desc: "Newest first. elapsedTime (hh:mm:ss.fff) is null while Queued, live while Running or Cancelling, and " +
+	a.add(route{method: "GET", path: analysisPath + "/runs", tag: tag, summary: "List the 10 most recent runs",
+		desc: "Newest first; the current run, if any, is the first of the 10, and starting a run drops the oldest when 10 are kept. elapsedTime (hh:mm:ss.fff) is null while Queued, live while Running or Cancelling, and " +
 			"frozen once the run has finished. parameters are label/value pairs: Nodes, Members, Plates, Load cases, " +
 			"Solver, Degrees of freedom, Ordering, Factor nonzeros, Factorization flops. " + runsDoc,
 		responses: map[int]any{200: []model.Run{}}, errors: []int{http.StatusInternalServerError}, handler: a.listRuns})
 	a.add(route{method: "GET", path: analysisPath + "/runs/:runId", tag: tag, summary: "Get a run",
-		desc:      "404 when the run is not among the current run and the 10 most recent. " + runsDoc,
+		desc:      "404 when the run is not among the 10 most recent (the current one included). " + runsDoc,
 		responses: map[int]any{200: model.Run{}}, errors: errsRun, handler: a.getRun})
 	a.add(route{method: "DELETE", path: analysisPath + "/runs/:runId", tag: tag, summary: "Cancel a run",
 		desc: "204 when cancellation was initiated: a Queued run ends Cancelled at once; a Running one passes through " +
@@ -100,6 +105,11 @@ func (a *API) startRun(c *fiber.Ctx, k analysis.Kind) error {
 	}
 	if err := k.Check(eff); err != nil {
 		return err
+	}
+	if a.structure != nil {
+		if err := a.structure.CheckPlatesComplete(ctx, ws); err != nil {
+			return err
+		}
 	}
 	if err := a.admit(ctx, ws, k, eff); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -82,7 +83,9 @@ func (a *API) registerJobRoutes() {
 	a.add(route{method: "GET", path: "/job", tag: tag, summary: "Get the job record (headings, settings, units)",
 		responses: map[int]any{200: model.Job{}}, errors: errsJob, handler: a.getJob})
 	a.add(route{method: "GET", path: "/job/status", tag: tag, summary: "Get the job's state, model counts and result flags",
-		responses: map[int]any{200: Status{}}, errors: errsJob, handler: a.getStatus})
+		desc: "Answers with no job open too, as the interface's job-session table has a state \"no job open\" that status reports: " +
+			"200 with state.isOpen false, job null, every count and storage figure 0, every flag false and accessMode NoAccess.",
+		responses: map[int]any{200: Status{}}, errors: []int{http.StatusInternalServerError}, handler: a.getStatus})
 	a.add(route{method: "GET", path: "/job/headings", tag: tag, summary: "Get the job headings",
 		responses: map[int]any{200: model.Headings{}}, errors: errsJob, handler: a.getHeadings})
 	a.add(route{method: "PATCH", path: "/job/headings", tag: tag, summary: "Update the job headings",
@@ -215,22 +218,36 @@ func (a *API) getJob(c *fiber.Ctx) error {
 }
 
 func (a *API) getStatus(c *fiber.Ctx) error {
-	ctx, ws := c.UserContext(), workspace(c)
-	job, sl, err := a.sess.JobAndSlot(ctx, ws)
+	st, err := a.status(c.UserContext(), workspace(c))
+	if model.KindOf(err) == model.KindNoJobOpen {
+		// The job-session table's "no job open" is a state to report, as
+		// close reports it, not an error; a job closed while its status
+		// was being read reports it too.
+		st, err = Status{State: model.ClosedState(), AccessMode: AccessNoAccess}, nil
+	}
 	if err != nil {
 		return err
 	}
+	return c.JSON(st)
+}
+
+// status reads the open job's status.
+func (a *API) status(ctx context.Context, ws string) (Status, error) {
+	job, sl, err := a.sess.JobAndSlot(ctx, ws)
+	if err != nil {
+		return Status{}, err
+	}
 	counts, err := a.sess.Counts(ctx, ws)
 	if err != nil {
-		return err
+		return Status{}, err
 	}
 	if sl.Analysing && a.analysis != nil {
 		// A run whose worker was lost must not hold the job read-only.
 		if sl.Analysing, err = a.analysis.Busy(ctx, ws); err != nil {
-			return err
+			return Status{}, err
 		}
 	}
-	st := Status{Job: job, State: sl.State, AccessMode: AccessReadWrite}
+	st := Status{Job: &job, State: sl.State, AccessMode: AccessReadWrite}
 	if sl.Analysing {
 		st.AccessMode = AccessReadOnly
 	}
@@ -238,14 +255,14 @@ func (a *API) getStatus(c *fiber.Ctx) error {
 		for _, f := range a.kinds.Families() {
 			has, err := f.HasResults(ctx, a.query, ws)
 			if err != nil {
-				return err
+				return Status{}, err
 			}
 			st.Analysis.set(f.StatusFlag, has)
 		}
 	}
 	if a.analysis != nil {
 		if st.Storage.ResultBytes, st.Storage.MaxResultBytes, err = a.analysis.ResultBytes(ctx, ws); err != nil {
-			return err
+			return Status{}, err
 		}
 	}
 	fillCounts(&st.Structure, counts)
@@ -253,7 +270,7 @@ func (a *API) getStatus(c *fiber.Ctx) error {
 	if a.loads != nil && st.Loads.LoadCases > 0 {
 		cases, err := a.loads.Cases.All(ctx, ws)
 		if err != nil {
-			return err
+			return Status{}, err
 		}
 		for _, lc := range cases {
 			if len(lc.CombinationItems) > 0 {
@@ -261,7 +278,7 @@ func (a *API) getStatus(c *fiber.Ctx) error {
 			}
 		}
 	}
-	return c.JSON(st)
+	return st, nil
 }
 
 func (a *API) getHeadings(c *fiber.Ctx) error {

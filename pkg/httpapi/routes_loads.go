@@ -34,6 +34,7 @@ func (a *API) registerLoadRoutes() {
 				}},
 			{name: "type", typ: "string", desc: "Primary, Combination, Step or Unused", build: a.caseTypeFilter},
 		}}
+	cases.removeDesc = caseDeleteDoc
 	cases.hydrate = a.hydrateCases
 	cases.remove = a.removeCases(false)
 	cases.register()
@@ -58,7 +59,7 @@ func (a *API) registerLoadRoutes() {
 		}
 		return nil
 	}
-	combos.remove = a.removeCases(true)
+	combos.remove, combos.removeDesc = a.removeCases(true), caseDeleteDoc
 	combos.extraRoutes = func() { a.registerCombinationItems(combos) }
 	combos.register()
 
@@ -195,6 +196,13 @@ func (a *API) removeCases(onlyCombinations bool) func(ctx context.Context, ws st
 		return res, nil
 	}
 }
+
+// caseDeleteDoc describes the answer to a load-case delete.
+const caseDeleteDoc = "Only the title and notes go (the interface's load-case state table): a case that loads, combination items " +
+	"or moving-load scenarios still refer to stays listed with an empty title and its type; one without goes, and GET answers 404. " +
+	"The answer is the delete result record, as for a node, member or plate: a case delete removes no element, load or item, so its " +
+	"lists are empty and totalRemoved counts the case rows removed. Two lists extend it: loadCases (the cases whose rows went) and " +
+	"keptLoadCases (the cases kept). A bulk delete answers the bulk result with this record under deleted."
 
 // BulkCaseDeleteResult is a bulk delete of load cases.
 type BulkCaseDeleteResult struct {

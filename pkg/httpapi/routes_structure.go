@@ -140,7 +140,9 @@ func (a *API) registerStructureRoutes() {
 	members.register()
 
 	plates := &collection[model.Plate]{a: a, c: s.Plates, path: structurePath + "/plates", tag: tag, idFilter: "plates",
-		removeBody: editor.DeleteResult{}, desc: "Filters: plates (id list), theory (Kirchoff or Mindlin), material.",
+		removeBody: editor.DeleteResult{}, desc: "Filters: plates (id list), theory (Kirchoff or Mindlin), material. " +
+			"A create needs only nodeA, nodeB and nodeC (as the interface says); material and actualThickness default to 0, meaning none yet, " +
+			"and an analysis refuses to start (400) while a plate lacks either. Membrane, bending and shear thicknesses left at 0 follow actualThickness.",
 		filters: []filter[model.Plate]{
 			eqFilter("theory", "Kirchoff or Mindlin", []string{"Kirchoff", "Mindlin"}, func(p *model.Plate) string { return p.Theory }),
 			intFilter("material", "material id", func(p *model.Plate) int64 { return p.Material }),

@@ -50,8 +50,8 @@ func TestNodesCollection(t *testing.T) {
 		t.Errorf("x = 1e400: %d %s", r.status, r.body)
 	}
 	e.must(201, "POST", sp+"/nodes", map[string]any{"x": 9, "y": 9, "z": 9}).decode(t, &n)
-	if n.ID != 11 {
-		t.Errorf("auto id %d, want 11 (after the greatest, 10)", n.ID)
+	if n.ID != 5 {
+		t.Errorf("auto id %d, want 5 (the smallest free, nodes being 1-4 and 10)", n.ID)
 	}
 	e.wantError(404, "NOT_FOUND", "GET", sp+"/nodes/99", nil)
 	e.wantError(400, "VALIDATION_FAILED", "GET", sp+"/nodes/abc", nil)
@@ -67,8 +67,8 @@ func TestNodesCollection(t *testing.T) {
 	}
 	// Filters.
 	cases := map[string][]int64{
-		"nodes=2-3,10": {2, 3, 10}, "minX=2": {2, 3, 11}, "maxY=0&minX=1": {2, 10},
-		"minZ=5&maxZ=8": {10}, "nodeType=All_Types": {1, 2, 3, 4, 10, 11}, "nodes=3-4&offset=1": {4},
+		"nodes=2-3,10": {2, 3, 10}, "minX=2": {2, 3, 5}, "maxY=0&minX=1": {2, 10},
+		"minZ=5&maxZ=8": {10}, "nodeType=All_Types": {1, 2, 3, 4, 5, 10}, "nodes=3-4&offset=1": {4},
 	}
 	for q, want := range cases {
 		got, _ := list[model.Node](t, e, sp+"/nodes?"+q)
@@ -121,16 +121,16 @@ func TestNodesCollection(t *testing.T) {
 	e.wantError(404, "NOT_FOUND", "GET", sp+"/nodes/by-location?x=50&y=0&z=0&tolerance=1", nil)
 	var next int64
 	e.must(200, "GET", sp+"/nodes/next?start=4", nil).decode(t, &next)
-	if next != 5 {
-		t.Errorf("next from 4 = %d", next)
+	if next != 6 {
+		t.Errorf("next from 4 = %d, want 6 (1-5 and 10 are taken)", next)
 	}
 	e.must(200, "GET", sp+"/nodes/next?start=10", nil).decode(t, &next)
-	if next != 12 {
+	if next != 11 {
 		t.Errorf("next from 10 = %d", next)
 	}
 	var md httpapi.Metadata
 	e.must(200, "GET", sp+"/nodes/metadata", nil).decode(t, &md)
-	if *md.Count != 6 || md.MaxID != 11 || md.NextID != 12 || fieldUnit(md, "x") != "m" {
+	if *md.Count != 6 || md.MaxID != 10 || md.NextID != 6 || fieldUnit(md, "x") != "m" {
 		t.Errorf("metadata %+v", md)
 	}
 	e.must(200, "PATCH", "/job/units", map[string]any{"length": "mm"})
@@ -310,7 +310,9 @@ func TestMembersAndPlates(t *testing.T) {
 	}
 	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/plates", map[string]any{"nodeA": 1, "nodeB": 2, "nodeC": 2, "material": 1, "actualThickness": 200})
 	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/plates", map[string]any{"nodeA": 1, "nodeB": 2, "nodeC": 3, "nodeD": 9, "material": 1, "actualThickness": 200})
-	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/plates", map[string]any{"nodeA": 1, "nodeB": 2, "nodeC": 3, "material": 1, "actualThickness": 0})
+	// A thickness or material of 0 is none yet (an analysis refuses it); below 0 is no value at all.
+	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/plates", map[string]any{"nodeA": 1, "nodeB": 2, "nodeC": 3, "material": 1, "actualThickness": -5})
+	e.wantError(400, "VALIDATION_FAILED", "POST", sp+"/plates", map[string]any{"nodeA": 1, "nodeB": 2, "nodeC": 3, "material": -1, "actualThickness": 5})
 	e.must(201, "POST", sp+"/plates", map[string]any{"nodeA": 1, "nodeB": 2, "nodeC": 3, "nodeD": 4, "material": 1, "actualThickness": 150, "theory": "Mindlin"})
 	ps, _ := list[model.Plate](t, e, sp+"/plates?theory=Mindlin")
 	if len(ps) != 1 || ps[0].NodeD != 4 {

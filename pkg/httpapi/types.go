@@ -16,13 +16,13 @@ type JobWithState struct {
 
 // Status is the body of GET /job/status.
 type Status struct {
-	Job         model.Job        `json:"job"`
+	Job         *model.Job       `json:"job" doc:"the job record (headings, settings, units); null when no job is open"`
 	State       model.State      `json:"state"`
 	Structure   StructureCounts  `json:"structure"`
 	Loads       LoadCounts       `json:"loads"`
 	Analysis    AnalysisFlags    `json:"analysis"`
 	SteelDesign SteelDesignFlags `json:"steelDesign"`
-	AccessMode  string           `json:"accessMode" doc:"ReadWrite, or ReadOnly while an analysis is queued or running (model changes are refused then)"`
+	AccessMode  string           `json:"accessMode" doc:"ReadWrite; ReadOnly while an analysis is queued or running (model changes are refused then); NoAccess when no job is open"`
 	Storage     WorkspaceStorage `json:"storage"`
 }
 
@@ -90,6 +90,9 @@ type SteelDesignFlags struct {
 const (
 	AccessReadWrite = "ReadWrite"
 	AccessReadOnly  = "ReadOnly"
+	// AccessNoAccess is the mode while no job is open: there is nothing
+	// to read or change until one is.
+	AccessNoAccess = "NoAccess"
 )
 
 // OpenRequest is the body of POST /job/open.
@@ -132,8 +135,8 @@ type ServiceInfo struct {
 type Metadata struct {
 	ResourceType string          `json:"resourceType"`
 	Count        *int64          `json:"count"`
-	MaxID        int64           `json:"maxId"`
-	NextID       int64           `json:"nextId"`
+	MaxID        int64           `json:"maxId" doc:"the greatest id in use; 0 when there is none, or for rows keyed by composite keys (loads)"`
+	NextID       int64           `json:"nextId" doc:"the id a create without one is given: the smallest free id (the next available number), which may lie below maxId after deletes; 0 for rows keyed by composite keys"`
 	Fields       []FieldMetadata `json:"fields"`
 }
 

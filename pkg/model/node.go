@@ -155,8 +155,8 @@ type Plate struct {
 	NodeB             int64     `json:"nodeB" req:"true" example:"2"`
 	NodeC             int64     `json:"nodeC" req:"true" example:"3"`
 	NodeD             int64     `json:"nodeD"`
-	Material          int64     `json:"material" req:"true"`
-	ActualThickness   float64   `json:"actualThickness" unit:"sectionProperties" req:"true" min:"0" exclusive:"true"`
+	Material          int64     `json:"material" min:"0" doc:"material id; 0 (the default) means none yet: an analysis refuses to start while a plate has none"`
+	ActualThickness   float64   `json:"actualThickness" unit:"sectionProperties" min:"0" doc:"0 (the default) means none yet: an analysis refuses to start while a plate has none"`
 	MembraneThickness float64   `json:"membraneThickness" unit:"sectionProperties" min:"0" doc:"0 follows actualThickness"`
 	BendingThickness  float64   `json:"bendingThickness" unit:"sectionProperties" min:"0" doc:"0 follows actualThickness"`
 	ShearThickness    float64   `json:"shearThickness" unit:"sectionProperties" min:"0" doc:"0 follows actualThickness"`

@@ -209,6 +209,7 @@ func FormatElapsed(d time.Duration) string {
 // before it is shown as not answering.
 const HeartbeatTimeout = 5 * time.Second
 
-// MaxRunHistory is how many finished runs the run list keeps besides the
-// current one (spec: the 10 most recent).
+// MaxRunHistory is how many runs the run list keeps, the current one
+// included (spec: the 10 most recent runs); starting an eleventh drops
+// the oldest.
 const MaxRunHistory = 10

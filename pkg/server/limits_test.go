@@ -94,7 +94,7 @@ func TestWorkspaceLimits(t *testing.T) {
 			t.Fatal(err)
 		}
 		refused(a.call("POST", "/job/open", map[string]any{"filePath": "six-nodes"}), "MAX_NODES", 4)
-		if r := a.call("GET", "/job/status", nil); r.status != 409 || r.errorCode(t) != "NO_JOB_OPEN" {
+		if r := a.call("GET", "/job", nil); r.status != 409 || r.errorCode(t) != "NO_JOB_OPEN" {
 			t.Errorf("the refused file opened: %d %s", r.status, r.body)
 		}
 	}

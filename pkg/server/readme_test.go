@@ -46,7 +46,7 @@ func TestReadmeFirstSessionRunsTwice(t *testing.T) {
 			}
 		}
 	}
-	if r := s.call("GET", "/job/status", nil); r.status != 409 {
+	if r := s.call("GET", "/job", nil); r.status != 409 {
 		t.Errorf("a job is still open after the session: %d", r.status)
 	}
 }

@@ -28,7 +28,7 @@ func TestStandaloneAnswersWithEmbeddedRedis(t *testing.T) {
 	case <-time.After(patience):
 		t.Fatal("standalone did not start")
 	}
-	res, err := http.Get(base + "/job/status")
+	res, err := http.Get(base + "/job")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestStandaloneAnswersWithEmbeddedRedis(t *testing.T) {
 	_ = json.NewDecoder(res.Body).Decode(&body)
 	res.Body.Close()
 	if res.StatusCode != 409 || body.ErrorCode != "NO_JOB_OPEN" {
-		t.Errorf("GET /job/status = %d %s, want 409 NO_JOB_OPEN", res.StatusCode, body.ErrorCode)
+		t.Errorf("GET /job = %d %s, want 409 NO_JOB_OPEN", res.StatusCode, body.ErrorCode)
 	}
 	res, err = http.Post(base+"/job/new", "application/json", nil)
 	if err != nil || res.StatusCode != 200 {

@@ -268,6 +268,12 @@ type Model interface {
 	// none, in one round trip. Deleting a row does not lower it, so
 	// numbers handed out are not handed out again.
 	LastParts(ctx context.Context, ws, coll string, prefixes []string) ([]int64, error)
+	// FreeIDs returns, in increasing order, the n smallest ids in lo..hi
+	// that no row of a collection keyed by single ids holds: fewer when
+	// the range runs out. It reads in one atomic step and costs about one
+	// ordered-set read per id returned and per run of taken ids crossed
+	// (times the log of the run's length), never a scan of the collection.
+	FreeIDs(ctx context.Context, ws, coll string, lo, hi int64, n int) ([]int64, error)
 	// Apply commits a batch atomically: every check holds and every change
 	// lands, or a *ConflictError (wrapped) says which check failed and
 	// nothing changes. A non-empty batch bumps the model revision and marks

@@ -34,7 +34,7 @@ func TestCapacitySecurityHeadersAndDisclosure(t *testing.T) {
 		{"", root + "/viewer"},
 		{"", root + "/"},
 		{"a", s.base + "/service/info"},
-		{"a", s.base + "/job/status"},
+		{"a", s.base + "/job"},
 		{"", s.base + "/job/status"},
 	} {
 		st, h, _ := disclosureGet(t, s, c.ws, c.url)

@@ -41,7 +41,7 @@ func attackLongRow(s *capStack) {
 	}
 	s.alive()
 	// Nothing opened.
-	if st, body := s.json("a", "GET", "/job/status", ""); st != 409 {
-		t.Errorf("a's status after the refusal: %d %.200s, want 409 NO_JOB_OPEN", st, body)
+	if st, body := s.json("a", "GET", "/job", ""); st != 409 {
+		t.Errorf("a's job after the refusal: %d %.200s, want 409 NO_JOB_OPEN", st, body)
 	}
 }

@@ -487,8 +487,8 @@ func idChunks(ids []int64) []idChunk {
 // verifyFinalState checks that the ids the clients hold are in the model,
 // each held by one client only, and that what their deletes removed is
 // not: each delete took effect and no other request undid it. A removed
-// id may come back as another client's create (ids are handed out after
-// the greatest in use), so only ids nobody holds must be gone; and when a
+// id may come back as another client's create (a create gets the smallest
+// free id), so only ids nobody holds must be gone; and when a
 // client lost the answer to a write, the removed ids are not checked.
 func verifyFinalState(ctx context.Context, t *testing.T, clients []*loadClient, bases [2]string, hc *http.Client) {
 	t.Helper()

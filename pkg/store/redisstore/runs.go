@@ -77,8 +77,8 @@ func (s *Runs) Start(ctx context.Context, ws string, run model.Run) error {
 	if err != nil {
 		return wrap(op, err)
 	}
-	// The current run plus the history.
-	keep := model.MaxRunHistory + 1
+	// The new run is one of the runs kept.
+	keep := model.MaxRunHistory
 	res, err := startScript.Run(ctx, s.jobs.rdb, []string{k.job(), k.lock(), k.runs(), k.run(run.RunID)},
 		run.RunID, encodeRun(run), k.run(""), keep).StringSlice()
 	if err != nil {
