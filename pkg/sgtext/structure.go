@@ -243,10 +243,13 @@ func writeMember(w *writer, c converter, m model.Member) {
 // Plate: Plate,DirAng,DirNode,DirAxis,Type,Na,Nb,Nc,Nd,TA,TM,TB,TS,Mat,Offset,Gen,PInc,NInc.
 func readPlate(b *builder, r *row) {
 	const layout = "Plate,DirAng,DirNode,DirAxis,Type,Na,Nb,Nc,Nd,TA,TM,TB,TS,Mat,Offset,Gen,PInc,NInc"
-	r.need(14, "Plate,DirAng,DirNode,DirAxis,Type,Na,Nb,Nc,Nd,TA,TM,TB,TS,Mat")
+	// Only the corners are required, as through the API: a plate without
+	// material or thickness reads, and an analysis refuses it until it
+	// has them.
+	r.need(8, "Plate,DirAng,DirNode,DirAxis,Type,Na,Nb,Nc")
 	r.most(18, layout)
 	p := model.Plate{ID: r.id(0, "Plate"), Direction: readDirection(r, 1), Theory: r.pick(4, "Type", plateTypes, "Kirchoff"),
-		NodeA: r.id(5, "Na"), NodeB: r.id(6, "Nb"), NodeC: r.id(7, "Nc"), NodeD: r.ref(8, "Nd"), Material: r.id(13, "Mat")}
+		NodeA: r.id(5, "Na"), NodeB: r.id(6, "Nb"), NodeC: r.id(7, "Nc"), NodeD: r.ref(8, "Nd"), Material: r.ref(13, "Mat")}
 	f := func(path string) float64 { return b.conv.factor(&p, path) }
 	p.ActualThickness = r.si(9, "TA", f("actualThickness"))
 	p.MembraneThickness = r.si(10, "TM", f("membraneThickness"))
