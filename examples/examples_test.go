@@ -449,8 +449,10 @@ func checkFailures(t *testing.T, svc service) {
 		if r.code == 0 || !strings.Contains(r.stderr, "JOB_ALREADY_OPEN") || !strings.Contains(r.stderr, "already open") {
 			t.Errorf("exit %d, stderr %q: want non-zero and the service's JOB_ALREADY_OPEN detail", r.code, r.stderr)
 		}
-		if s := httpStatus(t, "GET", svc.base+"/job/status"); s != http.StatusOK {
-			t.Errorf("GET /job/status = %d: the script closed a job it had not opened", s)
+		// GET /job answers 409 once no job is open; the status answers 200
+		// in both states.
+		if s := httpStatus(t, "GET", svc.base+"/job"); s != http.StatusOK {
+			t.Errorf("GET /job = %d: the script closed a job it had not opened", s)
 		}
 	})
 
@@ -494,8 +496,8 @@ sys.exit(simple_beam.main())
 			if !strings.Contains(r.stdout, "job closed") {
 				t.Errorf("stdout does not report closing the job:\n%s", r.stdout)
 			}
-			if s := httpStatus(t, "GET", svc.base+"/job/status"); s != http.StatusConflict {
-				t.Errorf("GET /job/status = %d after the failed script, want 409 (job closed)", s)
+			if s := httpStatus(t, "GET", svc.base+"/job"); s != http.StatusConflict {
+				t.Errorf("GET /job = %d after the failed script, want 409 (job closed)", s)
 			}
 			t.Logf("stderr: %s", strings.TrimSpace(r.stderr))
 		})
