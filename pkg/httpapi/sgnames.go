@@ -80,8 +80,14 @@ func sgQueryOn(p string) map[string]string {
 var sgParams = map[string]string{
 	"loadCase": "caseId",
 	// The node of node loads, lumped masses, prescribed displacements and
-	// node restraints.
-	"node": "nodeId",
+	// node restraints, the slave node of a constraint.
+	"node":      "nodeId",
+	"slaveNode": "nodeId",
+	// The member and sub-load of member loads, the member of offsets, the
+	// plate of plate loads.
+	"member":  "memberId",
+	"subLoad": "subLoadId",
+	"plate":   "plateId",
 }
 
 // sgRoute is a path of the SDK's that differs from ours. A request on

@@ -300,6 +300,7 @@ func TestSGNamesOpenAPI(t *testing.T) {
 		"/api/sg/v1/job/loads/node-loads/{caseId}/{nodeId}",
 		"/api/sg/v1/job/loads/node-displacements/{caseId}/{nodeId}",
 		"/api/sg/v1/job/structure/nodes/exists",
+		"/api/sg/v1/job/loads/member-distributed-loads/{caseId}/{memberId}/{subLoadId}",
 		"/api/sg/v1/job/structure/nodes/{id}/restraint",
 		"/api/sg/v1/job/structure/nodes/{id}/constraint",
 		"/api/sg/v1/job/structure/members/{id}/offsets",
