@@ -40,11 +40,37 @@ var sgKeys = map[string]string{
 // .../metadata answer lists.
 var sgValueKeys = map[string]bool{"jsonName": true}
 
-// sgQuery renames query parameters: /api/v1 name → SDK name.
-var sgQuery = map[string]string{
-	// The case filter of load lists, case lists, result queries and the
-	// results info.
-	"loadCases": "cases",
+// sgQueryRename is a query parameter the SDK names differently on the
+// routes under one path.
+type sgQueryRename struct {
+	// under is the start of the /api/v1 paths (below the base path) whose
+	// parameter from the SDK names to.
+	under, from, to string
+}
+
+// sgQuery renames query parameters, per route: the SDK renamed the case
+// filter of the result queries only. Its load lists, case lists and
+// .../info keep loadCases, as its API description of build 14.50.149
+// spells them (GET /job/loads/load-cases, /job/loads/lumped-mass-loads,
+// /job/analysis/buckling/info).
+var sgQuery = []sgQueryRename{
+	{under: "/job/query/analysis/", from: "loadCases", to: "cases"},
+}
+
+// sgQueryOn gives the query parameters the SDK renames on p, a path (or
+// a route's template) below the base path: our name → the SDK's. Nil
+// when it renames none there.
+func sgQueryOn(p string) map[string]string {
+	var out map[string]string
+	for _, q := range sgQuery {
+		if strings.HasPrefix(p, q.under) {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[q.from] = q.to
+		}
+	}
+	return out
 }
 
 // sgParams renames path parameters in the SDK document and in the
@@ -53,6 +79,15 @@ var sgQuery = map[string]string{
 // (the handlers read them).
 var sgParams = map[string]string{
 	"loadCase": "caseId",
+	// The node of node loads, lumped masses, prescribed displacements and
+	// node restraints, the slave node of a constraint.
+	"node":      "nodeId",
+	"slaveNode": "nodeId",
+	// The member and sub-load of member loads, the member of offsets, the
+	// plate of plate loads.
+	"member":  "memberId",
+	"subLoad": "subLoadId",
+	"plate":   "plateId",
 }
 
 // sgRoute is a path of the SDK's that differs from ours. A request on
@@ -83,6 +118,11 @@ var sgRoutes = []sgRoute{
 		to: "/job/loads/thermal-loads/:loadCase/Member/:elementId", replace: true},
 	{v1: "/job/loads/thermal-loads/:loadCase/:elementType/:elementId", sg: "/job/loads/thermal-loads/plate/{caseId}/{plateId}",
 		to: "/job/loads/thermal-loads/:loadCase/Plate/:elementId", replace: true},
+	// Prescribed displacements, under the SDK's name only.
+	{v1: "/job/loads/prescribed-displacements", sg: "/job/loads/node-displacements", replace: true},
+	// The node near a point: by-location is exists there, a node or 404
+	// as ours.
+	{v1: "/job/structure/nodes/by-location", sg: "/job/structure/nodes/exists", replace: true},
 	// A node's restraint and constraint and a member's offsets under the
 	// node or member, beside the collections.
 	{v1: "/job/structure/node-restraints/:node", sg: "/job/structure/nodes/{id}/restraint"},
@@ -206,9 +246,8 @@ func sgDocParams(p string) string {
 }
 
 // sgRefused are the /api/v1 keys the SDK renamed: on its base path they
-// are unknown, as any other unknown name. sgQueryFrom maps the SDK's
-// query parameters back to ours.
-var sgRefused, sgQueryFrom = func() (map[string]bool, map[string]string) {
+// are unknown, as any other unknown name.
+var sgRefused = func() map[string]bool {
 	refused := map[string]bool{}
 	for from := range sgKeys {
 		refused[from] = true
@@ -217,11 +256,7 @@ var sgRefused, sgQueryFrom = func() (map[string]bool, map[string]string) {
 	for _, to := range sgKeys {
 		delete(refused, to)
 	}
-	back := map[string]string{}
-	for from, to := range sgQuery {
-		back[to] = from
-	}
-	return refused, back
+	return refused
 }()
 
 // sgKeysBack renames the SDK's keys to ours, for request bodies.
@@ -235,7 +270,16 @@ var sgKeysBack = func() map[string]string {
 
 // sgKeyWords, sgQueryWords and sgParamWords match, in a message or a
 // description, the names each table renames, as whole words.
-var sgKeyWords, sgQueryWords, sgParamWords = wordsOf(sgKeys), wordsOf(sgQuery), wordsOf(sgParams)
+var sgKeyWords, sgQueryWords, sgParamWords = wordsOf(sgKeys), wordsOf(sgQueryNames()), wordsOf(sgParams)
+
+// sgQueryNames is every rename of sgQuery, whatever its routes.
+func sgQueryNames() map[string]string {
+	out := map[string]string{}
+	for _, q := range sgQuery {
+		out[q.from] = q.to
+	}
+	return out
+}
 
 func wordsOf(m map[string]string) *regexp.Regexp {
 	names := make([]string, 0, len(m))
@@ -245,7 +289,13 @@ func wordsOf(m map[string]string) *regexp.Regexp {
 	return regexp.MustCompile(`\b(` + strings.Join(names, "|") + `)\b`)
 }
 
-// sgRenameWords renames the whole words of text that re matches by m.
+// sgRenameWords renames the whole words of text that re matches by m;
+// a word m does not rename stays.
 func sgRenameWords(text string, re *regexp.Regexp, m map[string]string) string {
-	return re.ReplaceAllStringFunc(text, func(w string) string { return m[w] })
+	return re.ReplaceAllStringFunc(text, func(w string) string {
+		if to, ok := m[w]; ok {
+			return to
+		}
+		return w
+	})
 }

@@ -79,15 +79,18 @@ func TestSGNamesBothWays(t *testing.T) {
 				t.Errorf("items %v", items.CombinationItems)
 			}
 		}},
-		{"filters: cases", func(t *testing.T) {
+		{"filters: load and case lists keep loadCases", func(t *testing.T) {
+			// The SDK's description names the filter of its load lists
+			// and case lists loadCases (GET /job/loads/lumped-mass-loads,
+			// /job/loads/load-cases); only its result queries say cases.
 			e.must(201, "POST", "/job/loads/load-cases", map[string]any{"id": 3, "title": "live"})
 			e.must(201, "POST", "/job/loads/node-loads", map[string]any{"loadCase": 3, "node": 1, "fx": 1})
 			var rows []map[string]any
-			e.must(200, "GET", e.sg("/job/loads/node-loads?cases=3"), nil).decode(t, &rows)
+			e.must(200, "GET", e.sg("/job/loads/node-loads?loadCases=3"), nil).decode(t, &rows)
 			if len(rows) != 1 || rows[0]["case"] != 3.0 {
-				t.Errorf("cases=3: %v", rows)
+				t.Errorf("loadCases=3: %v", rows)
 			}
-			e.must(200, "GET", e.sg("/job/loads/load-cases?cases=1,3"), nil).decode(t, &rows)
+			e.must(200, "GET", e.sg("/job/loads/load-cases?loadCases=1,3"), nil).decode(t, &rows)
 			if len(rows) != 2 {
 				t.Errorf("load cases 1,3: %v", rows)
 			}
@@ -101,6 +104,36 @@ func TestSGNamesBothWays(t *testing.T) {
 			if er.Errors[0].Field != "caseId" || !strings.HasPrefix(er.Detail, `caseId "x" in the path`) {
 				t.Errorf("a bad case in the path: %+v", er)
 			}
+		}},
+		{"path parameters: nodeId, the value as sent", func(t *testing.T) {
+			er := e.wantError(400, "VALIDATION_FAILED", "GET", e.sg("/job/loads/node-loads/1/node"), nil)
+			if er.Errors[0].Field != "nodeId" || !strings.HasPrefix(er.Detail, `nodeId "node" in the path`) {
+				t.Errorf("a bad node in the path: %+v", er)
+			}
+		}},
+		{"nodes/exists: the first node near a point", func(t *testing.T) {
+			// sgBeam's nodes stand at x = 0 and x = 6 (m) on the x axis.
+			// (5.95, 0, 0) is 0.05 from node 2 and 5.95 from node 1:
+			// within 0.1 of node 2 only.
+			if got := keysOf(t, e.must(200, "GET", e.sg("/job/structure/nodes/exists?x=5.95&y=0&z=0&tolerance=0.1"), nil)); got["id"] != 2.0 {
+				t.Errorf("node near (5.95, 0, 0): %v", got)
+			}
+			// (3, 0, 0) is 3 from both: none within 1.
+			e.wantError(404, "NOT_FOUND", "GET", e.sg("/job/structure/nodes/exists?x=3&y=0&z=0&tolerance=1"), nil)
+			er := e.wantError(400, "VALIDATION_FAILED", "GET", e.sg("/job/structure/nodes/exists?x=a&y=0&z=0"), nil)
+			if er.Errors[0].Field != "x" {
+				t.Errorf("a bad x: %+v", er)
+			}
+		}},
+		{"node-displacements are the prescribed displacements", func(t *testing.T) {
+			e.must(201, "POST", e.sg("/job/loads/node-displacements"), map[string]any{"case": 1, "node": 1, "ty": -2})
+			if got := keysOf(t, e.must(200, "GET", "/job/loads/prescribed-displacements/1/1", nil)); got["ty"] != -2.0 || got["loadCase"] != 1.0 {
+				t.Errorf("the same displacement on /api/v1: %v", got)
+			}
+			if got := keysOf(t, e.must(200, "GET", e.sg("/job/loads/node-displacements/1/1"), nil)); got["ty"] != -2.0 || got["case"] != 1.0 {
+				t.Errorf("read back on the SDK's path: %v", got)
+			}
+			e.must(204, "DELETE", e.sg("/job/loads/node-displacements/1/1"), nil)
 		}},
 		{"nested routes", func(t *testing.T) {
 			e.must(201, "POST", e.sg("/job/structure/node-restraints"), map[string]any{"node": 1, "restraintCode": "FFFFFF"})
@@ -186,8 +219,7 @@ func TestSGNamesUnknownNames(t *testing.T) {
 		{"our settings key", "PATCH", "/job/analysis/static/settings", map[string]any{"retainLoadCases": true}, "retainLoadCases", `unknown property "retainLoadCases"`},
 		{"a misspelt key", "POST", "/job/loads/node-loads", map[string]any{"case": 1, "node": 1, "fyy": 1}, "fyy", `unknown property "fyy"`},
 		{"the SDK's key where it does not belong", "PATCH", "/job/structure/nodes/1", map[string]any{"case": 1}, "case", `unknown property "case"`},
-		{"our filter", "GET", "/job/loads/node-loads?loadCases=1", nil, "loadCases", `unknown query parameter "loadCases": this path names it cases`},
-		{"a bad filter names the SDK's", "GET", "/job/loads/node-loads?cases=x", nil, "cases", "cases"},
+		{"a bad kept filter names loadCases", "GET", "/job/loads/node-loads?loadCases=x", nil, "loadCases", "loadCases"},
 		{"a missing case names case", "POST", "/job/loads/node-loads", map[string]any{"node": 1, "fy": 1}, "case", "case"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -265,18 +297,22 @@ func TestSGNamesOpenAPI(t *testing.T) {
 	for _, p := range []string{
 		"/api/sg/v1/job/loads/thermal-loads/member/{caseId}/{memberId}",
 		"/api/sg/v1/job/loads/thermal-loads/plate/{caseId}/{plateId}",
-		"/api/sg/v1/job/loads/node-loads/{caseId}/{node}",
+		"/api/sg/v1/job/loads/node-loads/{caseId}/{nodeId}",
+		"/api/sg/v1/job/loads/node-displacements/{caseId}/{nodeId}",
+		"/api/sg/v1/job/structure/nodes/exists",
+		"/api/sg/v1/job/loads/member-distributed-loads/{caseId}/{memberId}/{subLoadId}",
 		"/api/sg/v1/job/structure/nodes/{id}/restraint",
 		"/api/sg/v1/job/structure/nodes/{id}/constraint",
 		"/api/sg/v1/job/structure/members/{id}/offsets",
-		"/api/sg/v1/job/structure/node-restraints/{node}",
+		"/api/sg/v1/job/structure/node-restraints/{nodeId}",
 		"/api/sg/v1/openapi.json",
 	} {
 		if doc.Paths[p] == nil {
 			t.Errorf("no path %s", p)
 		}
 	}
-	for _, p := range []string{"/api/sg/v1/job/loads/thermal-loads/{caseId}/{elementType}/{elementId}", "/api/v1/job/new"} {
+	for _, p := range []string{"/api/sg/v1/job/loads/thermal-loads/{caseId}/{elementType}/{elementId}", "/api/v1/job/new",
+		"/api/sg/v1/job/loads/prescribed-displacements", "/api/sg/v1/job/structure/nodes/by-location"} {
 		if doc.Paths[p] != nil {
 			t.Errorf("path %s is not the SDK's", p)
 		}
@@ -299,7 +335,7 @@ func TestSGNamesOpenAPI(t *testing.T) {
 	for _, p := range list.Parameters {
 		names = append(names, p.Name)
 	}
-	if !contains(names, "cases") || contains(names, "loadCases") {
+	if !contains(names, "loadCases") || contains(names, "cases") {
 		t.Errorf("node load list parameters %v", names)
 	}
 }
@@ -341,7 +377,7 @@ func TestSGNamesStreamedList(t *testing.T) {
 		}
 		e.must(200, "POST", e.sg("/job/loads/node-loads/bulk"), loads)
 	}
-	sg := e.must(200, "GET", e.sg("/job/loads/node-loads?cases=3-5"), nil)
+	sg := e.must(200, "GET", e.sg("/job/loads/node-loads?loadCases=3-5"), nil)
 	v1 := e.must(200, "GET", "/job/loads/node-loads?loadCases=3-5", nil)
 	if sg.header.Get("Content-Length") != "" || len(v1.body) < 1<<20 {
 		t.Errorf("not streamed: %d bytes, Content-Length %q", len(v1.body), sg.header.Get("Content-Length"))

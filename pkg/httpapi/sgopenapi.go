@@ -8,9 +8,11 @@ import (
 
 // sgNote tells the readers of the /api/v1 document about the SDK's path.
 const sgNote = "Every operation is also served under " + sgPrefix + " in the names of the SPACE GASS SDK (API description of build " +
-	sgBuild + "): the case key loadCase is case there (path parameter caseId), the filter loadCases is cases, " +
-	"loadCasesNotAnalyzed is casesNotAnalyzed, retainLoadCases and checkNonExistentLoadCases are retainCases and " +
-	"checkNonExistentCases, thermal loads are at thermal-loads/member/{caseId}/{memberId} and thermal-loads/plate/{caseId}/{plateId}, " +
+	sgBuild + "): the case key loadCase is case there (path parameter caseId), the result queries' filter loadCases is cases " +
+	"(load lists, case lists and .../info keep loadCases), loadCasesNotAnalyzed is casesNotAnalyzed, retainLoadCases and " +
+	"checkNonExistentLoadCases are retainCases and checkNonExistentCases, prescribed displacements are at " +
+	"node-displacements, nodes/by-location is nodes/exists, " +
+	"thermal loads are at thermal-loads/member/{caseId}/{memberId} and thermal-loads/plate/{caseId}/{plateId}, " +
 	"a node's restraint and constraint and a member's offsets are also at nodes/{id}/restraint, nodes/{id}/constraint and " +
 	"members/{id}/offsets, and result queries by element also at paths such as static/node/reactions. Its document is GET " +
 	sgPrefix + "/openapi.json."
@@ -30,10 +32,13 @@ func sgRenameList() string {
 	for _, t := range []struct {
 		what string
 		m    map[string]string
-	}{{"property", sgKeys}, {"query parameter", sgQuery}, {"path parameter", sgParams}} {
+	}{{"property", sgKeys}, {"path parameter", sgParams}} {
 		for _, from := range sortedKeys(t.m) {
 			parts = append(parts, t.what+" "+from+" is "+t.m[from])
 		}
+	}
+	for _, q := range sgQuery {
+		parts = append(parts, "query parameter "+q.from+" is "+q.to+" under "+q.under+" (kept elsewhere)")
 	}
 	for _, e := range sgRoutes {
 		how := "also at "
@@ -60,6 +65,9 @@ func sortedKeys(m map[string]string) []string {
 // examples, query parameters and descriptions.
 func (a *API) sgOpenAPI() (map[string]any, error) {
 	fixed := map[string]map[string]string{}
+	// v1 is the /api/v1 template of each operation, whose query
+	// parameters the table renames.
+	v1 := map[string]string{}
 	doc := a.document(sgDescription(), func(sg *schemaGen, add func(r route, path string, op map[string]any)) {
 		for _, r := range a.routes {
 			if r.root {
@@ -68,6 +76,7 @@ func (a *API) sgOpenAPI() (map[string]any, error) {
 			for _, p := range sgDocPaths(r) {
 				full := sgPrefix + p.path
 				add(r, full, sg.operationAt(r, full, sgOperationID(r.method, p.path)))
+				v1[full+" "+strings.ToLower(r.method)] = r.path
 				if p.fixed != nil {
 					fixed[full+" "+strings.ToLower(r.method)] = p.fixed
 				}
@@ -86,16 +95,16 @@ func (a *API) sgOpenAPI() (map[string]any, error) {
 	}
 	for path, item := range generic["paths"].(map[string]any) {
 		for method, op := range item.(map[string]any) {
-			sgOperation(op.(map[string]any), fixed[path+" "+method])
+			sgOperation(op.(map[string]any), fixed[path+" "+method], sgQueryOn(v1[path+" "+method]))
 		}
 	}
 	return sgRenameSchema(generic).(map[string]any), nil
 }
 
-// sgOperation renames an operation's query parameters, and their names
-// in its description, and gives the keys of its body example that its
+// sgOperation renames an operation's query parameters by query (ours →
+// the SDK's), and their names in its description, and gives the keys of its body example that its
 // path fixes the path's value.
-func sgOperation(op map[string]any, fixed map[string]string) {
+func sgOperation(op map[string]any, fixed, query map[string]string) {
 	body, _ := op["requestBody"].(map[string]any)
 	content, _ := body["content"].(map[string]any)
 	media, _ := content["application/json"].(map[string]any)
@@ -118,12 +127,12 @@ func sgOperation(op map[string]any, fixed map[string]string) {
 	renamed := false
 	for _, p := range params {
 		pm := p.(map[string]any)
-		if to, ok := sgQuery[pm["name"].(string)]; ok && pm["in"] == "query" {
+		if to, ok := query[pm["name"].(string)]; ok && pm["in"] == "query" {
 			pm["name"], renamed = to, true
 		}
 	}
 	if d, ok := op["description"].(string); ok && renamed {
-		op["description"] = sgRenameWords(d, sgQueryWords, sgQuery)
+		op["description"] = sgRenameWords(d, sgQueryWords, query)
 	}
 }
 

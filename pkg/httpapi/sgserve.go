@@ -19,8 +19,8 @@ import (
 
 // localSG holds the path as sent of a request on the SDK's base path;
 // localSGNative marks an answer written in the SDK's names already;
-// localSGQueried holds the query parameters (our names) the request gave
-// in the SDK's names; localSGAsSent marks an error that names what the
+// localSGQueried holds the query parameters the request gave in the
+// SDK's names (ours → the SDK's); localSGAsSent marks an error that names what the
 // client sent, which stays as it is.
 const localSG, localSGNative, localSGQueried, localSGAsSent = "sgPath", "sgNative", "sgQueried", "sgAsSent"
 
@@ -74,29 +74,37 @@ const sgCopyWeight = 2
 // ours. Our names the SDK renamed are unknown on its path, as a misspelt
 // name is: the 400 names them.
 func sgRequest(c *fiber.Ctx) error {
+	renames := sgQueryOn(strings.TrimPrefix(c.Path(), apiPrefix))
+	if renames == nil {
+		return sgBody(c)
+	}
+	back := make(map[string]string, len(renames))
+	for from, to := range renames {
+		back[to] = from
+	}
 	args := c.Request().URI().QueryArgs()
 	var refused string
 	renamed := false
 	args.VisitAll(func(k, _ []byte) {
-		if _, ok := sgQuery[string(k)]; ok && refused == "" {
+		if _, ok := renames[string(k)]; ok && refused == "" {
 			refused = string(k)
 		}
-		if _, ok := sgQueryFrom[string(k)]; ok {
+		if _, ok := back[string(k)]; ok {
 			renamed = true
 		}
 	})
 	if refused != "" {
 		c.Locals(localSGAsSent, true)
-		return model.Invalid(refused, "unknown query parameter %q: this path names it %s", refused, sgQuery[refused])
+		return model.Invalid(refused, "unknown query parameter %q: this path names it %s", refused, renames[refused])
 	}
 	if renamed {
-		queried := map[string]bool{}
+		queried := map[string]string{}
 		type kv struct{ k, v string }
 		var all []kv
 		args.VisitAll(func(k, v []byte) {
 			name := string(k)
-			if from, ok := sgQueryFrom[name]; ok {
-				name, queried[from] = from, true
+			if from, ok := back[name]; ok {
+				name, queried[from] = from, name
 			}
 			all = append(all, kv{name, string(v)})
 		})
@@ -106,6 +114,11 @@ func sgRequest(c *fiber.Ctx) error {
 		}
 		c.Locals(localSGQueried, queried)
 	}
+	return sgBody(c)
+}
+
+// sgBody renames the keys of a JSON request body to ours.
+func sgBody(c *fiber.Ctx) error {
 	body := c.Body()
 	if len(body) == 0 || !jsonMediaType(c.Get(fiber.HeaderContentType)) {
 		return nil
@@ -165,16 +178,21 @@ func sgError(c *fiber.Ctx, resp *ErrorResponse) {
 	if asSent, _ := c.Locals(localSGAsSent).(bool); asSent {
 		return
 	}
-	queried, _ := c.Locals(localSGQueried).(map[string]bool)
+	queried, _ := c.Locals(localSGQueried).(map[string]string)
 	text := func(s string) string {
-		// A path parameter's message says "in the path".
+		// A path parameter's message says "in the path" and names the
+		// parameter before the value it quotes, which stays as sent.
 		if strings.Contains(s, " in the path") {
-			s = sgRenameWords(s, sgParamWords, sgParams)
+			head, tail := s, ""
+			if i := strings.IndexByte(s, '"'); i >= 0 {
+				head, tail = s[:i], s[i:]
+			}
+			s = sgRenameWords(head, sgParamWords, sgParams) + tail
 		}
 		if len(queried) > 0 {
 			s = sgQueryWords.ReplaceAllStringFunc(s, func(w string) string {
-				if queried[w] {
-					return sgQuery[w]
+				if to, ok := queried[w]; ok {
+					return to
 				}
 				return w
 			})
@@ -190,8 +208,8 @@ func sgError(c *fiber.Ctx, resp *ErrorResponse) {
 		switch {
 		case strings.Contains(msg, " in the path") && sgParams[e.Field] != "":
 			e.Field = sgParams[e.Field]
-		case queried[e.Field]:
-			e.Field = sgQuery[e.Field]
+		case queried[e.Field] != "":
+			e.Field = queried[e.Field]
 		case sgKeys[e.Field] != "":
 			e.Field = sgKeys[e.Field]
 		}
