@@ -48,13 +48,14 @@ type sgQueryRename struct {
 	under, from, to string
 }
 
-// sgQuery renames query parameters, per route: the SDK renamed the case
-// filter of the result queries only. Its load lists, case lists and
-// .../info keep loadCases, as its API description of build 14.50.149
-// spells them (GET /job/loads/load-cases, /job/loads/lumped-mass-loads,
-// /job/analysis/buckling/info).
+// sgQuery renames query parameters, per route. The case filter is
+// cases on every route of the SDK's reference pages (load lists, case
+// lists, result queries), as the current SDK's renames list it; an
+// earlier API description (also labelled build 14.50.149) kept
+// loadCases on the load and case lists and the results info, so a
+// route that keeps it needs only an entry here.
 var sgQuery = []sgQueryRename{
-	{under: "/job/query/analysis/", from: "loadCases", to: "cases"},
+	{under: "/job/", from: "loadCases", to: "cases"},
 }
 
 // sgQueryOn gives the query parameters the SDK renames on p, a path (or

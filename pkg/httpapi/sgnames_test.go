@@ -79,18 +79,19 @@ func TestSGNamesBothWays(t *testing.T) {
 				t.Errorf("items %v", items.CombinationItems)
 			}
 		}},
-		{"filters: load and case lists keep loadCases", func(t *testing.T) {
-			// The SDK's description names the filter of its load lists
-			// and case lists loadCases (GET /job/loads/lumped-mass-loads,
-			// /job/loads/load-cases); only its result queries say cases.
+		{"filters: load and case lists take cases", func(t *testing.T) {
+			// The SDK's reference pages name the case filter of its load
+			// lists and case lists cases (GET /job/loads/member-distributed-loads,
+			// /job/loads/load-cases), as its result queries.
 			e.must(201, "POST", "/job/loads/load-cases", map[string]any{"id": 3, "title": "live"})
 			e.must(201, "POST", "/job/loads/node-loads", map[string]any{"loadCase": 3, "node": 1, "fx": 1})
 			var rows []map[string]any
-			e.must(200, "GET", e.sg("/job/loads/node-loads?loadCases=3"), nil).decode(t, &rows)
+			e.must(200, "GET", e.sg("/job/loads/node-loads?cases=3"), nil).decode(t, &rows)
 			if len(rows) != 1 || rows[0]["case"] != 3.0 {
-				t.Errorf("loadCases=3: %v", rows)
+				t.Errorf("cases=3: %v", rows)
 			}
-			e.must(200, "GET", e.sg("/job/loads/load-cases?loadCases=1,3"), nil).decode(t, &rows)
+			e.must(400, "GET", e.sg("/job/loads/node-loads?loadCases=3"), nil)
+			e.must(200, "GET", e.sg("/job/loads/load-cases?cases=1,3"), nil).decode(t, &rows)
 			if len(rows) != 2 {
 				t.Errorf("load cases 1,3: %v", rows)
 			}
@@ -219,7 +220,7 @@ func TestSGNamesUnknownNames(t *testing.T) {
 		{"our settings key", "PATCH", "/job/analysis/static/settings", map[string]any{"retainLoadCases": true}, "retainLoadCases", `unknown property "retainLoadCases"`},
 		{"a misspelt key", "POST", "/job/loads/node-loads", map[string]any{"case": 1, "node": 1, "fyy": 1}, "fyy", `unknown property "fyy"`},
 		{"the SDK's key where it does not belong", "PATCH", "/job/structure/nodes/1", map[string]any{"case": 1}, "case", `unknown property "case"`},
-		{"a bad kept filter names loadCases", "GET", "/job/loads/node-loads?loadCases=x", nil, "loadCases", "loadCases"},
+		{"a bad filter names cases", "GET", "/job/loads/node-loads?cases=x", nil, "cases", "cases"},
 		{"a missing case names case", "POST", "/job/loads/node-loads", map[string]any{"node": 1, "fy": 1}, "case", "case"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -335,7 +336,7 @@ func TestSGNamesOpenAPI(t *testing.T) {
 	for _, p := range list.Parameters {
 		names = append(names, p.Name)
 	}
-	if !contains(names, "loadCases") || contains(names, "cases") {
+	if contains(names, "loadCases") || !contains(names, "cases") {
 		t.Errorf("node load list parameters %v", names)
 	}
 }
@@ -377,7 +378,7 @@ func TestSGNamesStreamedList(t *testing.T) {
 		}
 		e.must(200, "POST", e.sg("/job/loads/node-loads/bulk"), loads)
 	}
-	sg := e.must(200, "GET", e.sg("/job/loads/node-loads?loadCases=3-5"), nil)
+	sg := e.must(200, "GET", e.sg("/job/loads/node-loads?cases=3-5"), nil)
 	v1 := e.must(200, "GET", "/job/loads/node-loads?loadCases=3-5", nil)
 	if sg.header.Get("Content-Length") != "" || len(v1.body) < 1<<20 {
 		t.Errorf("not streamed: %d bytes, Content-Length %q", len(v1.body), sg.header.Get("Content-Length"))

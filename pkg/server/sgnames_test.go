@@ -179,15 +179,14 @@ func TestSGNamesSimpleBeamWalkthrough(t *testing.T) {
 	if d := atLocation(t, disp.Results[0].Location, disp.Results[0].TyGlobal, L/2); !near(-d, want, 1e-6) {
 		t.Errorf("SLS midspan deflection %.6f mm, want %.6f mm", -d, want)
 	}
-	// The SDK renamed the case filter of its result queries only: ours
-	// is unknown there, and the 400 names the SDK's.
+	// The SDK renamed the case filter: ours is unknown on its path, and
+	// the 400 names the SDK's.
 	refused := s.must(400, "GET", "/job/query/analysis/static/node/reactions?loadCases=4", nil)
 	if !strings.Contains(string(refused.body), `this path names it cases`) {
 		t.Errorf("result query with loadCases: %s", refused.body)
 	}
 	// The primary cases were not analysed: the warning says so by the
-	// SDK's name. The info keeps the filter loadCases (the SDK's
-	// description of GET /job/analysis/static/info names it so).
+	// SDK's name, and so is the info's case filter.
 	if w := sgQuery[sgReaction](s, "node/reactions").Warnings.CasesNotAnalyzed; w != "1-3" {
 		t.Errorf("casesNotAnalyzed %q, want 1-3", w)
 	}
@@ -197,7 +196,7 @@ func TestSGNamesSimpleBeamWalkthrough(t *testing.T) {
 			HasResults bool  `json:"hasResults"`
 		} `json:"loadCases"`
 	}
-	s.must(200, "GET", "/job/analysis/static/info?loadCases=5", nil).decode(t, &info)
+	s.must(200, "GET", "/job/analysis/static/info?cases=5", nil).decode(t, &info)
 	if len(info.LoadCases) != 1 || info.LoadCases[0].Case != 5 || !info.LoadCases[0].HasResults {
 		t.Errorf("info of case 5: %+v", info)
 	}
